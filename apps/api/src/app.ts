@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { AppError } from './platform/errors';
+import type { App, AppContext } from './platform/context';
+import { registerRoutes } from './routes';
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
+  const app: App = Fastify({
+    logger: opts.logger ?? false,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The import document carries files as base64; other JSON bodies are small.
+    bodyLimit: 200 * 1024 * 1024,
+    trustProxy: ctx.config.TRUST_PROXY as boolean | string,
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      const errors = Array.isArray(err.details) ? { errors: err.details } : {};
+      if (
+        err.statusCode === 429 &&
+        err.details &&
+        typeof err.details === 'object' &&
+        'retryAfterSeconds' in err.details
+      ) {
+        reply.header('Retry-After', String((err.details as { retryAfterSeconds: number }).retryAfterSeconds));
+      }
+      return reply.code(err.statusCode).send({ code: err.code, message: err.message, ...errors });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors = err.validation.map((v) => ({
+        path: `${err.validationContext ?? ''}${v.instancePath.replaceAll('/', '.')}`,
+        message: v.message ?? 'invalid',
+      }));
+      const first = errors[0];
+      return reply.code(400).send({
+        code: 'validation_error',
+        message: first ? `${first.path}: ${first.message}` : 'Invalid request',
+        errors,
+      });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {
+      return reply.code(413).send({ code: 'payload_too_large', message: 'The request or file is too large' });
+    }
+    if (status >= 400 && status < 500) {
+      return reply
+        .code(status)
+        .send({ code: (err.code ?? 'bad_request').toLowerCase(), message: err.message });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ code: 'internal_error', message: 'Something went wrong on our side' });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets inline style attributes; stylesheets still come only from us.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'"],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Signed file URLs are shown in our own iframes.
+    frameguard: { action: 'sameorigin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(multipart, {
+    limits: { fileSize: ctx.config.MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 10 },
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Sportello API', version: '1.0.0', description: 'The customer portal API.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await registerRoutes(app, ctx);
+
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+
+  const webDist = resolve(ctx.config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  const hasWeb = existsSync(join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      // Files are looked up per request, so a rebuilt SPA is served without a restart.
+      wildcard: true,
+      preCompressed: true,
+      index: false,
+      setHeaders(res, path) {
+        if (path.includes(`${join('/', 'assets', '/')}`)) {
+          res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else {
+          res.header('Cache-Control', 'no-cache');
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (/^\/api(\/|$)/i.test(path)) {
+      return reply.code(404).send({ code: 'not_found', message: `No API route ${req.method} ${path}` });
+    }
+    // A missing asset must 404, not answer index.html with 200 (the browser would run HTML as JS).
+    if (
+      !hasWeb ||
+      (req.method !== 'GET' && req.method !== 'HEAD') ||
+      /\.[a-z0-9]{1,8}$/i.test(path) ||
+      path.startsWith('/assets/')
+    ) {
+      return reply.code(404).type('text/plain').send('Not found');
+    }
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+
+  return app;
+}

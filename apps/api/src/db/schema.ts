@@ -1,0 +1,761 @@
+/**
+ * The one database schema. Every business row belongs to a portal; the ids the back office hands us
+ * (`extId`) are unique only within their portal, so two portals may reuse the same numbers. Internal
+ * `id` columns are ours and never leave the server.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
+const extId = () => bigint('ext_id', { mode: 'number' }).notNull();
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const portalRef = () =>
+  integer('portal_id')
+    .notNull()
+    .references(() => portals.id, { onDelete: 'cascade' });
+const companyRef = () =>
+  integer('company_id')
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' });
+
+/** Content-addressed bytes: one row per distinct SHA-256, the bytes live in the file store. */
+export const blobs = pgTable('blobs', {
+  sha256: text('sha256').primaryKey(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/**
+ * A named reference to a blob, owned by a portal. Uploads record who uploaded them and when they were
+ * attached, so an uploaded id can be attached once, by its uploader only.
+ */
+export const files = pgTable(
+  'files',
+  {
+    id: id(),
+    portalId: portalRef(),
+    sha256: text('sha256')
+      .notNull()
+      .references(() => blobs.sha256),
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    uploadedByContactId: integer('uploaded_by_contact_id').references(() => contacts.id, {
+      onDelete: 'cascade',
+    }),
+    attachedAt: ts('attached_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('files_portal_sha_idx').on(t.portalId, t.sha256, t.name, t.contentType),
+    index('files_uploader_idx').on(t.uploadedByContactId),
+  ],
+);
+
+export const portals = pgTable('portals', {
+  id: id(),
+  key: text('key').notNull().unique(),
+  name: text('name').notNull(),
+  logoFileId: integer('logo_file_id'),
+  baseColor: text('base_color'),
+  customCss: text('custom_css').notNull().default(''),
+  footerCustomHtml: text('footer_custom_html').notNull().default(''),
+  disableHtmlEditor: boolean('disable_html_editor').notNull().default(false),
+  enableServiceContracts: boolean('enable_service_contracts').notNull().default(false),
+  privacyHtml: text('privacy_html').notNull().default(''),
+  timeZone: text('time_zone').notNull().default('Europe/Rome'),
+  defaultLanguage: text('default_language').notNull().default('it-IT'),
+  /** Last external ticket / comment id handed out; portal-created rows continue after the CRM's. */
+  ticketSeq: bigint('ticket_seq', { mode: 'number' }).notNull().default(0),
+  commentSeq: bigint('comment_seq', { mode: 'number' }).notNull().default(0),
+  attachmentSeq: bigint('attachment_seq', { mode: 'number' }).notNull().default(0),
+  documentSeq: bigint('document_seq', { mode: 'number' }).notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const ticketTypes = pgTable(
+  'ticket_types',
+  { id: id(), portalId: portalRef(), extId: extId(), name: text('name').notNull(), color: text('color') },
+  (t) => [uniqueIndex('ticket_types_ext_uq').on(t.portalId, t.extId)],
+);
+
+export const statusSteps = pgTable(
+  'status_steps',
+  {
+    id: id(),
+    portalId: portalRef(),
+    extId: extId(),
+    name: text('name').notNull(),
+    taskStatus: integer('task_status').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    isClosing: boolean('is_closing').notNull().default(false),
+  },
+  (t) => [uniqueIndex('status_steps_ext_uq').on(t.portalId, t.extId)],
+);
+
+export const assigneeGroups = pgTable(
+  'assignee_groups',
+  { id: id(), portalId: portalRef(), extId: extId(), name: text('name').notNull() },
+  (t) => [uniqueIndex('assignee_groups_ext_uq').on(t.portalId, t.extId)],
+);
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: id(),
+    portalId: portalRef(),
+    extId: extId(),
+    displayName: text('display_name').notNull(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    email: text('email'),
+    profileFileId: integer('profile_file_id').references(() => files.id),
+  },
+  (t) => [uniqueIndex('agents_ext_uq').on(t.portalId, t.extId)],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: id(),
+    portalId: portalRef(),
+    extId: extId(),
+    name: text('name').notNull(),
+    tagGroupName: text('tag_group_name').notNull().default(''),
+  },
+  (t) => [uniqueIndex('tags_ext_uq').on(t.portalId, t.extId)],
+);
+
+export const publicFiles = pgTable(
+  'public_files',
+  {
+    id: id(),
+    portalId: portalRef(),
+    extId: extId(),
+    fileName: text('file_name').notNull(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+  },
+  (t) => [uniqueIndex('public_files_ext_uq').on(t.portalId, t.extId)],
+);
+
+export const companies = pgTable(
+  'companies',
+  { id: id(), portalId: portalRef(), extId: extId(), companyName: text('company_name').notNull() },
+  (t) => [uniqueIndex('companies_ext_uq').on(t.portalId, t.extId)],
+);
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    referentName: text('referent_name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    manageTickets: boolean('manage_tickets').notNull().default(false),
+    administrator: boolean('administrator').notNull().default(false),
+    viewContactContracts: boolean('view_contact_contracts').notNull().default(false),
+    viewRecurringAdvances: boolean('view_recurring_advances').notNull().default(false),
+    viewContactActivityReports: boolean('view_contact_activity_reports').notNull().default(false),
+    viewContactWiki: boolean('view_contact_wiki').notNull().default(false),
+    viewEstimates: boolean('view_estimates').notNull().default(false),
+    viewContactInvoices: boolean('view_contact_invoices').notNull().default(false),
+    viewContactDocuments: boolean('view_contact_documents').notNull().default(false),
+    uploadContactDocuments: boolean('upload_contact_documents').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('contacts_ext_uq').on(t.portalId, t.extId),
+    index('contacts_company_idx').on(t.companyId),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    userName: text('user_name').notNull(),
+    email: text('email'),
+    passwordHash: text('password_hash'),
+    passwordChangedAt: ts('password_changed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_user_name_uq').on(sql`lower(${t.userName})`),
+    index('users_email_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const userContacts = pgTable(
+  'user_contacts',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.contactId] }),
+    index('user_contacts_contact_idx').on(t.contactId),
+  ],
+);
+
+/** Bearer sessions: only the SHA-256 of the token is stored, so a database leak yields no usable token. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Single-use links (invitation, password recovery), stored hashed. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['invite', 'recovery'] }).notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('user_tokens_user_idx').on(t.userId)],
+);
+
+/** Fixed-window counters shared by every process (login throttling, OTP sends…). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  windowStart: ts('window_start').notNull(),
+});
+
+export const wikiFolders = pgTable(
+  'wiki_folders',
+  { id: id(), portalId: portalRef(), companyId: companyRef(), extId: extId(), name: text('name').notNull() },
+  (t) => [
+    uniqueIndex('wiki_folders_ext_uq').on(t.portalId, t.extId),
+    index('wiki_folders_company_idx').on(t.companyId),
+  ],
+);
+
+export const wikiElements = pgTable(
+  'wiki_elements',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    folderId: integer('folder_id')
+      .notNull()
+      .references(() => wikiFolders.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    name: text('name').notNull(),
+  },
+  (t) => [
+    uniqueIndex('wiki_elements_ext_uq').on(t.portalId, t.extId),
+    index('wiki_elements_company_idx').on(t.companyId, t.name),
+  ],
+);
+
+export const wikiProperties = pgTable(
+  'wiki_properties',
+  {
+    id: id(),
+    elementId: integer('element_id')
+      .notNull()
+      .references(() => wikiElements.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    position: integer('position').notNull(),
+    typologyName: text('typology_name').notNull(),
+    dataType: text('data_type', { enum: ['text', 'number', 'date', 'bool', 'url', 'file'] }).notNull(),
+    value: text('value'),
+    fileId: integer('file_id').references(() => files.id),
+  },
+  (t) => [index('wiki_properties_element_idx').on(t.elementId)],
+);
+
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    ticketNumber: text('ticket_number').notNull().default(''),
+    internalAnnualProgressive: integer('internal_annual_progressive').notNull().default(0),
+    createdOn: ts('created_on').notNull(),
+    typeId: integer('type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    statusStepId: integer('status_step_id')
+      .notNull()
+      .references(() => statusSteps.id),
+    nextPlannedActivityInfo: text('next_planned_activity_info'),
+    creatorContactId: integer('creator_contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    assignedGroupId: integer('assigned_group_id').references(() => assigneeGroups.id, {
+      onDelete: 'set null',
+    }),
+    assignedUserId: integer('assigned_user_id').references(() => agents.id, { onDelete: 'set null' }),
+    wikiElementId: integer('wiki_element_id').references(() => wikiElements.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('tickets_ext_uq').on(t.portalId, t.extId),
+    index('tickets_company_created_idx').on(t.companyId, t.createdOn),
+    index('tickets_creator_created_idx').on(t.creatorContactId, t.createdOn),
+    index('tickets_wiki_idx').on(t.wikiElementId),
+  ],
+);
+
+export const ticketComments = pgTable(
+  'ticket_comments',
+  {
+    id: id(),
+    portalId: portalRef(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    message: text('message').notNull().default(''),
+    creationDate: ts('creation_date').notNull(),
+    senderContactId: integer('sender_contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    senderAgentId: integer('sender_agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    /** The web user who wrote it from the portal (drives 'you'). */
+    senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('ticket_comments_ext_uq').on(t.portalId, t.extId),
+    index('ticket_comments_ticket_idx').on(t.ticketId, t.creationDate),
+  ],
+);
+
+/** Files attached to a ticket (commentId null: attached at creation) or to one of its comments. */
+export const ticketAttachments = pgTable(
+  'ticket_attachments',
+  {
+    id: id(),
+    portalId: portalRef(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    commentId: integer('comment_id').references(() => ticketComments.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    name: text('name').notNull(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+  },
+  (t) => [
+    index('ticket_attachments_ticket_idx').on(t.ticketId),
+    index('ticket_attachments_comment_idx').on(t.commentId),
+  ],
+);
+
+export const activityReports = pgTable(
+  'activity_reports',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    name: text('name').notNull(),
+    dateTime: ts('date_time').notNull(),
+    ticketId: integer('ticket_id').references(() => tickets.id, { onDelete: 'set null' }),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+  },
+  (t) => [
+    uniqueIndex('activity_reports_ext_uq').on(t.portalId, t.extId),
+    index('activity_reports_company_date_idx').on(t.companyId, t.dateTime),
+    index('activity_reports_ticket_idx').on(t.ticketId),
+  ],
+);
+
+export const activityContracts = pgTable(
+  'activity_contracts',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    name: text('name').notNull(),
+    start: ts('start').notNull(),
+    end: ts('end'),
+    contractType: integer('contract_type').notNull(),
+    hoursAmount: numeric('hours_amount', { precision: 12, scale: 2, mode: 'number' }),
+    unitAmount: numeric('unit_amount', { precision: 12, scale: 2, mode: 'number' }),
+  },
+  (t) => [
+    uniqueIndex('activity_contracts_ext_uq').on(t.portalId, t.extId),
+    index('activity_contracts_company_idx').on(t.companyId, t.start),
+  ],
+);
+
+export const serviceContracts = pgTable(
+  'service_contracts',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    name: text('name').notNull(),
+    status: integer('status').notNull(),
+    activeFrom: ts('active_from').notNull(),
+    activeTo: ts('active_to'),
+  },
+  (t) => [
+    uniqueIndex('service_contracts_ext_uq').on(t.portalId, t.extId),
+    index('service_contracts_company_idx').on(t.companyId, t.activeFrom),
+  ],
+);
+
+export const serviceContractTags = pgTable(
+  'service_contract_tags',
+  {
+    serviceContractId: integer('service_contract_id')
+      .notNull()
+      .references(() => serviceContracts.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.serviceContractId, t.tagId] })],
+);
+
+export const serviceContractWikiElements = pgTable(
+  'service_contract_wiki_elements',
+  {
+    serviceContractId: integer('service_contract_id')
+      .notNull()
+      .references(() => serviceContracts.id, { onDelete: 'cascade' }),
+    wikiElementId: integer('wiki_element_id')
+      .notNull()
+      .references(() => wikiElements.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serviceContractId, t.wikiElementId] }),
+    index('service_contract_wiki_elements_wiki_idx').on(t.wikiElementId),
+  ],
+);
+
+export const serviceContractDocuments = pgTable(
+  'service_contract_documents',
+  {
+    id: id(),
+    serviceContractId: integer('service_contract_id')
+      .notNull()
+      .references(() => serviceContracts.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    documentName: text('document_name').notNull(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+  },
+  (t) => [index('service_contract_documents_sc_idx').on(t.serviceContractId)],
+);
+
+export const serviceContractPackages = pgTable(
+  'service_contract_packages',
+  {
+    id: id(),
+    serviceContractId: integer('service_contract_id')
+      .notNull()
+      .references(() => serviceContracts.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    unitsText: text('units_text').notNull().default(''),
+    residualText: text('residual_text').notNull().default(''),
+  },
+  (t) => [index('service_contract_packages_sc_idx').on(t.serviceContractId)],
+);
+
+/** Activities of an activity contract or of a service-contract package (exactly one parent). */
+export const contractActivities = pgTable(
+  'contract_activities',
+  {
+    id: id(),
+    activityContractId: integer('activity_contract_id').references(() => activityContracts.id, {
+      onDelete: 'cascade',
+    }),
+    packageId: integer('package_id').references(() => serviceContractPackages.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    activityTypeName: text('activity_type_name').notNull(),
+    start: ts('start').notNull(),
+    durationMinutes: integer('duration_minutes').notNull().default(0),
+    units: numeric('units', { precision: 12, scale: 2, mode: 'number' }),
+    assignedUser: text('assigned_user').notNull().default(''),
+    addressType: integer('address_type').notNull().default(0),
+    address: text('address'),
+    reportFileId: integer('report_file_id').references(() => files.id),
+  },
+  (t) => [
+    index('contract_activities_ac_idx').on(t.activityContractId, t.start),
+    index('contract_activities_pkg_idx').on(t.packageId, t.start),
+  ],
+);
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    documentNumber: text('document_number').notNull(),
+    total: numeric('total', { precision: 14, scale: 2, mode: 'number' }).notNull(),
+    invoiceDate: ts('invoice_date').notNull(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+  },
+  (t) => [
+    uniqueIndex('invoices_ext_uq').on(t.portalId, t.extId),
+    index('invoices_company_date_idx').on(t.companyId, t.invoiceDate),
+  ],
+);
+
+export const estimates = pgTable(
+  'estimates',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    estimateName: text('estimate_name').notNull(),
+    estimateNumber: text('estimate_number').notNull(),
+    revisionNumber: integer('revision_number').notNull().default(0),
+    total: numeric('total', { precision: 14, scale: 2, mode: 'number' }).notNull(),
+    estimateCreationDate: ts('estimate_creation_date').notNull(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+  },
+  (t) => [
+    uniqueIndex('estimates_ext_uq').on(t.portalId, t.extId),
+    index('estimates_company_date_idx').on(t.companyId, t.estimateCreationDate),
+  ],
+);
+
+export const recurringAdvances = pgTable(
+  'recurring_advances',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    extId: extId(),
+    code: text('code').notNull(),
+    description: text('description').notNull(),
+    quantity: numeric('quantity', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+    taxedTotal: numeric('taxed_total', { precision: 14, scale: 2, mode: 'number' }).notNull(),
+    advanceDate: ts('advance_date').notNull(),
+    trigger: jsonb('trigger').notNull(),
+  },
+  (t) => [
+    uniqueIndex('recurring_advances_ext_uq').on(t.portalId, t.extId),
+    index('recurring_advances_company_idx').on(t.companyId),
+  ],
+);
+
+/** A contact's own documents (imported, uploaded, or a signed PDF). */
+export const documents = pgTable(
+  'documents',
+  {
+    id: id(),
+    portalId: portalRef(),
+    companyId: companyRef(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    extId: extId(),
+    documentName: text('document_name').notNull(),
+    createDate: ts('create_date').notNull(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+  },
+  (t) => [
+    uniqueIndex('documents_ext_uq').on(t.portalId, t.extId),
+    index('documents_contact_date_idx').on(t.contactId, t.createDate),
+  ],
+);
+
+export const signatureRequests = pgTable(
+  'signature_requests',
+  {
+    id: id(),
+    portalId: portalRef(),
+    documentKey: text('document_key').notNull(),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    documentName: text('document_name').notNull(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+    requireOtp: boolean('require_otp').notNull().default(true),
+    expiresAt: ts('expires_at'),
+    signedAt: ts('signed_at'),
+    signedFileId: integer('signed_file_id').references(() => files.id),
+  },
+  (t) => [uniqueIndex('signature_requests_key_uq').on(t.portalId, t.documentKey)],
+);
+
+/** One-time codes for signing, stored hashed; attempts are counted here so every process sees them. */
+export const signatureOtps = pgTable(
+  'signature_otps',
+  {
+    id: id(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => signatureRequests.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    consumedAt: ts('consumed_at'),
+  },
+  (t) => [index('signature_otps_request_idx').on(t.requestId, t.createdAt)],
+);
+
+/** The signing audit trail, as data. */
+export const signatureEvents = pgTable(
+  'signature_events',
+  {
+    id: id(),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => signatureRequests.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    at: ts('at').notNull().defaultNow(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    details: jsonb('details').notNull().default({}),
+  },
+  (t) => [index('signature_events_request_idx').on(t.requestId, t.at)],
+);
+
+export const appointmentLinks = pgTable(
+  'appointment_links',
+  {
+    id: id(),
+    portalId: portalRef(),
+    eventKey: text('event_key').notNull(),
+    title: text('title').notNull(),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    defaultDurationMinutes: integer('default_duration_minutes').notNull(),
+    slotMinutes: integer('slot_minutes').notNull(),
+    daysAhead: integer('days_ahead').notNull(),
+    weeklyHours: jsonb('weekly_hours').notNull(),
+  },
+  (t) => [uniqueIndex('appointment_links_key_uq').on(t.portalId, t.eventKey)],
+);
+
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: id(),
+    portalId: portalRef(),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => appointmentLinks.id, { onDelete: 'cascade' }),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    cancelKey: text('cancel_key').notNull().unique(),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email'),
+    companyName: text('company_name').notNull().default(''),
+    notes: text('notes').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    cancelledAt: ts('cancelled_at'),
+  },
+  (t) => [index('appointments_agent_time_idx').on(t.agentId, t.startsAt)],
+);
+
+/**
+ * One row per slot an active appointment occupies. The unique key is what makes two bookings of one
+ * slot impossible: the database decides, whatever process took the request.
+ */
+export const appointmentSlotClaims = pgTable(
+  'appointment_slot_claims',
+  {
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id, { onDelete: 'cascade' }),
+    slotStart: ts('slot_start').notNull(),
+    appointmentId: integer('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.slotStart] })],
+);
+
+export const taskLinks = pgTable(
+  'task_links',
+  {
+    id: id(),
+    portalId: portalRef(),
+    eventKey: text('event_key').notNull(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('task_links_key_uq').on(t.portalId, t.eventKey)],
+);
+
+/** E-mail and SMS waiting to be sent: written in the transaction of the change that causes them. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: id(),
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    payload: jsonb('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [
+    index('outbox_pending_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null`),
+  ],
+);

@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client';
+import { sessions, users } from '../db/schema';
+import type { Clock } from './clock';
+import { unauthorized } from './errors';
+
+export interface SessionUser {
+  userId: number;
+  userName: string;
+  sessionId: number;
+}
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+export const newToken = () => randomBytes(32).toString('base64url');
+
+/** Reads `Authorization: Bearer <token>`; anything else is no token. */
+export function bearerOf(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(h);
+  return m?.[1];
+}
+
+export async function findSession(db: Db, clock: Clock, token: string): Promise<SessionUser | undefined> {
+  const rows = await db
+    .select({ sessionId: sessions.id, userId: users.id, userName: users.userName })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sha256(token)),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, clock.now()),
+      ),
+    )
+    .limit(1);
+  return rows[0];
+}
+
+const cache = new WeakMap<FastifyRequest, Promise<SessionUser>>();
+
+/** The signed-in user of this request, or 401. Resolved once per request. */
+export function requireUser(req: FastifyRequest, db: Db, clock: Clock): Promise<SessionUser> {
+  let p = cache.get(req);
+  if (!p) {
+    p = (async () => {
+      const token = bearerOf(req);
+      if (!token) throw unauthorized();
+      const s = await findSession(db, clock, token);
+      if (!s) throw unauthorized('Your session has expired or is not valid', 'invalid_token');
+      return s;
+    })();
+    cache.set(req, p);
+  }
+  return p;
+}
