@@ -2,8 +2,17 @@ import type { App, AppContext } from './platform/context';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerFileRoutes } from './modules/files/files.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
-import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { registerPortalRoutes } from './modules/portals/portals.routes';
+import { registerAdminRoutes } from './modules/admin/admin.routes';
+import { registerTicketsRoutes } from './modules/tickets/tickets.routes';
+import { registerReportsRoutes } from './modules/reports/reports.routes';
+import { registerContractsRoutes } from './modules/contracts/contracts.routes';
+import { registerWikiRoutes } from './modules/wiki/wiki.routes';
+import { registerDocumentsRoutes } from './modules/documents/documents.routes';
+import { registerBillingRoutes } from './modules/billing/billing.routes';
+import { registerSigningRoutes } from './modules/signing/signing.routes';
+import { registerAppointmentsRoutes } from './modules/appointments/appointments.routes';
+import { registerTasksRoutes } from './modules/tasks/tasks.routes';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -12,4 +21,13 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerAuthRoutes(app, ctx);
   registerPortalRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerTicketsRoutes(app, ctx);
+  registerReportsRoutes(app, ctx);
+  registerContractsRoutes(app, ctx);
+  registerWikiRoutes(app, ctx);
+  registerDocumentsRoutes(app, ctx);
+  registerBillingRoutes(app, ctx);
+  registerSigningRoutes(app, ctx);
+  registerAppointmentsRoutes(app, ctx);
+  registerTasksRoutes(app, ctx);
 }

@@ -56,3 +56,16 @@ export function requireUser(req: FastifyRequest, db: Db, clock: Clock): Promise<
   }
   return p;
 }
+
+/** Opens a session for a user; the token is returned once and only its hash is stored. */
+export async function issueSession(
+  db: Db,
+  clock: Clock,
+  userId: number,
+  ttlHours: number,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const expiresAt = new Date(clock.now().getTime() + ttlHours * 3600_000);
+  await db.insert(sessions).values({ tokenHash: sha256(token), userId, createdAt: clock.now(), expiresAt });
+  return { token, expiresAt };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeHtml } from './html';
+
+describe('sanitizeHtml', () => {
+  it('keeps formatting, lists and safe links', () => {
+    const out = sanitizeHtml('<p><b>Ciao</b> <a href="https://x.example">link</a></p><ul><li>a</li></ul>');
+    expect(out).toContain('<b>Ciao</b>');
+    expect(out).toContain('href="https://x.example"');
+    expect(out).toContain('rel="noopener noreferrer nofollow"');
+    expect(out).toContain('<li>a</li>');
+  });
+
+  it('removes scripts, handlers and javascript: URLs', () => {
+    const out = sanitizeHtml(
+      '<img src=x onerror=alert(1)><script>alert(2)</script><a href="javascript:alert(3)">x</a><svg onload=alert(4)>',
+    );
+    expect(out).not.toMatch(/onerror|<script|javascript:|onload|<svg/i);
+  });
+
+  it('keeps editor styles but drops dangerous CSS', () => {
+    const out = sanitizeHtml(
+      '<p style="text-align: center; background-image: url(http://evil)">a</p><mark style="background-color: #ff0">b</mark>',
+    );
+    expect(out).toContain('text-align: center');
+    expect(out).not.toContain('url(');
+    expect(out).toContain('background-color: #ff0');
+  });
+
+  it('allows images only from our files or raster data URLs', () => {
+    expect(sanitizeHtml('<img src="https://evil.example/p.png">')).not.toContain('evil');
+    expect(sanitizeHtml('<img src="/api/files/1/a.png?e=1&amp;s=x">')).toContain('/api/files/1/a.png');
+    expect(sanitizeHtml('<img src="data:image/svg+xml;base64,PHN2Zz4=">')).not.toContain('svg');
+  });
+});

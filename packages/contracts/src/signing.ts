@@ -1,0 +1,2 @@
+// Schemas of the signing area: requests and answers, shared by the API and the web app.
+export {};
