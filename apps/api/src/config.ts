@@ -23,6 +23,8 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, { message: 'must start with smtp:// or smtps://' })
     .optional(),
   SMS_WEBHOOK_URL: optionalUrl,
+  /** Sender of every e-mail, e.g. `ACME Assistenza <help@acme.example>`. */
+  MAIL_FROM: z.string().min(3).max(320).optional(),
   DEMO_DATA: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TOKEN_TTL_HOURS: z.coerce

@@ -1,2 +1,119 @@
 // Schemas of the auth area: requests and answers, shared by the API and the web app.
-export {};
+import { z } from 'zod';
+import { isoDateTime } from './common';
+import { portalSettingsSchema } from './portals';
+
+/** Passwords shorter than this are refused (`400 password_too_short`). */
+export const PASSWORD_MIN_LENGTH = 10;
+/** Upper bound so a huge body cannot make argon2 hash megabytes. */
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** Stable error codes of the auth area; the client maps them to translated texts. */
+export const authErrorCodes = {
+  /** 401, login: 'Wrong username or password' (same answer for unknown users). */
+  wrongCredentials: 'wrong_credentials',
+  /** 429 with Retry-After (seconds): too many failed logins / recovery requests. */
+  tooManyAttempts: 'too_many_attempts',
+  /** 401 on any signed-in call: missing token. */
+  unauthorized: 'unauthorized',
+  /** 401 on any signed-in call: forged, expired or revoked token. */
+  invalidToken: 'invalid_token',
+  /** 400, confirm: 'Please check the entered passwords'. */
+  passwordsDiffer: 'passwords_differ',
+  /** 400, confirm / password change: fewer than PASSWORD_MIN_LENGTH characters. */
+  passwordTooShort: 'password_too_short',
+  /** 400, password change: the current password is wrong. */
+  wrongPassword: 'wrong_password',
+  /** 410, link check / confirm: the link is past its validity. */
+  linkExpired: 'link_expired',
+  /** 404, link check / confirm: unknown or already used link. */
+  linkInvalid: 'link_invalid',
+} as const;
+
+export const loginRequestSchema = z.object({
+  /** User name or e-mail, matched case-insensitively. */
+  userName: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** Answer of login, invitation/recovery confirm and password change. */
+export const sessionAnswerSchema = z.object({
+  /** Opaque bearer token: send as `Authorization: Bearer <token>`; keep in localStorage.token. */
+  token: z.string(),
+  expiresAt: isoDateTime,
+});
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
+export const loginAnswerSchema = sessionAnswerSchema;
+export type LoginAnswer = SessionAnswer;
+
+/** One contact the user holds: a company in a portal, with its permissions and the portal's settings. */
+export const meContactSchema = z.object({
+  /** The back office's contact id (route value `{contactid}`). */
+  contactId: z.number().int(),
+  companyName: z.string(),
+  manageTickets: z.boolean(),
+  administrator: z.boolean(),
+  viewContactContracts: z.boolean(),
+  viewRecurringAdvances: z.boolean(),
+  viewContactActivityReports: z.boolean(),
+  viewContactWiki: z.boolean(),
+  viewEstimates: z.boolean(),
+  viewContactInvoices: z.boolean(),
+  viewContactDocuments: z.boolean(),
+  uploadContactDocuments: z.boolean(),
+  portalSettings: portalSettingsSchema,
+});
+export type MeContact = z.infer<typeof meContactSchema>;
+
+/** `GET /api/Users/me`. */
+export const meAnswerSchema = z.object({
+  id: z.number().int(),
+  userName: z.string(),
+  contacts: z.array(meContactSchema),
+});
+export type MeAnswer = z.infer<typeof meAnswerSchema>;
+
+/** `POST /api/auth/recovery`: always answers `202 {status:'sent'}`, whether the user exists or not. */
+export const recoveryRequestSchema = z.object({
+  /** User name or e-mail. */
+  userName: z.string().trim().min(1).max(320),
+  /** Portal key, carried into the mailed link as `&company=` so the client can brand the page. */
+  company: z.string().trim().min(1).max(40).optional(),
+});
+export type RecoveryRequest = z.infer<typeof recoveryRequestSchema>;
+export const recoveryAnswerSchema = z.object({ status: z.literal('sent') });
+export type RecoveryAnswer = z.infer<typeof recoveryAnswerSchema>;
+
+/** `GET /api/auth/links/{token}` params. */
+export const linkParamsSchema = z.object({ token: z.string().min(1).max(200) });
+/** What a single-use link is for, so /confirm can title itself; 410 link_expired / 404 link_invalid. */
+export const linkCheckAnswerSchema = z.object({
+  purpose: z.enum(['invite', 'recovery']),
+  userName: z.string(),
+});
+export type LinkCheckAnswer = z.infer<typeof linkCheckAnswerSchema>;
+
+/**
+ * `POST /api/auth/confirm`: sets the password from an invitation or recovery link and signs the user in.
+ * Length and equality are checked by the server (codes password_too_short, passwords_differ) so the
+ * client can show the A8 message; the schema only bounds sizes.
+ */
+export const confirmRequestSchema = z.object({
+  token: z.string().min(1).max(200),
+  password: z.string().max(PASSWORD_MAX_LENGTH),
+  passwordRepeat: z.string().max(PASSWORD_MAX_LENGTH),
+});
+export type ConfirmRequest = z.infer<typeof confirmRequestSchema>;
+export const confirmAnswerSchema = sessionAnswerSchema;
+
+/**
+ * `POST /api/auth/password` (signed in): answers a NEW session token; the old token and every other
+ * session of the user are revoked, so the client must store the returned token.
+ */
+export const passwordChangeRequestSchema = z.object({
+  currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  newPassword: z.string().max(PASSWORD_MAX_LENGTH),
+});
+export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
+export const passwordChangeAnswerSchema = sessionAnswerSchema;

@@ -1,2 +1,46 @@
 // Schemas of the portals area: requests and answers, shared by the API and the web app.
-export {};
+import { z } from 'zod';
+
+/** Base colour the back office uses for "unset"; the client treats it like null (header #202124). */
+export const BASE_COLOR_UNSET = 'hsl(123,0%,0%)';
+/** Header colour when the portal has no base colour. */
+export const DEFAULT_HEADER_COLOR = '#202124';
+
+export const portalLanguageSchema = z.enum(['it-IT', 'en-EN', 'es-ES']);
+export type PortalLanguage = z.infer<typeof portalLanguageSchema>;
+
+/**
+ * A portal's public branding and switches. Carried by every contact of `GET /api/Users/me` and
+ * answered alone by `GET /api/Settings/portals/{company}` (public).
+ */
+export const portalSettingsSchema = z.object({
+  /** The portal key (route value `{company}`). */
+  webPortalKey: z.string(),
+  webPortalName: z.string(),
+  /** Injected as a stylesheet (textContent of a <style>), never as markup. */
+  customCss: z.string(),
+  disableHtmlEditor: z.boolean(),
+  /** A signed `/api/files/...` URL (expires), or null: show the default logo. */
+  logoUrl: z.string().nullable(),
+  /** As stored; null when unset. The client maps null and BASE_COLOR_UNSET to DEFAULT_HEADER_COLOR. */
+  baseColor: z.string().nullable(),
+  /** Sanitised on import; sanitise again (DOMPurify) on display. Empty: show the default company line. */
+  footerCustomHtml: z.string(),
+  /** Contracts menu points to servicecontracts when true, activitycontracts otherwise. */
+  enableServiceContracts: z.boolean(),
+  /** IANA zone that decides day boundaries (default Europe/Rome). */
+  timeZone: z.string(),
+  /** Language the UI starts in when the user has chosen none. */
+  defaultLanguage: z.string(),
+});
+export type PortalSettings = z.infer<typeof portalSettingsSchema>;
+
+/** `GET /api/Settings/portals/{company}` and `/api/settings/{company}/privacy` params. */
+export const portalParamsSchema = z.object({ company: z.string().min(1).max(40) });
+
+/** `GET /api/settings/{company}/privacy` → the privacy terms, sanitised HTML (may be empty). */
+export const privacyAnswerSchema = z.object({ html: z.string() });
+export type PrivacyAnswer = z.infer<typeof privacyAnswerSchema>;
+
+/** Error codes of this area. */
+export const portalErrorCodes = { portalNotFound: 'portal_not_found' } as const;

@@ -1,0 +1,80 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config';
+import type { EmailMessage } from './outbox';
+
+export const DEFAULT_MAIL_FROM = 'Sportello <no-reply@localhost>';
+
+/** Which queued message is being sent, so a file transport can name its output after it. */
+export interface SendMeta {
+  id: number;
+  now: Date;
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'file';
+  send(message: EmailMessage, meta: SendMeta): Promise<void>;
+  close(): void;
+}
+
+function mailOptions(message: EmailMessage, from: string, now: Date) {
+  return {
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    ...(message.html === undefined ? {} : { html: message.html }),
+    date: now,
+    attachments: (message.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: Buffer.from(a.contentBase64, 'base64'),
+    })),
+  };
+}
+
+/** `<id>-<timestamp>` without characters some file systems refuse. */
+export function outboxFileStem(meta: SendMeta): string {
+  return `${meta.id}-${meta.now.toISOString().replace(/[:.]/g, '')}`;
+}
+
+/** Writes through a temporary name, so a reader never sees half a message. */
+export function writeOutboxFile(dir: string, name: string, data: Buffer | string): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+  return path;
+}
+
+/**
+ * SMTP through nodemailer when SMTP_URL is set; otherwise every e-mail becomes an RFC 822 `.eml` file
+ * in DATA_DIR/outbox (the same bytes SMTP would carry, attachments included), so a local install works.
+ */
+export function createMailTransport(config: Config, log: FastifyBaseLogger): MailTransport {
+  const from = config.MAIL_FROM ?? DEFAULT_MAIL_FROM;
+  if (config.SMTP_URL) {
+    const transporter = nodemailer.createTransport(config.SMTP_URL);
+    return {
+      kind: 'smtp',
+      async send(message, meta) {
+        await transporter.sendMail(mailOptions(message, from, meta.now));
+      },
+      close: () => transporter.close(),
+    };
+  }
+  const dir = join(config.DATA_DIR, 'outbox');
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'file',
+    async send(message, meta) {
+      const info = await composer.sendMail(mailOptions(message, from, meta.now));
+      const path = writeOutboxFile(dir, `${outboxFileStem(meta)}.eml`, info.message as Buffer);
+      log.info({ outboxId: meta.id, to: message.to, subject: message.subject, path }, 'e-mail written to file');
+    },
+    close: () => composer.close(),
+  };
+}

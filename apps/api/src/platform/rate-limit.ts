@@ -1,0 +1,73 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+
+export interface HitResult {
+  /** True while the count, this hit included, is within the limit. */
+  allowed: boolean;
+  /** Count in the current window after this hit. */
+  count: number;
+  /** Seconds until the window ends (at least 1): the `Retry-After` of a refusal. */
+  retryAfterSeconds: number;
+}
+
+type Conn = Db | Tx;
+
+function rowsOf<T>(result: unknown): T[] {
+  // node-postgres answers {rows}, PGlite through drizzle answers {rows} too; keep one reader.
+  return (result as { rows: T[] }).rows;
+}
+
+function toDate(v: unknown): Date {
+  return v instanceof Date ? v : new Date(String(v));
+}
+
+/**
+ * Counts one event under `key` in a fixed window of `windowSeconds`, shared by every process on the
+ * database: one atomic upsert, which starts a new window when the stored one is over. Refused hits
+ * are counted too, so hammering a closed door keeps it closed until the window ends.
+ */
+export async function hit(
+  db: Conn,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+  now: Date,
+): Promise<HitResult> {
+  const windowStartedBefore = new Date(now.getTime() - windowSeconds * 1000);
+  const result = await db.execute(sql`
+    insert into rate_limits (key, count, window_start)
+    values (${key}, 1, ${now.toISOString()}::timestamptz)
+    on conflict (key) do update set
+      count = case when rate_limits.window_start <= ${windowStartedBefore.toISOString()}::timestamptz
+                   then 1 else rate_limits.count + 1 end,
+      window_start = case when rate_limits.window_start <= ${windowStartedBefore.toISOString()}::timestamptz
+                   then excluded.window_start else rate_limits.window_start end
+    returning count, window_start`);
+  const row = rowsOf<{ count: number | string; window_start: unknown }>(result)[0];
+  if (!row) throw new Error('rate limit upsert returned no row');
+  const count = Number(row.count);
+  const endsAt = toDate(row.window_start).getTime() + windowSeconds * 1000;
+  return {
+    allowed: count <= limit,
+    count,
+    retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
+  };
+}
+
+/** Takes back one hit (an attempt that turned out not to count, e.g. a successful login). */
+export async function unhit(db: Conn, key: string): Promise<void> {
+  await db.execute(sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`);
+}
+
+/** Forgets a key: its next hit starts a new window. */
+export async function clear(db: Conn, key: string): Promise<void> {
+  await db.execute(sql`delete from rate_limits where key = ${key}`);
+}
+
+/** Drops counters whose window started before `olderThan` (they would restart at 1 anyway). */
+export async function purgeStale(db: Conn, olderThan: Date): Promise<number> {
+  const result = await db.execute(
+    sql`delete from rate_limits where window_start < ${olderThan.toISOString()}::timestamptz returning key`,
+  );
+  return rowsOf(result).length;
+}
