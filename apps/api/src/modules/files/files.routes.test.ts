@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blobs, files, portals } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../test/harness';
+
+describe('signed file URLs', () => {
+  let t: TestApp;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const db = t.ctx.database.db;
+    const [portal] = await db.insert(portals).values({ key: 'files-test', name: 'Files' }).returning();
+    const store = async (name: string, contentType: string, body: string) => {
+      const blob = await t.ctx.fileStore.putBuffer(Buffer.from(body));
+      await db.insert(blobs).values({ sha256: blob.sha256, size: blob.size }).onConflictDoNothing();
+      const [row] = await db
+        .insert(files)
+        .values({ portalId: portal!.id, sha256: blob.sha256, name, contentType, size: blob.size })
+        .returning();
+      return row!.id;
+    };
+    ids.pdf = await store('Relazione tecnica è.pdf', 'application/pdf', '%PDF-1.4 fake');
+    ids.html = await store('page.html', 'text/html', '<script>alert(1)</script>');
+    ids.svg = await store('logo.svg', 'image/svg+xml', '<svg onload="alert(1)"/>');
+  });
+  afterAll(() => t.close());
+
+  const url = (id: number, name: string) => t.ctx.signer.sign(id, name, t.clock.now());
+
+  it('serves a file with its type, original name and nosniff', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url(ids.pdf!, 'Relazione tecnica è.pdf') });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toContain('inline');
+    expect(res.headers['content-disposition']).toContain("filename*=UTF-8''Relazione%20tecnica%20%C3%A8.pdf");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toBe('%PDF-1.4 fake');
+  });
+
+  it('forces a download with ?download', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `${url(ids.pdf!, 'x.pdf')}&download=1` });
+    expect(res.headers['content-disposition']).toMatch(/^attachment/);
+  });
+
+  it('never serves HTML or SVG inline', async () => {
+    for (const id of [ids.html!, ids.svg!]) {
+      const res = await t.app.inject({ method: 'GET', url: url(id, 'f') });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/^attachment/);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(String(res.headers['content-security-policy'])).toContain('sandbox');
+    }
+  });
+
+  it('refuses a tampered signature', async () => {
+    const good = url(ids.pdf!, 'x.pdf');
+    const bad = good.replace(/s=([A-Za-z0-9_-])/, (_m, c: string) => `s=${c === 'A' ? 'B' : 'A'}`);
+    const res = await t.app.inject({ method: 'GET', url: bad });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('bad_signature');
+  });
+
+  it('refuses a URL reused for another file', async () => {
+    const good = url(ids.pdf!, 'x.pdf');
+    const other = good.replace(`/api/files/${ids.pdf}/`, `/api/files/${ids.html}/`);
+    const res = await t.app.inject({ method: 'GET', url: other });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('refuses a moved expiry', async () => {
+    const good = url(ids.pdf!, 'x.pdf');
+    const moved = good.replace(/e=(\d+)/, (_m, e: string) => `e=${Number(e) + 3600}`);
+    expect((await t.app.inject({ method: 'GET', url: moved })).statusCode).toBe(403);
+  });
+
+  it('refuses an expired URL', async () => {
+    const good = url(ids.pdf!, 'x.pdf');
+    t.clock.advance(8 * 3600_000);
+    const res = await t.app.inject({ method: 'GET', url: good });
+    t.clock.advance(-8 * 3600_000);
+    expect(res.statusCode).toBe(410);
+    expect(res.json().code).toBe('link_expired');
+  });
+
+  it('answers a missing signature with a 400', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/files/${ids.pdf}/x.pdf` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('validation_error');
+  });
+});
