@@ -46,7 +46,7 @@ let serverExited = false;
 server.on('exit', () => (serverExited = true));
 
 async function waitReady() {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (serverExited) throw new Error('the server exited before it was ready');
     try {
@@ -57,7 +57,7 @@ async function waitReady() {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error('the server did not become ready in 60 s');
+  throw new Error('the server did not become ready in 180 s');
 }
 
 let code;

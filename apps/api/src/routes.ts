@@ -1,4 +1,5 @@
 import type { App, AppContext } from './platform/context';
+import { installAccessControl } from './platform/access';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerFileRoutes } from './modules/files/files.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
@@ -16,6 +17,8 @@ import { registerTasksRoutes } from './modules/tasks/tasks.routes';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
+  // Before any route: the access table records every route and guards every request.
+  installAccessControl(app, ctx);
   registerHealthRoutes(app, ctx);
   registerFileRoutes(app, ctx);
   registerAuthRoutes(app, ctx);

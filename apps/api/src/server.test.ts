@@ -8,11 +8,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
 
-function startServer(dataDir: string, port: number): { child: ChildProcess; output: () => string; exited: Promise<number> } {
+function startServer(
+  dataDir: string,
+  port: number,
+): { child: ChildProcess; output: () => string; exited: Promise<number> } {
   let out = '';
   const child = spawn(tsx, ['apps/api/src/server.ts'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), DEMO_DATA: 'false', LOG_LEVEL: 'info', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+    },
   });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -47,7 +57,10 @@ describe('server process', () => {
   }, 90_000);
 
   it('stops with a message naming a wrong variable', async () => {
-    const bad = spawn(tsx, ['apps/api/src/server.ts'], { cwd: root, env: { ...process.env, PORT: 'nope', DATA_DIR: dataDir } });
+    const bad = spawn(tsx, ['apps/api/src/server.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'nope', DATA_DIR: dataDir },
+    });
     let err = '';
     bad.stderr.on('data', (d) => (err += d));
     const code = await new Promise((res) => bad.on('exit', res));

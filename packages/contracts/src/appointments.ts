@@ -1,2 +1,145 @@
 // Schemas of the appointments area: requests and answers, shared by the API and the web app.
-export {};
+// Every route of this area is public: an unguessable key in the URL is the only credential.
+import { z } from 'zod';
+import { dayString, isoDateTime } from './common';
+
+/** Stable error codes of the appointments area; the client maps them to translated texts. */
+export const appointmentErrorCodes = {
+  /** 404: no appointment link with this key in this portal. */
+  linkNotFound: 'link_not_found',
+  /** 404: no appointment with this cancellation key in this portal. */
+  appointmentNotFound: 'appointment_not_found',
+  /** 400: a required field is empty ('Please fill in the required fields'). */
+  fieldsRequired: 'fields_required',
+  /** 400: the e-mail address is not one. */
+  invalidEmail: 'invalid_email',
+  /** 400: the start is not a slot this link offers (outside the hours, in the past, beyond daysAhead). */
+  slotNotOffered: 'slot_not_offered',
+  /** 409: another booking took the slot first. */
+  slotTaken: 'slot_taken',
+  /** 400: the duration is not a multiple of the booking grain or is out of bounds. */
+  invalidDuration: 'invalid_duration',
+  /** 400: the slots range is reversed or too long. */
+  invalidRange: 'invalid_range',
+} as const;
+
+/** A4/A8 messages the server also answers with. */
+export const APPOINTMENT_FIELDS_REQUIRED_MESSAGE = 'Please fill in the required fields';
+
+/** Durations are booked in steps of this many minutes (the slot claims' grain divides it). */
+export const APPOINTMENT_DURATION_STEP = 5;
+/** The longest appointment one booking may take. */
+export const APPOINTMENT_MAX_DURATION_MINUTES = 12 * 60;
+/** The widest slots range one request may ask for, in days. */
+export const APPOINTMENT_MAX_RANGE_DAYS = 62;
+
+export const APPOINTMENT_TEXT_MAX = 200;
+export const APPOINTMENT_NOTES_MAX = 4000;
+
+/** `/api/appointments/{company}/{eventkey}` params. */
+export const appointmentLinkParamsSchema = z.object({
+  company: z.string().min(1).max(40),
+  eventkey: z.string().min(1).max(200),
+});
+
+/** `/api/appointments/{company}/cancellation/{cancelkey}` params. */
+export const appointmentCancelParamsSchema = z.object({
+  company: z.string().min(1).max(40),
+  cancelkey: z.string().min(1).max(200),
+});
+
+/** `GET /api/appointments/{company}/{eventkey}`: what the booking page needs to start. */
+export const appointmentLinkSchema = z.object({
+  title: z.string(),
+  /** The agent's display name. */
+  agentName: z.string(),
+  /** IANA zone of the portal: every slot is expressed in it. */
+  timeZone: z.string(),
+  defaultDurationMinutes: z.number().int(),
+  slotMinutes: z.number().int(),
+  daysAhead: z.number().int(),
+  /** First and last day (YYYY-MM-DD, portal zone) that can hold a slot: today … today + daysAhead − 1. */
+  firstDay: dayString,
+  lastDay: dayString,
+});
+export type AppointmentLink = z.infer<typeof appointmentLinkSchema>;
+
+/** `GET …/{eventkey}/slots` query: days in the portal's zone, both included; duration in minutes. */
+export const appointmentSlotsQuerySchema = z.object({
+  from: dayString,
+  to: dayString,
+  duration: z.coerce.number().int().min(1).max(APPOINTMENT_MAX_DURATION_MINUTES).optional(),
+});
+export type AppointmentSlotsQuery = z.infer<typeof appointmentSlotsQuerySchema>;
+
+export const appointmentSlotSchema = z.object({ start: isoDateTime, end: isoDateTime });
+export type AppointmentSlot = z.infer<typeof appointmentSlotSchema>;
+
+/** Free slots per day. Only days with at least one slot are listed. */
+export const appointmentSlotsSchema = z.object({
+  timeZone: z.string(),
+  durationMinutes: z.number().int(),
+  days: z.array(z.object({ date: dayString, slots: z.array(appointmentSlotSchema) })),
+});
+export type AppointmentSlots = z.infer<typeof appointmentSlotsSchema>;
+
+/**
+ * The booking form's fields with their rules: the web form validates with it, the server checks it
+ * again and answers `fields_required` / `invalid_email`.
+ */
+export const appointmentFormSchema = z.object({
+  firstName: z.string().trim().min(1).max(APPOINTMENT_TEXT_MAX),
+  lastName: z.string().trim().min(1).max(APPOINTMENT_TEXT_MAX),
+  phone: z.string().trim().min(1).max(40),
+  email: z.string().trim().min(1).max(254),
+  companyName: z.string().trim().max(APPOINTMENT_TEXT_MAX),
+  notes: z.string().trim().max(APPOINTMENT_NOTES_MAX),
+});
+export type AppointmentForm = z.infer<typeof appointmentFormSchema>;
+export const APPOINTMENT_REQUIRED_FIELDS = ['firstName', 'lastName', 'phone', 'email'] as const;
+
+/** A plausible address: something@domain.tld without spaces (the mail server is the real judge). */
+export const appointmentEmailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * `POST /api/appointments/{company}/{eventkey}`. Text fields may arrive empty or absent: the server
+ * answers 400 `fields_required` for the A8 message instead of a schema error.
+ */
+export const appointmentBookingRequestSchema = z.object({
+  /** One of the offered slot starts (ISO instant). */
+  start: isoDateTime,
+  durationMinutes: z.number().int().min(1).max(APPOINTMENT_MAX_DURATION_MINUTES),
+  firstName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
+  lastName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
+  phone: z.string().max(40).optional(),
+  /** Where the confirmation and its .ics go (required). */
+  email: z.string().max(254).optional(),
+  companyName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
+  notes: z.string().max(APPOINTMENT_NOTES_MAX).optional(),
+});
+export type AppointmentBookingRequest = z.infer<typeof appointmentBookingRequestSchema>;
+
+/** 201 answer of a booking ('Appointment Confirmed'). */
+export const appointmentBookingSchema = z.object({
+  start: isoDateTime,
+  end: isoDateTime,
+  timeZone: z.string(),
+  /** The page that cancels this appointment; also in the confirmation e-mail. */
+  cancellationUrl: z.string(),
+});
+export type AppointmentBooking = z.infer<typeof appointmentBookingSchema>;
+
+/** `GET`/`POST /api/appointments/{company}/cancellation/{cancelkey}`: one appointment, booked or cancelled. */
+export const appointmentSummarySchema = z.object({
+  title: z.string(),
+  agentName: z.string(),
+  start: isoDateTime,
+  end: isoDateTime,
+  timeZone: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  companyName: z.string(),
+  status: z.enum(['booked', 'cancelled']),
+  cancelledAt: isoDateTime.nullable(),
+});
+export type AppointmentSummary = z.infer<typeof appointmentSummarySchema>;

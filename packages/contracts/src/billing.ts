@@ -1,2 +1,64 @@
 // Schemas of the billing area: requests and answers, shared by the API and the web app.
-export {};
+import { z } from 'zod';
+import { dayOrMinuteString, dayString, isoDateTime } from './common';
+
+/** Invoices by invoiceDate, estimates by estimateCreationDate, within [from, to] (portal time zone). */
+export const billingQuerySchema = z.object({
+  from: dayString.optional(),
+  to: dayOrMinuteString.optional(),
+});
+export type BillingQuery = z.infer<typeof billingQuerySchema>;
+
+export const invoiceSchema = z.object({
+  id: z.number().int(),
+  documentNumber: z.string(),
+  /** Euro. */
+  total: z.number(),
+  invoiceDate: isoDateTime,
+  /** Signed, expiring URL. */
+  invoiceDocumentUrl: z.string(),
+});
+export type Invoice = z.infer<typeof invoiceSchema>;
+export const invoiceListSchema = z.array(invoiceSchema);
+
+export const estimateSchema = z.object({
+  id: z.number().int(),
+  estimateName: z.string(),
+  estimateNumber: z.string(),
+  /** Shown when above 0. */
+  revisionNumber: z.number().int(),
+  /** Euro, shown with 2 decimals. */
+  total: z.number(),
+  estimateCreationDate: isoDateTime,
+  estimateDocumentUrl: z.string(),
+});
+export type Estimate = z.infer<typeof estimateSchema>;
+export const estimateListSchema = z.array(estimateSchema);
+
+export const RECURRENCE_WEEKLY = 10;
+export const RECURRENCE_MONTHLY = 20;
+export const RECURRENCE_YEARLY = 30;
+
+/** 10: every frequencyWeek weeks on recurrenceDayOfWeek (1 Monday … 7 Sunday); 20: every frequencyMonth months on recurrenceDay; 30: yearly on recurrenceDay/recurrenceMonth. */
+export const recurrenceTriggerSchema = z.object({
+  recurrenceType: z.number().int(),
+  frequencyWeek: z.number().int().nullable(),
+  recurrenceDayOfWeek: z.number().int().nullable(),
+  frequencyMonth: z.number().int().nullable(),
+  recurrenceDay: z.number().int().nullable(),
+  recurrenceMonth: z.number().int().nullable(),
+});
+export type RecurrenceTrigger = z.infer<typeof recurrenceTriggerSchema>;
+
+export const recurringAdvanceSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  description: z.string(),
+  quantity: z.number(),
+  taxedTotal: z.number(),
+  /** Next billing date. */
+  advanceDate: isoDateTime,
+  trigger: recurrenceTriggerSchema,
+});
+export type RecurringAdvance = z.infer<typeof recurringAdvanceSchema>;
+export const recurringAdvanceListSchema = z.array(recurringAdvanceSchema);

@@ -1,2 +1,117 @@
 // Schemas of the signing area: requests and answers, shared by the API and the web app.
-export {};
+import { z } from 'zod';
+import { errorSchema, isoDateTime } from './common';
+
+/** SPEC B3: the one-time code and its limits. */
+export const OTP_LENGTH = 6;
+export const OTP_TTL_SECONDS = 10 * 60;
+export const OTP_MAX_ATTEMPTS = 5;
+export const OTP_RESEND_SECONDS = 60;
+export const OTP_MAX_PER_HOUR = 5;
+
+/** Stable error codes of the signing area; the client maps them to translated texts. */
+export const signingErrorCodes = {
+  /** 404: unknown key, a key of another portal, or an unsigned request past its expiry (one answer for all). */
+  documentNotFound: 'document_not_found',
+  /** 409 on send-code: the contact has no phone on file ('no phone number provided…'). */
+  noPhone: 'no_phone',
+  /** 409 on send-code: this request is signed by acceptance alone. */
+  otpNotRequired: 'otp_not_required',
+  /** 409 on send-code, with `retryAfterSeconds`: a code was sent less than 60 s ago. */
+  otpResendTooEarly: 'otp_resend_too_early',
+  /** 429 on send-code, with `retryAfterSeconds` (and Retry-After): 5 codes in the last hour. */
+  otpTooMany: 'otp_too_many',
+  /** 400 on sign: a required field is missing ('Please fill in all fields'). */
+  fieldsRequired: 'fields_required',
+  /** 400 on sign: no code was sent for this request (or it was replaced); ask for one. */
+  otpNotSent: 'otp_not_sent',
+  /** 400 on sign, with `attemptsLeft`: wrong code ('Invalid OTP code'). */
+  invalidOtp: 'invalid_otp',
+  /** 400 on sign: 5 wrong tries on this code; ask for a new one. */
+  otpLocked: 'otp_locked',
+  /** 400 on sign: the code is older than 10 minutes; ask for a new one. */
+  otpExpired: 'otp_expired',
+  /** 409 on send-code and sign, with `signedAt`: the document is already signed. */
+  alreadySigned: 'already_signed',
+} as const;
+export type SigningErrorCode = (typeof signingErrorCodes)[keyof typeof signingErrorCodes];
+
+/** Error answers of the signing routes: `{code, message}` plus the field the code promises. */
+export const signingErrorSchema = errorSchema.extend({
+  retryAfterSeconds: z.number().int().optional(),
+  attemptsLeft: z.number().int().optional(),
+  signedAt: isoDateTime.optional(),
+});
+export type SigningError = z.infer<typeof signingErrorSchema>;
+
+/** `{company}/{documentkey}`: the key is an unguessable capability, compared exactly (case-sensitive). */
+export const signingParamsSchema = z.object({
+  company: z.string().min(1).max(40),
+  documentkey: z.string().min(1).max(200),
+});
+
+/** The state of the latest one-time code, so a reloaded page keeps its countdown. */
+export const otpStateSchema = z.object({
+  sentAt: isoDateTime,
+  expiresAt: isoDateTime,
+  /** Not before this instant may another code be sent (60 s after the last one). */
+  resendAvailableAt: isoDateTime,
+  attemptsLeft: z.number().int(),
+});
+export type OtpState = z.infer<typeof otpStateSchema>;
+
+/** `GET /api/signing/{company}/{documentkey}` (public): what the signing page shows. */
+export const signingDocumentSchema = z.object({
+  documentName: z.string(),
+  /** The contact's referent name. */
+  signerName: z.string(),
+  companyName: z.string(),
+  webPortalName: z.string(),
+  /** True: signing needs a code sent by SMS; false: accepting is enough. */
+  requireOtp: z.boolean(),
+  hasPhone: z.boolean(),
+  /** E.g. `+39 ••• ••• •567`; null without a phone. */
+  maskedPhone: z.string().nullable(),
+  status: z.enum(['pending', 'signed']),
+  signedAt: isoDateTime.nullable(),
+  /** Signed, expiring URL of the original while pending, of the signed PDF once signed. */
+  documentUrl: z.string(),
+  /** Content type of the file behind documentUrl (a PDF shows in an iframe). */
+  contentType: z.string(),
+  /** After this instant an unsigned request is gone (404); null: no deadline. */
+  expiresAt: isoDateTime.nullable(),
+  /** The latest code still usable (not replaced, not used); null when none was sent. */
+  otp: otpStateSchema.nullable(),
+});
+export type SigningDocument = z.infer<typeof signingDocumentSchema>;
+
+/** `POST …/otp` → a code is on its way to the contact's phone. */
+export const otpSentSchema = z.object({
+  sentAt: isoDateTime,
+  expiresAt: isoDateTime,
+  resendAvailableAt: isoDateTime,
+  maskedPhone: z.string(),
+});
+export type OtpSent = z.infer<typeof otpSentSchema>;
+
+/**
+ * `POST …/sign`. Every field is checked by the server, which answers `400 fields_required` ('Please
+ * fill in all fields') when `fullName` is blank, `accept` is not true, or the code of an OTP request is
+ * missing; so they are optional here, to reach that answer instead of a generic validation error.
+ */
+export const signRequestSchema = z.object({
+  /** The signer types their full name; it is recorded in the audit trail. */
+  fullName: z.string().max(200).optional(),
+  /** Must be true: the signer accepts the document. */
+  accept: z.boolean().optional(),
+  /** The 6-digit code of an OTP request. */
+  otpCode: z.string().max(20).optional(),
+});
+export type SignRequest = z.infer<typeof signRequestSchema>;
+
+/** `POST …/sign` → signed: the signed PDF (original pages plus an audit page). */
+export const signedAnswerSchema = z.object({
+  signedAt: isoDateTime,
+  documentUrl: z.string(),
+});
+export type SignedAnswer = z.infer<typeof signedAnswerSchema>;

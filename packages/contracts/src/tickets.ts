@@ -1,2 +1,200 @@
 // Schemas of the tickets area: requests and answers, shared by the API and the web app.
-export {};
+import { z } from 'zod';
+import { dayOrMinuteString, dayString, isoDateTime, tenantParams } from './common';
+
+/** Stable error codes of the tickets area; the client maps them to translated texts. */
+export const ticketErrorCodes = {
+  /** 400, new ticket: title, description or type missing ('Please fill in all required fields'). */
+  requiredFields: 'required_fields',
+  /** 400: the type is not one of the portal's ticket types. */
+  unknownTicketType: 'unknown_ticket_type',
+  /** 400: the wiki element is not one of the company's. */
+  unknownWikiElement: 'unknown_wiki_element',
+  /** 400: an attachment id was not uploaded by this contact, or is already attached. */
+  attachmentUnavailable: 'attachment_unavailable',
+  /** 404: no such ticket among those the contact may open (never 403, so ids do not leak). */
+  ticketNotFound: 'ticket_not_found',
+  /** 409: the portal has no closing status step. */
+  noClosingStep: 'no_closing_step',
+  /** 400, colleagues: the contact id exists in several portals the user holds; add ?company=. */
+  companyRequired: 'company_required',
+} as const;
+
+/** At most this many files per ticket or comment. */
+export const MAX_ATTACHMENTS = 20;
+export const TICKET_TITLE_MAX = 255;
+export const TICKET_DESCRIPTION_MAX = 500_000;
+
+/** `{company}/{contactid}/tickets/{ticketid}` params; `ticketid` is the back office's ticket id. */
+export const ticketParamsSchema = tenantParams.extend({ ticketid: z.coerce.number().int().safe() });
+
+/**
+ * `GET …/tickets` query. `from` is a day (start of it), `to` a day (end of it) or `YYYY-MM-DD HH:mm`,
+ * both in the portal's time zone. `wikiFilter` is a wiki element id (needs viewContactWiki).
+ */
+export const ticketListQuerySchema = z.object({
+  from: dayString.optional(),
+  to: dayOrMinuteString.optional(),
+  wikiFilter: z.coerce.number().int().safe().optional(),
+});
+export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
+
+/** `GET …/tickets/all` query: as the list, plus `webUserIds`, a comma list of colleagues' `webUserId`. */
+export const allTicketsQuerySchema = ticketListQuerySchema.extend({
+  webUserIds: z
+    .string()
+    .regex(/^\s*\d{1,15}(\s*,\s*\d{1,15})*\s*$/, 'expected a comma list of user ids')
+    .optional(),
+});
+export type AllTicketsQuery = z.infer<typeof allTicketsQuerySchema>;
+
+export const taskTypeSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  color: z.string().nullable(),
+});
+export type TaskType = z.infer<typeof taskTypeSchema>;
+
+/** `GET /api/settings/{company}/tickets/types`: one ticket type (A3: id, name; plus its colour). */
+export const ticketTypeSchema = taskTypeSchema;
+export type TicketType = TaskType;
+export const ticketTypeListSchema = z.array(ticketTypeSchema);
+
+/** The status step; `taskStatus` 2 means closed (the open filter hides those). */
+export const taskStatusSchema = z.object({
+  step: z.object({ id: z.number().int(), name: z.string(), taskStatus: z.number().int() }),
+});
+export type TaskStatus = z.infer<typeof taskStatusSchema>;
+
+/** Who opened the ticket from the portal; null when an agent opened it ('created by agent'). */
+export const creatorContactWebUserSchema = z.object({
+  contactId: z.number().int(),
+  referentName: z.string(),
+  companyName: z.string(),
+});
+export type CreatorContactWebUser = z.infer<typeof creatorContactWebUserSchema>;
+
+/** The latest activity report of a ticket; present only when the contact has viewContactActivityReports. */
+export const ticketActivityReportSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  dateTime: isoDateTime,
+  /** Signed, expiring URL of the report document. */
+  documentUrl: z.string(),
+});
+export type TicketActivityReport = z.infer<typeof ticketActivityReportSchema>;
+
+export const ticketWikiElementSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  folderName: z.string(),
+});
+
+/** One row of my tickets / all tickets (newest first). */
+export const ticketListItemSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  ticketNumber: z.string(),
+  /** The number badge shows when above 0. */
+  internalAnnualProgressive: z.number().int(),
+  createdOn: isoDateTime,
+  taskType: taskTypeSchema,
+  taskStatus: taskStatusSchema,
+  nextPlannedActivityInfo: z.string().nullable(),
+  creatorContactWebUser: creatorContactWebUserSchema.nullable(),
+  activityReport: ticketActivityReportSchema.nullable(),
+  wikiElement: ticketWikiElementSchema.nullable(),
+});
+export type TicketListItem = z.infer<typeof ticketListItemSchema>;
+export const ticketListSchema = z.array(ticketListItemSchema);
+
+/** A file attached to a ticket or comment; `url` is signed. Images: names ending jpg, png, jpeg, bmp. */
+export const attachmentSchema = z.object({ id: z.number().int(), name: z.string(), url: z.string() });
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/**
+ * The portal user who wrote a comment (or who holds the sender contact). The client shows 'you' when
+ * `webUser.id` is the current user's id. `webUser` is null when no user holds the contact.
+ */
+export const senderContactWebUserSchema = z.object({
+  webUser: z.object({ id: z.number().int(), userName: z.string() }).nullable(),
+  referentName: z.string(),
+});
+/** An agent who wrote a comment: display name and a signed profile image URL (or null: show the initial). */
+export const senderUserSchema = z.object({
+  displayName: z.string(),
+  hasProfileImage: z.boolean(),
+  profileImage: z.string().nullable(),
+});
+
+export const ticketCommentSchema = z.object({
+  id: z.number().int(),
+  /** Sanitised HTML. */
+  message: z.string(),
+  creationDate: isoDateTime,
+  senderContactWebUser: senderContactWebUserSchema.nullable(),
+  senderUser: senderUserSchema.nullable(),
+  attachments: z.array(attachmentSchema),
+});
+export type TicketComment = z.infer<typeof ticketCommentSchema>;
+
+/** `GET …/tickets/{ticketid}`: the ticket with its original description and conversation (oldest first). */
+export const ticketDetailSchema = ticketListItemSchema.extend({
+  /** Sanitised HTML, shown as the first message 'from you'. */
+  description: z.string(),
+  /** Files attached when the ticket was opened. */
+  attachments: z.array(attachmentSchema),
+  assignedGroup: z.object({ name: z.string() }).nullable(),
+  assignedUser: z.object({ firstName: z.string(), lastName: z.string() }).nullable(),
+  /** True when the status step has taskStatus 2 (closed). */
+  isClosed: z.boolean(),
+  comments: z.array(ticketCommentSchema),
+});
+export type TicketDetail = z.infer<typeof ticketDetailSchema>;
+
+/**
+ * `POST …/tickets` → 201 TicketDetail. Title, description and type are required (blank → 400
+ * `required_fields`); the description is HTML (or plain text) and is sanitised by the server.
+ * `attachments` are ids answered by `POST …/documents/upload`, each usable once by its uploader.
+ */
+export const newTicketRequestSchema = z.object({
+  title: z.string().max(TICKET_TITLE_MAX),
+  taskTypeId: z.number().int().safe().nullable(),
+  description: z.string().max(TICKET_DESCRIPTION_MAX),
+  wikiElementId: z.number().int().safe().nullable().optional(),
+  attachments: z.array(z.number().int().safe()).max(MAX_ATTACHMENTS).optional(),
+});
+export type NewTicketRequest = z.infer<typeof newTicketRequestSchema>;
+
+/**
+ * `POST …/Comments` → 201 TicketComment. `message` may be empty (A5); it is sanitised HTML. `commentType` is
+ * always 0. The e-mail reply fields are accepted for compatibility with A7 and are not used: replies
+ * by e-mail are sent by the back office, never relayed by the portal.
+ */
+export const newCommentRequestSchema = z.object({
+  taskId: z.number().int().safe(),
+  message: z.string().max(TICKET_DESCRIPTION_MAX),
+  commentType: z.literal(0).optional(),
+  ticketEmailReply_Recipient: z.string().max(320).nullable().optional(),
+  ticketEmailReply_CCList: z
+    .union([z.string().max(4000), z.array(z.string().max(320)).max(50)])
+    .nullable()
+    .optional(),
+  attachments: z.array(z.number().int().safe()).max(MAX_ATTACHMENTS).optional(),
+});
+export type NewCommentRequest = z.infer<typeof newCommentRequestSchema>;
+
+/** `GET /api/users/{contactid}/colleagues`: other users holding a contact of the same company. */
+export const colleagueSchema = z.object({
+  /** A users' id: the value to put in `webUserIds`. */
+  webUserId: z.number().int(),
+  referentName: z.string(),
+});
+export type Colleague = z.infer<typeof colleagueSchema>;
+export const colleagueListSchema = z.array(colleagueSchema);
+export const colleaguesParamsSchema = z.object({ contactid: z.coerce.number().int().safe() });
+/**
+ * `company` is needed only when the user holds that contact id in more than one portal
+ * (400 `company_required` otherwise); the web app always sends it.
+ */
+export const colleaguesQuerySchema = z.object({ company: z.string().min(1).max(40).optional() });

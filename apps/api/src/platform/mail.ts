@@ -73,7 +73,10 @@ export function createMailTransport(config: Config, log: FastifyBaseLogger): Mai
     async send(message, meta) {
       const info = await composer.sendMail(mailOptions(message, from, meta.now));
       const path = writeOutboxFile(dir, `${outboxFileStem(meta)}.eml`, info.message as Buffer);
-      log.info({ outboxId: meta.id, to: message.to, subject: message.subject, path }, 'e-mail written to file');
+      log.info(
+        { outboxId: meta.id, to: message.to, subject: message.subject, path },
+        'e-mail written to file',
+      );
     },
     close: () => composer.close(),
   };

@@ -1,13 +1,14 @@
-import '@mantine/core/styles.css';
-import { MantineProvider, Title, Text, Container } from '@mantine/core';
+import { useState } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { AppProvider, createQueryClient } from './provider';
+import { routes } from './router';
 
 export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [router] = useState(() => createBrowserRouter(routes));
   return (
-    <MantineProvider>
-      <Container component="main" py="xl">
-        <Title order={1}>Sportello</Title>
-        <Text>Portale clienti</Text>
-      </Container>
-    </MantineProvider>
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>
   );
 }

@@ -6,7 +6,9 @@ import esES from './es-ES.json';
 type Tree = { [k: string]: string | Tree };
 
 function keys(tree: Tree, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [prefix + k] : keys(v, `${prefix}${k}.`)));
+  return Object.entries(tree).flatMap(([k, v]) =>
+    typeof v === 'string' ? [prefix + k] : keys(v, `${prefix}${k}.`),
+  );
 }
 
 function values(tree: Tree): string[] {
@@ -21,6 +23,7 @@ describe('translations', () => {
   });
 
   it('have no empty text', () => {
-    for (const tree of [itIT, enEN, esES]) expect(values(tree as Tree).filter((v) => v.trim() === '')).toEqual([]);
+    for (const tree of [itIT, enEN, esES])
+      expect(values(tree as Tree).filter((v) => v.trim() === '')).toEqual([]);
   });
 });

@@ -21,16 +21,23 @@ export function initialLanguage(): Language {
   return isLanguage(stored) ? stored : 'it-IT';
 }
 
-/** Applies a language everywhere: i18next, `<html lang>`, the date locale (first two letters) and storage. */
-export function applyLanguage(lang: Language): void {
+/**
+ * Applies a language everywhere: i18next, `<html lang>`, the date locale (first two letters) and storage.
+ * `remember: false` applies a portal's default language without making it the user's choice.
+ */
+export function applyLanguage(lang: Language, { remember = true }: { remember?: boolean } = {}): void {
   void i18n.changeLanguage(lang);
   document.documentElement.lang = lang;
   dayjs.locale(lang.slice(0, 2));
-  storage.set('language', lang);
+  if (remember) storage.set('language', lang);
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { 'it-IT': { translation: itIT }, 'en-EN': { translation: enEN }, 'es-ES': { translation: esES } },
+  resources: {
+    'it-IT': { translation: itIT },
+    'en-EN': { translation: enEN },
+    'es-ES': { translation: esES },
+  },
   lng: initialLanguage(),
   fallbackLng: false,
   interpolation: { escapeValue: false },

@@ -72,7 +72,12 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
       storage.set('token', null);
       unauthorizedListeners.forEach((fn) => fn());
     }
-    throw new ApiRequestError(res.status, err.code ?? `http_${res.status}`, err.message ?? res.statusText, data as ApiError);
+    throw new ApiRequestError(
+      res.status,
+      err.code ?? `http_${res.status}`,
+      err.message ?? res.statusText,
+      data as ApiError,
+    );
   }
   return data as T;
 }
@@ -106,7 +111,14 @@ export function upload<T>(
     xhr.onload = () => {
       const data = safeJson(xhr.responseText) as (T & Partial<ApiError>) | undefined;
       if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else reject(new ApiRequestError(xhr.status, data?.code ?? `http_${xhr.status}`, data?.message ?? xhr.statusText));
+      else
+        reject(
+          new ApiRequestError(
+            xhr.status,
+            data?.code ?? `http_${xhr.status}`,
+            data?.message ?? xhr.statusText,
+          ),
+        );
     };
     xhr.onerror = () => reject(new ApiRequestError(0, 'network_error', 'Network error'));
     xhr.onabort = () => reject(new ApiRequestError(0, 'aborted', 'Upload cancelled'));

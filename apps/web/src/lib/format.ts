@@ -22,7 +22,8 @@ export function displayTimeZone(): string {
 const inZone = (iso: string | Date) => dayjs(iso).tz(zone);
 
 /** DD/MM/YYYY */
-export const formatDate = (iso: string | Date | null | undefined) => (iso ? inZone(iso).format('DD/MM/YYYY') : '');
+export const formatDate = (iso: string | Date | null | undefined) =>
+  iso ? inZone(iso).format('DD/MM/YYYY') : '';
 /** HH:mm */
 export const formatTime = (iso: string | Date | null | undefined) => (iso ? inZone(iso).format('HH:mm') : '');
 /** DD/MM/YYYY HH:mm */
@@ -35,7 +36,12 @@ export function formatEuro(value: number, language = 'it-IT'): string {
   const locale = language === 'en-EN' ? 'en-GB' : language;
   let f = euroFormatters.get(locale);
   if (!f) {
-    f = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    f = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: 'EUR',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
     euroFormatters.set(locale, f);
   }
   return f.format(value);

@@ -1,7 +1,25 @@
+import { portals } from '../../db/schema';
 import type { AppContext } from '../../platform/context';
+import { buildDemoDocument } from './demo-data';
+import { importDocument } from './import.service';
 
-/** Placeholder until the importer lands. */
+async function hasPortals(ctx: AppContext): Promise<boolean> {
+  const rows = await ctx.database.db.select({ id: portals.id }).from(portals).limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Fills an empty database with the demo portal (DEMO_DATA, on by default) and answers whether it did.
+ * A database with any portal is left alone.
+ */
 export async function loadDemoDataIfEmpty(ctx: AppContext): Promise<boolean> {
-  void ctx;
-  return false;
+  if (await hasPortals(ctx)) return false;
+  try {
+    await importDocument(ctx, await buildDemoDocument(ctx.clock.now()));
+    return true;
+  } catch (e) {
+    // Several processes starting on one empty PostgreSQL: one of them loads it, the others step aside.
+    if (await hasPortals(ctx)) return false;
+    throw e;
+  }
 }

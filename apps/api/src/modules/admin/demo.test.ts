@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { verifyPassword } from '../../platform/passwords';
+import { makePdf } from './demo-assets';
+import { buildDemoDocument, DEMO_KEYS, DEMO_PASSWORD } from './demo-data';
+import { loadDemoDataIfEmpty } from './demo';
+import { importDocument } from './import.service';
+import { dumpTables } from './import.test-support';
+
+async function rows<T = Record<string, unknown>>(t: TestApp, text: string): Promise<T[]> {
+  return (await t.ctx.database.withConnection((sql) => sql.query<T>(text))).rows;
+}
+
+describe('demo data', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('loads the demo portal into an empty database, once', async () => {
+    expect(await loadDemoDataIfEmpty(t.ctx)).toBe(true);
+    expect(await loadDemoDataIfEmpty(t.ctx)).toBe(false);
+    const portals = await rows(t, 'select key, name, base_color, time_zone, logo_file_id from portals');
+    expect(portals).toHaveLength(1);
+    expect(portals[0]).toMatchObject({
+      key: 'demo',
+      name: 'Sportello Assistenza',
+      base_color: '#0b7285',
+      time_zone: 'Europe/Rome',
+    });
+    expect(portals[0]?.logo_file_id).not.toBeNull();
+  });
+
+  it('has the three demo users with their contacts and permissions', async () => {
+    const users = await rows<{ user_name: string; password_hash: string }>(
+      t,
+      'select user_name, password_hash from users order by user_name',
+    );
+    expect(users.map((u) => u.user_name)).toEqual(['demo', 'giulia.bianchi', 'luca.verdi']);
+    for (const u of users) expect(await verifyPassword(u.password_hash, DEMO_PASSWORD)).toBe(true);
+
+    const contacts = await rows<Record<string, unknown>>(
+      t,
+      `select u.user_name, co.company_name, c.* from user_contacts uc join users u on u.id = uc.user_id
+         join contacts c on c.id = uc.contact_id join companies co on co.id = c.company_id order by u.user_name, co.ext_id`,
+    );
+    const of = (name: string) => contacts.filter((c) => c.user_name === name);
+    // demo: administrator with every permission in company 1, and a contact of company 2 (company switcher).
+    expect(of('demo').map((c) => c.company_name)).toEqual(['Rossi Impianti Srl', 'Bottega Verdi Snc']);
+    const admin = of('demo')[0] as Record<string, unknown>;
+    for (const flag of [
+      'manage_tickets',
+      'administrator',
+      'view_contact_contracts',
+      'view_recurring_advances',
+      'view_contact_activity_reports',
+      'view_contact_wiki',
+      'view_estimates',
+      'view_contact_invoices',
+      'view_contact_documents',
+      'upload_contact_documents',
+    ])
+      expect(admin[flag]).toBe(true);
+    expect(admin.phone).toBeTruthy();
+    const giulia = of('giulia.bianchi');
+    expect(giulia).toHaveLength(1);
+    expect(giulia[0]).toMatchObject({
+      company_name: 'Rossi Impianti Srl',
+      manage_tickets: true,
+      view_contact_activity_reports: true,
+      administrator: false,
+      view_contact_contracts: false,
+      view_contact_invoices: false,
+    });
+    const luca = of('luca.verdi');
+    expect(luca[0]).toMatchObject({
+      company_name: 'Bottega Verdi Snc',
+      administrator: false,
+      view_contact_contracts: true,
+      view_recurring_advances: true,
+      view_contact_activity_reports: true,
+      view_contact_wiki: true,
+      view_estimates: true,
+      view_contact_invoices: true,
+      view_contact_documents: true,
+    });
+  });
+
+  it('is a complete, current portal', async () => {
+    const count = async (table: string) =>
+      Number((await rows<{ n: number }>(t, `select count(*)::int as n from ${table}`))[0]?.n);
+    expect(await count('ticket_types')).toBe(3);
+    expect(await count('status_steps')).toBe(4);
+    expect(await count('agents')).toBe(3);
+    expect(await count('public_files')).toBe(2);
+    expect(await count('tickets')).toBeGreaterThanOrEqual(12);
+    expect(await count('ticket_attachments')).toBeGreaterThanOrEqual(2);
+    expect(await count('activity_reports')).toBeGreaterThanOrEqual(4);
+    expect(await count('estimates')).toBeGreaterThanOrEqual(3);
+    expect(await count('appointment_links')).toBe(1);
+    expect(await count('task_links')).toBe(1);
+    const [closing] = await rows(t, `select name, task_status from status_steps where is_closing`);
+    expect(closing).toEqual({ name: 'Chiuso', task_status: 2 });
+    const [agent] = await rows(t, `select count(*)::int as n from agents where profile_file_id is not null`);
+    expect(agent?.n).toBe(1);
+    const types = await rows<{ t: number }>(
+      t,
+      `select distinct (trigger->>'recurrenceType')::int as t from recurring_advances order by 1`,
+    );
+    expect(types.map((r) => r.t)).toEqual([10, 20, 30]);
+    const properties = await rows<{ data_type: string }>(
+      t,
+      'select distinct data_type from wiki_properties order by 1',
+    );
+    expect(properties.map((p) => p.data_type)).toEqual(['bool', 'date', 'file', 'number', 'text', 'url']);
+    const signatures = await rows(
+      t,
+      `select s.document_key, s.require_otp, c.phone is not null as has_phone from signature_requests s
+         join contacts c on c.id = s.contact_id order by s.require_otp desc`,
+    );
+    expect(signatures).toEqual([
+      { document_key: DEMO_KEYS.signatureWithOtp, require_otp: true, has_phone: true },
+      { document_key: DEMO_KEYS.signatureWithoutOtp, require_otp: false, has_phone: true },
+    ]);
+
+    // Contracts relative to now (2026-11-20): active, expiring within 30 days, expired.
+    const now = t.clock.now().getTime();
+    const sc = await rows<{ status: number; active_to: string | null; packages: number }>(
+      t,
+      `select status, active_to, (select count(*)::int from service_contract_packages p where p.service_contract_id = s.id) as packages
+         from service_contracts s`,
+    );
+    const days = (d: string | null) => (d === null ? Infinity : (new Date(d).getTime() - now) / 86_400_000);
+    expect(sc.some((s) => s.status === 1 && days(s.active_to) > 30)).toBe(true);
+    expect(sc.some((s) => s.status === 1 && days(s.active_to) > 0 && days(s.active_to) <= 30)).toBe(true);
+    expect(sc.some((s) => s.status === 4 && days(s.active_to) < 0)).toBe(true);
+    expect(sc.some((s) => s.packages === 0)).toBe(true);
+    const ac = await rows<{ end: string | null }>(t, 'select "end" from activity_contracts');
+    expect(ac.some((a) => days(a.end) < 0)).toBe(true);
+    expect(ac.some((a) => days(a.end) > 0)).toBe(true);
+    const [recent] = await rows<{ created_on: string }>(
+      t,
+      'select max(created_on) as created_on from tickets',
+    );
+    expect(now - new Date(String(recent?.created_on)).getTime()).toBeLessThan(2 * 86_400_000);
+
+    // The PDFs are real PDFs.
+    const pdfs = await rows<{ sha256: string }>(
+      t,
+      `select sha256 from files where content_type = 'application/pdf' limit 3`,
+    );
+    const { readFileSync } = await import('node:fs');
+    for (const f of pdfs)
+      expect(readFileSync(t.ctx.fileStore.pathOf(f.sha256)).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('builds the same bytes twice and re-imports without changing a row', async () => {
+    const now = t.clock.now();
+    const spec = { title: 'Prova', lines: ['Perché è così'] };
+    expect((await makePdf(spec, now)).equals(await makePdf(spec, now))).toBe(true);
+    const before = await dumpTables(t.ctx.database);
+    t.clock.advance(3_600_000);
+    await importDocument(t.ctx, await buildDemoDocument(now));
+    expect(await dumpTables(t.ctx.database)).toEqual(before);
+  });
+});

@@ -1,0 +1,204 @@
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import {
+  companies,
+  contacts,
+  files,
+  portals,
+  sessions,
+  userContacts,
+  userTokens,
+  users,
+} from '../../db/schema';
+import { newToken, sha256 } from '../../platform/auth';
+import { portalSettingsColumns, type PortalSettingsRow } from '../portals/portals.queries';
+
+type Conn = Db | Tx;
+
+export interface LoginCandidate {
+  id: number;
+  userName: string;
+  email: string | null;
+  passwordHash: string | null;
+}
+
+/**
+ * Users a login name may mean: the one whose user name it is, else those whose e-mail it is (e-mails
+ * are not unique across users). Case-insensitive, name matches first.
+ */
+export async function findUsersByNameOrEmail(db: Conn, nameOrEmail: string): Promise<LoginCandidate[]> {
+  const needle = nameOrEmail.trim().toLowerCase();
+  const nameMatch = sql`lower(${users.userName}) = ${needle}`;
+  const rows = await db
+    .select({
+      id: users.id,
+      userName: users.userName,
+      email: users.email,
+      passwordHash: users.passwordHash,
+    })
+    .from(users)
+    .where(or(nameMatch, sql`lower(${users.email}) = ${needle}`))
+    .orderBy(sql`case when ${nameMatch} then 0 else 1 end`, asc(users.id))
+    .limit(5);
+  const byName = rows.find((r) => r.userName.toLowerCase() === needle);
+  return byName ? [byName] : rows;
+}
+
+export async function findPasswordHash(db: Conn, userId: number): Promise<string | null> {
+  const rows = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0]?.hash ?? null;
+}
+
+export interface MeRow {
+  userId: number;
+  userName: string;
+  contactExtId: number | null;
+  companyName: string | null;
+  manageTickets: boolean | null;
+  administrator: boolean | null;
+  viewContactContracts: boolean | null;
+  viewRecurringAdvances: boolean | null;
+  viewContactActivityReports: boolean | null;
+  viewContactWiki: boolean | null;
+  viewEstimates: boolean | null;
+  viewContactInvoices: boolean | null;
+  viewContactDocuments: boolean | null;
+  uploadContactDocuments: boolean | null;
+  /** Null when the user holds no contact (the left joins found nothing). */
+  settings: PortalSettingsRow | null;
+}
+
+/** The user and every contact they hold, with portal settings and logo, in one statement. */
+export async function loadMeRows(db: Conn, userId: number): Promise<MeRow[]> {
+  const rows = await db
+    .select({
+      userId: users.id,
+      userName: users.userName,
+      contactExtId: contacts.extId,
+      companyName: companies.companyName,
+      manageTickets: contacts.manageTickets,
+      administrator: contacts.administrator,
+      viewContactContracts: contacts.viewContactContracts,
+      viewRecurringAdvances: contacts.viewRecurringAdvances,
+      viewContactActivityReports: contacts.viewContactActivityReports,
+      viewContactWiki: contacts.viewContactWiki,
+      viewEstimates: contacts.viewEstimates,
+      viewContactInvoices: contacts.viewContactInvoices,
+      viewContactDocuments: contacts.viewContactDocuments,
+      uploadContactDocuments: contacts.uploadContactDocuments,
+      settings: portalSettingsColumns,
+    })
+    .from(users)
+    .leftJoin(userContacts, eq(userContacts.userId, users.id))
+    .leftJoin(contacts, eq(contacts.id, userContacts.contactId))
+    .leftJoin(companies, eq(companies.id, contacts.companyId))
+    .leftJoin(portals, eq(portals.id, contacts.portalId))
+    .leftJoin(files, eq(files.id, portals.logoFileId))
+    .where(eq(users.id, userId))
+    .orderBy(asc(portals.key), asc(companies.companyName), asc(contacts.extId));
+  return rows as MeRow[];
+}
+
+/** Opens a session inside the caller's transaction; only the token's hash is stored. */
+export async function insertSession(
+  tx: Conn,
+  userId: number,
+  now: Date,
+  ttlHours: number,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const expiresAt = new Date(now.getTime() + ttlHours * 3600_000);
+  await tx.insert(sessions).values({ tokenHash: sha256(token), userId, createdAt: now, expiresAt });
+  return { token, expiresAt };
+}
+
+export async function revokeSession(db: Conn, sessionId: number, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeAllSessions(db: Conn, userId: number, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+export async function setPassword(db: Conn, userId: number, hash: string, now: Date): Promise<void> {
+  await db.update(users).set({ passwordHash: hash, passwordChangedAt: now }).where(eq(users.id, userId));
+}
+
+/** Marks every open link of a user used: once a password is set, older links must not set another. */
+export async function retireUserTokens(
+  db: Conn,
+  userId: number,
+  now: Date,
+  purpose?: 'invite' | 'recovery',
+): Promise<void> {
+  await db
+    .update(userTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(userTokens.userId, userId),
+        isNull(userTokens.usedAt),
+        purpose ? eq(userTokens.purpose, purpose) : undefined,
+      ),
+    );
+}
+
+export async function insertUserToken(
+  db: Conn,
+  userId: number,
+  purpose: 'invite' | 'recovery',
+  now: Date,
+  ttlMs: number,
+): Promise<string> {
+  const token = newToken();
+  await db.insert(userTokens).values({
+    tokenHash: sha256(token),
+    userId,
+    purpose,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + ttlMs),
+  });
+  return token;
+}
+
+export interface LinkRow {
+  id: number;
+  userId: number;
+  userName: string;
+  purpose: 'invite' | 'recovery';
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export async function findLink(db: Conn, token: string): Promise<LinkRow | undefined> {
+  const rows = await db
+    .select({
+      id: userTokens.id,
+      userId: userTokens.userId,
+      userName: users.userName,
+      purpose: userTokens.purpose,
+      expiresAt: userTokens.expiresAt,
+      usedAt: userTokens.usedAt,
+    })
+    .from(userTokens)
+    .innerJoin(users, eq(users.id, userTokens.userId))
+    .where(eq(userTokens.tokenHash, sha256(token)))
+    .limit(1);
+  return rows[0];
+}
+
+/** Takes a link for good: true only for the one caller that found it unused and unexpired. */
+export async function consumeLink(db: Conn, linkId: number, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(userTokens)
+    .set({ usedAt: now })
+    .where(and(eq(userTokens.id, linkId), isNull(userTokens.usedAt), gt(userTokens.expiresAt, now)))
+    .returning({ id: userTokens.id });
+  return rows.length === 1;
+}

@@ -1,0 +1,360 @@
+import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+import {
+  OTP_LENGTH,
+  OTP_MAX_ATTEMPTS,
+  OTP_MAX_PER_HOUR,
+  OTP_RESEND_SECONDS,
+  OTP_TTL_SECONDS,
+  signingErrorCodes as codes,
+  type OtpSent,
+  type SignRequest,
+  type SignedAnswer,
+  type SigningDocument,
+} from '@sportello/contracts';
+import type { AppContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import type { StoredBlob } from '../../platform/files';
+import { enqueueSms, kickOutbox } from '../../platform/outbox';
+import { auditLanguageOf, buildSignedPdf, type Verification } from './signing.pdf';
+import {
+  consumeOtp,
+  countWrongAttempt,
+  fileById,
+  findRequest,
+  insertContactDocument,
+  insertEvent,
+  insertOtp,
+  insertStoredFile,
+  latestOtp,
+  markSigned,
+  otpsSince,
+  retireOpenOtps,
+  type OtpRow,
+  type SignatureRequestRow,
+} from './signing.queries';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** Where a request came from, for the audit trail. */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+const documentNotFound = () =>
+  new AppError(404, codes.documentNotFound, 'This document does not exist or is no longer available');
+const alreadySigned = (signedAt: Date) =>
+  new AppError(409, codes.alreadySigned, 'This document has already been signed', {
+    signedAt: signedAt.toISOString(),
+  });
+
+/**
+ * `+393331234567` → `+39 ••• ••• •567`: enough for the signer to recognise their number, not enough
+ * to learn it. Country codes are taken as 1 digit for +1 and +7 and 2 otherwise (a 3-digit code shows
+ * one digit less of prefix, which is harmless).
+ */
+export function maskPhone(phone: string): string {
+  let compact = phone.replace(/[^\d+]/g, '');
+  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
+  let prefix = '';
+  let national = compact.replace(/\+/g, '');
+  if (compact.startsWith('+')) {
+    const ccLength = national.startsWith('1') || national.startsWith('7') ? 1 : 2;
+    prefix = `+${national.slice(0, ccLength)} `;
+    national = national.slice(ccLength);
+  }
+  const visible = Math.min(3, Math.max(0, national.length - 4));
+  const masked = '•'.repeat(national.length - visible) + national.slice(national.length - visible);
+  const groups: string[] = [];
+  let rest = masked;
+  while (rest.length > 4) {
+    groups.push(rest.slice(0, 3));
+    rest = rest.slice(3);
+  }
+  if (rest) groups.push(rest);
+  return prefix + groups.join(' ');
+}
+
+/** Codes are bound to their request, so a hash copied to another request is worthless. */
+const hashCode = (secret: string, requestId: number, code: string) =>
+  createHmac('sha256', secret).update(`signing-otp:${requestId}:${code}`).digest('hex');
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+const plus = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000);
+
+const hasPhone = (r: SignatureRequestRow) => !!r.phone?.trim();
+
+/** Unknown, foreign and (unsigned) expired requests look the same: a signed one stays visible. */
+function isGone(r: SignatureRequestRow | undefined, now: Date): r is undefined {
+  return !r || (!r.signedAt && !!r.expiresAt && r.expiresAt.getTime() <= now.getTime());
+}
+
+function otpState(otp: OtpRow | undefined) {
+  if (!otp || otp.consumedAt) return null;
+  return {
+    sentAt: otp.createdAt.toISOString(),
+    expiresAt: otp.expiresAt.toISOString(),
+    resendAvailableAt: plus(otp.createdAt, OTP_RESEND_SECONDS).toISOString(),
+    attemptsLeft: Math.max(0, OTP_MAX_ATTEMPTS - otp.attempts),
+  };
+}
+
+export async function getSigningDocument(
+  ctx: AppContext,
+  company: string,
+  documentKey: string,
+): Promise<SigningDocument> {
+  const db = ctx.database.db;
+  const now = ctx.clock.now();
+  const r = await findRequest(db, company, documentKey);
+  if (isGone(r, now)) throw documentNotFound();
+  const signedFile = r.signedFileId ? await fileById(db, r.portalId, r.signedFileId) : undefined;
+  const shown = signedFile ?? { id: r.fileId, name: r.fileName, contentType: r.fileContentType };
+  const otp = r.requireOtp && !r.signedAt ? await latestOtp(db, r.id) : undefined;
+  return {
+    documentName: r.documentName,
+    signerName: r.signerName,
+    companyName: r.companyName,
+    webPortalName: r.portalName,
+    requireOtp: r.requireOtp,
+    hasPhone: hasPhone(r),
+    maskedPhone: hasPhone(r) ? maskPhone(r.phone!) : null,
+    status: r.signedAt ? 'signed' : 'pending',
+    signedAt: r.signedAt?.toISOString() ?? null,
+    documentUrl: ctx.signer.sign(shown.id, shown.name, now),
+    contentType: shown.contentType,
+    expiresAt: r.expiresAt?.toISOString() ?? null,
+    otp: otpState(otp),
+  };
+}
+
+/** The SMS the signer receives (SPEC B3: Italian is the portal's default language). */
+const smsText = (documentName: string, code: string) =>
+  `Sportello: il codice per firmare "${documentName}" è ${code}. Valido 10 minuti.`;
+
+/**
+ * Sends a new code: checks the resend delay and the hourly limit on the codes stored for this
+ * document (so every process sees them), retires the previous code and queues the SMS, all in one
+ * transaction that holds the request row.
+ */
+export async function sendOtp(
+  ctx: AppContext,
+  company: string,
+  documentKey: string,
+  client: ClientInfo,
+): Promise<OtpSent> {
+  const now = ctx.clock.now();
+  const sent = await ctx.database.db.transaction(async (tx) => {
+    const r = await findRequest(tx, company, documentKey, true);
+    if (isGone(r, now)) throw documentNotFound();
+    if (r.signedAt) throw alreadySigned(r.signedAt);
+    if (!r.requireOtp)
+      throw new AppError(409, codes.otpNotRequired, 'This document is signed without a code');
+    if (!hasPhone(r))
+      throw new AppError(
+        409,
+        codes.noPhone,
+        'no phone number provided, unable to proceed with OTP signature',
+      );
+    const last = await latestOtp(tx, r.id);
+    if (last) {
+      const wait = Math.ceil((plus(last.createdAt, OTP_RESEND_SECONDS).getTime() - now.getTime()) / 1000);
+      if (wait > 0)
+        throw new AppError(409, codes.otpResendTooEarly, `A new code can be sent in ${wait} seconds`, {
+          retryAfterSeconds: wait,
+        });
+    }
+    const lastHour = await otpsSince(tx, r.id, plus(now, -3600));
+    if (lastHour.total >= OTP_MAX_PER_HOUR) {
+      const frees = lastHour.oldest ? plus(lastHour.oldest, 3600) : plus(now, 3600);
+      const wait = Math.max(1, Math.ceil((frees.getTime() - now.getTime()) / 1000));
+      throw new AppError(
+        429,
+        codes.otpTooMany,
+        'Too many codes requested for this document: try again later',
+        {
+          retryAfterSeconds: wait,
+        },
+      );
+    }
+    const code = String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
+    const expiresAt = plus(now, OTP_TTL_SECONDS);
+    await retireOpenOtps(tx, r.id, now);
+    const otpId = await insertOtp(tx, r.id, hashCode(ctx.secret, r.id, code), now, expiresAt);
+    const maskedPhone = maskPhone(r.phone!);
+    await enqueueSms(tx, { to: r.phone!.trim(), text: smsText(r.documentName, code) }, now);
+    await insertEvent(tx, r.id, {
+      event: 'otp_sent',
+      at: now,
+      ip: client.ip,
+      userAgent: client.userAgent,
+      details: { otpId, to: maskedPhone },
+    });
+    return { expiresAt, maskedPhone };
+  });
+  kickOutbox();
+  return {
+    sentAt: now.toISOString(),
+    expiresAt: sent.expiresAt.toISOString(),
+    resendAvailableAt: plus(now, OTP_RESEND_SECONDS).toISOString(),
+    maskedPhone: sent.maskedPhone,
+  };
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const SIGNED_SUFFIX: Record<string, string> = { 'it-IT': 'firmato', 'en-EN': 'signed', 'es-ES': 'firmado' };
+
+/** `Contratto.pdf` → `Contratto (firmato).pdf`, without characters a file system or header dislikes. */
+function signedNames(r: SignatureRequestRow): { documentName: string; fileName: string } {
+  const suffix = SIGNED_SUFFIX[r.defaultLanguage] ?? SIGNED_SUFFIX['it-IT']!;
+  const documentName = `${r.documentName} (${suffix})`;
+  const base = [...r.documentName.replace(/\.pdf$/i, '')]
+    .map((c) => (c.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(c) ? '_' : c))
+    .join('');
+  return { documentName, fileName: `${base} (${suffix}).pdf`.slice(-200) };
+}
+
+type SignOutcome =
+  | { kind: 'signed'; signedAt: Date; fileId: number; fileName: string }
+  | { kind: 'wrong_code'; attemptsLeft: number };
+
+/**
+ * Signs: verifies the code (a wrong one is counted and committed before the refusal), then in ONE
+ * transaction holding the request row: the SHA-256 of the original, the signed PDF with its audit
+ * page, the audit events, the signed state and the contact's new document. A second request waits on
+ * the row lock and then finds the document signed.
+ */
+export async function signDocument(
+  ctx: AppContext,
+  company: string,
+  documentKey: string,
+  body: SignRequest,
+  client: ClientInfo,
+): Promise<SignedAnswer> {
+  const now = ctx.clock.now();
+  const fullName = body.fullName?.trim() ?? '';
+  const otpCode = body.otpCode?.trim() ?? '';
+  let blob: StoredBlob | undefined;
+  let outcome: SignOutcome;
+  try {
+    outcome = await ctx.database.db.transaction(async (tx): Promise<SignOutcome> => {
+      const r = await findRequest(tx, company, documentKey, true);
+      if (isGone(r, now)) throw documentNotFound();
+      if (r.signedAt) throw alreadySigned(r.signedAt);
+      if (!fullName || body.accept !== true || (r.requireOtp && !otpCode))
+        throw new AppError(400, codes.fieldsRequired, 'Please fill in all fields');
+      let verification: Verification = { method: 'acceptance' };
+      let otpId: number | null = null;
+      if (r.requireOtp) {
+        if (!hasPhone(r))
+          throw new AppError(
+            409,
+            codes.noPhone,
+            'no phone number provided, unable to proceed with OTP signature',
+          );
+        const otp = await latestOtp(tx, r.id);
+        if (!otp || otp.consumedAt)
+          throw new AppError(400, codes.otpNotSent, 'No valid code was sent for this document: request one');
+        if (otp.attempts >= OTP_MAX_ATTEMPTS)
+          throw new AppError(400, codes.otpLocked, 'Too many wrong codes: request a new code');
+        if (otp.expiresAt.getTime() <= now.getTime())
+          throw new AppError(400, codes.otpExpired, 'The code has expired: request a new code');
+        const right =
+          /^\d+$/.test(otpCode) &&
+          otpCode.length === OTP_LENGTH &&
+          sameHash(hashCode(ctx.secret, r.id, otpCode), otp.codeHash);
+        if (!right) {
+          const attempts = (await countWrongAttempt(tx, otp.id, OTP_MAX_ATTEMPTS)) ?? OTP_MAX_ATTEMPTS;
+          await insertEvent(tx, r.id, {
+            event: 'otp_failed',
+            at: now,
+            ip: client.ip,
+            userAgent: client.userAgent,
+            details: { otpId: otp.id, attempts },
+          });
+          return { kind: 'wrong_code', attemptsLeft: Math.max(0, OTP_MAX_ATTEMPTS - attempts) };
+        }
+        await consumeOtp(tx, otp.id, now);
+        otpId = otp.id;
+        verification = { method: 'sms_otp', maskedPhone: maskPhone(r.phone!) };
+      }
+
+      const original = await readAll(ctx.fileStore.read(r.fileSha256));
+      const originalSha256 = createHash('sha256').update(original).digest('hex');
+      const local = dayjs(now).tz(r.timeZone);
+      const pdf = await buildSignedPdf(
+        original,
+        r.fileContentType,
+        {
+          documentName: r.documentName,
+          documentKey: r.documentKey,
+          signerName: r.signerName,
+          typedName: fullName,
+          companyName: r.companyName,
+          portalName: r.portalName,
+          signedAtLocal: `${local.format('DD/MM/YYYY HH:mm:ss')} (${r.timeZone})`,
+          signedAtUtc: now.toISOString(),
+          ip: client.ip,
+          userAgent: client.userAgent || '-',
+          verification,
+          originalSha256,
+          originalFileName: r.fileName,
+        },
+        auditLanguageOf(r.defaultLanguage),
+        now,
+      );
+      blob = await ctx.fileStore.putBuffer(pdf.bytes);
+      const names = signedNames(r);
+      const fileId = await insertStoredFile(tx, r.portalId, blob, names.fileName, 'application/pdf', now);
+      const signedAt = await markSigned(tx, r.id, fileId, now);
+      // The row lock makes this unreachable; the condition stays so a bug cannot sign twice.
+      if (!signedAt) throw alreadySigned(now);
+      const documentId = await insertContactDocument(tx, r, names.documentName, fileId, now);
+      await insertEvent(tx, r.id, {
+        event: 'signed',
+        at: now,
+        ip: client.ip,
+        userAgent: client.userAgent,
+        details: {
+          method: verification.method,
+          verification:
+            verification.method === 'sms_otp' ? `SMS OTP to ${verification.maskedPhone}` : 'acceptance',
+          otpId,
+          typedName: fullName,
+          signerName: r.signerName,
+          originalSha256,
+          originalFileId: r.fileId,
+          signedSha256: blob.sha256,
+          signedFileId: fileId,
+          documentId,
+          originalPages: pdf.originalPages,
+        },
+      });
+      return { kind: 'signed', signedAt, fileId, fileName: names.fileName };
+    });
+  } catch (e) {
+    if (blob) ctx.fileStore.discard(blob);
+    throw e;
+  }
+  if (outcome.kind === 'wrong_code')
+    throw new AppError(400, codes.invalidOtp, 'Invalid OTP code', { attemptsLeft: outcome.attemptsLeft });
+  return {
+    signedAt: outcome.signedAt.toISOString(),
+    documentUrl: ctx.signer.sign(outcome.fileId, outcome.fileName, now),
+  };
+}

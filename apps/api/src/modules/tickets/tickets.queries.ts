@@ -1,0 +1,366 @@
+/**
+ * SQL of the tickets area, always scoped by portal and company (and by creator for non-administrators).
+ * Lists and the detail are one statement each: children (comments, attachments, the latest report)
+ * are aggregated as JSON inside the statement.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { ticketAttachments, ticketComments, tickets } from '../../db/schema';
+import {
+  intArrayParam,
+  isoText,
+  queryJsonList,
+  queryRows,
+  tsParam,
+  type Queryable,
+} from '../../platform/sql-json';
+
+/** A file reference as the queries answer it; the service turns it into a signed URL. */
+export interface FileRef {
+  fileId: number;
+  fileName: string;
+}
+export interface RawAttachment {
+  id: number;
+  name: string;
+  fileId: number;
+}
+export interface RawTicketItem {
+  id: number;
+  title: string;
+  ticketNumber: string;
+  internalAnnualProgressive: number;
+  createdOn: string;
+  taskType: { id: number; name: string; color: string | null };
+  taskStatus: { step: { id: number; name: string; taskStatus: number } };
+  nextPlannedActivityInfo: string | null;
+  creatorContactWebUser: { contactId: number; referentName: string; companyName: string } | null;
+  activityReport: ({ id: number; name: string; dateTime: string } & FileRef) | null;
+  wikiElement: { id: number; name: string; folderName: string } | null;
+}
+export interface RawComment {
+  id: number;
+  message: string;
+  creationDate: string;
+  senderContact: { referentName: string; userId: number | null; userName: string | null } | null;
+  agent: { displayName: string; fileId: number | null; fileName: string | null } | null;
+  attachments: RawAttachment[];
+}
+export interface RawTicketDetail extends RawTicketItem {
+  description: string;
+  assignedGroup: { name: string } | null;
+  assignedUser: { firstName: string; lastName: string } | null;
+  attachments: RawAttachment[];
+  comments: RawComment[];
+}
+
+/** Which tickets a caller reaches: the company's, and only their own unless administrator. */
+export interface TicketScope {
+  portalId: number;
+  companyId: number;
+  /** Restricts to tickets created by this (internal) contact id; null: every ticket of the company. */
+  creatorContactId: number | null;
+  /** Include the latest activity report (viewContactActivityReports). */
+  withReports: boolean;
+}
+
+const attachmentsJson = (where: string) => `(
+  select coalesce(json_agg(json_build_object('id', a.ext_id, 'name', a.name, 'fileId', a.file_id)
+    order by a.ext_id), '[]'::json)
+  from ticket_attachments a where ${where})`;
+
+const itemFields = `
+  'id', t.ext_id,
+  'title', t.title,
+  'ticketNumber', t.ticket_number,
+  'internalAnnualProgressive', t.internal_annual_progressive,
+  'createdOn', ${isoText('t.created_on')},
+  'taskType', json_build_object('id', tt.ext_id, 'name', tt.name, 'color', tt.color),
+  'taskStatus', json_build_object('step',
+    json_build_object('id', ss.ext_id, 'name', ss.name, 'taskStatus', ss.task_status)),
+  'nextPlannedActivityInfo', t.next_planned_activity_info,
+  'creatorContactWebUser', case when cc.id is null then null else json_build_object(
+    'contactId', cc.ext_id, 'referentName', cc.referent_name, 'companyName', cco.company_name) end,
+  'activityReport', case when rep.ext_id is null then null else json_build_object(
+    'id', rep.ext_id, 'name', rep.name, 'dateTime', ${isoText('rep.date_time')},
+    'fileId', rep.file_id, 'fileName', rep.file_name) end,
+  'wikiElement', case when we.id is null then null else json_build_object(
+    'id', we.ext_id, 'name', we.name, 'folderName', wf.name) end`;
+
+const itemJoins = (withReports: boolean) => `
+  join ticket_types tt on tt.id = t.type_id
+  join status_steps ss on ss.id = t.status_step_id
+  left join contacts cc on cc.id = t.creator_contact_id
+  left join companies cco on cco.id = cc.company_id
+  left join wiki_elements we on we.id = t.wiki_element_id
+  left join wiki_folders wf on wf.id = we.folder_id
+  left join lateral (
+    select ar.ext_id, ar.name, ar.date_time, f.id as file_id, f.name as file_name
+    from activity_reports ar join files f on f.id = ar.file_id
+    where ar.ticket_id = t.id and ar.company_id = t.company_id
+    order by ar.date_time desc, ar.ext_id desc limit 1
+  ) rep on ${withReports ? 'true' : 'false'}`;
+
+const commentsJson = (where: string) => `(
+  select coalesce(json_agg(json_build_object(
+    'id', cm.ext_id,
+    'message', cm.message,
+    'creationDate', ${isoText('cm.creation_date')},
+    'senderContact', case when sc.id is null and su1.id is null then null else json_build_object(
+      'referentName', coalesce(sc.referent_name, su1.user_name),
+      'userId', coalesce(su1.id, su2.id),
+      'userName', coalesce(su1.user_name, su2.user_name)) end,
+    'agent', case when sa.id is null then null else json_build_object(
+      'displayName', sa.display_name, 'fileId', pf.id, 'fileName', pf.name) end,
+    'attachments', ${attachmentsJson('a.comment_id = cm.id')}
+  ) order by cm.creation_date, cm.ext_id), '[]'::json)
+  from ticket_comments cm
+  left join contacts sc on sc.id = cm.sender_contact_id
+  left join users su1 on su1.id = cm.sender_user_id
+  left join lateral (
+    select u.id, u.user_name from user_contacts uc join users u on u.id = uc.user_id
+    where uc.contact_id = cm.sender_contact_id order by u.id limit 1
+  ) su2 on cm.sender_user_id is null
+  left join agents sa on sa.id = cm.sender_agent_id
+  left join files pf on pf.id = sa.profile_file_id
+  where ${where})`;
+
+function scopeWhere(s: TicketScope): SQL {
+  const own = s.creatorContactId === null ? sql`` : sql` and t.creator_contact_id = ${s.creatorContactId}`;
+  return sql`t.portal_id = ${s.portalId} and t.company_id = ${s.companyId}${own}`;
+}
+
+export interface TicketFilters {
+  from: Date | null;
+  toExclusive: Date | null;
+  wikiElementExtId: number | null;
+  webUserIds: number[] | null;
+}
+
+/** My tickets / all tickets, newest first, in one statement. */
+export function listTickets(db: Queryable, scope: TicketScope, f: TicketFilters): Promise<RawTicketItem[]> {
+  const conds: SQL[] = [scopeWhere(scope)];
+  if (f.from) conds.push(sql`t.created_on >= ${tsParam(f.from)}`);
+  if (f.toExclusive) conds.push(sql`t.created_on < ${tsParam(f.toExclusive)}`);
+  if (f.wikiElementExtId !== null)
+    conds.push(sql`t.wiki_element_id in (select w.id from wiki_elements w
+      where w.portal_id = ${scope.portalId} and w.company_id = ${scope.companyId}
+        and w.ext_id = ${f.wikiElementExtId})`);
+  if (f.webUserIds !== null)
+    conds.push(sql`t.creator_contact_id in (select uc.contact_id from user_contacts uc
+      join contacts c2 on c2.id = uc.contact_id
+      where c2.company_id = ${scope.companyId} and uc.user_id = any(${intArrayParam(f.webUserIds)}))`);
+  return queryJsonList<RawTicketItem>(
+    db,
+    sql`select coalesce(json_agg(x.item order by x.created_on desc, x.ext_id desc), '[]'::json) as items
+      from (
+        select t.created_on, t.ext_id, json_build_object(${sql.raw(itemFields)}) as item
+        from tickets t ${sql.raw(itemJoins(scope.withReports))}
+        where ${sql.join(conds, sql` and `)}
+      ) x`,
+  );
+}
+
+/** One ticket with description, assignees, attachments and comments, in one statement. */
+export async function getTicketDetail(
+  db: Queryable,
+  scope: TicketScope,
+  ticketExtId: number,
+): Promise<RawTicketDetail | undefined> {
+  const rows = await queryRows<{ item: RawTicketDetail }>(
+    db,
+    sql`select json_build_object(${sql.raw(itemFields)},
+        'description', t.description,
+        'assignedGroup', case when ag.id is null then null else json_build_object('name', ag.name) end,
+        'assignedUser', case when au.id is null then null else json_build_object(
+          'firstName', au.first_name, 'lastName', au.last_name) end,
+        'attachments', ${sql.raw(attachmentsJson('a.ticket_id = t.id and a.comment_id is null'))},
+        'comments', ${sql.raw(commentsJson('cm.ticket_id = t.id'))}
+      ) as item
+      from tickets t ${sql.raw(itemJoins(scope.withReports))}
+      left join assignee_groups ag on ag.id = t.assigned_group_id
+      left join agents au on au.id = t.assigned_user_id
+      where ${scopeWhere(scope)} and t.ext_id = ${ticketExtId}`,
+  );
+  const item = rows[0]?.item;
+  return typeof item === 'string' ? (JSON.parse(item) as RawTicketDetail) : item;
+}
+
+/** One comment as the detail shows it (the answer of a new comment). */
+export async function getComment(db: Queryable, commentId: number): Promise<RawComment | undefined> {
+  const list = await queryJsonList<RawComment>(
+    db,
+    sql`select ${sql.raw(commentsJson(`cm.id = ${Number(commentId)}`))} as items`,
+  );
+  return list[0];
+}
+
+/** The internal id and status of a ticket the scope reaches, locked for an update. */
+export async function findTicketForUpdate(
+  db: Queryable,
+  scope: TicketScope,
+  ticketExtId: number,
+): Promise<{ id: number; statusStepId: number } | undefined> {
+  const rows = await queryRows<{ id: number; status_step_id: number }>(
+    db,
+    sql`select t.id, t.status_step_id from tickets t
+      where ${scopeWhere(scope)} and t.ext_id = ${ticketExtId} for update`,
+  );
+  const r = rows[0];
+  return r && { id: Number(r.id), statusStepId: Number(r.status_step_id) };
+}
+
+/** Internal ids of a new ticket's type, wiki element and the portal's default step, in one statement. */
+export async function resolveNewTicketRefs(
+  db: Queryable,
+  p: { portalId: number; companyId: number; typeExtId: number; wikiExtId: number | null },
+): Promise<{ typeId: number | null; wikiId: number | null; defaultStepId: number | null }> {
+  const rows = await queryRows<{ type_id: number | null; wiki_id: number | null; step_id: number | null }>(
+    db,
+    sql`select
+      (select id from ticket_types where portal_id = ${p.portalId} and ext_id = ${p.typeExtId}) as type_id,
+      (select id from wiki_elements where portal_id = ${p.portalId} and company_id = ${p.companyId}
+        and ext_id = ${p.wikiExtId ?? -1}) as wiki_id,
+      (select id from status_steps where portal_id = ${p.portalId} and is_default
+        order by ext_id limit 1) as step_id`,
+  );
+  const r = rows[0];
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return { typeId: n(r?.type_id), wikiId: n(r?.wiki_id), defaultStepId: n(r?.step_id) };
+}
+
+export async function closingStepId(db: Queryable, portalId: number): Promise<number | null> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select id from status_steps where portal_id = ${portalId} and is_closing order by ext_id limit 1`,
+  );
+  return rows[0] ? Number(rows[0].id) : null;
+}
+
+export async function setTicketStep(db: Queryable, ticketId: number, stepId: number): Promise<void> {
+  await db.execute(sql`update ${tickets} set status_step_id = ${stepId} where id = ${ticketId}`);
+}
+
+type SeqColumn = 'ticket_seq' | 'comment_seq' | 'attachment_seq' | 'document_seq';
+const SEQ_TABLE: Record<SeqColumn, string> = {
+  ticket_seq: 'tickets',
+  comment_seq: 'ticket_comments',
+  attachment_seq: 'ticket_attachments',
+  document_seq: 'documents',
+};
+
+/**
+ * Reserves `count` back-office ids of a portal's sequence and answers the first. The sequence never
+ * goes below the largest imported id, so portal-created rows follow the back office's. The update
+ * locks the portal row until the transaction ends, which also serialises the annual numbering.
+ */
+export async function reserveExtIds(
+  tx: Queryable,
+  portalId: number,
+  column: SeqColumn,
+  count = 1,
+): Promise<number> {
+  const col = sql.raw(column);
+  const table = sql.raw(SEQ_TABLE[column]);
+  const rows = await queryRows<{ last: number }>(
+    tx,
+    sql`update portals set ${col} = greatest(${col},
+        (select coalesce(max(ext_id), 0) from ${table} where portal_id = ${portalId})) + ${count}
+      where id = ${portalId} returning ${col} as last`,
+  );
+  const last = Number(rows[0]!.last);
+  return last - count + 1;
+}
+
+/** The next internal annual progressive of a portal within [yearStart, yearEnd). */
+export async function nextAnnualProgressive(
+  tx: Queryable,
+  portalId: number,
+  yearStart: Date,
+  yearEnd: Date,
+): Promise<number> {
+  const rows = await queryRows<{ next: number }>(
+    tx,
+    sql`select coalesce(max(internal_annual_progressive), 0) + 1 as next from tickets
+      where portal_id = ${portalId} and created_on >= ${tsParam(yearStart)} and created_on < ${tsParam(yearEnd)}`,
+  );
+  return Number(rows[0]!.next);
+}
+
+export async function insertTicket(tx: Queryable, v: typeof tickets.$inferInsert): Promise<number> {
+  const r = await tx.insert(tickets).values(v).returning({ id: tickets.id });
+  return r[0]!.id;
+}
+
+export async function insertComment(tx: Queryable, v: typeof ticketComments.$inferInsert): Promise<number> {
+  const r = await tx.insert(ticketComments).values(v).returning({ id: ticketComments.id });
+  return r[0]!.id;
+}
+
+/**
+ * Marks uploads as attached, only those uploaded by this contact in this portal and not attached yet,
+ * and answers the ones it took (the caller compares with what it asked for).
+ */
+export async function claimUploads(
+  tx: Queryable,
+  p: { portalId: number; contactId: number; fileIds: number[]; now: Date },
+): Promise<{ id: number; name: string }[]> {
+  if (p.fileIds.length === 0) return [];
+  const rows = await queryRows<{ id: number; name: string }>(
+    tx,
+    sql`update files set attached_at = ${tsParam(p.now)}
+      where id = any(${intArrayParam(p.fileIds)}) and portal_id = ${p.portalId}
+        and uploaded_by_contact_id = ${p.contactId} and attached_at is null
+      returning id, name`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
+export async function insertAttachments(
+  tx: Queryable,
+  p: { portalId: number; ticketId: number; commentId: number | null; files: { id: number; name: string }[] },
+): Promise<void> {
+  if (p.files.length === 0) return;
+  const first = await reserveExtIds(tx, p.portalId, 'attachment_seq', p.files.length);
+  await tx.insert(ticketAttachments).values(
+    p.files.map((f, i) => ({
+      portalId: p.portalId,
+      ticketId: p.ticketId,
+      commentId: p.commentId,
+      extId: first + i,
+      name: f.name,
+      fileId: f.id,
+    })),
+  );
+}
+
+/** The portal's ticket types, by name. */
+export function listTicketTypes(
+  db: Queryable,
+  portalId: number,
+): Promise<{ id: number; name: string; color: string | null }[]> {
+  return queryJsonList(
+    db,
+    sql`select coalesce(json_agg(json_build_object('id', ext_id, 'name', name, 'color', color)
+        order by name, ext_id), '[]'::json) as items
+      from ticket_types where portal_id = ${portalId}`,
+  );
+}
+
+/** Other users holding a contact of the company, once each, by name. */
+export function listColleagues(
+  db: Queryable,
+  companyId: number,
+  userId: number,
+): Promise<{ webUserId: number; referentName: string }[]> {
+  return queryJsonList(
+    db,
+    sql`select coalesce(json_agg(json_build_object('webUserId', x.user_id, 'referentName', x.referent_name)
+        order by lower(x.referent_name), x.user_id), '[]'::json) as items
+      from (
+        select distinct on (uc.user_id) uc.user_id, c.referent_name
+        from user_contacts uc join contacts c on c.id = uc.contact_id
+        where c.company_id = ${companyId} and uc.user_id <> ${userId}
+        order by uc.user_id, c.ext_id
+      ) x`,
+  );
+}

@@ -1,0 +1,351 @@
+/**
+ * Rules of the tickets area: who reaches which ticket, what a new ticket or comment needs, and the
+ * mapping of query rows to the A3 answer shapes (file references become signed URLs here).
+ */
+import {
+  ticketErrorCodes,
+  type AllTicketsQuery,
+  type Attachment,
+  type NewCommentRequest,
+  type NewTicketRequest,
+  type TicketComment,
+  type TicketDetail,
+  type TicketListItem,
+  type TicketListQuery,
+} from '@sportello/contracts';
+import type { Tx } from '../../db/client';
+import type { AppContext } from '../../platform/context';
+import { parseDateRange, yearBounds } from '../../platform/date-range';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
+import { sanitizeHtml } from '../../platform/html';
+import type { TenantContext } from '../../platform/tenancy';
+import {
+  claimUploads,
+  closingStepId,
+  findTicketForUpdate,
+  getComment,
+  getTicketDetail,
+  insertAttachments,
+  insertComment,
+  insertTicket,
+  listColleagues,
+  listTickets,
+  nextAnnualProgressive,
+  reserveExtIds,
+  resolveNewTicketRefs,
+  setTicketStep,
+  type RawAttachment,
+  type RawComment,
+  type RawTicketDetail,
+  type RawTicketItem,
+  type TicketScope,
+} from './tickets.queries';
+
+const ticketNotFound = () =>
+  notFound('No such ticket among those you may open', ticketErrorCodes.ticketNotFound);
+
+/** Administrators reach every ticket of the company; other contacts only the ones they created. */
+export function ticketScope(t: TenantContext, opts: { all?: boolean } = {}): TicketScope {
+  const everyone = opts.all === true || t.flags.administrator;
+  return {
+    portalId: t.portalId,
+    companyId: t.companyId,
+    creatorContactId: everyone ? null : t.contactId,
+    withReports: t.flags.viewContactActivityReports,
+  };
+}
+
+type Signer = (fileId: number, name: string) => string;
+const signerOf =
+  (ctx: AppContext): Signer =>
+  (fileId, name) =>
+    ctx.signer.sign(fileId, name, ctx.clock.now());
+
+const mapAttachment = (sign: Signer, a: RawAttachment): Attachment => ({
+  id: a.id,
+  name: a.name,
+  url: sign(a.fileId, a.name),
+});
+
+function mapItem(sign: Signer, r: RawTicketItem): TicketListItem {
+  return {
+    id: r.id,
+    title: r.title,
+    ticketNumber: r.ticketNumber,
+    internalAnnualProgressive: r.internalAnnualProgressive,
+    createdOn: r.createdOn,
+    taskType: { id: r.taskType.id, name: r.taskType.name, color: r.taskType.color },
+    taskStatus: {
+      step: {
+        id: r.taskStatus.step.id,
+        name: r.taskStatus.step.name,
+        taskStatus: r.taskStatus.step.taskStatus,
+      },
+    },
+    nextPlannedActivityInfo: r.nextPlannedActivityInfo,
+    creatorContactWebUser: r.creatorContactWebUser && {
+      contactId: r.creatorContactWebUser.contactId,
+      referentName: r.creatorContactWebUser.referentName,
+      companyName: r.creatorContactWebUser.companyName,
+    },
+    activityReport: r.activityReport && {
+      id: r.activityReport.id,
+      name: r.activityReport.name,
+      dateTime: r.activityReport.dateTime,
+      documentUrl: sign(r.activityReport.fileId, r.activityReport.fileName),
+    },
+    wikiElement: r.wikiElement && {
+      id: r.wikiElement.id,
+      name: r.wikiElement.name,
+      folderName: r.wikiElement.folderName,
+    },
+  };
+}
+
+function mapComment(sign: Signer, c: RawComment): TicketComment {
+  const sender = c.senderContact;
+  const agent = c.agent;
+  return {
+    id: c.id,
+    message: c.message,
+    creationDate: c.creationDate,
+    senderContactWebUser: sender && {
+      webUser:
+        sender.userId !== null && sender.userName !== null
+          ? { id: sender.userId, userName: sender.userName }
+          : null,
+      referentName: sender.referentName,
+    },
+    senderUser: agent && {
+      displayName: agent.displayName,
+      hasProfileImage: agent.fileId !== null,
+      profileImage: agent.fileId !== null ? sign(agent.fileId, agent.fileName ?? 'profile') : null,
+    },
+    attachments: c.attachments.map((a) => mapAttachment(sign, a)),
+  };
+}
+
+function mapDetail(sign: Signer, r: RawTicketDetail): TicketDetail {
+  return {
+    ...mapItem(sign, r),
+    description: r.description,
+    attachments: r.attachments.map((a) => mapAttachment(sign, a)),
+    assignedGroup: r.assignedGroup && { name: r.assignedGroup.name },
+    assignedUser: r.assignedUser && {
+      firstName: r.assignedUser.firstName,
+      lastName: r.assignedUser.lastName,
+    },
+    isClosed: r.taskStatus.step.taskStatus === 2,
+    comments: r.comments.map((c) => mapComment(sign, c)),
+  };
+}
+
+function wikiFilterOf(t: TenantContext, wikiFilter: number | undefined): number | null {
+  if (wikiFilter === undefined) return null;
+  // The wiki search box exists only with viewContactWiki (A6); the filter follows it.
+  if (!t.flags.viewContactWiki)
+    throw forbidden('This contact lacks the viewContactWiki permission', 'missing_permission');
+  return wikiFilter;
+}
+
+export async function myTickets(
+  ctx: AppContext,
+  t: TenantContext,
+  q: TicketListQuery,
+): Promise<TicketListItem[]> {
+  const range = parseDateRange(q, t.timeZone);
+  const scope = { ...ticketScope(t), creatorContactId: t.contactId };
+  const rows = await listTickets(ctx.database.db, scope, {
+    ...range,
+    wikiElementExtId: wikiFilterOf(t, q.wikiFilter),
+    webUserIds: null,
+  });
+  const sign = signerOf(ctx);
+  return rows.map((r) => mapItem(sign, r));
+}
+
+export async function allTickets(
+  ctx: AppContext,
+  t: TenantContext,
+  q: AllTicketsQuery,
+): Promise<TicketListItem[]> {
+  const range = parseDateRange(q, t.timeZone);
+  const webUserIds = q.webUserIds ? [...new Set(q.webUserIds.split(',').map((s) => Number(s.trim())))] : null;
+  if (webUserIds?.some((n) => !Number.isSafeInteger(n) || n > 2_147_483_647))
+    throw badRequest('webUserIds: not a list of user ids', 'invalid_web_user_ids');
+  const rows = await listTickets(ctx.database.db, ticketScope(t, { all: true }), {
+    ...range,
+    wikiElementExtId: wikiFilterOf(t, q.wikiFilter),
+    webUserIds,
+  });
+  const sign = signerOf(ctx);
+  return rows.map((r) => mapItem(sign, r));
+}
+
+export async function ticketDetail(
+  ctx: AppContext,
+  t: TenantContext,
+  ticketExtId: number,
+): Promise<TicketDetail> {
+  const row = await getTicketDetail(ctx.database.db, ticketScope(t), ticketExtId);
+  if (!row) throw ticketNotFound();
+  return mapDetail(signerOf(ctx), row);
+}
+
+/** PostgreSQL text cannot hold NUL; browsers drop it anyway. */
+export const stripNul = (s: string) => s.replaceAll('\u0000', '');
+
+/**
+ * HTML from the editor is sanitised; text from the plain textarea (the portal may disable the editor)
+ * is escaped and keeps its line breaks.
+ */
+export function userHtml(raw: string): string {
+  const input = stripNul(raw);
+  if (/<[a-z!/?]/i.test(input)) return sanitizeHtml(input);
+  const escaped = input.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return sanitizeHtml(escaped.replace(/\r?\n/g, '<br>'));
+}
+
+/** Sanitised HTML with no text and no image (the sanitiser's output is well-formed, so tags strip cleanly). */
+const isBlankHtml = (html: string) =>
+  !/<img\s[^>]*src=/i.test(html) &&
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;|&#160;|\s/g, '')
+    .trim() === '';
+
+function checkAttachmentIds(ids: number[] | undefined): number[] {
+  const list = ids ?? [];
+  if (new Set(list).size !== list.length)
+    throw badRequest('An attachment is listed twice', ticketErrorCodes.attachmentUnavailable);
+  return list;
+}
+
+async function attach(
+  tx: Tx,
+  ctx: AppContext,
+  t: TenantContext,
+  ids: number[],
+  ticketId: number,
+  commentId: number | null,
+): Promise<void> {
+  const taken = await claimUploads(tx, {
+    portalId: t.portalId,
+    contactId: t.contactId,
+    fileIds: ids,
+    now: ctx.clock.now(),
+  });
+  if (taken.length !== ids.length)
+    throw badRequest(
+      'An attachment is not one of your uploads, or is already attached',
+      ticketErrorCodes.attachmentUnavailable,
+    );
+  // Keep the order the user chose.
+  const byId = new Map(taken.map((f) => [f.id, f]));
+  await insertAttachments(tx, {
+    portalId: t.portalId,
+    ticketId,
+    commentId,
+    files: ids.map((id) => byId.get(id)!),
+  });
+}
+
+export async function createTicket(
+  ctx: AppContext,
+  t: TenantContext,
+  body: NewTicketRequest,
+): Promise<TicketDetail> {
+  const title = stripNul(body.title).trim();
+  const description = userHtml(body.description);
+  if (title === '' || body.taskTypeId === null || isBlankHtml(description))
+    throw badRequest('Please fill in all required fields', ticketErrorCodes.requiredFields);
+  const wikiExtId = body.wikiElementId ?? null;
+  if (wikiExtId !== null && !t.flags.viewContactWiki)
+    throw forbidden('This contact lacks the viewContactWiki permission', 'missing_permission');
+  const attachmentIds = checkAttachmentIds(body.attachments);
+
+  const db = ctx.database.db;
+  const refs = await resolveNewTicketRefs(db, {
+    portalId: t.portalId,
+    companyId: t.companyId,
+    typeExtId: body.taskTypeId,
+    wikiExtId,
+  });
+  if (refs.typeId === null) throw badRequest('Unknown ticket type', ticketErrorCodes.unknownTicketType);
+  if (wikiExtId !== null && refs.wikiId === null)
+    throw badRequest('Unknown wiki element', ticketErrorCodes.unknownWikiElement);
+  if (refs.defaultStepId === null)
+    throw new AppError(409, 'no_default_step', 'The portal has no status step for new tickets');
+
+  const now = ctx.clock.now();
+  const { year, start, end } = yearBounds(now, t.timeZone);
+  const extId = await db.transaction(async (tx) => {
+    const ext = await reserveExtIds(tx, t.portalId, 'ticket_seq');
+    const progressive = await nextAnnualProgressive(tx, t.portalId, start, end);
+    const ticketId = await insertTicket(tx, {
+      portalId: t.portalId,
+      companyId: t.companyId,
+      extId: ext,
+      title,
+      description,
+      ticketNumber: `T-${year}-${String(progressive).padStart(5, '0')}`,
+      internalAnnualProgressive: progressive,
+      createdOn: now,
+      typeId: refs.typeId!,
+      statusStepId: refs.defaultStepId!,
+      creatorContactId: t.contactId,
+      wikiElementId: refs.wikiId,
+    });
+    await attach(tx, ctx, t, attachmentIds, ticketId, null);
+    return ext;
+  });
+  return ticketDetail(ctx, t, extId);
+}
+
+export async function addComment(
+  ctx: AppContext,
+  t: TenantContext,
+  body: NewCommentRequest,
+): Promise<TicketComment> {
+  const message = userHtml(body.message);
+  const attachmentIds = checkAttachmentIds(body.attachments);
+  const commentId = await ctx.database.db.transaction(async (tx) => {
+    const ticket = await findTicketForUpdate(tx, ticketScope(t), body.taskId);
+    if (!ticket) throw ticketNotFound();
+    const ext = await reserveExtIds(tx, t.portalId, 'comment_seq');
+    const id = await insertComment(tx, {
+      portalId: t.portalId,
+      ticketId: ticket.id,
+      extId: ext,
+      message,
+      creationDate: ctx.clock.now(),
+      senderContactId: t.contactId,
+      senderUserId: t.userId,
+    });
+    await attach(tx, ctx, t, attachmentIds, ticket.id, id);
+    return id;
+  });
+  const row = await getComment(ctx.database.db, commentId);
+  return mapComment(signerOf(ctx), row!);
+}
+
+/** Moves the ticket to the portal's closing step; closing a closed ticket changes nothing. */
+export async function closeTicket(
+  ctx: AppContext,
+  t: TenantContext,
+  ticketExtId: number,
+): Promise<TicketDetail> {
+  await ctx.database.db.transaction(async (tx) => {
+    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    if (!ticket) throw ticketNotFound();
+    const step = await closingStepId(tx, t.portalId);
+    if (step === null)
+      throw new AppError(409, ticketErrorCodes.noClosingStep, 'The portal has no closing step');
+    if (ticket.statusStepId !== step) await setTicketStep(tx, ticket.id, step);
+  });
+  return ticketDetail(ctx, t, ticketExtId);
+}
+
+export function colleagues(ctx: AppContext, t: TenantContext) {
+  return listColleagues(ctx.database.db, t.companyId, t.userId);
+}

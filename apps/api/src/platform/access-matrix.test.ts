@@ -1,0 +1,217 @@
+/**
+ * Every portal route × every persona, with the status each must get. Personas are described in
+ * test/personas.ts; the target of id routes is ticket 5003, created by the owner (acme/102).
+ */
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/harness';
+import { multipartFile, PERSONAS, seedPersonas, type Persona, type PersonaAccess } from '../test/personas';
+import { accessTable, type RouteKey } from './access';
+
+let t: TestApp;
+let personas: Record<Persona, PersonaAccess>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  personas = await seedPersonas(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Build = (p: PersonaAccess) => Omit<InjectOptions, 'headers'> & { headers?: Record<string, string> };
+const base = (p: PersonaAccess) => `/api/${p.company}/${p.contactId}`;
+const get =
+  (suffix: string): Build =>
+  (p) => ({ method: 'GET', url: `${base(p)}${suffix}` });
+const upload =
+  (suffix: string): Build =>
+  (p) => {
+    const m = multipartFile('note.txt', 'hello', 'text/plain');
+    return { method: 'POST', url: `${base(p)}${suffix}`, payload: m.payload, headers: m.headers };
+  };
+
+/**
+ * Columns: owner, colleague, admin, noFlag, otherCompany, otherPortal, anonymous, forged.
+ * 404 (never 403) where a ticket exists but is not the caller's; 400 where a body id is outside the
+ * caller's company.
+ */
+const matrix: Partial<Record<RouteKey, { build: Build; expect: number[] }>> = {
+  'GET /api/:company/:contactid/tickets': {
+    build: get('/tickets?from=2026-01-01&to=2026-12-31 23:59'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/tickets/all': {
+    build: get('/tickets/all?webUserIds=1,2'),
+    expect: [403, 403, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/tickets/:ticketid': {
+    build: get('/tickets/5003'),
+    expect: [200, 404, 200, 403, 404, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/tickets': {
+    build: (p) => ({
+      method: 'POST',
+      url: `${base(p)}/tickets`,
+      payload: {
+        title: 'Matrix',
+        taskTypeId: 1,
+        description: '<p>x</p>',
+        wikiElementId: 102,
+        attachments: [],
+      },
+    }),
+    // Wiki element 102 belongs to company 10: for company 20 it does not exist.
+    expect: [201, 201, 201, 403, 400, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/tickets/:ticketid/close': {
+    build: (p) => ({ method: 'POST', url: `${base(p)}/tickets/5003/close` }),
+    expect: [200, 404, 200, 403, 404, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/comments': {
+    build: (p) => ({
+      method: 'POST',
+      url: `${base(p)}/Comments`,
+      payload: { taskId: 5003, message: '<p>hi</p>', commentType: 0, attachments: [] },
+    }),
+    expect: [201, 404, 201, 403, 404, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/documents/upload': {
+    build: upload('/documents/upload'),
+    expect: [201, 201, 201, 403, 201, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/comments/attachments': {
+    build: upload('/comments/attachments'),
+    expect: [201, 201, 201, 403, 201, 403, 401, 401],
+  },
+  'GET /api/users/:contactid/colleagues': {
+    build: (p) => ({ method: 'GET', url: `/api/users/${p.contactId}/colleagues?company=${p.company}` }),
+    expect: [403, 403, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/settings/:company/tickets/types': {
+    build: (p) => ({ method: 'GET', url: `/api/settings/${p.company}/tickets/types` }),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'GET /api/settings/:company/publicfiles': {
+    build: (p) => ({ method: 'GET', url: `/api/settings/${p.company}/publicfiles` }),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'GET /api/settings/:company/tags': {
+    build: (p) => ({ method: 'GET', url: `/api/settings/${p.company}/tags` }),
+    expect: [200, 200, 200, 200, 200, 200, 200, 200],
+  },
+  'GET /api/:company/:contactid/activities/activityreports': {
+    build: get('/activities/activityreports?from=2026-01-01'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/activitycontracts': {
+    build: get('/activitycontracts'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/activitycontracts/servicecontracts': {
+    build: get('/activitycontracts/servicecontracts'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/wikielements': {
+    build: get('/wikielements?filter=srv'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/documents': {
+    build: get('/documents'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/documents/upload/contact': {
+    build: upload('/documents/upload/contact'),
+    expect: [201, 201, 201, 403, 201, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/invoices': {
+    build: get('/invoices'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/estimates': {
+    build: get('/estimates'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/jobadvances/recurring': {
+    build: get('/jobadvances/recurring'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+};
+
+describe('access matrix', () => {
+  it('covers every route of the table that reaches portal data', () => {
+    const guarded = Object.entries(accessTable)
+      .filter(([, rule]) => rule.guard === 'tenant' || rule.guard === 'portal' || rule.guard === 'contact')
+      .map(([k]) => k);
+    expect(guarded.filter((k) => !(k in matrix))).toEqual([]);
+    for (const row of Object.values(matrix)) expect(row!.expect).toHaveLength(PERSONAS.length);
+  });
+
+  for (const [route, row] of Object.entries(matrix)) {
+    it(route, async () => {
+      const actual: Record<string, number> = {};
+      const wanted: Record<string, number> = {};
+      for (const [i, persona] of PERSONAS.entries()) {
+        const p = personas[persona];
+        const req = row!.build(p);
+        const res = await t.app.inject({
+          ...req,
+          headers: { ...req.headers, ...p.headers },
+        } as InjectOptions);
+        actual[persona] = res.statusCode;
+        wanted[persona] = row!.expect[i]!;
+        if (res.statusCode >= 400) {
+          // Every refusal is the JSON error shape.
+          const body = res.json() as { code?: unknown; message?: unknown };
+          expect(typeof body.code, `${route} as ${persona}`).toBe('string');
+          expect(typeof body.message, `${route} as ${persona}`).toBe('string');
+        }
+      }
+      expect(actual).toEqual(wanted);
+    });
+  }
+
+  it('serves the other portal its own data under the same ids', async () => {
+    const beta = { ...personas.otherPortal, company: 'beta' };
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/beta/102/tickets/5003',
+      headers: beta.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().title).toBe('BETA Richiesta di Anna');
+    const acme = await t.app.inject({
+      method: 'GET',
+      url: '/api/acme/102/tickets/5003',
+      headers: personas.owner.headers,
+    });
+    expect(acme.json().title).toBe('ACME Richiesta di Anna');
+    // Nothing of the other portal leaks into a list, whoever asks.
+    for (const url of [
+      '/tickets',
+      '/wikielements',
+      '/documents',
+      '/invoices',
+      '/activitycontracts/servicecontracts',
+    ]) {
+      const r = await t.app.inject({ method: 'GET', url: `/api/beta/102${url}`, headers: beta.headers });
+      expect(r.statusCode, url).toBe(200);
+      expect(r.body, url).not.toContain('ACME');
+    }
+  });
+
+  it('keeps another company out of the lists of the same portal', async () => {
+    const p = personas.otherCompany;
+    for (const url of [
+      '/tickets/all',
+      '/activities/activityreports',
+      '/invoices',
+      '/wikielements',
+      '/documents',
+    ]) {
+      const r = await t.app.inject({ method: 'GET', url: `/api/acme/201${url}`, headers: p.headers });
+      expect(r.statusCode, url).toBe(200);
+      expect(r.body, url).not.toMatch(/Contoso|Stampante|Anna|SRV-01|FT-2026-101/);
+    }
+  });
+});

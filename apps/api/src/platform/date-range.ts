@@ -1,0 +1,70 @@
+/**
+ * The `from` / `to` filters of the list calls (SPEC B1), and day arithmetic in a portal's time zone.
+ * `from` is the start of a day; `to` is the end of a day, or of the given minute. Both are returned as
+ * half-open bounds: `from <= x < toExclusive`.
+ */
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+import { badRequest } from './errors';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+export interface DateRange {
+  from: Date | null;
+  toExclusive: Date | null;
+}
+
+const PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+function parse(value: string, field: string, tz: string): { start: Date; unit: 'day' | 'minute' | 'second' } {
+  const m = PATTERN.exec(value.trim());
+  if (!m) throw badRequest(`${field}: expected YYYY-MM-DD or YYYY-MM-DD HH:mm`, 'invalid_date');
+  const [y, mo, d, h, mi, s] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x)));
+  const probe = new Date(Date.UTC(y!, mo! - 1, d!));
+  const validDay =
+    probe.getUTCFullYear() === y && probe.getUTCMonth() === mo! - 1 && probe.getUTCDate() === d;
+  const validTime = (h ?? 0) <= 23 && (mi ?? 0) <= 59 && (s ?? 0) <= 59;
+  if (!validDay || !validTime) throw badRequest(`${field}: ${value} is not a real date`, 'invalid_date');
+  const local = `${m[1]}-${m[2]}-${m[3]}T${String(h ?? 0).padStart(2, '0')}:${String(mi ?? 0).padStart(2, '0')}:${String(s ?? 0).padStart(2, '0')}`;
+  return {
+    start: dayjs.tz(local, tz).toDate(),
+    unit: h === undefined ? 'day' : s === undefined ? 'minute' : 'second',
+  };
+}
+
+/** Parses the filters in the portal's time zone; a bad value is 400 `invalid_date`. */
+export function parseDateRange(
+  q: { from?: string | undefined; to?: string | undefined },
+  tz: string,
+): DateRange {
+  const from = q.from ? parse(q.from, 'from', tz).start : null;
+  let toExclusive: Date | null = null;
+  if (q.to) {
+    const t = parse(q.to, 'to', tz);
+    toExclusive = dayjs(t.start).tz(tz).add(1, t.unit).toDate();
+  }
+  return { from, toExclusive };
+}
+
+/** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
+export function localDay(at: Date | string, tz: string): string {
+  return dayjs(at).tz(tz).format('YYYY-MM-DD');
+}
+
+/** The calendar day `days` after `day` (YYYY-MM-DD arithmetic, no time zone involved). */
+export function addDays(day: string, days: number): string {
+  return dayjs.utc(`${day}T00:00:00Z`).add(days, 'day').format('YYYY-MM-DD');
+}
+
+/** Start of the year containing `at` in `tz`, and start of the next one. */
+export function yearBounds(at: Date, tz: string): { year: number; start: Date; end: Date } {
+  const local = dayjs(at).tz(tz);
+  const year = local.year();
+  return {
+    year,
+    start: dayjs.tz(`${year}-01-01T00:00:00`, tz).toDate(),
+    end: dayjs.tz(`${year + 1}-01-01T00:00:00`, tz).toDate(),
+  };
+}

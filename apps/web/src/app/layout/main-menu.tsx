@@ -1,0 +1,70 @@
+import { NavLink as MantineNavLink, Stack, VisuallyHidden } from '@mantine/core';
+import {
+  IconCalendarRepeat,
+  IconFileInvoice,
+  IconFileText,
+  IconFiles,
+  IconFolderShare,
+  IconBook2,
+  IconReportAnalytics,
+  IconTicket,
+  IconListDetails,
+  IconReceipt,
+  type Icon,
+} from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { NavLink, useMatch } from 'react-router';
+import { publicFilesQuery } from '../../features/documents/api/public-files';
+import { useTenant } from '../../lib/tenant';
+import { menuItems, type MenuItem, type MenuKey } from '../sections';
+
+const ICONS: Record<MenuKey, Icon> = {
+  myTickets: IconTicket,
+  allTickets: IconListDetails,
+  contracts: IconFileText,
+  subscriptions: IconCalendarRepeat,
+  reports: IconReportAnalytics,
+  wiki: IconBook2,
+  estimates: IconReceipt,
+  invoices: IconFileInvoice,
+  companyFiles: IconFiles,
+  publicFiles: IconFolderShare,
+};
+
+/** The menu of SPEC A2 by permission. react-router's NavLink marks the current page with aria-current. */
+export function MainMenu() {
+  const { t } = useTranslation();
+  const { contact, company, basePath } = useTenant();
+  // Shares its cache with the public files page; the item shows only when the list has files (A2).
+  const publicFiles = useQuery(publicFilesQuery(company));
+  const items = menuItems(contact, (publicFiles.data?.length ?? 0) > 0);
+  return (
+    <>
+      <VisuallyHidden id="main-menu-label">{t('layout.navigation')}</VisuallyHidden>
+      <Stack gap={2} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        {items.map((item) => (
+          <li key={item.key}>
+            <MenuLink item={item} to={`${basePath}/${item.section}`} label={t(`menu.${item.key}`)} />
+          </li>
+        ))}
+      </Stack>
+    </>
+  );
+}
+
+function MenuLink({ item, to, label }: { item: MenuItem; to: string; label: string }) {
+  // My tickets stays lit on a ticket of the list and on 'new ticket'.
+  const isActive = !!useMatch({ path: to, end: false });
+  const Icon = ICONS[item.key];
+  return (
+    <MantineNavLink
+      component={NavLink}
+      to={to}
+      label={label}
+      active={isActive}
+      leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
+      data-menu={item.key}
+    />
+  );
+}

@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import type { MeContact } from '@sportello/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { useTenant } from '../../lib/tenant';
+import { firstAllowedSection } from '../sections';
+
+/**
+ * A layout route the contact may not open goes to the dashboard, which picks the first section it may
+ * see (SPEC A2 guard for my tickets, A6 for the lists). The server refuses the same calls anyway.
+ */
+export function RequireContact({
+  allow,
+  children,
+}: {
+  allow: (c: MeContact) => boolean;
+  children: ReactNode;
+}) {
+  const { contact, basePath } = useTenant();
+  if (!allow(contact)) return <Navigate to={basePath} replace />;
+  return <>{children}</>;
+}
+
+/** The empty child path: straight to the first section the contact may see (SPEC A2 order). */
+export function DashboardRedirect() {
+  const { t } = useTranslation();
+  const { contact, basePath } = useTenant();
+  const section = firstAllowedSection(contact);
+  if (section) return <Navigate to={`${basePath}/${section}`} replace />;
+  return (
+    <Stack>
+      <Title order={1}>{t('dashboard.title')}</Title>
+      <Text>{t('dashboard.empty')}</Text>
+    </Stack>
+  );
+}
+
+/** An unknown path under a contact. */
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  const { basePath } = useTenant();
+  return (
+    <Stack>
+      <Title order={1}>{t('common.notFoundTitle')}</Title>
+      <Text>{t('common.notFoundText')}</Text>
+      <Anchor component={Link} to={basePath}>
+        {t('common.goHome')}
+      </Anchor>
+    </Stack>
+  );
+}

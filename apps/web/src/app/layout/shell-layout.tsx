@@ -1,0 +1,173 @@
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { AppShell, Button, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { useLogout } from '../../features/auth/api/logout';
+import { onUnauthorized } from '../../lib/api-client';
+import { usePortalBranding } from '../../lib/branding';
+import { setDisplayTimeZone } from '../../lib/format';
+import { storage } from '../../lib/storage';
+import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
+import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
+import { contactPath, loginPath, pickContact } from '../sections';
+import { AppHeader } from './header';
+import { AppFooter } from './footer';
+import { MainMenu } from './main-menu';
+import { FullScreenSpinner, PageLoader } from './spinners';
+import classes from './shell.module.css';
+
+/** SPEC A9: the spinner stays this long after the portal settings arrive, so the branding settles unseen. */
+export const SPINNER_SETTLE_MS = 200;
+/** Below Mantine's `sm` breakpoint (768 px) the menu is a drawer behind a burger. */
+const PHONE_QUERY = '(max-width: 47.99em)';
+const BURGER_ID = 'app-burger';
+
+/**
+ * The layout route `/:company?/:contactid?` and its guard (SPEC A2): no token → login; the current user is
+ * fetched (a failure counts as signed out); the URL's contact is validated, else the remembered or first one
+ * is chosen and the URL corrected; then header, menu, page and footer.
+ */
+export function ShellLayout() {
+  const { company, contactid } = useParams();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const token = storage.get('token');
+  const [isSignedOut, setIsSignedOut] = useState(false);
+  const me = useQuery({ ...meQuery(), enabled: !!token && !isSignedOut });
+
+  // Any call answered 401 (expired or revoked token) ends the session: api-client already dropped the token.
+  useEffect(() => onUnauthorized(() => setIsSignedOut(true)), []);
+
+  const choice = useMemo(
+    () =>
+      me.data
+        ? pickContact(me.data, company, contactid, {
+            company: storage.get('company'),
+            contactId: storage.get('contactId'),
+          })
+        : null,
+    [me.data, company, contactid],
+  );
+
+  const tenant = useMemo<Tenant | null>(() => {
+    if (!me.data || !choice || choice.redirect) return null;
+    const c = choice.contact;
+    return {
+      company: c.portalSettings.webPortalKey,
+      contactId: c.contactId,
+      contact: c,
+      user: me.data,
+      basePath: contactPath(c),
+    };
+  }, [me.data, choice]);
+
+  // Pages format dates while rendering, so the zone must be right before they render, not after.
+  if (tenant) setDisplayTimeZone(tenant.contact.portalSettings.timeZone);
+  usePortalBranding(tenant?.contact.portalSettings);
+
+  useEffect(() => {
+    if (!tenant) return;
+    storage.set('company', tenant.company);
+    storage.set('contactId', String(tenant.contactId));
+  }, [tenant]);
+
+  const [isSettled, setIsSettled] = useState(false);
+  useEffect(() => {
+    if (!tenant || isSettled) return;
+    const timer = setTimeout(() => setIsSettled(true), SPINNER_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [tenant, isSettled]);
+
+  const isSignedIn = !!token && !isSignedOut && !me.isError;
+  useEffect(() => {
+    if (isSignedIn) return;
+    // Signed out for whatever reason: nothing of this session may stay in memory or storage.
+    storage.set('token', null);
+    queryClient.removeQueries();
+  }, [isSignedIn, queryClient]);
+
+  if (!isSignedIn)
+    return <Navigate to={loginPath(company)} replace state={{ from: location.pathname + location.search }} />;
+  if (me.isPending) return <FullScreenSpinner />;
+  if (!choice) return <NoContacts />;
+  if (choice.redirect) return <Navigate to={contactPath(choice.contact)} replace />;
+  if (!tenant) return <FullScreenSpinner />;
+
+  return (
+    <TenantContext.Provider value={tenant}>
+      <Shell tenantKey={tenant.basePath} />
+      {!isSettled && <FullScreenSpinner />}
+    </TenantContext.Provider>
+  );
+}
+
+function Shell({ tenantKey }: { tenantKey: string }) {
+  const [isNavOpen, nav] = useDisclosure(false);
+  const isPhone = useMediaQuery(PHONE_QUERY) ?? false;
+  const navRef = useRef<HTMLDivElement>(null);
+  const location = useLocation();
+  // A page change on a phone closes the drawer.
+  const [lastPath, setLastPath] = useState(location.pathname);
+  if (lastPath !== location.pathname) {
+    setLastPath(location.pathname);
+    nav.close();
+  }
+  // The drawer behaves like a popup on a phone: focus goes in, Escape closes it and returns to the burger.
+  useEffect(() => {
+    if (!isPhone || !isNavOpen) return;
+    navRef.current?.querySelector<HTMLElement>('a')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      nav.close();
+      document.getElementById(BURGER_ID)?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [isPhone, isNavOpen, nav]);
+
+  return (
+    <AppShell
+      className={classes.root}
+      header={{ height: 60 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }}
+      padding="md"
+      styles={{ main: { minHeight: 0, flex: '1 0 auto' } }}
+    >
+      <SkipLink />
+      <AppHeader isNavOpen={isNavOpen} onToggleNav={nav.toggle} burgerId={BURGER_ID} />
+      <AppShell.Navbar
+        ref={navRef}
+        p="xs"
+        id="app-navbar"
+        aria-labelledby="main-menu-label"
+        className={`${classes.navbar} portal-menu`}
+        mod={{ closed: !isNavOpen }}
+      >
+        <MainMenu />
+      </AppShell.Navbar>
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
+        <Suspense fallback={<PageLoader />}>
+          {/* Another contact is another tenant: pages start fresh instead of keeping the last one's state. */}
+          <Outlet key={tenantKey} />
+        </Suspense>
+      </AppShell.Main>
+      <AppFooter />
+    </AppShell>
+  );
+}
+
+function NoContacts() {
+  const { t } = useTranslation();
+  const logout = useLogout();
+  return (
+    <Stack component="main" align="center" justify="center" mih="100dvh" p="md" ta="center">
+      <Title order={1}>{t('layout.noContactsTitle')}</Title>
+      <Text>{t('layout.noContactsText')}</Text>
+      <Button variant="default" loading={logout.isPending} onClick={() => logout.mutate(loginPath(null))}>
+        {t('common.logout')}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,24 @@
+import { Center, Loader, VisuallyHidden } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import classes from './shell.module.css';
+
+/** Covers the screen while the user and portal load (SPEC A2), so no half-branded page flashes. */
+export function FullScreenSpinner() {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.spinner} role="status" aria-live="polite" data-testid="full-screen-spinner">
+      <Loader size="lg" aria-hidden />
+      <VisuallyHidden>{t('layout.loadingPortal')}</VisuallyHidden>
+    </div>
+  );
+}
+
+/** While a lazy page's code loads. */
+export function PageLoader() {
+  const { t } = useTranslation();
+  return (
+    <Center py="xl" role="status" aria-label={t('common.loading')}>
+      <Loader />
+    </Center>
+  );
+}

@@ -1,0 +1,53 @@
+import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconLogout } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useLogout } from '../../features/auth/api/logout';
+import type { HeaderColors } from '../../lib/branding';
+import { useTenant } from '../../lib/tenant';
+import { loginPath } from '../sections';
+import classes from './shell.module.css';
+
+/** The user's initial; opens the user name and Logout (SPEC A2). Logout goes to `/{company}/Login`. */
+export function UserBadge({ headerColors }: { headerColors: HeaderColors }) {
+  const { t } = useTranslation();
+  const { user, company } = useTenant();
+  const logout = useLogout();
+  const initial = (user.userName.trim()[0] ?? '?').toUpperCase();
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <UnstyledButton
+          className={classes.headerButton}
+          aria-label={t('layout.accountMenu', { name: user.userName })}
+          data-testid="user-badge"
+        >
+          {/* Inverted header colours: the same pair, so the same contrast. */}
+          <Avatar
+            radius="xl"
+            size={32}
+            styles={{
+              root: { background: headerColors.color },
+              placeholder: { background: headerColors.color, color: headerColors.background },
+            }}
+          >
+            {initial}
+          </Avatar>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown miw={200}>
+        <Menu.Label>{t('layout.signedInAs')}</Menu.Label>
+        <Text px="sm" pb="xs" fw={600} data-testid="user-name">
+          {user.userName}
+        </Text>
+        <Menu.Divider />
+        <Menu.Item
+          leftSection={<IconLogout size={16} aria-hidden />}
+          disabled={logout.isPending}
+          onClick={() => logout.mutate(loginPath(company))}
+        >
+          {t('common.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,82 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import type { RouteObject } from 'react-router';
+import type { MeContact } from '@sportello/contracts';
+import { DashboardRedirect, NotFoundPage, RequireContact } from './layout/route-guards';
+import { ShellLayout } from './layout/shell-layout';
+import { PageLoader } from './layout/spinners';
+import { canOpenTicket, SECTION_RULES } from './sections';
+
+// Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
+const TicketsPage = lazy(() => import('../features/tickets/tickets-page'));
+const AllTicketsPage = lazy(() => import('../features/tickets/all-tickets-page'));
+const NewTicketPage = lazy(() => import('../features/tickets/new-ticket-page'));
+const TicketDetailPage = lazy(() => import('../features/tickets/ticket-detail-page'));
+const ReportsPage = lazy(() => import('../features/reports/reports-page'));
+const ActivityContractsPage = lazy(() => import('../features/contracts/activity-contracts-page'));
+const ServiceContractsPage = lazy(() => import('../features/contracts/service-contracts-page'));
+const DocumentsPage = lazy(() => import('../features/documents/documents-page'));
+const PublicFilesPage = lazy(() => import('../features/documents/public-files-page'));
+const InvoicesPage = lazy(() => import('../features/billing/invoices-page'));
+const EstimatesPage = lazy(() => import('../features/billing/estimates-page'));
+const RecurringAdvancesPage = lazy(() => import('../features/billing/recurring-advances-page'));
+const WikiPage = lazy(() => import('../features/wiki/wiki-page'));
+const LoginPage = lazy(() => import('../features/auth/login-page'));
+const ConfirmPage = lazy(() => import('../features/auth/confirm-page'));
+const PrivacyPage = lazy(() => import('../features/auth/privacy-page'));
+const SignPage = lazy(() => import('../features/signing/sign-page'));
+const BookingPage = lazy(() => import('../features/appointments/booking-page'));
+const CancellationPage = lazy(() => import('../features/appointments/cancellation-page'));
+const TaskPage = lazy(() => import('../features/tasks/task-page'));
+
+type Page = LazyExoticComponent<ComponentType>;
+
+/** A standalone route: open without sign-in, its own loading fallback. */
+const open = (Page: Page) => (
+  <Suspense fallback={<PageLoader />}>
+    <Page />
+  </Suspense>
+);
+
+/** A layout child that needs a permission (the layout's Suspense shows the loading state). */
+const guarded = (allow: (c: MeContact) => boolean, Page: Page) => (
+  <RequireContact allow={allow}>
+    <Page />
+  </RequireContact>
+);
+
+/**
+ * SPEC A2 routes. Matching is case-insensitive (react-router's default), so `/Login`, `/login` and
+ * `recurringAdvances` in any case all work. Static segments outrank dynamic ones, so `/demo/login` and
+ * `/demo/documents/…` never fall into the layout's `/:company/:contactid`.
+ */
+export const routes: RouteObject[] = [
+  { path: '/appointments/:company?/cancellation/:eventkey?', element: open(CancellationPage) },
+  { path: '/appointments/:company?/:eventkey?', element: open(BookingPage) },
+  { path: '/tasks/:company?/:eventkey?', element: open(TaskPage) },
+  { path: '/:company?/login', element: open(LoginPage) },
+  { path: '/confirm', element: open(ConfirmPage) },
+  { path: '/:company?/privacy', element: open(PrivacyPage) },
+  { path: '/:company?/documents/:documentkey?/confirm', element: open(SignPage) },
+  { path: '/:company?/documents/:documentkey?', element: open(SignPage) },
+  {
+    path: '/:company?/:contactid?',
+    element: <ShellLayout />,
+    children: [
+      { index: true, element: <DashboardRedirect /> },
+      { path: 'tickets', element: guarded(SECTION_RULES.tickets, TicketsPage) },
+      { path: 'tickets/new', element: guarded(SECTION_RULES.tickets, NewTicketPage) },
+      { path: 'tickets/:ticketid', element: guarded(canOpenTicket, TicketDetailPage) },
+      { path: 'alltickets', element: guarded(SECTION_RULES.alltickets, AllTicketsPage) },
+      { path: 'activityreports', element: guarded(SECTION_RULES.activityreports, ReportsPage) },
+      { path: 'activitycontracts', element: guarded(SECTION_RULES.activitycontracts, ActivityContractsPage) },
+      { path: 'servicecontracts', element: guarded(SECTION_RULES.servicecontracts, ServiceContractsPage) },
+      { path: 'documents', element: guarded(SECTION_RULES.documents, DocumentsPage) },
+      { path: 'invoices', element: guarded(SECTION_RULES.invoices, InvoicesPage) },
+      { path: 'wiki', element: guarded(SECTION_RULES.wiki, WikiPage) },
+      { path: 'estimates', element: guarded(SECTION_RULES.estimates, EstimatesPage) },
+      { path: 'recurringAdvances', element: guarded(SECTION_RULES.recurringAdvances, RecurringAdvancesPage) },
+      { path: 'publicfiles', element: guarded(SECTION_RULES.publicfiles, PublicFilesPage) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

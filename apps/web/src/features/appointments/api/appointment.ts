@@ -1,0 +1,28 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AppointmentSummary } from '@sportello/contracts';
+import { api } from '../../../lib/api-client';
+import { appointmentKeys, cancellationPath } from './keys';
+import { retryUnlessClientError } from './retry';
+
+/** `GET /api/appointments/{company}/cancellation/{cancelkey}` (public): the appointment and its state. */
+export const appointmentQuery = (company: string, cancelKey: string) =>
+  queryOptions({
+    queryKey: appointmentKeys.appointment(company, cancelKey),
+    queryFn: ({ signal }) =>
+      api<AppointmentSummary>(cancellationPath(company, cancelKey), { signal, anonymous: true }),
+    staleTime: 0,
+    retry: retryUnlessClientError,
+  });
+
+export const useAppointment = (company: string, cancelKey: string) =>
+  useQuery(appointmentQuery(company, cancelKey));
+
+/** `POST` the same path: cancels (again harmlessly); the answer replaces the cached appointment. */
+export function useCancelAppointment(company: string, cancelKey: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      api<AppointmentSummary>(cancellationPath(company, cancelKey), { method: 'POST', anonymous: true }),
+    onSuccess: (summary) => client.setQueryData(appointmentKeys.appointment(company, cancelKey), summary),
+  });
+}

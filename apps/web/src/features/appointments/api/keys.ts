@@ -1,0 +1,18 @@
+/** Query keys of the appointments area; event and cancellation keys are capabilities, kept as typed. */
+export const appointmentKeys = {
+  link: (company: string, eventKey: string) =>
+    ['appointments', 'link', company.toLowerCase(), eventKey] as const,
+  /** Prefix of every slots query of a link: a booking or a 409 invalidates them all. */
+  slotsOf: (company: string, eventKey: string) =>
+    ['appointments', 'slots', company.toLowerCase(), eventKey] as const,
+  slots: (company: string, eventKey: string, from: string, to: string, duration: number) =>
+    [...appointmentKeys.slotsOf(company, eventKey), from, to, duration] as const,
+  appointment: (company: string, cancelKey: string) =>
+    ['appointments', 'appointment', company.toLowerCase(), cancelKey] as const,
+};
+
+export const linkPath = (company: string, eventKey: string) =>
+  `/api/appointments/${encodeURIComponent(company)}/${encodeURIComponent(eventKey)}`;
+
+export const cancellationPath = (company: string, cancelKey: string) =>
+  `/api/appointments/${encodeURIComponent(company)}/cancellation/${encodeURIComponent(cancelKey)}`;

@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { api } from '../../../lib/api-client';
+import { storage } from '../../../lib/storage';
+
+/** `POST /api/auth/logout`: revokes the token on the server. */
+export const logout = () => api<void>('/api/auth/logout', { method: 'POST' });
+
+/**
+ * Signs out and goes to `to` (the login page). Whatever the server answers (even a network error) the
+ * token and every cached answer are dropped, so the next user of this browser sees nothing of this one.
+ * The cache is cleared after leaving, so the signed-in pages do not refetch on the way out.
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: async (to: string) => {
+      try {
+        await logout();
+      } catch {
+        // Already revoked or offline: signing out here is what the user asked for.
+      }
+      return to;
+    },
+    onSettled: (to) => {
+      storage.set('token', null);
+      navigate(to ?? '/Login', { replace: true });
+      queryClient.clear();
+    },
+  });
+}

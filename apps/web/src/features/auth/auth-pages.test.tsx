@@ -1,0 +1,189 @@
+import { configure, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProvider, createQueryClient } from '../../app/provider';
+import { routes } from '../../app/router';
+import { afterLoginPath } from './login-page';
+import { checkNewPassword } from './confirm-page';
+import { fitPrivacyHtml } from './privacy-page';
+import { contact, user } from '../../test/fixtures';
+
+// Lazy pages load their chunk first: on a busy machine that takes more than the 1 s default.
+configure({ asyncUtilTimeout: 5000 });
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+let posted: { url: string; body: unknown }[] = [];
+function serve(answer: (url: string, body: unknown) => Response | undefined) {
+  posted = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      if (init?.method === 'POST') posted.push({ url: String(input), body });
+      return answer(String(input), body) ?? json(404, { code: 'not_found', message: 'x' });
+    }),
+  );
+}
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <AppProvider queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProvider>,
+  );
+  return router;
+}
+
+async function fillLogin(userName: string, password: string) {
+  fireEvent.change(await screen.findByLabelText(/Nome utente o e-mail/), { target: { value: userName } });
+  fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: password } });
+  fireEvent.click(screen.getByRole('button', { name: 'Accedi' }));
+}
+
+beforeEach(() => localStorage.clear());
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('login page', () => {
+  it('shows the A8 message on wrong credentials and keeps no token', async () => {
+    serve((url) =>
+      url === '/api/auth/login'
+        ? json(401, { code: 'wrong_credentials', message: 'Wrong username or password' })
+        : undefined,
+    );
+    renderAt('/demo/Login');
+    await fillLogin('demo', 'nope');
+    expect((await screen.findByRole('alert')).textContent).toContain('Nome utente o password errati');
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(posted[0]?.body).toEqual({ userName: 'demo', password: 'nope' });
+  });
+
+  it('explains throttling on 429', async () => {
+    serve((url) =>
+      url === '/api/auth/login' ? json(429, { code: 'too_many_attempts', message: 'x' }) : undefined,
+    );
+    renderAt('/demo/Login');
+    await fillLogin('demo', 'nope');
+    expect((await screen.findByRole('alert')).textContent).toContain('Troppi tentativi');
+  });
+
+  it('does not call the server with an empty field', async () => {
+    serve(() => undefined);
+    renderAt('/demo/Login');
+    await fillLogin('', '');
+    expect(await screen.findAllByText('Campo obbligatorio')).toHaveLength(2);
+    expect(posted).toEqual([]);
+  });
+
+  it('stores the token and goes back to the refused deep link', async () => {
+    serve((url) => {
+      if (url === '/api/auth/login') return json(200, { token: 'tok', expiresAt: '2026-11-20T22:00:00Z' });
+      if (url === '/api/Users/me') return json(200, user([contact({ viewContactInvoices: true })]));
+      if (url.endsWith('/publicfiles')) return json(200, []);
+      return undefined;
+    });
+    const router = createMemoryRouter(routes, {
+      initialEntries: [{ pathname: '/demo/Login', state: { from: '/demo/101/invoices' } }],
+    });
+    render(
+      <AppProvider queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </AppProvider>,
+    );
+    await fillLogin('demo', 'secret');
+    await waitFor(() => expect(localStorage.getItem('token')).toBe('tok'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/demo/101/invoices'), { timeout: 5000 });
+  });
+
+  it('asks for a recovery link and answers neutrally', async () => {
+    serve((url) => (url === '/api/auth/recovery' ? json(202, { status: 'sent' }) : undefined));
+    renderAt('/demo/Login');
+    fireEvent.click(await screen.findByRole('link', { name: 'Password dimenticata?' }));
+    fireEvent.change(await screen.findByLabelText(/Nome utente o e-mail/), { target: { value: 'someone' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Invia' }));
+    expect((await screen.findByRole('status')).textContent).toContain('Se il nome utente');
+    expect(posted).toEqual([{ url: '/api/auth/recovery', body: { userName: 'someone', company: 'demo' } }]);
+  });
+});
+
+describe('confirm page', () => {
+  it('checks the link, refuses different passwords before calling the server, then signs in', async () => {
+    serve((url) => {
+      if (url === '/api/auth/links/abc') return json(200, { purpose: 'invite', userName: 'mario' });
+      if (url === '/api/auth/confirm') return json(200, { token: 'new', expiresAt: '2026-11-20T22:00:00Z' });
+      return undefined;
+    });
+    const router = renderAt('/confirm?token=abc&company=demo');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Imposta la password' })).toBeTruthy();
+    fireEvent.change(await screen.findByLabelText(/^Nuova password/), { target: { value: 'long-enough-1' } });
+    fireEvent.change(screen.getByLabelText(/^Ripeti la password/), { target: { value: 'long-enough-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Conferma' }));
+    expect(await screen.findByText('Controlla le password inserite')).toBeTruthy();
+    expect(posted).toEqual([]);
+    fireEvent.change(screen.getByLabelText(/^Ripeti la password/), { target: { value: 'long-enough-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Conferma' }));
+    await waitFor(() => expect(localStorage.getItem('token')).toBe('new'));
+    expect(posted[0]?.body).toEqual({
+      token: 'abc',
+      password: 'long-enough-1',
+      passwordRepeat: 'long-enough-1',
+    });
+    await waitFor(() => expect(router.state.location.pathname).not.toBe('/confirm'));
+  });
+
+  it('says when the link has expired', async () => {
+    serve((url) =>
+      url === '/api/auth/links/old' ? json(410, { code: 'link_expired', message: 'x' }) : undefined,
+    );
+    renderAt('/confirm?token=old');
+    expect((await screen.findByRole('alert')).textContent).toContain('scaduto');
+  });
+});
+
+describe('auth rules', () => {
+  it('checks length and equality of a new password', () => {
+    expect(checkNewPassword('short', 'short')).toEqual({ password: 'auth.passwordTooShort' });
+    expect(checkNewPassword('long-enough-1', 'long-enough-2')).toEqual({ repeat: 'auth.passwordsDiffer' });
+    expect(checkNewPassword('long-enough-1', 'long-enough-1')).toEqual({});
+  });
+
+  it('returns only to an internal, non-login path after sign-in', () => {
+    expect(afterLoginPath('/demo/101/invoices', 'demo')).toBe('/demo/101/invoices');
+    expect(afterLoginPath('//evil.example', 'demo')).toBe('/demo');
+    expect(afterLoginPath('https://evil.example', 'demo')).toBe('/demo');
+    expect(afterLoginPath('/demo/Login', 'demo')).toBe('/demo');
+    expect(afterLoginPath(undefined, undefined)).toBe('/');
+  });
+});
+
+describe('privacy page', () => {
+  it('keeps one h1: the terms’ own title becomes the page title and their headings move down', () => {
+    const fitted = fitPrivacyHtml(
+      '<h1>Informativa</h1><p>Testo</p><h2 style="color: red">Diritti</h2><h1>Altro</h1>',
+    );
+    expect(fitted.title).toBe('Informativa');
+    expect(fitted.body).toBe('<p>Testo</p><h3 style="color: red">Diritti</h3><h2>Altro</h2>');
+    expect(fitPrivacyHtml('<p>Solo testo</p>')).toEqual({ title: null, body: '<p>Solo testo</p>' });
+  });
+
+  it('shows the portal terms sanitised, with one h1', async () => {
+    serve((url) =>
+      url === '/api/settings/demo/privacy'
+        ? json(200, { html: '<h1>Informativa</h1><p>Dati <img src="x" onerror="alert(1)">trattati</p>' })
+        : undefined,
+    );
+    renderAt('/demo/privacy');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Informativa' })).toBeTruthy();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(await screen.findByText(/Dati/)).toBeTruthy();
+    expect(document.querySelector('[onerror]')).toBeNull();
+  });
+});

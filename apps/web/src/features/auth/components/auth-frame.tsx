@@ -1,0 +1,79 @@
+import type { ReactNode } from 'react';
+import { Anchor, Box, Group, Paper, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { headerColors, usePortalBranding } from '../../../lib/branding';
+import { portalSettingsQuery } from '../../../lib/tenant';
+import { LanguagePicker } from '../../../ui/language-picker';
+import { PortalLogo } from '../../../ui/portal-logo';
+import { MAIN_CONTENT_ID, SkipLink } from '../../../ui/skip-link';
+
+/**
+ * The frame of the pages shown before sign-in (login, confirm, privacy): the portal's public branding
+ * (`GET /api/Settings/portals/{company}`), a language picker and a link to the privacy terms. An unknown
+ * portal simply gets the default look.
+ */
+export function AuthFrame({
+  company,
+  children,
+  showPrivacyLink = true,
+  wide = false,
+}: {
+  company: string | null;
+  children: ReactNode;
+  showPrivacyLink?: boolean;
+  wide?: boolean;
+}) {
+  const { t } = useTranslation();
+  const settings = useQuery({ ...portalSettingsQuery(company ?? ''), enabled: !!company, retry: false });
+  const portal = settings.data ?? null;
+  usePortalBranding(portal);
+  const colors = headerColors(portal?.baseColor);
+  const name = portal?.webPortalName ?? t('common.appName');
+  return (
+    <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <SkipLink />
+      <Box
+        component="header"
+        px="md"
+        py={8}
+        style={{ background: colors.background, color: colors.color }}
+        data-testid="auth-header"
+      >
+        <Group justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <PortalLogo logoUrl={portal?.logoUrl} alt="" />
+            <Text fw={600} truncate>
+              {name}
+            </Text>
+          </Group>
+          <LanguagePicker />
+        </Group>
+      </Box>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        py="xl"
+        px="md"
+        style={{ flex: 1, outline: 'none' }}
+      >
+        <Paper maw={wide ? 820 : 440} mx="auto" p={{ base: 'md', sm: 'lg' }} withBorder radius="md">
+          {children}
+        </Paper>
+      </Box>
+      {showPrivacyLink && (
+        <Box component="footer" py="md" px="md" ta="center">
+          <Anchor
+            component={Link}
+            to={company ? `/${encodeURIComponent(company)}/privacy` : '/privacy'}
+            size="sm"
+          >
+            {t('auth.privacyLink')}
+          </Anchor>
+        </Box>
+      )}
+    </Box>
+  );
+}

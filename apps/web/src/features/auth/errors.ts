@@ -1,0 +1,26 @@
+import { authErrorCodes } from '@sportello/contracts';
+import { ApiRequestError } from '../../lib/api-client';
+
+/** The translation key of an auth failure: the server's code decides, the status is the fallback. */
+export function authErrorKey(error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return 'auth.requestFailed';
+  switch (error.code) {
+    case authErrorCodes.wrongCredentials:
+      return 'auth.wrongCredentials';
+    case authErrorCodes.tooManyAttempts:
+      return 'auth.tooManyAttempts';
+    case authErrorCodes.passwordsDiffer:
+      return 'auth.passwordsDiffer';
+    case authErrorCodes.passwordTooShort:
+      return 'auth.passwordTooShort';
+    case authErrorCodes.linkExpired:
+      return 'auth.linkExpired';
+    case authErrorCodes.linkInvalid:
+      return 'auth.linkInvalid';
+  }
+  if (error.status === 401) return 'auth.wrongCredentials';
+  if (error.status === 429) return 'auth.tooManyAttempts';
+  if (error.status === 410) return 'auth.linkExpired';
+  if (error.status === 404) return 'auth.linkInvalid';
+  return 'auth.requestFailed';
+}

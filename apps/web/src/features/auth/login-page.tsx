@@ -1,0 +1,180 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { storage } from '../../lib/storage';
+import { useLogin } from './api/login';
+import { useRecovery } from './api/recovery';
+import { AuthFrame } from './components/auth-frame';
+import { authErrorKey } from './errors';
+
+/** Where to go after signing in: back to the deep link the guard refused, else the portal's layout. */
+export function afterLoginPath(from: unknown, company: string | undefined): string {
+  if (
+    typeof from === 'string' &&
+    from.startsWith('/') &&
+    !from.startsWith('//') &&
+    !/^\/[^/]*\/login/i.test(from)
+  )
+    return from;
+  return company ? `/${encodeURIComponent(company)}` : '/';
+}
+
+/** `/{company?}/login`: sign in with user name or e-mail, or ask for a recovery link (`?recover`). */
+export default function LoginPage() {
+  const { company } = useParams();
+  const [params] = useSearchParams();
+  const isRecovering = params.has('recover');
+  // Remember whether the user switched forms, so focus follows only a switch, not the first load.
+  const [hasSwitched, setHasSwitched] = useState(false);
+  return (
+    <AuthFrame company={company ?? storage.get('company')}>
+      {isRecovering ? (
+        <RecoveryForm company={company} focusHeading={hasSwitched} onSwitch={() => setHasSwitched(true)} />
+      ) : (
+        <LoginForm company={company} focusHeading={hasSwitched} onSwitch={() => setHasSwitched(true)} />
+      )}
+    </AuthFrame>
+  );
+}
+
+interface FormProps {
+  company: string | undefined;
+  focusHeading: boolean;
+  onSwitch: () => void;
+}
+
+function useHeadingFocus(focus: boolean) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus) ref.current?.focus();
+  }, [focus]);
+  return ref;
+}
+
+function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const heading = useHeadingFocus(focusHeading);
+  const [userName, setUserName] = useState('');
+  const [password, setPassword] = useState('');
+  const [isSubmitted, setIsSubmitted] = useState(false);
+  const mutation = useLogin();
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setIsSubmitted(true);
+    if (!userName.trim() || !password) return;
+    mutation.mutate(
+      { userName: userName.trim(), password },
+      {
+        onSuccess: ({ token }) => {
+          storage.set('token', token);
+          // Nothing cached for a previous user may show to this one.
+          queryClient.removeQueries();
+          const from = (location.state as { from?: unknown } | null)?.from;
+          navigate(afterLoginPath(from, company), { replace: true });
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <Title order={1} size="h2" ref={heading} tabIndex={-1}>
+          {t('auth.loginTitle')}
+        </Title>
+        {mutation.isError && (
+          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+            {t(authErrorKey(mutation.error))}
+          </Alert>
+        )}
+        <TextInput
+          label={t('auth.userName')}
+          name="username"
+          autoComplete="username"
+          value={userName}
+          onChange={(e) => setUserName(e.currentTarget.value)}
+          error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
+          withAsterisk
+          autoFocus
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={isSubmitted && !password ? t('auth.requiredField') : undefined}
+          withAsterisk
+          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+        />
+        <Button type="submit" loading={mutation.isPending} fullWidth>
+          {t('auth.login')}
+        </Button>
+        <Anchor component={Link} to={{ search: '?recover' }} onClick={onSwitch} size="sm" ta="center">
+          {t('auth.forgotPassword')}
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+function RecoveryForm({ company, focusHeading, onSwitch }: FormProps) {
+  const { t } = useTranslation();
+  const heading = useHeadingFocus(focusHeading);
+  const [userName, setUserName] = useState('');
+  const [isSubmitted, setIsSubmitted] = useState(false);
+  const mutation = useRecovery();
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setIsSubmitted(true);
+    if (!userName.trim()) return;
+    mutation.mutate({ userName: userName.trim(), company: company || undefined });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <Title order={1} size="h2" ref={heading} tabIndex={-1}>
+          {t('auth.recoveryTitle')}
+        </Title>
+        {mutation.isSuccess ? (
+          <Alert color="green" variant="light" icon={<IconMailCheck aria-hidden />} role="status">
+            {t('auth.recoverySent')}
+          </Alert>
+        ) : (
+          <>
+            <Text size="sm">{t('auth.recoveryIntro')}</Text>
+            {mutation.isError && (
+              <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+                {t(authErrorKey(mutation.error))}
+              </Alert>
+            )}
+            <TextInput
+              label={t('auth.userName')}
+              name="username"
+              autoComplete="username"
+              value={userName}
+              onChange={(e) => setUserName(e.currentTarget.value)}
+              error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
+              withAsterisk
+            />
+            <Button type="submit" loading={mutation.isPending} fullWidth>
+              {t('common.send')}
+            </Button>
+          </>
+        )}
+        <Anchor component={Link} to={{ search: '' }} onClick={onSwitch} size="sm" ta="center">
+          {t('auth.backToLogin')}
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,14 @@
+import type { ContractsQuery } from '@sportello/contracts';
+
+/** `/api/{company}/{contactid}` */
+export const contactApi = (company: string, contactId: number) =>
+  `/api/${encodeURIComponent(company)}/${contactId}`;
+
+export const contractKeys = {
+  all: (company: string, contactId: number) => ['contracts', company.toLowerCase(), contactId] as const,
+  activity: (company: string, contactId: number, query: ContractsQuery) =>
+    [...contractKeys.all(company, contactId), 'activity', query] as const,
+  service: (company: string, contactId: number, query: ContractsQuery) =>
+    [...contractKeys.all(company, contactId), 'service', query] as const,
+  tags: (company: string) => ['tags', company.toLowerCase()] as const,
+};

@@ -1,0 +1,26 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { ContractsQuery, ServiceContract } from '@sportello/contracts';
+import { api } from '../../../lib/api-client';
+import { contactApi, contractKeys } from './keys';
+
+/** `GET /api/{company}/{contactid}/activitycontracts/servicecontracts?from&to` */
+export const fetchServiceContracts = (
+  company: string,
+  contactId: number,
+  query: ContractsQuery,
+  signal?: AbortSignal,
+) =>
+  api<ServiceContract[]>(`${contactApi(company, contactId)}/activitycontracts/servicecontracts`, {
+    query: { ...query },
+    signal,
+  });
+
+export const serviceContractsQuery = (company: string, contactId: number, query: ContractsQuery) =>
+  queryOptions({
+    queryKey: contractKeys.service(company, contactId, query),
+    queryFn: ({ signal }) => fetchServiceContracts(company, contactId, query, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useServiceContracts = (company: string, contactId: number, query: ContractsQuery) =>
+  useQuery(serviceContractsQuery(company, contactId, query));

@@ -1,0 +1,61 @@
+import {
+  ADDRESS_TYPE_LOCATION,
+  SERVICE_CONTRACT_ACTIVE,
+  type ContractActivity,
+  type ServiceContract,
+} from '@sportello/contracts';
+
+/** 'only active' (the default) or 'all' (SPEC A2). */
+export type ActiveFilter = 'active' | 'all';
+
+export type ServiceBadge = 'active' | 'expiring' | 'expired';
+
+/** The texts of the badges stay Italian in every language (SPEC B6). */
+export const SERVICE_BADGE_TEXT: Record<ServiceBadge, string> = {
+  active: 'ATTIVO',
+  expiring: 'IN SCADENZA',
+  expired: 'SCADUTO',
+};
+
+/**
+ * ATTIVO when status is 1, IN SCADENZA when status is 1 and it expires within 30 days, SCADUTO otherwise
+ * (status 4, and a status-1 contract whose end has passed).
+ */
+export function serviceBadge(
+  c: Pick<ServiceContract, 'status' | 'expiring30Days' | 'isExpired'>,
+): ServiceBadge {
+  if (c.status !== SERVICE_CONTRACT_ACTIVE || c.isExpired) return 'expired';
+  return c.expiring30Days ? 'expiring' : 'active';
+}
+
+export interface ServiceFilters {
+  active: ActiveFilter;
+  /** Contracts listing any of these wiki elements (none selected: no filter). */
+  wikiElementIds: number[];
+  /** Contracts carrying any of these tags (none selected: no filter). */
+  tagIds: number[];
+}
+
+const anyOf = (selected: number[], ids: number[]) =>
+  selected.length === 0 || selected.some((id) => ids.includes(id));
+
+export function filterServiceContracts(list: ServiceContract[], f: ServiceFilters): ServiceContract[] {
+  return list.filter(
+    (c) =>
+      (f.active === 'all' || serviceBadge(c) !== 'expired') &&
+      anyOf(f.wikiElementIds, c.wikiElementIds) &&
+      anyOf(f.tagIds, c.tagIds),
+  );
+}
+
+/** The address is shown only for activities at a location (addressType 2). */
+export const activityAddress = (a: Pick<ContractActivity, 'addressType' | 'activityLocation_Address'>) =>
+  a.addressType === ADDRESS_TYPE_LOCATION ? a.activityLocation_Address : null;
+
+/** `1.5` → `1,5` in Italian: amounts read in the interface language. */
+export const formatAmount = (n: number | null, language: string) =>
+  n === null
+    ? '—'
+    : new Intl.NumberFormat(language === 'en-EN' ? 'en-GB' : language, { maximumFractionDigits: 2 }).format(
+        n,
+      );

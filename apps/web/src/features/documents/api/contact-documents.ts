@@ -1,0 +1,17 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ContactDocument } from '@sportello/contracts';
+import { api } from '../../../lib/api-client';
+import { contactApi, documentKeys } from './keys';
+
+/** `GET /api/{company}/{contactid}/documents`: the contact's own documents, newest first. */
+export const fetchContactDocuments = (company: string, contactId: number, signal?: AbortSignal) =>
+  api<ContactDocument[]>(`${contactApi(company, contactId)}/documents`, { signal });
+
+export const contactDocumentsQuery = (company: string, contactId: number) =>
+  queryOptions({
+    queryKey: documentKeys.contact(company, contactId),
+    queryFn: ({ signal }) => fetchContactDocuments(company, contactId, signal),
+  });
+
+export const useContactDocuments = (company: string, contactId: number) =>
+  useQuery(contactDocumentsQuery(company, contactId));

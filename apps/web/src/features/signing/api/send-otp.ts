@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { OTP_MAX_ATTEMPTS, type OtpSent, type SigningDocument } from '@sportello/contracts';
+import { api } from '../../../lib/api-client';
+import { signingDocumentQuery, signingPath } from './signing-document';
+
+/** `POST …/otp`: sends (or resends) the code by SMS. 409 no_phone / otp_resend_too_early, 429 otp_too_many. */
+export const sendOtp = (company: string, documentKey: string) =>
+  api<OtpSent>(`${signingPath(company, documentKey)}/otp`, { method: 'POST', anonymous: true });
+
+export function useSendOtp(company: string, documentKey: string) {
+  const queryClient = useQueryClient();
+  const { queryKey } = signingDocumentQuery(company, documentKey);
+  return useMutation({
+    mutationFn: () => sendOtp(company, documentKey),
+    onSuccess: (sent) => {
+      // The page's countdown and attempts come from the document's `otp`: a new code resets both.
+      queryClient.setQueryData<SigningDocument>(queryKey, (doc) =>
+        doc
+          ? {
+              ...doc,
+              otp: {
+                sentAt: sent.sentAt,
+                expiresAt: sent.expiresAt,
+                resendAvailableAt: sent.resendAvailableAt,
+                attemptsLeft: OTP_MAX_ATTEMPTS,
+              },
+            }
+          : doc,
+      );
+    },
+  });
+}

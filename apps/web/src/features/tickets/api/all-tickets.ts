@@ -1,0 +1,22 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AllTicketsQuery, TicketListItem } from '@sportello/contracts';
+import { api } from '../../../lib/api-client';
+import { contactApi, ticketKeys } from './keys';
+
+/** `GET /api/{company}/{contactid}/tickets/all?webUserIds&from&to&wikiFilter` (administrators). */
+export const fetchAllTickets = (
+  company: string,
+  contactId: number,
+  query: AllTicketsQuery,
+  signal?: AbortSignal,
+) => api<TicketListItem[]>(`${contactApi(company, contactId)}/tickets/all`, { query: { ...query }, signal });
+
+export const allTicketsQuery = (company: string, contactId: number, query: AllTicketsQuery) =>
+  queryOptions({
+    queryKey: ticketKeys.company(company, contactId, query),
+    queryFn: ({ signal }) => fetchAllTickets(company, contactId, query, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useAllTickets = (company: string, contactId: number, query: AllTicketsQuery) =>
+  useQuery(allTicketsQuery(company, contactId, query));

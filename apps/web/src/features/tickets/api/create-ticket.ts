@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { NewTicketRequest, TicketDetail } from '@sportello/contracts';
+import { api } from '../../../lib/api-client';
+import { contactApi, ticketKeys } from './keys';
+
+/** `POST /api/{company}/{contactid}/tickets` → the new ticket. */
+export const createTicket = (company: string, contactId: number, body: NewTicketRequest) =>
+  api<TicketDetail>(`${contactApi(company, contactId)}/tickets`, { method: 'POST', body });
+
+/** Creates a ticket; the lists of this contact are refetched so the new ticket shows at once. */
+export function useCreateTicket(company: string, contactId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: NewTicketRequest) => createTicket(company, contactId, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ticketKeys.all(company, contactId) }),
+  });
+}

@@ -1,0 +1,65 @@
+import { Avatar, Group, Paper, Stack, Text } from '@mantine/core';
+import type { Attachment } from '@sportello/contracts';
+import { formatDateTime } from '../../../lib/format';
+import { AttachmentList } from '../../../ui/attachment-list';
+import { SafeHtml } from '../../../ui/safe-html';
+import classes from './tickets.module.css';
+
+export interface MessageAuthor {
+  name: string;
+  /** The current user: shown as 'you', aligned as one's own message. */
+  isSelf: boolean;
+  isAgent: boolean;
+  /** Agent's profile image (signed URL); otherwise the initial shows. */
+  imageUrl?: string | null;
+}
+
+export interface ConversationMessageProps {
+  author: MessageAuthor;
+  date: string;
+  html: string;
+  attachments: Attachment[];
+  testId?: string;
+}
+
+const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+
+/** One message of the conversation: who, when, the sanitised HTML and its attachments. */
+export function ConversationMessage({ author, date, html, attachments, testId }: ConversationMessageProps) {
+  return (
+    <Paper
+      component="article"
+      withBorder
+      p="sm"
+      radius="md"
+      bg={author.isSelf ? 'var(--mantine-primary-color-light)' : undefined}
+      data-testid={testId}
+      aria-label={`${author.name}, ${formatDateTime(date)}`}
+    >
+      <Group gap="sm" align="flex-start" wrap="nowrap">
+        <Avatar
+          src={author.imageUrl ?? undefined}
+          alt=""
+          radius="xl"
+          color={author.isAgent ? 'gray' : 'brand'}
+          variant="filled"
+          aria-hidden
+        >
+          {initial(author.name)}
+        </Avatar>
+        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+          <Group gap="xs" justify="space-between" wrap="wrap">
+            <Text fw={600} size="sm" data-testid="message-author">
+              {author.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {formatDateTime(date)}
+            </Text>
+          </Group>
+          <SafeHtml html={html} className={classes.message} fz="sm" data-testid="message-body" />
+          <AttachmentList attachments={attachments} />
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}

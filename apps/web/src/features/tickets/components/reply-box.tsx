@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { FileUpload, useFileUploads } from '../../../ui/file-upload';
+import { HtmlEditor } from '../../../ui/html-editor';
+import { commentAttachmentUrl, useCreateComment } from '../api/create-comment';
+import { notifySuccess } from '../notify';
+
+export interface ReplyBoxProps {
+  company: string;
+  contactId: number;
+  ticketId: number;
+  isPlain: boolean;
+}
+
+/** The reply editor with attachments; an empty message may be sent (SPEC A5). Cleared after sending. */
+export function ReplyBox({ company, contactId, ticketId, isPlain }: ReplyBoxProps) {
+  const { t } = useTranslation();
+  const [message, setMessage] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const uploads = useFileUploads(commentAttachmentUrl(company, contactId));
+  const send = useCreateComment(company, contactId);
+  const isSending = send.isPending;
+
+  const onSend = () => {
+    if (uploads.isUploading) {
+      setProblem(t('tickets.new.waitUploads'));
+      return;
+    }
+    setProblem(null);
+    send.mutate(
+      {
+        taskId: ticketId,
+        message,
+        commentType: 0,
+        ticketEmailReply_Recipient: null,
+        ticketEmailReply_CCList: null,
+        attachments: uploads.uploadedIds,
+      },
+      {
+        onSuccess: () => {
+          setMessage('');
+          uploads.clear();
+          notifySuccess(t('tickets.detail.replySent'), t);
+        },
+        onError: (err) => setProblem(t('tickets.detail.replyError', { reason: err.message })),
+      },
+    );
+  };
+
+  return (
+    <Paper withBorder p="md" component="section" aria-label={t('tickets.detail.reply')} aria-busy={isSending}>
+      <Stack gap="sm">
+        {problem && (
+          <Alert color="red" variant="light" role="alert">
+            {problem}
+          </Alert>
+        )}
+        <HtmlEditor
+          label={t('tickets.detail.reply')}
+          value={message}
+          onChange={setMessage}
+          plain={isPlain}
+          disabled={isSending}
+        />
+        <FileUpload uploads={uploads} label={t('tickets.detail.replyAttachments')} disabled={isSending} />
+        <Group justify="flex-end" gap="sm">
+          {isSending && (
+            <Group gap="xs" role="status">
+              <Loader size="sm" />
+              <Text size="sm">{t('tickets.detail.sendingReply')}</Text>
+            </Group>
+          )}
+          <Button onClick={onSend} loading={isSending}>
+            {t('common.send')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,166 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { TICKET_TITLE_MAX, ticketErrorCodes } from '@sportello/contracts';
+import { ApiRequestError } from '../../lib/api-client';
+import { useTenant } from '../../lib/tenant';
+import { FileUpload, useFileUploads } from '../../ui/file-upload';
+import { HtmlEditor } from '../../ui/html-editor';
+import { ServerSearchSelect, type ServerSearchItem } from '../../ui/server-search-select';
+import { useCreateTicket } from './api/create-ticket';
+import { useTicketTypes } from './api/ticket-types';
+import { ticketAttachmentUrl } from './api/upload';
+import { useWikiElements, wikiSearchUrl } from './api/wiki-elements';
+import { isBlankHtml } from './ticket-filters';
+import { notifySuccess } from './notify';
+
+/** New ticket: type, subject and description are required; wiki item and attachments are optional. */
+export default function NewTicketPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { company, contactId, contact, basePath } = useTenant();
+  const isPlain = contact.portalSettings.disableHtmlEditor;
+  const types = useTicketTypes(company);
+  // The picker shows only when the company has wiki elements (SPEC A2), and only to who may see the wiki.
+  const wiki = useWikiElements(company, contactId, contact.viewContactWiki);
+  const hasWiki = contact.viewContactWiki && (wiki.data?.length ?? 0) > 0;
+  const uploads = useFileUploads(ticketAttachmentUrl(company, contactId));
+  const create = useCreateTicket(company, contactId);
+
+  const [typeId, setTypeId] = useState<string | null>(null);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [wikiItem, setWikiItem] = useState<ServerSearchItem | null>(null);
+  const [isSubmitted, setIsSubmitted] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const missing = {
+    type: typeId === null,
+    title: title.trim() === '',
+    description: isPlain ? description.trim() === '' : isBlankHtml(description),
+  };
+  const hasMissing = missing.type || missing.title || missing.description;
+  const fieldError = (isMissing: boolean) =>
+    isSubmitted && isMissing ? t('tickets.new.fieldRequired') : undefined;
+  const listPath = `${basePath}/tickets`;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setIsSubmitted(true);
+    if (hasMissing) {
+      setProblem(t('tickets.new.requiredFields'));
+      return;
+    }
+    if (uploads.isUploading) {
+      setProblem(t('tickets.new.waitUploads'));
+      return;
+    }
+    setProblem(null);
+    create.mutate(
+      {
+        title: title.trim(),
+        taskTypeId: Number(typeId),
+        description,
+        wikiElementId: wikiItem?.id ?? null,
+        attachments: uploads.uploadedIds,
+      },
+      {
+        onSuccess: () => {
+          uploads.clear();
+          notifySuccess(t('tickets.new.sent'), t);
+          void navigate(listPath);
+        },
+        onError: (err) => {
+          setProblem(
+            err instanceof ApiRequestError && err.code === ticketErrorCodes.requiredFields
+              ? t('tickets.new.requiredFields')
+              : t('tickets.new.sendError', { reason: err.message }),
+          );
+        },
+      },
+    );
+  };
+
+  const isSending = create.isPending;
+  return (
+    <Stack gap="md" maw={900}>
+      <Title order={1}>{t('tickets.new.title')}</Title>
+      <Paper withBorder p="md" component="form" onSubmit={onSubmit} noValidate aria-busy={isSending}>
+        <Stack gap="md">
+          {problem && (
+            <Alert
+              color="red"
+              variant="light"
+              icon={<IconAlertTriangle aria-hidden />}
+              role="alert"
+              data-testid="form-alert"
+            >
+              {problem}
+            </Alert>
+          )}
+          {types.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {t('tickets.new.typesError')}
+            </Alert>
+          )}
+          <Select
+            label={t('tickets.new.type')}
+            placeholder={t('tickets.new.typePlaceholder')}
+            data={(types.data ?? []).map((ty) => ({ value: String(ty.id), label: ty.name }))}
+            value={typeId}
+            onChange={setTypeId}
+            required
+            error={fieldError(missing.type)}
+            disabled={isSending}
+            allowDeselect={false}
+            rightSection={types.isPending ? <Loader size={14} /> : undefined}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <TextInput
+            label={t('tickets.new.subject')}
+            value={title}
+            onChange={(e) => setTitle(e.currentTarget.value)}
+            required
+            maxLength={TICKET_TITLE_MAX}
+            error={fieldError(missing.title)}
+            disabled={isSending}
+          />
+          <HtmlEditor
+            label={t('tickets.new.description')}
+            value={description}
+            onChange={setDescription}
+            plain={isPlain}
+            required
+            error={fieldError(missing.description)}
+            disabled={isSending}
+          />
+          {hasWiki && (
+            <ServerSearchSelect
+              label={t('tickets.new.wikiItem')}
+              url={wikiSearchUrl(company, contactId)}
+              value={wikiItem}
+              onChange={setWikiItem}
+            />
+          )}
+          <FileUpload uploads={uploads} label={t('tickets.new.attachments')} disabled={isSending} />
+          <Group justify="flex-end" gap="sm">
+            {isSending && (
+              <Group gap="xs" role="status" data-testid="sending">
+                <Loader size="sm" />
+                <Text size="sm">{t('tickets.new.sending')}</Text>
+              </Group>
+            )}
+            <Button variant="default" onClick={() => void navigate(listPath)} disabled={isSending}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={isSending}>
+              {t('common.send')}
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,166 @@
+import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
+import { IconArrowLeft, IconLock } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import type { TicketComment, TicketDetail } from '@sportello/contracts';
+import { ApiRequestError } from '../../lib/api-client';
+import { useTenant, type Tenant } from '../../lib/tenant';
+import { ListError } from '../../ui/list-states';
+import { useTicket } from './api/ticket-detail';
+import { CloseTicketButton } from './components/close-ticket-button';
+import { ConversationMessage, type MessageAuthor } from './components/conversation-message';
+import { ReplyBox } from './components/reply-box';
+import { TicketNumber } from './components/ticket-number';
+import { TicketSidePanel } from './components/ticket-side-panel';
+import { TypeBadge } from './components/type-badge';
+import { isClosedTicket } from './ticket-filters';
+import classes from './components/tickets.module.css';
+
+type T = (key: string) => string;
+
+/** The author of a comment: the current user ('you'), another portal user, or an agent. */
+export function commentAuthor(comment: TicketComment, currentUserId: number, t: T): MessageAuthor {
+  if (comment.senderUser) {
+    return {
+      name: comment.senderUser.displayName || t('tickets.detail.agent'),
+      isSelf: false,
+      isAgent: true,
+      imageUrl: comment.senderUser.hasProfileImage ? comment.senderUser.profileImage : null,
+    };
+  }
+  const sender = comment.senderContactWebUser;
+  const isSelf = sender?.webUser?.id === currentUserId;
+  return {
+    name: isSelf
+      ? t('tickets.detail.you')
+      : sender?.referentName || sender?.webUser?.userName || t('tickets.detail.agent'),
+    isSelf,
+    isAgent: false,
+  };
+}
+
+/**
+ * The author of the original description: 'you' for one's own ticket. An administrator may open a
+ * colleague's ticket (SPEC B1), which then reads as from its creator, or from an agent.
+ */
+export function descriptionAuthor(
+  ticket: TicketDetail,
+  tenant: Pick<Tenant, 'contactId'>,
+  t: T,
+): MessageAuthor {
+  const creator = ticket.creatorContactWebUser;
+  if (!creator) return { name: t('tickets.detail.agent'), isSelf: false, isAgent: true };
+  if (creator.contactId === tenant.contactId)
+    return { name: t('tickets.detail.you'), isSelf: true, isAgent: false };
+  return { name: creator.referentName || creator.companyName, isSelf: false, isAgent: false };
+}
+
+/** A ticket: header, the description and the comments, the reply box, and the side panel. */
+export default function TicketDetailPage() {
+  const { t } = useTranslation();
+  const tenant = useTenant();
+  const { company, contactId, contact, basePath, user } = tenant;
+  const params = useParams();
+  const ticketId = Number(params.ticketid);
+  const query = useTicket(company, contactId, ticketId);
+  const backPath = contact.manageTickets ? `${basePath}/tickets` : `${basePath}/alltickets`;
+  const back = (
+    <Anchor component={Link} to={backPath} size="sm">
+      <Group gap={4} component="span">
+        <IconArrowLeft size={14} aria-hidden />
+        {contact.manageTickets ? t('tickets.detail.back') : t('tickets.allTitle')}
+      </Group>
+    </Anchor>
+  );
+
+  if (
+    !Number.isSafeInteger(ticketId) ||
+    (query.error instanceof ApiRequestError && query.error.status === 404)
+  ) {
+    return (
+      <Stack gap="md">
+        {back}
+        <Title order={1}>{t('tickets.detail.notFound')}</Title>
+        <Alert color="gray" variant="light">
+          {t('tickets.detail.notFoundText')}
+        </Alert>
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Stack gap="md">
+        {back}
+        <ListError onRetry={() => void query.refetch()} />
+      </Stack>
+    );
+  }
+  if (query.isPending) {
+    return (
+      <Stack gap="md" aria-busy="true" role="status" aria-label={t('common.loading')}>
+        {back}
+        <Skeleton height={36} width="60%" />
+        <Skeleton height={120} />
+        <Skeleton height={120} />
+      </Stack>
+    );
+  }
+
+  const ticket = query.data;
+  const isClosed = ticket.isClosed || isClosedTicket(ticket);
+  return (
+    <Stack gap="md">
+      {back}
+      <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
+        <Group gap="sm" align="center" wrap="wrap" style={{ minWidth: 0 }}>
+          <TicketNumber ticket={ticket} />
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+            {ticket.title}
+          </Title>
+          <TypeBadge type={ticket.taskType} />
+        </Group>
+        {!isClosed && contact.manageTickets && (
+          <CloseTicketButton company={company} contactId={contactId} ticketId={ticket.id} />
+        )}
+      </Group>
+      <div className={classes.detail}>
+        <Stack gap="md" style={{ minWidth: 0 }}>
+          <Title order={2} size="h4">
+            {t('tickets.detail.conversation')}
+          </Title>
+          <Stack gap="sm" data-testid="conversation">
+            <ConversationMessage
+              author={descriptionAuthor(ticket, tenant, t)}
+              date={ticket.createdOn}
+              html={ticket.description}
+              attachments={ticket.attachments}
+              testId="ticket-description"
+            />
+            {ticket.comments.map((c) => (
+              <ConversationMessage
+                key={c.id}
+                author={commentAuthor(c, user.id, t)}
+                date={c.creationDate}
+                html={c.message}
+                attachments={c.attachments}
+                testId="ticket-comment"
+              />
+            ))}
+          </Stack>
+          {isClosed && (
+            <Alert color="gray" variant="light" icon={<IconLock aria-hidden />}>
+              {t('tickets.detail.isClosed')}
+            </Alert>
+          )}
+          <ReplyBox
+            company={company}
+            contactId={contactId}
+            ticketId={ticket.id}
+            isPlain={contact.portalSettings.disableHtmlEditor}
+          />
+        </Stack>
+        <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
+      </div>
+    </Stack>
+  );
+}

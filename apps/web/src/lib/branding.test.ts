@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import * as contracts from '@sportello/contracts';
+import {
+  BASE_COLOR_UNSET,
+  brandPalette,
+  contrastRatio,
+  DEFAULT_HEADER_COLOR,
+  headerColors,
+  parseColor,
+  readablePrimaryShade,
+} from './branding';
+
+const rgb = (hex: string) => parseColor(hex, () => null)!;
+
+describe('headerColors (SPEC A2, A9)', () => {
+  it('uses the constants of the contracts', () => {
+    expect(BASE_COLOR_UNSET).toBe(contracts.BASE_COLOR_UNSET);
+    expect(DEFAULT_HEADER_COLOR).toBe(contracts.DEFAULT_HEADER_COLOR);
+  });
+
+  it('uses #202124 with white text when the base colour is unset or the sentinel', () => {
+    for (const unset of [null, undefined, '', '  ', 'hsl(123,0%,0%)', 'HSL(123, 0%, 0%)'])
+      expect(headerColors(unset)).toEqual({ background: '#202124', color: '#ffffff' });
+  });
+
+  it('uses the portal base colour in any notation', () => {
+    expect(headerColors('#0B5CAD').background).toBe('#0b5cad');
+    expect(headerColors('#abc').background).toBe('#aabbcc');
+    expect(headerColors('rgb(11, 92, 173)').background).toBe('#0b5cad');
+    expect(headerColors('hsl(210, 88%, 36%)').background).toBe(headerColors('hsl(210 88% 36%)').background);
+  });
+
+  it('falls back to the default for a colour it cannot read', () => {
+    expect(headerColors('not-a-colour').background).toBe('#202124');
+  });
+
+  it('picks black or white text, whichever reaches 4.5:1', () => {
+    expect(headerColors('#0b5cad').color).toBe('#ffffff');
+    expect(headerColors('#ffd43b').color).toBe('#000000');
+    expect(headerColors('#ffffff').color).toBe('#000000');
+    // Every mid-grey and saturated hue still reaches AA with one of the two.
+    for (const c of [
+      '#777777',
+      '#808080',
+      '#ff0000',
+      '#00ff00',
+      '#0000ff',
+      '#e67700',
+      '#1098ad',
+      '#c2255c',
+    ]) {
+      const { background, color } = headerColors(c);
+      expect(contrastRatio(rgb(background), rgb(color))).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
+describe('theme palette', () => {
+  it('chooses a primary shade that reads on white', () => {
+    for (const base of ['#0b5cad', '#ffd43b', '#40c057', '#202124', '#e64980']) {
+      const palette = brandPalette(rgb(base));
+      expect(palette).toHaveLength(10);
+      const shade = readablePrimaryShade(palette);
+      expect(contrastRatio(rgb(palette[shade]!), rgb('#ffffff'))).toBeGreaterThanOrEqual(4.5);
+      // Light variant: shade 9 text on shade 1 background.
+      expect(contrastRatio(rgb(palette[9]!), rgb(palette[1]!))).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it("replaces Mantine's default blue-6 (3.55:1) with a darker shade", () => {
+    const blue = [
+      '#e7f5ff',
+      '#d0ebff',
+      '#a5d8ff',
+      '#74c0fc',
+      '#4dabf7',
+      '#339af0',
+      '#228be6',
+      '#1c7ed6',
+      '#1971c2',
+      '#1864ab',
+    ];
+    expect(readablePrimaryShade(blue)).toBe(8);
+  });
+});

@@ -1,0 +1,86 @@
+import { lazy, Suspense, useId, type ReactNode } from 'react';
+import { Input, Skeleton, Textarea } from '@mantine/core';
+
+// tiptap + ProseMirror are large: they load only when an editor is first shown.
+const TiptapEditor = lazy(() => import('./html-editor-tiptap'));
+
+/** SPEC A9: the editing area is 200 px high. */
+export const EDITOR_HEIGHT = 200;
+
+export interface HtmlEditorProps {
+  label: string;
+  /** HTML (or plain text when `plain`); '' when empty. */
+  value: string;
+  onChange: (value: string) => void;
+  /** The portal's disableHtmlEditor: a plain textarea instead of the rich-text editor. */
+  plain?: boolean;
+  required?: boolean;
+  error?: ReactNode;
+  disabled?: boolean;
+  /** Visually hide the label (it still names the editor). */
+  hideLabel?: boolean;
+}
+
+/** The rich-text editor of tickets and replies, with a fixed toolbar; a textarea when the portal disables it. */
+export function HtmlEditor({
+  label,
+  value,
+  onChange,
+  plain,
+  required,
+  error,
+  disabled,
+  hideLabel,
+}: HtmlEditorProps) {
+  const id = useId();
+  const labelId = `${id}-label`;
+  const errorId = `${id}-error`;
+  if (plain) {
+    return (
+      <Textarea
+        label={label}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        required={required}
+        error={error}
+        disabled={disabled}
+        styles={{ input: { height: EDITOR_HEIGHT }, label: hideLabel ? visuallyHidden : undefined }}
+      />
+    );
+  }
+  return (
+    <Input.Wrapper
+      label={label}
+      required={required}
+      error={error}
+      labelProps={{ id: labelId, style: hideLabel ? visuallyHidden : undefined }}
+      errorProps={{ id: errorId }}
+      // The label names a contenteditable, which `for` cannot target: it is linked by aria-labelledby.
+      labelElement="div"
+    >
+      <Suspense fallback={<Skeleton height={EDITOR_HEIGHT + 44} radius="sm" aria-hidden />}>
+        <TiptapEditor
+          labelId={labelId}
+          value={value}
+          onChange={onChange}
+          required={required}
+          invalid={!!error}
+          describedBy={error ? errorId : undefined}
+          disabled={disabled}
+        />
+      </Suspense>
+    </Input.Wrapper>
+  );
+}
+
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  padding: 0,
+  margin: -1,
+  overflow: 'hidden',
+  clip: 'rect(0, 0, 0, 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;

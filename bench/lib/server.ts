@@ -1,0 +1,36 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface RunningServer {
+  child: ChildProcess;
+  baseUrl: string;
+  exited: Promise<number | null>;
+}
+
+/** Starts the API server (tsx, sources) on a port and waits for /api/health. */
+export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/api/src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+  let done = false;
+  void exited.then(() => (done = true));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (done) throw new Error('server exited during start');
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return { child, baseUrl, exited };
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start in 120 s');
+}
