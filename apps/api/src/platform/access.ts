@@ -42,6 +42,7 @@ const tenant = <F extends PermissionFlag | readonly PermissionFlag[] | null>(fla
 export const accessTable = {
   // platform
   'GET /api/health': pub,
+  'GET /api/docs': pub, // the OpenAPI document
   'GET /api/files/:id/:name': pub, // the HMAC signature of the URL is the capability
   // auth
   'POST /api/auth/login': pub,
@@ -266,8 +267,13 @@ export function installAccessControl(app: App, ctx: AppContext): void {
     const url = req.routeOptions.url;
     if (!url || !/^\/api\//i.test(url)) return;
     const rule = accessRuleOf(req.method, url);
-    // Unlisted routes fail the access test; at run time they keep whatever their handler enforces.
-    if (!rule || rule.guard === 'public') return;
+    // Fail closed: a route someone forgot to list is refused rather than left to its handler
+    // (access.test.ts names it before it ships).
+    if (!rule) {
+      req.log.error({ route: `${req.method} ${url}` }, 'API route without an access rule');
+      throw forbidden('This route has no access rule', 'no_access_rule');
+    }
+    if (rule.guard === 'public') return;
     await resolveOnce(req, ctx, rule);
   });
 }

@@ -1,7 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '../i18n';
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import {
   createTheme,
   DEFAULT_THEME,
@@ -9,7 +9,6 @@ import {
   type CSSVariablesResolver,
   type MantineColorsTuple,
 } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
   brandPalette,
@@ -61,6 +60,14 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
   dark: {},
 });
 
+/**
+ * The toast container comes after the first paint: `notifications.show` only needs the store, and toasts
+ * queued before the container mounts still appear.
+ */
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then((m) => ({ default: m.Notifications })),
+);
+
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
   const portal = useActivePortal();
   const baseColor = portal?.baseColor ?? null;
@@ -68,7 +75,9 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   return (
     <QueryClientProvider client={queryClient}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-        <Notifications position="top-right" />
+        <Suspense fallback={null}>
+          <Notifications position="top-right" />
+        </Suspense>
         {children}
       </MantineProvider>
     </QueryClientProvider>

@@ -1,5 +1,6 @@
 // Mantine reads these browser APIs that jsdom lacks.
 import { vi } from 'vitest';
+import { loadAllLanguages } from '../i18n';
 
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
@@ -21,3 +22,6 @@ class ResizeObserverStub {
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 Element.prototype.scrollIntoView = () => {};
+
+// Production fetches a language when chosen; tests switch languages synchronously, so all are loaded up front.
+await loadAllLanguages();
