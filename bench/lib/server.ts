@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -12,7 +11,8 @@ export interface RunningServer {
 
 /** Starts the API server (tsx, sources) on a port and waits for /api/health. */
 export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['apps/api/src/server.ts'], {
+  // One process (not the tsx CLI, which runs the server as a child): a SIGKILL must hit the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -6,14 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
+// One process (the tsx CLI would run the server as its child): signals reach the server itself.
+const serverArgs = ['--import', 'tsx', 'apps/api/src/server.ts'];
 
 function startServer(
   dataDir: string,
   port: number,
 ): { child: ChildProcess; output: () => string; exited: Promise<number> } {
   let out = '';
-  const child = spawn(tsx, ['apps/api/src/server.ts'], {
+  const child = spawn(process.execPath, serverArgs, {
     cwd: root,
     env: {
       ...process.env,
@@ -57,7 +58,7 @@ describe('server process', () => {
   }, 90_000);
 
   it('stops with a message naming a wrong variable', async () => {
-    const bad = spawn(tsx, ['apps/api/src/server.ts'], {
+    const bad = spawn(process.execPath, serverArgs, {
       cwd: root,
       env: { ...process.env, PORT: 'nope', DATA_DIR: dataDir },
     });
