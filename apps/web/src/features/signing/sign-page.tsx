@@ -1,21 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Grid, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import type { SigningDocument } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
-import { usePortalBranding } from '../../lib/branding';
-import { formatDate, setDisplayTimeZone } from '../../lib/format';
-import { portalSettingsQuery } from '../../lib/tenant';
+import { formatDate } from '../../lib/format';
 import { FilePreview } from '../../ui/file-preview';
+import { PublicFrame, usePublicPortal } from '../../ui/public-frame';
 import { ListError } from '../../ui/list-states';
 import { useSignDocument } from './api/sign';
 import { useSigningDocument } from './api/signing-document';
 import { SigningNotFound } from './components/not-found';
 import { OtpStep } from './components/otp-step';
 import { ReviewStep } from './components/review-step';
-import { SignFrame } from './components/sign-frame';
 import { SignedView } from './components/signed-view';
 import { signingErrorMessage } from './errors';
 
@@ -30,20 +27,15 @@ interface ConfirmState {
  */
 export default function SignPage() {
   const { company = '', documentkey = '' } = useParams();
-  const portal = useQuery({ ...portalSettingsQuery(company), enabled: company !== '', retry: false });
-  usePortalBranding(portal.data ?? null);
-  const timeZone = portal.data?.timeZone;
-  useEffect(() => {
-    if (timeZone) setDisplayTimeZone(timeZone);
-  }, [timeZone]);
+  const portal = usePublicPortal(company);
   return (
-    <SignFrame portal={portal.data ?? null}>
+    <PublicFrame portal={portal} maxWidth={1240}>
       {company && documentkey ? (
         <SignContent company={company} documentKey={documentkey} />
       ) : (
         <SigningNotFound />
       )}
-    </SignFrame>
+    </PublicFrame>
   );
 }
 
