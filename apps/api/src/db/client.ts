@@ -22,6 +22,8 @@ export interface Database {
   withConnection<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
   /** Counts statements sent through drizzle; tests use it to prove a list is not N+1. */
   stats: { statements: number };
+  /** The embedded database's files as a gzipped tarball (PGlite only): tests start from a migrated copy. */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** Start an in-memory embedded database from this tarball (made by dumpDataDir). */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -87,7 +91,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   let pglite;
   try {
-    pglite = await PGlite.create(dataDir ? { dataDir } : {});
+    pglite = await PGlite.create(
+      dataDir ? { dataDir } : opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {},
+    );
   } catch (e) {
     unlock();
     throw e;
@@ -108,6 +114,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     db,
     stats,
     withConnection: (fn) => fn(raw),
+    dumpDataDir: () => pglite.dumpDataDir('gzip'),
     async close() {
       await pglite.close();
       unlock();

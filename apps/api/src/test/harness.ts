@@ -1,4 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../app';
@@ -62,11 +71,38 @@ export async function createTestApp(
 
 let pgCounter = 0;
 
+/**
+ * A migrated, empty embedded database as a tarball, made once per set of migrations and kept in the
+ * temp directory: loading it takes ~0.7 s where creating and migrating a fresh one takes ~2.7 s, for
+ * every test file.
+ */
+async function migratedTemplate(): Promise<Blob> {
+  const dir = new URL('../db/migrations/', import.meta.url);
+  const hash = createHash('sha256');
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.sql'))
+    .sort()) {
+    hash.update(f).update(readFileSync(new URL(f, dir)));
+  }
+  const path = join(tmpdir(), `sportello-test-template-${hash.digest('hex').slice(0, 16)}.tgz`);
+  if (existsSync(path)) return new Blob([readFileSync(path)]);
+  const database = await openDatabase({});
+  await migrate(database);
+  const blob = await database.dumpDataDir!();
+  await database.close();
+  // Parallel test workers may race to write it: each writes its own file and renames it into place.
+  const tmp = `${path}.${process.pid}.${Date.now()}`;
+  writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
+  renameSync(tmp, path);
+  return blob;
+}
+
 /** A migrated, empty database for one test file. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const database = await openDatabase({});
+    const database = await openDatabase({ loadDataDir: await migratedTemplate() });
+    // A no-op on the template; it keeps the test honest should the template lag the migrations.
     await migrate(database);
     return database;
   }
