@@ -1,0 +1,758 @@
+/**
+ * `npm run bench`: scale data, API under load, growth, the page and a soak, on PostgreSQL and on the
+ * embedded PGlite; writes bench/RESULTS.md and prints it. Everything runs on 127.0.0.1 and stops by itself.
+ *
+ *   npm run bench                      the issue's scale: 1,000,000 tickets, 10 s runs, 60 s soak
+ *   npm run bench -- --quick           50,000 tickets, 3 s runs, 10 s soak (a few minutes)
+ *   options: --tickets N  --duration S  --soak S  --only pg|pglite  --skip-page  --out FILE
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
+import { bundleReport, measurePage, type BundleReport, type PageRun } from './lib/page';
+import { freePort, startThrowawayPg } from './lib/pg';
+import { root } from './lib/server';
+
+const { values: opt } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    tickets: { type: 'string' },
+    duration: { type: 'string' },
+    soak: { type: 'string' },
+    only: { type: 'string' },
+    'skip-page': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+const QUICK = opt.quick === true;
+const TICKETS = Number(opt.tickets ?? (QUICK ? 50_000 : 1_000_000));
+const DURATION = Number(opt.duration ?? (QUICK ? 3 : 10));
+const WARMUP = QUICK ? 1 : 3;
+const SOAK = Number(opt.soak ?? (QUICK ? 10 : 60));
+const CONNECTIONS = 50;
+const SOAK_CONNECTIONS = 100;
+const OUT = opt.out ?? join(root, 'bench/RESULTS.md');
+const STEPS = [...new Set([10_000, 100_000, TICKETS].filter((n) => n <= TICKETS))];
+const startedAt = new Date();
+const t0 = performance.now();
+const log = (...a: unknown[]) =>
+  console.log(`[bench ${String(Math.round((performance.now() - t0) / 1000)).padStart(4)} s]`, ...a);
+
+// ---------------------------------------------------------------- processes
+
+interface BenchServer {
+  baseUrl: string;
+  exited(): boolean;
+  stop(): Promise<void>;
+}
+
+async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['bench/lib/bench-server.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'false',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let exited = false;
+  const exit = new Promise<void>((res) =>
+    child.on('exit', () => {
+      exited = true;
+      res();
+    }),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exited) throw new Error('bench server exited during start');
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('bench server did not start in 120 s');
+    }
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  return {
+    baseUrl,
+    exited: () => exited,
+    async stop() {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exit;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** Child processes to stop if the runner itself is interrupted. */
+const children = new Set<ChildProcess>();
+const cleanups: (() => void)[] = [];
+function abort(code: number): never {
+  for (const c of children) c.kill('SIGKILL');
+  for (const f of cleanups) {
+    try {
+      f();
+    } catch {
+      // best effort
+    }
+  }
+  process.exit(code);
+}
+process.once('SIGINT', () => abort(130));
+process.once('SIGTERM', () => abort(143));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function call<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+  const res = await fetch(url, {
+    ...init,
+    ...(init?.json !== undefined
+      ? {
+          method: 'POST',
+          body: JSON.stringify(init.json),
+          headers: { 'content-type': 'application/json', ...init.headers },
+        }
+      : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+interface Cannon {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+}
+
+/** autocannon's CLI in its own process (client and server then do not share one event loop). */
+function autocannon(
+  url: string,
+  seconds: number,
+  token?: string,
+  connections = CONNECTIONS,
+): Promise<Cannon> {
+  const args = ['-c', String(connections), '-d', String(seconds), '--json'];
+  if (token) args.push('-H', `authorization=Bearer ${token}`);
+  args.push(url);
+  return new Promise((res, rej) => {
+    const child = spawn(join(root, 'node_modules/.bin/autocannon'), args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', () => {});
+    child.on('exit', (code) => {
+      try {
+        const j = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
+          requests: { average: number; total: number };
+          latency: { p50: number; p99: number };
+          errors: number;
+          timeouts: number;
+          non2xx: number;
+        };
+        res({
+          rps: Math.round(j.requests.average),
+          p50: j.latency.p50,
+          p99: j.latency.p99,
+          requests: j.requests.total,
+          errors: j.errors + j.timeouts + j.non2xx,
+        });
+      } catch (e) {
+        rej(new Error(`autocannon exited ${code}: ${out.slice(0, 300)} ${String(e)}`));
+      }
+    });
+  });
+}
+
+/**
+ * Waits until the previous run has drained: autocannon stops sending, but the server may still be
+ * working through queued requests. Drained = no new SQL statement for 600 ms.
+ */
+async function drain(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  let last = -1;
+  while (Date.now() < deadline) {
+    const { statements } = await call<{ statements: number }>(`${baseUrl}/bench/admin/stats`);
+    if (statements === last) return;
+    last = statements;
+    await sleep(600);
+  }
+  throw new Error('the server did not drain in 120 s');
+}
+
+async function load(url: string, token?: string): Promise<Cannon> {
+  const base = new URL(url).origin;
+  await drain(base);
+  await autocannon(url, WARMUP, token);
+  await drain(base);
+  const r = await autocannon(url, DURATION, token);
+  await drain(base);
+  return r;
+}
+
+// ---------------------------------------------------------------- one database
+
+interface CaseResult {
+  name: string;
+  path: string;
+  statements: number;
+  bytes: number;
+  real: Cannon;
+  bare: Cannon;
+}
+interface GrowthStep {
+  tickets: number;
+  loadMs: number;
+  list: Cannon;
+  plan: string;
+}
+interface DbResult {
+  name: string;
+  note: string | null;
+  counts: Record<string, number>;
+  loadMs: number;
+  growth: GrowthStep[];
+  constant: Cannon;
+  single: Cannon;
+  cases: CaseResult[];
+  idleRss: number;
+  startRss: number;
+  soak: {
+    seconds: number;
+    requests: number;
+    counts: Record<string, number>;
+    errorCount: number;
+    errors: string[];
+    p50: number;
+    p99: number;
+    ackedComments: number;
+    foundComments: number;
+    ackedFiles: number;
+    foundFiles: number;
+  };
+  pageUrl?: string;
+}
+
+async function grow(
+  s: BenchServer,
+  tickets: number,
+): Promise<{ ms: number; counts: Record<string, number> }> {
+  await call(`${s.baseUrl}/bench/admin/grow`, { json: { tickets } });
+  const deadline = Date.now() + 40 * 60_000;
+  let last = 0;
+  let failedPolls = 0;
+  while (Date.now() < deadline) {
+    await sleep(1000);
+    let j: {
+      running: boolean;
+      done: number;
+      error: string | null;
+      result: { ms: number; counts: Record<string, number> };
+    };
+    try {
+      j = await call(`${s.baseUrl}/bench/admin/job`);
+      failedPolls = 0;
+    } catch (e) {
+      // A long bulk statement blocks PGlite's event loop; a reused keep-alive socket may then be dropped.
+      if (s.exited() || ++failedPolls > 5) throw e;
+      log(`  … poll failed (${String(e)}), retrying`);
+      continue;
+    }
+    if (j.error) throw new Error(`data generation failed: ${j.error}`);
+    if (j.done !== last) {
+      last = j.done;
+      log(`  … ${j.done.toLocaleString('en')} tickets`);
+    }
+    if (!j.running && j.result) return j.result;
+  }
+  throw new Error('data generation took longer than 40 minutes');
+}
+
+async function runDatabase(name: string, env: Record<string, string>, keepForPage: boolean) {
+  log(`${name}: starting the server`);
+  let server = await startBenchServer(env);
+  let b = server.baseUrl;
+  const growth: GrowthStep[] = [];
+  let note: string | null = null;
+  let loadMs = 0;
+  let counts: Record<string, number> = {};
+  let token = '';
+  const company = BENCH_PORTAL;
+  const contact = BENCH_CONTACT_EXT;
+  const listPath = `/api/${company}/${contact}/tickets`;
+  try {
+    for (const step of STEPS) {
+      log(`${name}: growing to ${step.toLocaleString('en')} tickets`);
+      let g: { ms: number; counts: Record<string, number> };
+      try {
+        g = await grow(server, step);
+      } catch (e) {
+        // Measure at the largest size that loaded rather than lose the whole database's results.
+        if (growth.length === 0) throw e;
+        note = `growing to ${step.toLocaleString('en')} tickets failed (${String((e as Error).message).slice(0, 200)}); measured at ${growth[growth.length - 1]!.tickets.toLocaleString('en')} tickets`;
+        log(`${name}: ${note}`);
+        break;
+      }
+      loadMs += g.ms;
+      counts = g.counts;
+      log(
+        `${name}: ${step.toLocaleString('en')} tickets in the database (step took ${(g.ms / 1000).toFixed(1)} s)`,
+      );
+      if (!token) {
+        token = (
+          await call<{ token: string }>(`${b}/api/auth/login`, {
+            json: { userName: BENCH_USER, password: BENCH_PASSWORD },
+          })
+        ).token;
+      }
+      await call(`${b}/bench/admin/capture`, { json: { name: 'list', url: listPath, token } });
+      const plan = (await call<{ plan: string }>(`${b}/bench/admin/explain`, { json: { name: 'list' } }))
+        .plan;
+      const list = await load(`${b}${listPath}`, token);
+      log(
+        `${name}: list at ${step.toLocaleString('en')}: ${list.rps} req/s p50 ${list.p50} ms p99 ${list.p99} ms`,
+      );
+      growth.push({ tickets: step, loadMs: g.ms, list, plan });
+    }
+
+    // A fresh server on the loaded data: the bulk load ran in the first process (PGlite must), and its
+    // memory is not what a server serving this database holds.
+    log(`${name}: restarting the server on the loaded data`);
+    await server.stop();
+    server = await startBenchServer(env);
+    b = server.baseUrl;
+    await sleep(3000);
+    const startRss = (await call<{ rss: number }>(`${b}/bench/admin/stats`)).rss;
+
+    const cases = [
+      { name: 'My tickets (200 tickets)', key: 'list', path: listPath },
+      { name: 'Ticket detail', key: 'detail', path: `/api/${company}/${contact}/tickets/10` },
+      {
+        name: 'Invoices from/to',
+        key: 'invoices',
+        path: `/api/${company}/${contact}/invoices?from=2025-11-20&to=2026-11-20`,
+      },
+      { name: '/api/Users/me', key: 'me', path: '/api/Users/me' },
+    ];
+    const results: CaseResult[] = [];
+    for (const c of cases) {
+      const cap = await call<{ status: number; statements: number; bytes: number; texts: string[] }>(
+        `${b}/bench/admin/capture`,
+        { json: { name: c.key, url: c.path, token } },
+      );
+      if (cap.status !== 200) throw new Error(`${c.path} answered ${cap.status}`);
+      log(`${name}: ${c.name}: ${cap.statements} statements, ${cap.bytes} bytes`);
+      const real = await load(`${b}${c.path}`, token);
+      const bare = await load(`${b}/bench/sql/${c.key}`);
+      log(
+        `${name}: ${c.name}: real ${real.rps} req/s p99 ${real.p99} ms; bare SQL ${bare.rps} req/s p99 ${bare.p99} ms`,
+      );
+      results.push({ name: c.name, path: c.path, statements: cap.statements, bytes: cap.bytes, real, bare });
+    }
+    // The same list one request at a time: the latency of one request without queueing.
+    await drain(b);
+    const single = await autocannon(`${b}${listPath}`, Math.max(2, Math.round(DURATION / 2)), token, 1);
+    log(`${name}: list at 1 connection: p50 ${single.p50} ms p99 ${single.p99} ms`);
+    const constant = await load(`${b}/bench/const`);
+    log(`${name}: constant route ${constant.rps} req/s`);
+
+    await sleep(5000);
+    const idleRss = (await call<{ rss: number }>(`${b}/bench/admin/stats`)).rss;
+
+    log(`${name}: soak, ${SOAK_CONNECTIONS} connections for ${SOAK} s`);
+    const soakOut = await new Promise<string>((res, rej) => {
+      const child = spawn(
+        join(root, 'node_modules/.bin/tsx'),
+        [
+          'bench/lib/soak-client.ts',
+          b,
+          token,
+          company,
+          String(contact),
+          String(SOAK_CONNECTIONS),
+          String(SOAK),
+          `soak-${name}-${Date.now()}`,
+        ],
+        { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      children.add(child);
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('exit', (code) => (code === 0 ? res(out) : rej(new Error(`soak client exited ${code}`))));
+    });
+    const soak = JSON.parse(soakOut.trim().split('\n').pop()!) as {
+      seconds: number;
+      requests: number;
+      counts: Record<string, number>;
+      errorCount: number;
+      errors: string[];
+      p50: number;
+      p99: number;
+      ackedMessages: string[];
+      ackedFiles: number[];
+    };
+    const found = await call<{ comments: number; files: number }>(`${b}/bench/admin/verify`, {
+      json: { messages: soak.ackedMessages, fileIds: soak.ackedFiles, portalKey: company },
+    });
+    log(
+      `${name}: soak ${soak.requests} requests, ${soak.errorCount} errors; comments ${found.comments}/${soak.ackedMessages.length}, files ${found.files}/${soak.ackedFiles.length}`,
+    );
+
+    const result: DbResult = {
+      name,
+      note,
+      counts,
+      loadMs,
+      growth,
+      constant,
+      single,
+      cases: results,
+      idleRss,
+      startRss,
+      soak: {
+        seconds: soak.seconds,
+        requests: soak.requests,
+        counts: soak.counts,
+        errorCount: soak.errorCount,
+        errors: soak.errors,
+        p50: soak.p50,
+        p99: soak.p99,
+        ackedComments: soak.ackedMessages.length,
+        foundComments: found.comments,
+        ackedFiles: soak.ackedFiles.length,
+        foundFiles: found.files,
+      },
+    };
+    return { result, server: keepForPage ? server : null, token };
+  } finally {
+    if (!keepForPage) await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+const pct = (a: number, b: number) => (b > 0 ? `${Math.round((a / b) * 100)} %` : 'n/a');
+const ok = (pass: boolean) => (pass ? '**met**' : '**not met**');
+
+function report(
+  dbs: DbResult[],
+  bundle: BundleReport | null,
+  page: { cold: PageRun; warm: PageRun } | null,
+  pageError: string | null,
+): string {
+  const L: string[] = [];
+  const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
+  L.push('# Sportello benchmarks', '');
+  L.push(
+    `Generated by \`npm run bench${QUICK ? ' -- --quick' : ''}\` on ${startedAt.toISOString()} (${minutes} min). ` +
+      `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${mb(totalmem())} RAM, Node ${process.version}, ` +
+      `load average at the end ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}. ` +
+      `Client (autocannon, its own process) and server share the same ${cpus().length} cores; all traffic on 127.0.0.1.`,
+    '',
+  );
+  L.push(
+    `Scale: ${TICKETS.toLocaleString('en')} tickets${TICKETS < 1_000_000 ? ' (**reduced run**, not the issue scale of 1,000,000)' : ''}; ` +
+      `load runs: ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up; soak: ${SOAK_CONNECTIONS} connections, ${SOAK} s.`,
+    '',
+  );
+
+  // Targets first: the summary the issue asks for.
+  const pg = dbs.find((d) => d.name === 'PostgreSQL');
+  const lite = dbs.find((d) => d.name === 'PGlite');
+  for (const d of dbs) if (d.note) L.push(`**${d.name}: ${d.note}.**`, '');
+  L.push('## Targets', '', '| target | figure | status |', '|---|---|---|');
+  for (const d of dbs) {
+    const list = d.cases[0]!;
+    L.push(
+      `| ticket list ≥ 50 % of the bare same-SQL route (${d.name}) | ${pct(list.real.rps, list.bare.rps)} (${list.real.rps} vs ${list.bare.rps} req/s) | ${ok(list.real.rps >= 0.5 * list.bare.rps)} |`,
+    );
+  }
+  if (pg) {
+    const list = pg.cases[0]!;
+    L.push(
+      `| ticket list p99 ≤ 50 ms at 50 connections, PostgreSQL, ${pg.counts.tickets?.toLocaleString('en')} tickets | ${list.real.p99} ms | ${ok(list.real.p99 <= 50)} |`,
+    );
+  }
+  for (const d of dbs)
+    L.push(
+      `| ≤ 3 SQL statements per list request (${d.name}) | ${d.cases[0]!.statements} | ${ok(d.cases[0]!.statements <= 3)} |`,
+    );
+  for (const d of dbs) {
+    const first = d.growth[0]!;
+    const last = d.growth[d.growth.length - 1]!;
+    const ratio = last.list.p50 / Math.max(first.list.p50, 0.001);
+    L.push(
+      `| growth ratio (p50 list ${last.tickets.toLocaleString('en')} / ${first.tickets.toLocaleString('en')}) ≤ 1.3 (${d.name}) | ${ratio.toFixed(2)} (${last.list.p50} / ${first.list.p50} ms) | ${ok(ratio <= 1.3)} |`,
+    );
+  }
+  if (bundle) {
+    L.push(`| initial JS ≤ 200 KB gzip | ${kb(bundle.initialJs)} | ${ok(bundle.initialJs <= 200 * 1024)} |`);
+    for (const c of bundle.lazyChecks)
+      L.push(
+        `| ${c.name} loaded lazily | ${c.lazy ? 'not in the initial chunks' : 'IN the initial chunks'} | ${ok(c.lazy)} |`,
+      );
+  }
+  if (page)
+    L.push(
+      `| LCP ≤ 1.5 s with 4× CPU throttling (tickets page) | cold ${page.cold.lcp} ms, warm ${page.warm.lcp} ms | ${ok(Math.max(page.cold.lcp, page.warm.lcp) <= 1500)} |`,
+    );
+  else if (pageError)
+    L.push(`| LCP ≤ 1.5 s with 4× CPU throttling | not measured: ${pageError} | **not measured** |`);
+  if (lite)
+    L.push(
+      `| embedded server (PGlite) idle under 500 MB RSS | ${mb(lite.startRss)} after start, ${mb(lite.idleRss)} idle after the load runs | ${ok(lite.idleRss < 500 * 1024 * 1024)} |`,
+    );
+  for (const d of dbs)
+    L.push(
+      `| soak: 0 errors, every acknowledged write stored (${d.name}) | ${d.soak.errorCount} errors; ${d.soak.foundComments}/${d.soak.ackedComments} comments, ${d.soak.foundFiles}/${d.soak.ackedFiles} uploads | ${ok(d.soak.errorCount === 0 && d.soak.foundComments === d.soak.ackedComments && d.soak.foundFiles === d.soak.ackedFiles)} |`,
+    );
+  L.push('');
+
+  L.push('## 1. Scale data', '');
+  L.push(
+    "Set-based SQL (`insert … select … from generate_series`) into the real schema, created by the server's own migrations; " +
+      'one password hash reused by every user, one PDF blob written through the FileStore and shared by every report, invoice and document. ' +
+      'The known contact (portal p001, contact 1, user `bench`) owns exactly 200 tickets at every size.',
+    '',
+  );
+  const tables = Object.keys(dbs[0]?.counts ?? {});
+  L.push(`| table | ${dbs.map((d) => d.name).join(' | ')} |`, `|---|${dbs.map(() => '---:|').join('')}`);
+  for (const t of tables)
+    L.push(`| ${t} | ${dbs.map((d) => (d.counts[t] ?? 0).toLocaleString('en')).join(' | ')} |`);
+  L.push(
+    `| **load time** (all steps, incl. indexes and analyze) | ${dbs.map((d) => `${(d.loadMs / 1000).toFixed(1)} s`).join(' | ')} |`,
+  );
+  L.push('');
+
+  L.push('## 2. API under load', '');
+  L.push(
+    `autocannon, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, with ${dbs[0]?.counts.tickets?.toLocaleString('en')} tickets in the database. ` +
+      '"Bare SQL" is a route in the same process that replays the statements the real route sent (captured through the drizzle logger), ' +
+      'with the same driver and pool, and answers the rows: the database\'s own cost. "Constant" is a bare Fastify route answering a constant: ' +
+      "the framework's ceiling. The difference between the real route and bare SQL is our overhead (auth, tenancy, validation, serialisation).",
+    '',
+  );
+  for (const d of dbs) {
+    L.push(`### ${d.name}`, '');
+    L.push(
+      '| endpoint | statements | req/s | p50 ms | p99 ms | bare SQL req/s | bare SQL p50 / p99 ms | real / bare SQL | real / constant | errors |',
+    );
+    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const c of d.cases)
+      L.push(
+        `| ${c.name} | ${c.statements} | ${c.real.rps} | ${c.real.p50} | ${c.real.p99} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.real.rps, c.bare.rps)} | ${pct(c.real.rps, d.constant.rps)} | ${c.real.errors + c.bare.errors} |`,
+      );
+    L.push(
+      `| My tickets, 1 connection (no queueing) | ${d.cases[0]!.statements} | ${d.single.rps} | ${d.single.p50} | ${d.single.p99} | | | | | ${d.single.errors} |`,
+    );
+    L.push(
+      `| constant (Fastify ceiling) | 0 | ${d.constant.rps} | ${d.constant.p50} | ${d.constant.p99} | | | | 100 % | ${d.constant.errors} |`,
+    );
+    L.push('');
+  }
+
+  L.push('## 3. Growth', '');
+  L.push("The same contact's list (200 tickets) while the database grows; autocannon as above.", '');
+  L.push(
+    `| tickets in the database | ${dbs.map((d) => `${d.name} p50 / p99 ms (req/s)`).join(' | ')} |`,
+    `|---:|${dbs.map(() => '---:|').join('')}`,
+  );
+  for (let i = 0; i < STEPS.length; i++)
+    L.push(
+      `| ${STEPS[i]!.toLocaleString('en')} | ${dbs.map((d) => (d.growth[i] ? `${d.growth[i]!.list.p50} / ${d.growth[i]!.list.p99} (${d.growth[i]!.list.rps})` : '')).join(' | ')} |`,
+    );
+  L.push(
+    `| **p50 ratio ${STEPS[STEPS.length - 1]!.toLocaleString('en')} / ${STEPS[0]!.toLocaleString('en')}** | ${dbs.map((d) => (d.growth[d.growth.length - 1]!.list.p50 / Math.max(d.growth[0]!.list.p50, 0.001)).toFixed(2)).join(' | ')} |`,
+  );
+  L.push('');
+  for (const d of dbs)
+    for (const g of d.growth) {
+      L.push(
+        `<details><summary>${d.name}, ${g.tickets.toLocaleString('en')} tickets: plan of the list statement (explain analyze, buffers)</summary>`,
+        '',
+        '```',
+        g.plan,
+        '```',
+        '',
+        '</details>',
+        '',
+      );
+    }
+
+  L.push('## 4. The page', '');
+  if (bundle) {
+    L.push(
+      `Vite production build; initial = what index.html loads (entry script, modulepreloads, stylesheets), gzip -9.`,
+      '',
+    );
+    L.push(
+      `| | gzip |`,
+      `|---|---:|`,
+      `| initial JS | ${kb(bundle.initialJs)} |`,
+      `| initial CSS | ${kb(bundle.initialCss)} |`,
+    );
+    for (const f of bundle.initialFiles) L.push(`| ${f.file} | ${kb(f.gzip)} |`);
+    L.push('', 'Largest chunks:', '', '| chunk | raw | gzip | initial |', '|---|---:|---:|---|');
+    for (const f of bundle.largest)
+      L.push(`| ${f.file} | ${kb(f.raw)} | ${kb(f.gzip)} | ${f.initial ? 'yes' : 'lazy'} |`);
+    L.push('');
+  }
+  if (page) {
+    L.push(
+      `Tickets page of the known contact (200 tickets), served by the API on ${pg ? 'PostgreSQL' : 'PGlite'} with the scale data; headless Chromium, ` +
+        '`Emulation.setCPUThrottlingRate {rate: 4}`, signed in through localStorage, default language (Italian). Cold: new browser context (empty cache); warm: reload in the same context. ' +
+        'TBT: sum of (long task − 50 ms) after first contentful paint.',
+      '',
+      '| | FCP ms | LCP ms | TBT ms | long tasks | load event ms |',
+      '|---|---:|---:|---:|---:|---:|',
+      `| cold | ${page.cold.fcp} | ${page.cold.lcp} | ${page.cold.tbt} | ${page.cold.longTasks} | ${page.cold.load} |`,
+      `| warm | ${page.warm.fcp} | ${page.warm.lcp} | ${page.warm.tbt} | ${page.warm.longTasks} | ${page.warm.load} |`,
+      '',
+    );
+  } else if (pageError) L.push(`Page not measured: ${pageError}`, '');
+
+  L.push('## 5. Soak', '');
+  L.push(
+    `${SOAK_CONNECTIONS} connections for ${SOAK} s: 40 % ticket list, 30 % ticket detail, 20 % new comment, 10 % upload (ticket attachment). Afterwards every acknowledged comment and upload is looked up in the database.`,
+    '',
+  );
+  L.push(
+    '| database | requests | list / detail / comment / upload | errors | p50 / p99 ms | acknowledged comments found | acknowledged uploads found | RSS after start / idle after load |',
+    '|---|---:|---|---:|---:|---:|---:|---:|',
+  );
+  for (const d of dbs)
+    L.push(
+      `| ${d.name} | ${d.soak.requests} | ${d.soak.counts.list} / ${d.soak.counts.detail} / ${d.soak.counts.comment} / ${d.soak.counts.upload} | ${d.soak.errorCount} | ${d.soak.p50} / ${d.soak.p99} | ${d.soak.foundComments} / ${d.soak.ackedComments} | ${d.soak.foundFiles} / ${d.soak.ackedFiles} | ${mb(d.startRss)} / ${mb(d.idleRss)} |`,
+    );
+  for (const d of dbs)
+    if (d.soak.errors.length)
+      L.push(
+        '',
+        `${d.name} errors (first ${d.soak.errors.length}): ${d.soak.errors.map((e) => `\`${e}\``).join(', ')}`,
+      );
+  L.push('');
+  return L.join('\n');
+}
+
+// ---------------------------------------------------------------- main
+
+const dbs: DbResult[] = [];
+const failures: string[] = [];
+let bundle: BundleReport | null = null;
+let page: { cold: PageRun; warm: PageRun } | null = null;
+let pageError: string | null = null;
+
+/** Writes and prints what has been measured so far (also when a part failed or time ran out). */
+function writeReport(): void {
+  let md = report(dbs, bundle, page, pageError);
+  if (failures.length) md += `\n## Failures\n\n${failures.map((f) => `- ${f}`).join('\n')}\n`;
+  writeFileSync(OUT, md);
+  console.log(`\n${md}`);
+  log(`written to ${OUT}`);
+}
+
+async function main(): Promise<void> {
+  const overall = setTimeout(() => {
+    console.error('bench: 40-minute limit reached, stopping');
+    failures.push('the 40-minute limit was reached: the report holds what was measured before');
+    try {
+      writeReport();
+    } finally {
+      abort(1);
+    }
+  }, 40 * 60_000);
+  overall.unref();
+
+  if (!opt['skip-page']) {
+    log('building the web app (npm run build -w apps/web)');
+    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    bundle = bundleReport(join(root, 'apps/web/dist'));
+    log(`initial JS ${kb(bundle.initialJs)} gzip, CSS ${kb(bundle.initialCss)}`);
+  }
+
+  const measure = async (baseUrl: string, token: string) => {
+    if (opt['skip-page']) return;
+    try {
+      log('page: tickets page in headless Chromium, 4× CPU throttling');
+      page = await measurePage(
+        `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets`,
+        { token, company: BENCH_PORTAL, contactId: String(BENCH_CONTACT_EXT) },
+        'Ticket 200:',
+      );
+      log(`page: LCP cold ${page.cold.lcp} ms, warm ${page.warm.lcp} ms; TBT cold ${page.cold.tbt} ms`);
+    } catch (e) {
+      pageError = String((e as Error).message)
+        .split('\n')[0]!
+        .slice(0, 200);
+      log(`page: ${pageError}`);
+    }
+  };
+
+  if (opt.only !== 'pglite') {
+    const pg = await startThrowawayPg({ fsync: true });
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-bench-'));
+    cleanups.push(() => pg.stop());
+    try {
+      const r = await runDatabase('PostgreSQL', { DATABASE_URL: pg.url, DATA_DIR: dir }, true);
+      dbs.push(r.result);
+      if (r.server) {
+        await measure(r.server.baseUrl, r.token);
+        await r.server.stop();
+      }
+    } catch (e) {
+      failures.push(`PostgreSQL: ${String((e as Error).message).slice(0, 500)}`);
+      log(`PostgreSQL failed: ${String(e)}`);
+    } finally {
+      cleanups.pop();
+      pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (opt.only !== 'pg') {
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-bench-'));
+    try {
+      const r = await runDatabase('PGlite', { DATABASE_URL: '', DATA_DIR: dir }, opt.only === 'pglite');
+      dbs.push(r.result);
+      if (r.server) {
+        await measure(r.server.baseUrl, r.token);
+        await r.server.stop();
+      }
+    } catch (e) {
+      failures.push(`PGlite: ${String((e as Error).message).slice(0, 500)}`);
+      log(`PGlite failed: ${String(e)}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  writeReport();
+  if (failures.length) process.exit(1);
+}
+
+await main();
