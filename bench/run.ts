@@ -199,6 +199,10 @@ async function drain(baseUrl: string): Promise<void> {
   throw new Error('the server did not drain in 120 s');
 }
 
+/** The API's list cache budget (`LIST_CACHE_MB`, the server default; 0 turns the cache off). */
+const LIST_CACHE_MB = 16;
+const listCache = (base: string, mb: number) => call(`${base}/bench/admin/list-cache`, { json: { mb } });
+
 async function load(url: string, token?: string): Promise<Cannon> {
   const base = new URL(url).origin;
   await drain(base);
@@ -218,11 +222,16 @@ interface CaseResult {
   bytes: number;
   real: Cannon;
   bare: Cannon;
+  /** The list only: statements of a request the cache answers, and the load with the cache off. */
+  hitStatements?: number;
+  realOff?: Cannon;
 }
 interface GrowthStep {
   tickets: number;
   loadMs: number;
+  /** Cache on (the list unchanged between requests, as in a load run) and off (every request reads it). */
   list: Cannon;
+  listOff: Cannon;
   plan: string;
 }
 interface DbResult {
@@ -324,14 +333,18 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
           })
         ).token;
       }
+      // Captured with the list cache off, so the statements include the list query itself.
+      await listCache(b, 0);
       await call(`${b}/bench/admin/capture`, { json: { name: 'list', url: listPath, token } });
       const plan = (await call<{ plan: string }>(`${b}/bench/admin/explain`, { json: { name: 'list' } }))
         .plan;
+      const listOff = await load(`${b}${listPath}`, token);
+      await listCache(b, LIST_CACHE_MB);
       const list = await load(`${b}${listPath}`, token);
       log(
-        `${name}: list at ${step.toLocaleString('en')}: ${list.rps} req/s p50 ${list.p50} ms p99 ${list.p99} ms`,
+        `${name}: list at ${step.toLocaleString('en')}: ${list.rps} req/s p50 ${list.p50} ms p99 ${list.p99} ms; cache off ${listOff.rps} req/s p50 ${listOff.p50} ms p99 ${listOff.p99} ms`,
       );
-      growth.push({ tickets: step, loadMs: g.ms, list, plan });
+      growth.push({ tickets: step, loadMs: g.ms, list, listOff, plan });
     }
 
     // A fresh server on the loaded data: the bulk load ran in the first process (PGlite must), and its
@@ -354,19 +367,39 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
       { name: '/api/Users/me', key: 'me', path: '/api/Users/me' },
     ];
     const results: CaseResult[] = [];
+    type Capture = { status: number; statements: number; bytes: number; texts: string[] };
     for (const c of cases) {
-      const cap = await call<{ status: number; statements: number; bytes: number; texts: string[] }>(
-        `${b}/bench/admin/capture`,
-        { json: { name: c.key, url: c.path, token } },
-      );
+      const isList = c.key === 'list';
+      if (isList) await listCache(b, 0);
+      const cap = await call<Capture>(`${b}/bench/admin/capture`, {
+        json: { name: c.key, url: c.path, token },
+      });
       if (cap.status !== 200) throw new Error(`${c.path} answered ${cap.status}`);
       log(`${name}: ${c.name}: ${cap.statements} statements, ${cap.bytes} bytes`);
+      const extra: Pick<CaseResult, 'hitStatements' | 'realOff'> = {};
+      if (isList) {
+        extra.realOff = await load(`${b}${c.path}`, token);
+        await listCache(b, LIST_CACHE_MB);
+        await call<Capture>(`${b}/bench/admin/capture`, { json: { name: 'warm', url: c.path, token } });
+        extra.hitStatements = (
+          await call<Capture>(`${b}/bench/admin/capture`, { json: { name: 'hit', url: c.path, token } })
+        ).statements;
+        log(`${name}: ${c.name}: cache off ${extra.realOff.rps} req/s p99 ${extra.realOff.p99} ms`);
+      }
       const real = await load(`${b}${c.path}`, token);
       const bare = await load(`${b}/bench/sql/${c.key}`);
       log(
         `${name}: ${c.name}: real ${real.rps} req/s p99 ${real.p99} ms; bare SQL ${bare.rps} req/s p99 ${bare.p99} ms`,
       );
-      results.push({ name: c.name, path: c.path, statements: cap.statements, bytes: cap.bytes, real, bare });
+      results.push({
+        name: c.name,
+        path: c.path,
+        statements: cap.statements,
+        bytes: cap.bytes,
+        real,
+        bare,
+        ...extra,
+      });
     }
     // The same list one request at a time: the latency of one request without queueing.
     await drain(b);
@@ -484,28 +517,34 @@ function report(
   const lite = dbs.find((d) => d.name === 'PGlite');
   for (const d of dbs) if (d.note) L.push(`**${d.name}: ${d.note}.**`, '');
   L.push('## Targets', '', '| target | figure | status |', '|---|---|---|');
+  // The list is judged with its cache off (every request runs the list query, as the bare route does)
+  // where the target is about the database's cost; the cached figure is what a client sees.
   for (const d of dbs) {
     const list = d.cases[0]!;
+    const off = list.realOff ?? list.real;
     L.push(
-      `| ticket list ≥ 50 % of the bare same-SQL route (${d.name}) | ${pct(list.real.rps, list.bare.rps)} (${list.real.rps} vs ${list.bare.rps} req/s) | ${ok(list.real.rps >= 0.5 * list.bare.rps)} |`,
+      `| ticket list ≥ 50 % of the bare same-SQL route (${d.name}) | cache off ${pct(off.rps, list.bare.rps)} (${off.rps} vs ${list.bare.rps} req/s); cache on ${pct(list.real.rps, list.bare.rps)} (${list.real.rps} req/s) | ${ok(off.rps >= 0.5 * list.bare.rps)} |`,
     );
   }
   if (pg) {
     const list = pg.cases[0]!;
     L.push(
-      `| ticket list p99 ≤ 50 ms at 50 connections, PostgreSQL, ${pg.counts.tickets?.toLocaleString('en')} tickets | ${list.real.p99} ms | ${ok(list.real.p99 <= 50)} |`,
+      `| ticket list p99 ≤ 50 ms at 50 connections, PostgreSQL, ${pg.counts.tickets?.toLocaleString('en')} tickets | ${list.real.p99} ms (p50 ${list.real.p50} ms, ${list.real.rps} req/s); with the cache off ${list.realOff?.p99 ?? 'n/a'} ms | ${ok(list.real.p99 <= 50)} |`,
     );
   }
-  for (const d of dbs)
+  for (const d of dbs) {
+    const list = d.cases[0]!;
     L.push(
-      `| ≤ 3 SQL statements per list request (${d.name}) | ${d.cases[0]!.statements} | ${ok(d.cases[0]!.statements <= 3)} |`,
+      `| ≤ 3 SQL statements per list request (${d.name}) | ${list.statements} when the list changed, ${list.hitStatements ?? 'n/a'} while it has not | ${ok(list.statements <= 3)} |`,
     );
+  }
   for (const d of dbs) {
     const first = d.growth[0]!;
     const last = d.growth[d.growth.length - 1]!;
-    const ratio = last.list.p50 / Math.max(first.list.p50, 0.001);
+    const ratio = last.listOff.p50 / Math.max(first.listOff.p50, 0.001);
+    const ratioOn = last.list.p50 / Math.max(first.list.p50, 0.001);
     L.push(
-      `| growth ratio (p50 list ${last.tickets.toLocaleString('en')} / ${first.tickets.toLocaleString('en')}) ≤ 1.3 (${d.name}) | ${ratio.toFixed(2)} (${last.list.p50} / ${first.list.p50} ms) | ${ok(ratio <= 1.3)} |`,
+      `| growth ratio (p50 list ${last.tickets.toLocaleString('en')} / ${first.tickets.toLocaleString('en')}) ≤ 1.3 (${d.name}) | cache off ${ratio.toFixed(2)} (${last.listOff.p50} / ${first.listOff.p50} ms); cache on ${ratioOn.toFixed(2)} (${last.list.p50} / ${first.list.p50} ms) | ${ok(ratio <= 1.3)} |`,
     );
   }
   if (bundle) {
@@ -552,7 +591,10 @@ function report(
     `autocannon, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, with ${dbs[0]?.counts.tickets?.toLocaleString('en')} tickets in the database. ` +
       '"Bare SQL" is a route in the same process that replays the statements the real route sent (captured through the drizzle logger), ' +
       'with the same driver and pool, and answers the rows: the database\'s own cost. "Constant" is a bare Fastify route answering a constant: ' +
-      "the framework's ceiling. The difference between the real route and bare SQL is our overhead (auth, tenancy, validation, serialisation).",
+      "the framework's ceiling. The difference between the real route and bare SQL is our overhead (auth, tenancy, validation, serialisation). " +
+      'On PostgreSQL the bare route prepares each statement once per connection (named statements), as the API prepares its session lookups. ' +
+      "The ticket list is served from the API's list cache while the company's list counter is unchanged (one statement: session, tenant and counter); " +
+      'it is captured, and measured a second time, with the cache off (`LIST_CACHE_MB=0`): then every request runs the list query, like the bare route.',
     '',
   );
   for (const d of dbs) {
@@ -561,12 +603,17 @@ function report(
       '| endpoint | statements | req/s | p50 ms | p99 ms | bare SQL req/s | bare SQL p50 / p99 ms | real / bare SQL | real / constant | errors |',
     );
     L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const c of d.cases)
+    for (const c of d.cases) {
       L.push(
-        `| ${c.name} | ${c.statements} | ${c.real.rps} | ${c.real.p50} | ${c.real.p99} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.real.rps, c.bare.rps)} | ${pct(c.real.rps, d.constant.rps)} | ${c.real.errors + c.bare.errors} |`,
+        `| ${c.name} | ${c.hitStatements ?? c.statements} | ${c.real.rps} | ${c.real.p50} | ${c.real.p99} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.real.rps, c.bare.rps)} | ${pct(c.real.rps, d.constant.rps)} | ${c.real.errors + c.bare.errors} |`,
       );
+      if (c.realOff)
+        L.push(
+          `| ${c.name}, list cache off | ${c.statements} | ${c.realOff.rps} | ${c.realOff.p50} | ${c.realOff.p99} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.realOff.rps, c.bare.rps)} | ${pct(c.realOff.rps, d.constant.rps)} | ${c.realOff.errors} |`,
+        );
+    }
     L.push(
-      `| My tickets, 1 connection (no queueing) | ${d.cases[0]!.statements} | ${d.single.rps} | ${d.single.p50} | ${d.single.p99} | | | | | ${d.single.errors} |`,
+      `| My tickets, 1 connection (no queueing) | ${d.cases[0]!.hitStatements ?? d.cases[0]!.statements} | ${d.single.rps} | ${d.single.p50} | ${d.single.p99} | | | | | ${d.single.errors} |`,
     );
     L.push(
       `| constant (Fastify ceiling) | 0 | ${d.constant.rps} | ${d.constant.p50} | ${d.constant.p99} | | | | 100 % | ${d.constant.errors} |`,
@@ -575,17 +622,23 @@ function report(
   }
 
   L.push('## 3. Growth', '');
-  L.push("The same contact's list (200 tickets) while the database grows; autocannon as above.", '');
   L.push(
-    `| tickets in the database | ${dbs.map((d) => `${d.name} p50 / p99 ms (req/s)`).join(' | ')} |`,
-    `|---:|${dbs.map(() => '---:|').join('')}`,
+    "The same contact's list (200 tickets) while the database grows; autocannon as above, with the list cache off (every request runs the list query) and on.",
+    '',
+  );
+  const cell = (c: Cannon | undefined) => (c ? `${c.p50} / ${c.p99} (${c.rps})` : '');
+  L.push(
+    `| tickets in the database | ${dbs.map((d) => `${d.name} cache off: p50 / p99 ms (req/s) | ${d.name} cache on`).join(' | ')} |`,
+    `|---:|${dbs.map(() => '---:|---:|').join('')}`,
   );
   for (let i = 0; i < STEPS.length; i++)
     L.push(
-      `| ${STEPS[i]!.toLocaleString('en')} | ${dbs.map((d) => (d.growth[i] ? `${d.growth[i]!.list.p50} / ${d.growth[i]!.list.p99} (${d.growth[i]!.list.rps})` : '')).join(' | ')} |`,
+      `| ${STEPS[i]!.toLocaleString('en')} | ${dbs.map((d) => `${cell(d.growth[i]?.listOff)} | ${cell(d.growth[i]?.list)}`).join(' | ')} |`,
     );
+  const ratioOf = (d: DbResult, k: 'list' | 'listOff') =>
+    (d.growth[d.growth.length - 1]![k].p50 / Math.max(d.growth[0]![k].p50, 0.001)).toFixed(2);
   L.push(
-    `| **p50 ratio ${STEPS[STEPS.length - 1]!.toLocaleString('en')} / ${STEPS[0]!.toLocaleString('en')}** | ${dbs.map((d) => (d.growth[d.growth.length - 1]!.list.p50 / Math.max(d.growth[0]!.list.p50, 0.001)).toFixed(2)).join(' | ')} |`,
+    `| **p50 ratio ${STEPS[STEPS.length - 1]!.toLocaleString('en')} / ${STEPS[0]!.toLocaleString('en')}** | ${dbs.map((d) => `${ratioOf(d, 'listOff')} | ${ratioOf(d, 'list')}`).join(' | ')} |`,
   );
   L.push('');
   for (const d of dbs)

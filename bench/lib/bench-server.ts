@@ -9,6 +9,7 @@
  *   POST /bench/admin/capture    {case, url, token}: runs the real request once, records its statements
  *   POST /bench/admin/grow       {tickets}: starts growing the data; GET /bench/admin/job polls it
  *   GET  /bench/admin/stats      statements sent so far, RSS, heap
+ *   POST /bench/admin/list-cache {mb}: the API's list cache budget (0: off)
  *   POST /bench/admin/explain    {case}: explain (analyze, buffers) of the case's last statement
  *   POST /bench/admin/verify     {messages, fileIds}: how many acknowledged writes are in the database
  *   POST /bench/admin/sql        {text}: one scalar (row counts)
@@ -16,6 +17,7 @@
  * Env as server.ts: DATA_DIR, DATABASE_URL, PORT, HOST. Never run it on a public interface.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -63,7 +65,18 @@ logger.logQuery = (text, params) => {
 
 const cases = new Map<string, Statement[]>();
 
+// On PostgreSQL the replay prepares each statement once per connection (a named statement), as the API
+// prepares its hot statements: the reference gets the database's best case, not a re-planned one.
+const replayPool = config.DATABASE_URL
+  ? new (await import('pg')).default.Pool({ connectionString: config.DATABASE_URL, max: 10 })
+  : null;
+
 async function runStatement(s: Statement): Promise<unknown[]> {
+  if (replayPool) {
+    // Named by its text: a re-captured case with other SQL gets another name.
+    const name = `bench_${createHash('sha256').update(s.text).digest('hex').slice(0, 24)}`;
+    return (await replayPool.query({ name, text: s.text, values: s.params })).rows;
+  }
   return database.withConnection(async (raw) => (await raw.query(s.text, s.params)).rows);
 }
 
@@ -111,9 +124,22 @@ app.post<{ Body: { tickets: number } }>('/bench/admin/grow', async (req, reply) 
 });
 app.get('/bench/admin/job', async () => job);
 
+/** The list cache budget of the running API (LIST_CACHE_MB; 0 turns the cache off). */
+app.post<{ Body: { mb: number } }>('/bench/admin/list-cache', async (req) => {
+  ctx.config.LIST_CACHE_MB = req.body.mb;
+  return { mb: ctx.config.LIST_CACHE_MB };
+});
+
 app.get('/bench/admin/stats', async () => {
   const m = process.memoryUsage();
-  return { statements: database.stats.statements, rss: m.rss, heapUsed: m.heapUsed, kind: database.kind };
+  return {
+    statements: database.stats.statements,
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    external: m.external,
+    kind: database.kind,
+  };
 });
 
 app.post<{ Body: { name: string } }>('/bench/admin/explain', async (req, reply) => {
@@ -150,6 +176,7 @@ app.post<{ Body: { text: string } }>('/bench/admin/sql', async (req) => {
 
 const stop = async () => {
   await app.close();
+  await replayPool?.end();
   await database.close();
   process.exit(0);
 };

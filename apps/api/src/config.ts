@@ -32,6 +32,11 @@ const schema = z.object({
     .positive()
     .max(24 * 90)
     .default(12),
+  /**
+   * Memory for serialised ticket lists reused while their company's data has not changed (0 turns the
+   * cache off). Each process keeps its own; the database decides whether an entry is still current.
+   */
+  LIST_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
   /** Where the built SPA lives; tests and API-only deployments may point it elsewhere. */
   WEB_DIST: z.string().optional(),
   /** Trust X-Forwarded-For from a load balancer (true, or a hop count / address list). */

@@ -159,6 +159,18 @@ export const companies = pgTable(
   (t) => [uniqueIndex('companies_ext_uq').on(t.portalId, t.extId)],
 );
 
+/**
+ * A counter per company that moves forward, in the same transaction, with every change to what the
+ * company's ticket lists show (statement triggers of migration 0001 on tickets, contacts, reports, wiki,
+ * types, steps, files). The API keeps a list's serialised answer and reuses it while the counter stands
+ * still, so every process behind a load balancer sees a write at once. No foreign key: a company's
+ * cascaded delete fires the triggers of its tickets after the company row is gone.
+ */
+export const companyListVersions = pgTable('company_list_versions', {
+  companyId: integer('company_id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
+
 export const contacts = pgTable(
   'contacts',
   {

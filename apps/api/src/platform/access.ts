@@ -20,10 +20,16 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { contacts, portals, userContacts } from '../db/schema';
-import { requireUser, type SessionUser } from './auth';
+import { bearerOf, rememberUser, requireUser, type SessionUser } from './auth';
 import type { App, AppContext } from './context';
-import { badRequest, forbidden } from './errors';
-import { requireFlag, resolveTenant, type PermissionFlag, type TenantContext } from './tenancy';
+import { badRequest, forbidden, unauthorized } from './errors';
+import {
+  requireFlag,
+  resolveSessionTenant,
+  resolveTenant,
+  type PermissionFlag,
+  type TenantContext,
+} from './tenancy';
 
 export type GuardKind = 'public' | 'user' | 'portal' | 'tenant' | 'contact';
 
@@ -188,16 +194,21 @@ async function apply(req: FastifyRequest, ctx: AppContext, rule: AccessRule): Pr
     case 'portal':
       return portalAccess(req, ctx);
     case 'tenant': {
-      const u = await requireUser(req, ctx.database.db, ctx.clock);
+      const token = bearerOf(req);
+      if (!token) throw unauthorized();
       const p = req.params as Record<string, unknown>;
-      const t = await resolveTenant(
+      const found = await resolveSessionTenant(
         ctx.database.db,
-        u.userId,
+        ctx.clock,
+        token,
         String(p.company ?? ''),
         String(p.contactid ?? ''),
       );
-      checkFlag(t, rule.flag);
-      return t;
+      if (!found) throw unauthorized('Your session has expired or is not valid', 'invalid_token');
+      rememberUser(req, found.user);
+      if (!found.tenant) throw forbidden('You do not hold this contact', 'not_your_contact');
+      checkFlag(found.tenant, rule.flag);
+      return found.tenant;
     }
     case 'contact': {
       const t = await contactAccess(req, ctx);

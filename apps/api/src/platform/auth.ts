@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
@@ -23,19 +23,32 @@ export function bearerOf(req: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
-export async function findSession(db: Db, clock: Clock, token: string): Promise<SessionUser | undefined> {
-  const rows = await db
+/** Prepared once per connection: every authenticated request runs it. */
+function prepareFindSession(db: Db) {
+  return db
     .select({ sessionId: sessions.id, userId: users.id, userName: users.userName })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, sha256(token)),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, clock.now()),
+        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('find_session');
+}
+const preparedFindSession = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
+
+/** The live (not revoked, not expired) session that `token` opens now. */
+export async function findSession(db: Db, clock: Clock, token: string): Promise<SessionUser | undefined> {
+  let q = preparedFindSession.get(db);
+  if (!q) {
+    q = prepareFindSession(db);
+    preparedFindSession.set(db, q);
+  }
+  const rows = await q.execute({ tokenHash: sha256(token), now: clock.now().toISOString() });
   return rows[0];
 }
 
@@ -55,6 +68,11 @@ export function requireUser(req: FastifyRequest, db: Db, clock: Clock): Promise<
     cache.set(req, p);
   }
   return p;
+}
+
+/** Records the user a combined lookup (session + tenant in one statement) found for this request. */
+export function rememberUser(req: FastifyRequest, user: SessionUser): void {
+  cache.set(req, Promise.resolve(user));
 }
 
 /** Opens a session for a user; the token is returned once and only its hash is stored. */

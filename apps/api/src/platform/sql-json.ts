@@ -4,14 +4,42 @@
  * its length. Timestamps are rendered inside SQL as UTC ISO strings, so the answer does not depend on
  * the session time zone of the server.
  */
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 
 export type Queryable = Db | Tx;
 
-/** Rows of a raw statement (PGlite and node-postgres both answer `{rows}`). */
+const dialect = new PgDialect();
+/** Statement text → its prepared-statement name. */
+const names = new Map<string, string>();
+/**
+ * A safety net, not a budget: the texts are a fixed set (values are always parameters), but a text that
+ * embedded a value would otherwise prepare a new statement on every connection for every value.
+ */
+const MAX_NAMED = 500;
+
+function nameOf(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `q_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Rows of a raw statement (PGlite and node-postgres both answer `{rows}`). Each statement text is a
+ * named (prepared) statement, so PostgreSQL parses and plans these large JSON queries once per
+ * connection instead of on every request; PGlite ignores the name. Statement texts must not embed
+ * values: pass them as parameters.
+ */
 export async function queryRows<T>(db: Queryable, q: SQL): Promise<T[]> {
-  const r = (await db.execute(q)) as unknown as { rows: T[] };
+  const query = dialect.sqlToQuery(q);
+  const r = (await db._.session.prepareQuery(query, undefined, nameOf(query.sql), false).execute()) as {
+    rows: T[];
+  };
   return r.rows;
 }
 

@@ -1,6 +1,16 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { companies, contacts, portals, userContacts } from '../db/schema';
+import {
+  companies,
+  companyListVersions,
+  contacts,
+  portals,
+  sessions,
+  userContacts,
+  users,
+} from '../db/schema';
+import { findSession, sha256, type SessionUser } from './auth';
+import type { Clock } from './clock';
 import { forbidden } from './errors';
 
 export const permissionFlags = [
@@ -29,48 +39,35 @@ export interface TenantContext {
   contactId: number;
   contactExtId: number;
   flags: Record<PermissionFlag, boolean>;
+  /**
+   * The company's list counter as this request saw it, read before any list statement: a list cached
+   * under this number is at least as new as the data it was read with.
+   */
+  listVersion: number;
 }
 
-/**
- * Resolves `{company}/{contactid}` for the signed-in user in one query, or refuses with 403: a contact
- * the user does not hold looks the same whether it exists or not.
- */
-export async function resolveTenant(
-  db: Db,
-  userId: number,
-  portalKey: string,
-  contactExtId: number | string,
-): Promise<TenantContext> {
-  const ext = typeof contactExtId === 'number' ? contactExtId : Number(contactExtId);
-  if (!Number.isSafeInteger(ext)) throw forbidden('You do not hold this contact', 'not_your_contact');
-  const rows = await db
-    .select({
-      portalId: portals.id,
-      portalKey: portals.key,
-      timeZone: portals.timeZone,
-      companyId: companies.id,
-      companyName: companies.companyName,
-      contactId: contacts.id,
-      contactExtId: contacts.extId,
-      manageTickets: contacts.manageTickets,
-      administrator: contacts.administrator,
-      viewContactContracts: contacts.viewContactContracts,
-      viewRecurringAdvances: contacts.viewRecurringAdvances,
-      viewContactActivityReports: contacts.viewContactActivityReports,
-      viewContactWiki: contacts.viewContactWiki,
-      viewEstimates: contacts.viewEstimates,
-      viewContactInvoices: contacts.viewContactInvoices,
-      viewContactDocuments: contacts.viewContactDocuments,
-      uploadContactDocuments: contacts.uploadContactDocuments,
-    })
-    .from(contacts)
-    .innerJoin(portals, eq(portals.id, contacts.portalId))
-    .innerJoin(companies, eq(companies.id, contacts.companyId))
-    .innerJoin(userContacts, and(eq(userContacts.contactId, contacts.id), eq(userContacts.userId, userId)))
-    .where(and(eq(portals.key, portalKey.toLowerCase()), eq(contacts.extId, ext)))
-    .limit(1);
-  const r = rows[0];
-  if (!r) throw forbidden('You do not hold this contact', 'not_your_contact');
+const tenantFields = {
+  portalId: portals.id,
+  portalKey: portals.key,
+  timeZone: portals.timeZone,
+  companyId: companies.id,
+  companyName: companies.companyName,
+  contactId: contacts.id,
+  contactExtId: contacts.extId,
+  manageTickets: contacts.manageTickets,
+  administrator: contacts.administrator,
+  viewContactContracts: contacts.viewContactContracts,
+  viewRecurringAdvances: contacts.viewRecurringAdvances,
+  viewContactActivityReports: contacts.viewContactActivityReports,
+  viewContactWiki: contacts.viewContactWiki,
+  viewEstimates: contacts.viewEstimates,
+  viewContactInvoices: contacts.viewContactInvoices,
+  viewContactDocuments: contacts.viewContactDocuments,
+  uploadContactDocuments: contacts.uploadContactDocuments,
+};
+type TenantRow = { [K in keyof typeof tenantFields]: (typeof tenantFields)[K]['_']['data'] };
+
+function toTenant(userId: number, r: TenantRow, listVersion: number): TenantContext {
   const flags = Object.fromEntries(permissionFlags.map((f) => [f, r[f]])) as Record<PermissionFlag, boolean>;
   return {
     userId,
@@ -82,7 +79,107 @@ export async function resolveTenant(
     contactId: r.contactId,
     contactExtId: r.contactExtId,
     flags,
+    listVersion,
   };
+}
+
+const notYourContact = () => forbidden('You do not hold this contact', 'not_your_contact');
+const extIdOf = (v: number | string) => {
+  const ext = typeof v === 'number' ? v : /^\d{1,15}$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(ext) ? ext : null;
+};
+
+/**
+ * Resolves `{company}/{contactid}` for the signed-in user in one query, or refuses with 403: a contact
+ * the user does not hold looks the same whether it exists or not.
+ */
+export async function resolveTenant(
+  db: Db,
+  userId: number,
+  portalKey: string,
+  contactExtId: number | string,
+): Promise<TenantContext> {
+  const ext = extIdOf(contactExtId);
+  if (ext === null) throw notYourContact();
+  const rows = await db
+    .select({ ...tenantFields, listVersion: companyListVersions.version })
+    .from(contacts)
+    .innerJoin(portals, eq(portals.id, contacts.portalId))
+    .innerJoin(companies, eq(companies.id, contacts.companyId))
+    .innerJoin(userContacts, and(eq(userContacts.contactId, contacts.id), eq(userContacts.userId, userId)))
+    .leftJoin(companyListVersions, eq(companyListVersions.companyId, companies.id))
+    .where(and(eq(portals.key, portalKey.toLowerCase()), eq(contacts.extId, ext)))
+    .limit(1);
+  const r = rows[0];
+  if (!r) throw notYourContact();
+  return toTenant(userId, r, r.listVersion ?? 0);
+}
+
+/**
+ * The session and the tenant of a `/api/{company}/{contactid}/…` request in ONE statement (the hot path
+ * of every list and detail). The left joins reach at most one row: (portal key), (portal, contact ext
+ * id) and (user, contact) are unique. Prepared once per connection: the server plans this seven-table
+ * join once instead of on every request.
+ */
+function prepareSessionTenant(db: Db) {
+  return db
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      userName: users.userName,
+      holds: userContacts.contactId,
+      listVersion: companyListVersions.version,
+      ...tenantFields,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(portals, eq(portals.key, sql.placeholder('portalKey')))
+    .leftJoin(contacts, and(eq(contacts.portalId, portals.id), eq(contacts.extId, sql.placeholder('ext'))))
+    .leftJoin(companies, eq(companies.id, contacts.companyId))
+    .leftJoin(userContacts, and(eq(userContacts.contactId, contacts.id), eq(userContacts.userId, users.id)))
+    .leftJoin(companyListVersions, eq(companyListVersions.companyId, companies.id))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(sessions.revokedAt),
+        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+      ),
+    )
+    .limit(1)
+    .prepare('session_tenant');
+}
+const preparedSessionTenant = new WeakMap<Db, ReturnType<typeof prepareSessionTenant>>();
+
+/** undefined when the token is not a live session (401); `tenant: null` when the user does not hold the contact (403). */
+export async function resolveSessionTenant(
+  db: Db,
+  clock: Clock,
+  token: string,
+  portalKey: string,
+  contactExtId: string,
+): Promise<{ user: SessionUser; tenant: TenantContext | null } | undefined> {
+  const ext = extIdOf(contactExtId);
+  if (ext === null) {
+    const user = await findSession(db, clock, token);
+    return user && { user, tenant: null };
+  }
+  let q = preparedSessionTenant.get(db);
+  if (!q) {
+    q = prepareSessionTenant(db);
+    preparedSessionTenant.set(db, q);
+  }
+  const rows = await q.execute({
+    tokenHash: sha256(token),
+    portalKey: portalKey.toLowerCase(),
+    ext,
+    now: clock.now().toISOString(),
+  });
+  const r = rows[0];
+  if (!r) return undefined;
+  const user: SessionUser = { sessionId: r.sessionId, userId: r.userId, userName: r.userName };
+  if (r.holds === null) return { user, tenant: null };
+  // With `holds` set every left-joined row exists (user_contacts → contacts → portal, company).
+  return { user, tenant: toTenant(r.userId, r as TenantRow, r.listVersion ?? 0) };
 }
 
 export function requireFlag(ctx: TenantContext, flag: PermissionFlag): void {

@@ -189,7 +189,8 @@ export async function getTicketDetail(
 export async function getComment(db: Queryable, commentId: number): Promise<RawComment | undefined> {
   const list = await queryJsonList<RawComment>(
     db,
-    sql`select ${sql.raw(commentsJson(`cm.id = ${Number(commentId)}`))} as items`,
+    sql`with wanted as (select ${commentId}::int as id)
+      select ${sql.raw(commentsJson('cm.id = (select id from wanted)'))} as items`,
   );
   return list[0];
 }

@@ -539,8 +539,8 @@ describe('statements per request (no N+1)', () => {
     }
     const large = { list: await list(), detail: await detail(), contracts: await contracts() };
     expect(large).toEqual(small);
-    // Session + tenant + the list itself.
-    expect(small).toEqual({ list: 3, detail: 3, contracts: 3 });
+    // Session and tenant in one statement, then the list itself (a changed list: the cache cannot answer).
+    expect(small).toEqual({ list: 2, detail: 2, contracts: 2 });
     expect(((await get('admin', '/tickets/5001')).json() as TicketDetail).comments.length).toBe(27);
   });
 });

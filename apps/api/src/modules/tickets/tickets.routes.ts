@@ -17,6 +17,7 @@ import {
   uploadResultSchema,
 } from '@sportello/contracts';
 import { guard } from '../../platform/access';
+import { sendJsonText } from '../../platform/answer-cache';
 import type { App, AppContext } from '../../platform/context';
 import { receiveUpload } from '../documents/uploads';
 import { listTicketTypes } from './tickets.queries';
@@ -48,9 +49,9 @@ export function registerTicketsRoutes(app: App, ctx: AppContext): void {
         response: { 200: ticketListSchema, ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const t = await guard(req, ctx, 'GET /api/:company/:contactid/tickets');
-      return myTickets(ctx, t, req.query);
+      return sendJsonText(reply, await myTickets(ctx, t, req.query));
     },
   );
 
@@ -65,9 +66,9 @@ export function registerTicketsRoutes(app: App, ctx: AppContext): void {
         response: { 200: ticketListSchema, ...errors },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const t = await guard(req, ctx, 'GET /api/:company/:contactid/tickets/all');
-      return allTickets(ctx, t, req.query);
+      return sendJsonText(reply, await allTickets(ctx, t, req.query));
     },
   );
 

@@ -12,8 +12,10 @@ import {
   type TicketDetail,
   type TicketListItem,
   type TicketListQuery,
+  ticketListSchema,
 } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
+import { AnswerCache } from '../../platform/answer-cache';
 import type { AppContext } from '../../platform/context';
 import { parseDateRange, yearBounds } from '../../platform/date-range';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
@@ -38,6 +40,7 @@ import {
   type RawComment,
   type RawTicketDetail,
   type RawTicketItem,
+  type TicketFilters,
   type TicketScope,
 } from './tickets.queries';
 
@@ -148,38 +151,65 @@ function wikiFilterOf(t: TenantContext, wikiFilter: number | undefined): number 
   return wikiFilter;
 }
 
-export async function myTickets(
-  ctx: AppContext,
-  t: TenantContext,
-  q: TicketListQuery,
-): Promise<TicketListItem[]> {
+/** Each process's cache of serialised lists (AnswerCache: reused while the company's counter stands). */
+const listCaches = new WeakMap<AppContext, { mb: number; cache: AnswerCache }>();
+const LIST_CACHE_TTL_MS = 10 * 60_000;
+
+function listCacheOf(ctx: AppContext): AnswerCache {
+  const mb = ctx.config.LIST_CACHE_MB;
+  let c = listCaches.get(ctx);
+  // A changed budget (the benchmark turns the cache off and on) starts an empty cache.
+  if (!c || c.mb !== mb) {
+    c = { mb, cache: new AnswerCache({ maxBytes: mb * 1024 * 1024, ttlMs: LIST_CACHE_TTL_MS }) };
+    listCaches.set(ctx, c);
+  }
+  return c.cache;
+}
+
+/**
+ * A ticket list as JSON text. The answer depends only on the scope, the filters and rows covered by the
+ * company's list counter (see migration 0001), so it is reused while `t.listVersion` is unchanged. The
+ * colleague filter also depends on who holds which contact, which the counter does not follow: those
+ * lists are always read afresh.
+ */
+async function listJson(ctx: AppContext, t: TenantContext, scope: TicketScope, f: TicketFilters) {
+  const cache = listCacheOf(ctx);
+  const key =
+    cache.enabled && f.webUserIds === null
+      ? JSON.stringify([scope, f.from?.toISOString(), f.toExclusive?.toISOString(), f.wikiElementExtId])
+      : null;
+  const now = ctx.clock.now().getTime();
+  const hit = key === null ? undefined : cache.get(key, t.listVersion, now);
+  if (hit !== undefined) return hit;
+  const rows = await listTickets(ctx.database.db, scope, f);
+  const sign = signerOf(ctx);
+  const body = JSON.stringify(ticketListSchema.parse(rows.map((r) => mapItem(sign, r))));
+  if (key !== null) cache.set(key, t.listVersion, body, now);
+  return body;
+}
+
+/** My tickets, as JSON text (see listJson). */
+export async function myTickets(ctx: AppContext, t: TenantContext, q: TicketListQuery): Promise<string> {
   const range = parseDateRange(q, t.timeZone);
   const scope = { ...ticketScope(t), creatorContactId: t.contactId };
-  const rows = await listTickets(ctx.database.db, scope, {
+  return listJson(ctx, t, scope, {
     ...range,
     wikiElementExtId: wikiFilterOf(t, q.wikiFilter),
     webUserIds: null,
   });
-  const sign = signerOf(ctx);
-  return rows.map((r) => mapItem(sign, r));
 }
 
-export async function allTickets(
-  ctx: AppContext,
-  t: TenantContext,
-  q: AllTicketsQuery,
-): Promise<TicketListItem[]> {
+/** All tickets of the company, as JSON text (see listJson). */
+export async function allTickets(ctx: AppContext, t: TenantContext, q: AllTicketsQuery): Promise<string> {
   const range = parseDateRange(q, t.timeZone);
   const webUserIds = q.webUserIds ? [...new Set(q.webUserIds.split(',').map((s) => Number(s.trim())))] : null;
   if (webUserIds?.some((n) => !Number.isSafeInteger(n) || n > 2_147_483_647))
     throw badRequest('webUserIds: not a list of user ids', 'invalid_web_user_ids');
-  const rows = await listTickets(ctx.database.db, ticketScope(t, { all: true }), {
+  return listJson(ctx, t, ticketScope(t, { all: true }), {
     ...range,
     wikiElementExtId: wikiFilterOf(t, q.wikiFilter),
     webUserIds,
   });
-  const sign = signerOf(ctx);
-  return rows.map((r) => mapItem(sign, r));
 }
 
 export async function ticketDetail(
