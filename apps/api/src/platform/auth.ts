@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Clock } from './clock';
 import { unauthorized } from './errors';
+import { preparedPerDb } from './prepared';
 
 export interface SessionUser {
   userId: number;
@@ -23,9 +24,9 @@ export function bearerOf(req: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
-/** Prepared once per connection: every authenticated request runs it. */
-function prepareFindSession(db: Db) {
-  return db
+/** Every authenticated request runs it: prepared once per connection. */
+const findSessionQuery = preparedPerDb((db) =>
+  db
     .select({ sessionId: sessions.id, userId: users.id, userName: users.userName })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -37,18 +38,15 @@ function prepareFindSession(db: Db) {
       ),
     )
     .limit(1)
-    .prepare('find_session');
-}
-const preparedFindSession = new WeakMap<Db, ReturnType<typeof prepareFindSession>>();
+    .prepare('find_session'),
+);
 
 /** The live (not revoked, not expired) session that `token` opens now. */
 export async function findSession(db: Db, clock: Clock, token: string): Promise<SessionUser | undefined> {
-  let q = preparedFindSession.get(db);
-  if (!q) {
-    q = prepareFindSession(db);
-    preparedFindSession.set(db, q);
-  }
-  const rows = await q.execute({ tokenHash: sha256(token), now: clock.now().toISOString() });
+  const rows = await findSessionQuery(db).execute({
+    tokenHash: sha256(token),
+    now: clock.now().toISOString(),
+  });
   return rows[0];
 }
 

@@ -12,6 +12,7 @@ import {
 import { findSession, sha256, type SessionUser } from './auth';
 import type { Clock } from './clock';
 import { forbidden } from './errors';
+import { preparedPerDb } from './prepared';
 
 export const permissionFlags = [
   'manageTickets',
@@ -121,8 +122,8 @@ export async function resolveTenant(
  * id) and (user, contact) are unique. Prepared once per connection: the server plans this seven-table
  * join once instead of on every request.
  */
-function prepareSessionTenant(db: Db) {
-  return db
+const sessionTenantQuery = preparedPerDb((db) =>
+  db
     .select({
       sessionId: sessions.id,
       userId: users.id,
@@ -146,9 +147,8 @@ function prepareSessionTenant(db: Db) {
       ),
     )
     .limit(1)
-    .prepare('session_tenant');
-}
-const preparedSessionTenant = new WeakMap<Db, ReturnType<typeof prepareSessionTenant>>();
+    .prepare('session_tenant'),
+);
 
 /** undefined when the token is not a live session (401); `tenant: null` when the user does not hold the contact (403). */
 export async function resolveSessionTenant(
@@ -163,12 +163,7 @@ export async function resolveSessionTenant(
     const user = await findSession(db, clock, token);
     return user && { user, tenant: null };
   }
-  let q = preparedSessionTenant.get(db);
-  if (!q) {
-    q = prepareSessionTenant(db);
-    preparedSessionTenant.set(db, q);
-  }
-  const rows = await q.execute({
+  const rows = await sessionTenantQuery(db).execute({
     tokenHash: sha256(token),
     portalKey: portalKey.toLowerCase(),
     ext,

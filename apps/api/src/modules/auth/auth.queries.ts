@@ -11,6 +11,7 @@ import {
   users,
 } from '../../db/schema';
 import { newToken, sha256 } from '../../platform/auth';
+import { preparedPerDb } from '../../platform/prepared';
 import { portalSettingsColumns, type PortalSettingsRow } from '../portals/portals.queries';
 
 type Conn = Db | Tx;
@@ -69,8 +70,9 @@ export interface MeRow {
 }
 
 /** The user and every contact they hold, with portal settings and logo, in one statement. */
-export async function loadMeRows(db: Conn, userId: number): Promise<MeRow[]> {
-  const rows = await db
+/** Every page load asks for it: prepared once per connection. */
+const meRowsQuery = preparedPerDb((db) =>
+  db
     .select({
       userId: users.id,
       userName: users.userName,
@@ -94,9 +96,13 @@ export async function loadMeRows(db: Conn, userId: number): Promise<MeRow[]> {
     .leftJoin(companies, eq(companies.id, contacts.companyId))
     .leftJoin(portals, eq(portals.id, contacts.portalId))
     .leftJoin(files, eq(files.id, portals.logoFileId))
-    .where(eq(users.id, userId))
-    .orderBy(asc(portals.key), asc(companies.companyName), asc(contacts.extId));
-  return rows as MeRow[];
+    .where(eq(users.id, sql.placeholder('userId')))
+    .orderBy(asc(portals.key), asc(companies.companyName), asc(contacts.extId))
+    .prepare('me_rows'),
+);
+
+export async function loadMeRows(db: Db, userId: number): Promise<MeRow[]> {
+  return (await meRowsQuery(db).execute({ userId })) as MeRow[];
 }
 
 /** Opens a session inside the caller's transaction; only the token's hash is stored. */
