@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { parseDateRange } from './date-range';
+
+describe('parseDateRange', () => {
+  it('reads days and minutes in the portal zone as half-open bounds, across DST', () => {
+    const r = parseDateRange({ from: '2026-10-25', to: '2026-10-25' }, 'Europe/Rome');
+    expect(r.from?.toISOString()).toBe('2026-10-24T22:00:00.000Z');
+    expect(r.toExclusive?.toISOString()).toBe('2026-10-25T23:00:00.000Z'); // a 25-hour day
+    const m = parseDateRange({ to: '2026-11-20 10:30' }, 'Europe/Rome');
+    expect(m.toExclusive?.toISOString()).toBe('2026-11-20T09:31:00.000Z');
+    expect(parseDateRange({}, 'Europe/Rome')).toEqual({ from: null, toExclusive: null });
+  });
+
+  it('answers a repeated range the same, in fresh Date objects', () => {
+    const a = parseDateRange({ from: '2026-01-01', to: '2026-01-31' }, 'America/New_York');
+    a.from!.setTime(0);
+    const b = parseDateRange({ from: '2026-01-01', to: '2026-01-31' }, 'America/New_York');
+    expect(b.from?.toISOString()).toBe('2026-01-01T05:00:00.000Z');
+    expect(parseDateRange({ from: '2026-01-01' }, 'Europe/Rome').from?.toISOString()).toBe(
+      '2025-12-31T23:00:00.000Z',
+    );
+  });
+
+  it('refuses what is not a real date, every time', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(() => parseDateRange({ from: '2026-02-30' }, 'Europe/Rome')).toThrow(/not a real date/);
+      expect(() => parseDateRange({ to: 'yesterday' }, 'Europe/Rome')).toThrow(/expected YYYY-MM-DD/);
+    }
+  });
+});
