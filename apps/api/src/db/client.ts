@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'drizzle-orm/logger';
@@ -43,6 +45,47 @@ export interface OpenOptions {
   maxConnections?: number;
   /** Start an in-memory embedded database from this tarball (made by dumpDataDir). */
   loadDataDir?: Blob;
+}
+
+/**
+ * PostgreSQL settings of the embedded database. Its memory is one WASM heap that grows to its peak and
+ * never shrinks, and PostgreSQL's shared buffers are most of it (the default 128 MB alone held ~150 MB
+ * of the server's RSS once warm). PGlite reads pages missing from the pool through the OS page cache,
+ * which is not the process's memory, so a small pool costs a system call per miss, not a disk read.
+ */
+const PGLITE_SETTINGS = ['shared_buffers=32MB'];
+
+/**
+ * Creates a new embedded database (initdb) in a short-lived child process. In-process, PGlite runs
+ * initdb in a second WASM Postgres and copies its result as a tarball: that instance stays reachable
+ * until the database is closed and the garbage collector happens to run, and the freed malloc arenas
+ * never go back to the OS, so the first start on an empty DATA_DIR sat at ~950 MB until a restart.
+ * The child writes a staging directory renamed into place at the end: an interrupted first start
+ * leaves no half-written database behind.
+ */
+async function createDataDir(dataDir: string): Promise<void> {
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+    throw new Error(`${dataDir} holds files but no database (no PG_VERSION): move it away or empty it`);
+  }
+  const staging = `${dataDir}.new`;
+  rmSync(staging, { recursive: true, force: true });
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script = `require(${JSON.stringify(entry)}).PGlite.create({ dataDir: process.argv[1] })
+    .then((pg) => pg.close())
+    .catch((e) => { console.error(e); process.exit(1); });`;
+  const child = spawn(process.execPath, ['-e', script, staging], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  if (code !== 0) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`Creating the database in ${dataDir} failed: ${stderr.trim()}`);
+  }
+  if (existsSync(dataDir)) rmdirSync(dataDir); // empty, checked above
+  renameSync(staging, dataDir);
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -91,9 +134,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
   let pglite;
   try {
-    pglite = await PGlite.create(
-      dataDir ? { dataDir } : opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {},
-    );
+    if (dataDir && !existsSync(join(dataDir, 'PG_VERSION'))) await createDataDir(dataDir);
+    pglite = await PGlite.create({
+      ...(dataDir ? { dataDir } : opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
+    });
   } catch (e) {
     unlock();
     throw e;

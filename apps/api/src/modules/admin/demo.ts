@@ -1,6 +1,5 @@
 import { portals } from '../../db/schema';
 import type { AppContext } from '../../platform/context';
-import { buildDemoDocument } from './demo-data';
 import { importDocument } from './import.service';
 
 async function hasPortals(ctx: AppContext): Promise<boolean> {
@@ -14,6 +13,8 @@ async function hasPortals(ctx: AppContext): Promise<boolean> {
  */
 export async function loadDemoDataIfEmpty(ctx: AppContext): Promise<boolean> {
   if (await hasPortals(ctx)) return false;
+  // The demo's builder draws its PDFs with pdf-lib: loaded only when there is a demo to load.
+  const { buildDemoDocument } = await import('./demo-data');
   try {
     await importDocument(ctx, await buildDemoDocument(ctx.clock.now()));
     return true;

@@ -1,4 +1,6 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+
+type PdfLib = typeof import('pdf-lib');
 
 export type AuditLanguage = 'it-IT' | 'en-EN' | 'es-ES';
 
@@ -144,6 +146,7 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
 
 async function drawAuditPage(
+  { StandardFonts, rgb }: PdfLib,
   doc: PDFDocument,
   facts: AuditFacts,
   lang: AuditLanguage,
@@ -217,6 +220,9 @@ export async function buildSignedPdf(
   lang: AuditLanguage,
   now: Date,
 ): Promise<SignedPdf> {
+  // pdf-lib (~15 MB) is loaded by the first signature, not when the server starts.
+  const lib = await import('pdf-lib');
+  const { PDFDocument } = lib;
   let doc: PDFDocument | undefined;
   if (contentType.toLowerCase() === 'application/pdf' || isPdfMagic(original)) {
     try {
@@ -227,7 +233,7 @@ export async function buildSignedPdf(
   }
   const originalPages = doc?.getPageCount() ?? 0;
   doc ??= await PDFDocument.create({ updateMetadata: false });
-  await drawAuditPage(doc, facts, lang, originalPages > 0);
+  await drawAuditPage(lib, doc, facts, lang, originalPages > 0);
   doc.setProducer('Sportello');
   doc.setModificationDate(now);
   if (originalPages === 0) {
