@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
 import { bundleReport, measurePage, type BundleReport, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
-import { root } from './lib/server';
+import { root, startServer } from './lib/server';
 
 const { values: opt } = parseArgs({
   options: {
@@ -50,50 +50,23 @@ interface BenchServer {
 }
 
 async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
-  const port = await freePort();
-  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['bench/lib/bench-server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const server = await startServer(
+    { DEMO_DATA: 'false', ...env },
+    await freePort(),
+    'bench/lib/bench-server.ts',
+  );
+  const { child } = server;
   children.add(child);
   child.on('exit', () => children.delete(child));
   let exited = false;
-  const exit = new Promise<void>((res) =>
-    child.on('exit', () => {
-      exited = true;
-      res();
-    }),
-  );
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exited) throw new Error('bench server exited during start');
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('bench server did not start in 120 s');
-    }
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
+  void server.exited.then(() => (exited = true));
   return {
-    baseUrl,
+    baseUrl: server.baseUrl,
     exited: () => exited,
     async stop() {
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      await exit;
+      await server.exited;
       clearTimeout(t);
     },
   };

@@ -483,6 +483,8 @@ describe('tickets', () => {
 
     await p.goto(`${MINE}/tickets`);
     await p.getByTestId('ticket-row').first().waitFor();
+    // The rows can be drawn under the portal's 200 ms settling spinner: the picture is taken after it.
+    await p.getByTestId('full-screen-spinner').waitFor({ state: 'detached' });
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await screenshot(p, 'tickets-list-375');
     await phone.close();

@@ -3,7 +3,7 @@
  * modulepreloads and stylesheets, gzip -9), the largest chunks, and the tickets page in headless
  * Chromium with 4x CPU throttling (DevTools protocol): LCP and total blocking time, cold and warm.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -58,11 +58,27 @@ export interface PageRun {
   tbt: number;
   longTasks: number;
   load: number;
+  /** What the last LCP candidate was (tag, classes, text, size): to see what the metric waits for. */
+  lcpElement?: string;
+}
+
+export interface MeasureOptions {
+  /** Writes a Chromium performance trace of each load to `${tracePrefix}-cold.json` / `-warm.json`. */
+  tracePrefix?: string;
+  /** Writes a JavaScript CPU profile of each load to `${profilePrefix}-cold.cpuprofile` / `-warm…`. */
+  profilePrefix?: string;
 }
 
 const OBSERVERS = `
-  window.__perf = { lcp: 0, longtasks: [] };
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__perf.lcp = e.startTime; })
+  window.__perf = { lcp: 0, lcpElement: '', longtasks: [] };
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) {
+      window.__perf.lcp = e.startTime;
+      const el = e.element;
+      window.__perf.lcpElement = el
+        ? el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim().split(/\\s+/).join('.') : '') +
+          ' "' + (el.textContent || '').trim().slice(0, 40) + '" ' + e.size + ' px²'
+        : '(removed) ' + e.size + ' px²';
+    } })
     .observe({ type: 'largest-contentful-paint', buffered: true });
   new PerformanceObserver((l) => { for (const e of l.getEntries())
       window.__perf.longtasks.push({ start: e.startTime, duration: e.duration }); })
@@ -77,6 +93,7 @@ export async function measurePage(
   url: string,
   storage: Record<string, string>,
   readyText: string,
+  options: MeasureOptions = {},
 ): Promise<{ cold: PageRun; warm: PageRun }> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
@@ -108,7 +125,7 @@ export async function measurePage(
       await page.waitForTimeout(1500);
       return page.evaluate(() => {
         const w = window as unknown as {
-          __perf: { lcp: number; longtasks: { start: number; duration: number }[] };
+          __perf: { lcp: number; lcpElement: string; longtasks: { start: number; duration: number }[] };
         };
         const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
         const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
@@ -120,13 +137,29 @@ export async function measurePage(
           tbt: Math.round(tbt),
           longTasks: after.length,
           load: Math.round(nav?.loadEventEnd ?? 0),
+          lcpElement: w.__perf.lcpElement,
         };
       });
     };
-    await page.goto(url, { waitUntil: 'load' });
-    const cold = await read();
-    await page.reload({ waitUntil: 'load' });
-    const warm = await read();
+    const traced = async (name: string, load: () => Promise<unknown>): Promise<PageRun> => {
+      if (options.tracePrefix)
+        await browser.startTracing(page, { path: `${options.tracePrefix}-${name}.json`, screenshots: true });
+      if (options.profilePrefix) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
+      await load();
+      const run = await read();
+      if (options.tracePrefix) await browser.stopTracing();
+      if (options.profilePrefix) {
+        const { profile } = await cdp.send('Profiler.stop');
+        writeFileSync(`${options.profilePrefix}-${name}.cpuprofile`, JSON.stringify(profile));
+      }
+      return run;
+    };
+    const cold = await traced('cold', () => page.goto(url, { waitUntil: 'load' }));
+    const warm = await traced('warm', () => page.reload({ waitUntil: 'load' }));
     return { cold, warm };
   } finally {
     await browser.close();

@@ -9,10 +9,17 @@ export interface RunningServer {
   exited: Promise<number | null>;
 }
 
-/** Starts the API server (tsx, sources) on a port and waits for /api/health. */
-export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
+/**
+ * Starts the API server (tsx, sources) on a port and waits for /api/health; `script` may name the
+ * benchmark's server (bench/lib/bench-server.ts), which wraps the same app.
+ */
+export async function startServer(
+  env: Record<string, string>,
+  port: number,
+  script = 'apps/api/src/server.ts',
+): Promise<RunningServer> {
   // One process (not the tsx CLI, which runs the server as a child): a SIGKILL must hit the server itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

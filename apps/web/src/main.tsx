@@ -1,12 +1,18 @@
+// First: its requests leave before the app modules are evaluated and long before the first render.
+import { seedEarlyData } from './app/early-data';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { createQueryClient } from './app/provider';
 import { i18nReady } from './i18n';
+
+const queryClient = createQueryClient();
+seedEarlyData(queryClient);
 
 void i18nReady.then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} />
     </StrictMode>,
   ),
 );

@@ -1,34 +1,36 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import type { MeContact } from '@sportello/contracts';
+import { early } from './early-data';
+import { lazyPage } from './lazy-page';
 import { DashboardRedirect, NotFoundPage, RequireContact } from './layout/route-guards';
 import { ShellLayout } from './layout/shell-layout';
 import { PageLoader } from './layout/spinners';
 import { canOpenTicket, SECTION_RULES } from './sections';
 
 // Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
-const TicketsPage = lazy(() => import('../features/tickets/tickets-page'));
-const AllTicketsPage = lazy(() => import('../features/tickets/all-tickets-page'));
-const NewTicketPage = lazy(() => import('../features/tickets/new-ticket-page'));
-const TicketDetailPage = lazy(() => import('../features/tickets/ticket-detail-page'));
-const ReportsPage = lazy(() => import('../features/reports/reports-page'));
-const ActivityContractsPage = lazy(() => import('../features/contracts/activity-contracts-page'));
-const ServiceContractsPage = lazy(() => import('../features/contracts/service-contracts-page'));
-const DocumentsPage = lazy(() => import('../features/documents/documents-page'));
-const PublicFilesPage = lazy(() => import('../features/documents/public-files-page'));
-const InvoicesPage = lazy(() => import('../features/billing/invoices-page'));
-const EstimatesPage = lazy(() => import('../features/billing/estimates-page'));
-const RecurringAdvancesPage = lazy(() => import('../features/billing/recurring-advances-page'));
-const WikiPage = lazy(() => import('../features/wiki/wiki-page'));
-const LoginPage = lazy(() => import('../features/auth/login-page'));
-const ConfirmPage = lazy(() => import('../features/auth/confirm-page'));
-const PrivacyPage = lazy(() => import('../features/auth/privacy-page'));
-const SignPage = lazy(() => import('../features/signing/sign-page'));
-const BookingPage = lazy(() => import('../features/appointments/booking-page'));
-const CancellationPage = lazy(() => import('../features/appointments/cancellation-page'));
-const TaskPage = lazy(() => import('../features/tasks/task-page'));
+const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page'), early.ticketsPage);
+const AllTicketsPage = lazyPage(() => import('../features/tickets/all-tickets-page'));
+const NewTicketPage = lazyPage(() => import('../features/tickets/new-ticket-page'));
+const TicketDetailPage = lazyPage(() => import('../features/tickets/ticket-detail-page'));
+const ReportsPage = lazyPage(() => import('../features/reports/reports-page'));
+const ActivityContractsPage = lazyPage(() => import('../features/contracts/activity-contracts-page'));
+const ServiceContractsPage = lazyPage(() => import('../features/contracts/service-contracts-page'));
+const DocumentsPage = lazyPage(() => import('../features/documents/documents-page'));
+const PublicFilesPage = lazyPage(() => import('../features/documents/public-files-page'));
+const InvoicesPage = lazyPage(() => import('../features/billing/invoices-page'));
+const EstimatesPage = lazyPage(() => import('../features/billing/estimates-page'));
+const RecurringAdvancesPage = lazyPage(() => import('../features/billing/recurring-advances-page'));
+const WikiPage = lazyPage(() => import('../features/wiki/wiki-page'));
+const LoginPage = lazyPage(() => import('../features/auth/login-page'));
+const ConfirmPage = lazyPage(() => import('../features/auth/confirm-page'));
+const PrivacyPage = lazyPage(() => import('../features/auth/privacy-page'));
+const SignPage = lazyPage(() => import('../features/signing/sign-page'));
+const BookingPage = lazyPage(() => import('../features/appointments/booking-page'));
+const CancellationPage = lazyPage(() => import('../features/appointments/cancellation-page'));
+const TaskPage = lazyPage(() => import('../features/tasks/task-page'));
 
-type Page = LazyExoticComponent<ComponentType>;
+type Page = ComponentType;
 
 /** A standalone route: open without sign-in, its own loading fallback. */
 const open = (Page: Page) => (

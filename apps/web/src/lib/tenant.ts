@@ -29,10 +29,12 @@ const retryOnce = (failures: number, error: unknown) =>
   !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500) && failures < 1;
 
 /** `GET /api/Users/me`: the user and the contacts they hold (with flags and portal settings). */
+export const fetchMe = (signal?: AbortSignal) => api<MeAnswer>('/api/Users/me', { signal });
+
 export const meQuery = () =>
   queryOptions({
     queryKey: ['me'] as const,
-    queryFn: ({ signal }) => api<MeAnswer>('/api/Users/me', { signal }),
+    queryFn: ({ signal }) => fetchMe(signal),
     staleTime: 5 * 60_000,
     retry: retryOnce,
   });

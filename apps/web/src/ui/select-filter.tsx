@@ -41,7 +41,9 @@ export function SelectFilter<V extends string | number>({
       clearButtonProps={{ 'aria-label': t('widgets.select.clear'), 'aria-hidden': false, tabIndex: 0 }}
       allowDeselect={false}
       checkIconPosition="right"
-      comboboxProps={{ withinPortal: true }}
+      // Options are rendered when the list opens: Mantine's combobox otherwise renders and positions the
+      // hidden list with the page, a forced layout in the middle of every list page's first render.
+      comboboxProps={{ withinPortal: true, keepMounted: false }}
       onChange={(v) =>
         onChange(v === null ? null : (options.find((o) => String(o.value) === v)?.value ?? null))
       }

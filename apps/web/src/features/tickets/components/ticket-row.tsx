@@ -1,12 +1,12 @@
-import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import { memo } from 'react';
+import { Anchor, Badge, Text, VisuallyHidden } from '@mantine/core';
 import { IconCalendarEvent, IconFileText, IconUser } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import type { TicketListItem } from '@sportello/contracts';
 import { formatDate, formatTime } from '../../../lib/format';
 import { isClosedTicket } from '../ticket-filters';
-import { TicketNumber } from './ticket-number';
-import { TypeBadge } from './type-badge';
+import { typeBadgeColours } from '../type-colour';
 import classes from './tickets.module.css';
 
 export interface TicketRowProps {
@@ -17,80 +17,129 @@ export interface TicketRowProps {
   canViewReports: boolean;
   /** All-tickets rows say who created the ticket. */
   showCreator?: boolean;
+  /** The list's translate function (one subscription per list, not one per row). */
+  t: TFunction;
+}
+
+/*
+ * A list shows up to hundreds of rows, so a row is plain elements wearing Mantine's own classes (Badge,
+ * Text, Anchor: the same look, and the same `mantine-*-root` hooks for a portal's custom CSS) instead of
+ * fifteen Mantine components: those resolve props, theme and styles per element, and 200 rows of them
+ * took seconds of main thread on a slow phone. The variables Mantine's resolvers would set inline are
+ * in tickets.module.css. The detail page keeps the components (TicketNumber, TypeBadge): one of each.
+ */
+const TEXT = `mantine-focus-auto ${Text.classes.root} mantine-Text-root`;
+const ANCHOR = `${TEXT} ${Anchor.classes.root} mantine-Anchor-root`;
+const BADGE = `${Badge.classes.root} mantine-Badge-root ${classes.badge}`;
+const BADGE_LABEL = `${Badge.classes.label} mantine-Badge-label`;
+const HIDDEN = `${VisuallyHidden.classes.root} mantine-VisuallyHidden-root`;
+
+const typeColours = new Map<string, ReturnType<typeof typeBadgeColours>>();
+/** Types repeat down a list: each colour is parsed once. */
+function coloursOf(colour: string | null | undefined) {
+  const key = colour ?? '';
+  if (!typeColours.has(key)) typeColours.set(key, typeBadgeColours(colour));
+  return typeColours.get(key)!;
 }
 
 /** One ticket of a list: number, title, type, creation date and time, report, next activity, step. */
-export function TicketRow({ ticket, href, canViewReports, showCreator }: TicketRowProps) {
-  const { t } = useTranslation();
+export const TicketRow = memo(function TicketRow({
+  ticket,
+  href,
+  canViewReports,
+  showCreator,
+  t,
+}: TicketRowProps) {
   const creator = ticket.creatorContactWebUser;
+  const type = coloursOf(ticket.taskType.color);
+  const report = canViewReports ? ticket.activityReport : null;
   return (
     <li className={classes.row} data-testid="ticket-row" data-ticket-id={ticket.id}>
-      <Stack gap={6}>
+      <div className={classes.rowBody}>
         {/* On a phone the type badge moves under the title rather than squeezing it (or being cut). */}
-        <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
-          <Group gap="xs" wrap="nowrap" align="flex-start" style={{ flex: '1 1 220px', minWidth: 0 }}>
-            <TicketNumber ticket={ticket} />
-            <Anchor component={Link} to={href} className={classes.titleLink} underline="hover">
+        <div className={classes.rowHead}>
+          <div className={classes.rowTitle}>
+            {ticket.internalAnnualProgressive > 0 && (
+              <div
+                className={`${BADGE} ${classes.numberBadge}`}
+                data-variant="outline"
+                data-testid="ticket-number"
+              >
+                <span className={BADGE_LABEL}>
+                  <span className={HIDDEN}>{`${t('tickets.number')} `}</span>
+                  {ticket.ticketNumber}
+                </span>
+              </div>
+            )}
+            <Link to={href} className={`${ANCHOR} ${classes.titleLink}`} data-underline="hover">
               {ticket.title}
-            </Anchor>
-          </Group>
-          <TypeBadge type={ticket.taskType} />
-        </Group>
-        <Group gap="md" wrap="wrap" fz="sm">
-          <Group gap={4} wrap="nowrap" c="dimmed">
+            </Link>
+          </div>
+          <div
+            className={`${BADGE} ${classes.typeBadge}`}
+            data-variant={type ? 'filled' : 'default'}
+            style={type ? { backgroundColor: type.background, color: type.text } : undefined}
+            data-testid="ticket-type"
+          >
+            <span className={BADGE_LABEL}>{ticket.taskType.name}</span>
+          </div>
+        </div>
+        <div className={classes.rowMeta}>
+          <div className={classes.dimmed}>
             <IconCalendarEvent size={16} aria-hidden />
-            <Text size="sm" span>
+            <span className={`${TEXT} ${classes.sm}`}>
               {t('tickets.createdOn', {
                 date: formatDate(ticket.createdOn),
                 time: formatTime(ticket.createdOn),
               })}
-            </Text>
-          </Group>
-          <Badge
-            variant="light"
-            color={isClosedTicket(ticket) ? 'gray' : 'brand'}
-            radius="sm"
-            tt="none"
+            </span>
+          </div>
+          <div
+            className={`${BADGE} ${classes.stepBadge}`}
+            data-variant="light"
+            data-closed={isClosedTicket(ticket) || undefined}
             data-testid="ticket-step"
           >
-            {ticket.taskStatus.step.name}
-          </Badge>
+            <span className={BADGE_LABEL}>{ticket.taskStatus.step.name}</span>
+          </div>
           {showCreator && (
-            <Group gap={4} wrap="nowrap" c="dimmed" data-testid="ticket-creator">
+            <div className={classes.dimmed} data-testid="ticket-creator">
               <IconUser size={16} aria-hidden />
-              <Text size="sm" span>
+              <span className={`${TEXT} ${classes.sm}`}>
                 {creator
                   ? t('tickets.createdBy', { name: creator.referentName || creator.companyName })
                   : t('tickets.createdByAgent')}
-              </Text>
-            </Group>
+              </span>
+            </div>
           )}
-        </Group>
-        {(ticket.nextPlannedActivityInfo || (canViewReports && ticket.activityReport)) && (
-          <Group gap="md" wrap="wrap" justify="space-between">
+        </div>
+        {(ticket.nextPlannedActivityInfo || report) && (
+          <div className={classes.rowFoot}>
             {ticket.nextPlannedActivityInfo ? (
-              <Text size="sm">{t('tickets.nextActivity', { text: ticket.nextPlannedActivityInfo })}</Text>
+              <p className={`${TEXT} ${classes.sm}`}>
+                {t('tickets.nextActivity', { text: ticket.nextPlannedActivityInfo })}
+              </p>
             ) : (
               <span />
             )}
-            {canViewReports && ticket.activityReport && (
-              <Anchor
-                href={ticket.activityReport.documentUrl}
+            {report && (
+              <a
+                href={report.documentUrl}
                 target="_blank"
                 rel="noopener noreferrer"
-                size="sm"
-                className={classes.above}
-                aria-label={t('tickets.openReport', { name: ticket.activityReport.name })}
+                className={`${ANCHOR} ${classes.sm} ${classes.above}`}
+                data-underline="hover"
+                aria-label={t('tickets.openReport', { name: report.name })}
               >
-                <Group gap={4} wrap="nowrap" component="span">
+                <span className={classes.inline}>
                   <IconFileText size={16} aria-hidden />
                   {t('tickets.activityReport')}
-                </Group>
-              </Anchor>
+                </span>
+              </a>
             )}
-          </Group>
+          </div>
         )}
-      </Stack>
+      </div>
     </li>
   );
-}
+});

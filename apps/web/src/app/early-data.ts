@@ -1,0 +1,96 @@
+/**
+ * Requests started at the top of the entry, before the app's modules are evaluated and the first render
+ * (together most of a second of a slow phone's CPU): the signed-in user on any page of the layout, and
+ * on My tickets, where a contact lands, that list and the page's code. main.tsx hands them to the query
+ * cache (`seedEarlyData`), so the queries asking for the same data find it there or on its way instead
+ * of starting after the layout has rendered.
+ *
+ * Only what the app already keeps is read: the token, and the company and contact remembered from the
+ * last visit. The list is fetched only when the address names that same contact, so a link to another
+ * contact (which the layout would redirect) costs nothing.
+ */
+import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
+import type { MeAnswer, TicketListItem } from '@sportello/contracts';
+import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
+import { storage } from '../lib/storage';
+import { fetchMe, meQuery } from '../lib/tenant';
+
+/** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
+const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
+/** `/:company/:contactid/tickets`, matched as react-router does: any case, optional trailing slash. */
+const MY_TICKETS = /^\/([^/]+)\/(\d+)\/tickets\/?$/i;
+
+const decode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+};
+
+interface Early {
+  me: Promise<MeAnswer> | null;
+  myTickets: { company: string; contactId: number; list: Promise<TicketListItem[]> } | null;
+  /** The My tickets page module (router.tsx renders it without a loading step once it is here). */
+  ticketsPage: Promise<typeof import('../features/tickets/tickets-page')> | null;
+}
+
+function start(): Early {
+  const none: Early = { me: null, myTickets: null, ticketsPage: null };
+  if (typeof window === 'undefined' || !storage.get('token')) return none;
+  const path = window.location.pathname;
+  if (STANDALONE.test(path)) return none;
+  const early: Early = { ...none, me: fetchMe() };
+  const m = MY_TICKETS.exec(path);
+  if (!m) return early;
+  // The remembered spelling is the server's own (the layout stores the portal key it answered).
+  const company = storage.get('company');
+  const contactId = Number(m[2]);
+  if (
+    company &&
+    company.toLowerCase() === decode(m[1]!)?.toLowerCase() &&
+    String(contactId) === storage.get('contactId')
+  )
+    early.myTickets = {
+      company,
+      contactId,
+      list: fetchMyTickets(company, contactId, openingMyTicketsQuery()),
+    };
+  // After the API calls: the page's chunks take most of the browser's six connections.
+  early.ticketsPage = import('../features/tickets/tickets-page');
+  return early;
+}
+
+export const early = start();
+// Failures are handed to the queries (and the page's lazy import) that use these: none goes unhandled.
+for (const p of [early.me, early.myTickets?.list, early.ticketsPage]) p?.catch(() => {});
+
+/**
+ * The query runs its own fetcher from the second call on (a retry, a refetch): only the first is the
+ * early request.
+ */
+function firstThen<T, K extends QueryKey>(
+  promise: Promise<T>,
+  queryFn: QueryFunction<T, K>,
+): QueryFunction<T, K> {
+  let first: Promise<T> | null = promise;
+  return (ctx) => {
+    if (!first) return queryFn(ctx);
+    const p = first;
+    first = null;
+    return p;
+  };
+}
+
+/** Puts the early requests into the cache under the keys (and options) their queries use. */
+export function seedEarlyData(client: QueryClient): void {
+  if (early.me) {
+    const options = meQuery();
+    void client.prefetchQuery({ ...options, queryFn: firstThen(early.me, options.queryFn!) });
+  }
+  if (early.myTickets) {
+    const { company, contactId, list } = early.myTickets;
+    const options = myTicketsQuery(company, contactId, openingMyTicketsQuery());
+    void client.prefetchQuery({ ...options, queryFn: firstThen(list, options.queryFn!) });
+  }
+}

@@ -1,0 +1,46 @@
+import { lazy, useEffect, useState, type ComponentType } from 'react';
+import { PageLoader } from './layout/spinners';
+
+export type PageModule = { default: ComponentType };
+
+/**
+ * A page in its own chunk. While its code loads the page shows the page loader as ordinary content
+ * rather than suspending: a navigation is a React transition, and a transition that suspends keeps the
+ * previous route on screen (an empty main area, the menu still marking the old page) while the address
+ * already names the new one. Rendering a loader commits the new route at once, so the menu follows the
+ * address, and the page appears as soon as its code is here, without React's 300 ms hold on content
+ * revealed after a Suspense fallback. `preloaded`: an import already under way (early-data.ts).
+ */
+export function lazyPage(
+  load: () => Promise<PageModule>,
+  preloaded?: Promise<PageModule> | null,
+): ComponentType {
+  let loaded: ComponentType | null = null;
+  let failed = false;
+  let loading: Promise<PageModule> | null = null;
+  const loadOnce = () =>
+    (loading ??= (preloaded ?? load()).then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (error: unknown) => {
+        failed = true;
+        throw error;
+      },
+    ));
+  if (preloaded) loadOnce().catch(() => {});
+  // Rendered only after a failed load: it throws that failure to the route's error boundary, as before.
+  const Failed = lazy(loadOnce);
+  return function Page() {
+    const [, setSettled] = useState(false);
+    useEffect(() => {
+      if (loaded || failed) return;
+      const settle = () => setSettled(true);
+      loadOnce().then(settle, settle);
+    }, []);
+    const Loaded = loaded;
+    if (Loaded) return <Loaded />;
+    return failed ? <Failed /> : <PageLoader />;
+  };
+}

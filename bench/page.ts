@@ -1,0 +1,168 @@
+/**
+ * `npx tsx bench/page.ts`: only the page part of `npm run bench`, in a minute instead of a full run.
+ * Builds the SPA into a temporary directory (apps/web/dist, which the browser tests and the full bench
+ * build, stays untouched), starts the bench server on a fresh PGlite data directory (or a throwaway
+ * PostgreSQL with --pg) with the base data and the known contact's 200 tickets, then measures the
+ * tickets page as bench/run.ts does, several times, and prints every run and the medians.
+ *
+ *   options: --runs N (default 3)  --pg  --trace DIR (Chromium traces of every load)
+ *            --profile DIR (JavaScript CPU profiles of every load, for DevTools)
+ *            --build-to DIR (build into DIR and keep it)  --dist DIR (an existing build; repeatable)
+ * With several builds (e.g. `--dist before --build-to after`) the runs alternate between them, so a
+ * machine shared with other work slows both alike: compare the medians of one invocation only.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER, KNOWN_TICKETS } from './lib/generate';
+import { bundleReport, measurePage, type PageRun } from './lib/page';
+import { freePort, startThrowawayPg } from './lib/pg';
+import { root, startServer } from './lib/server';
+
+const { values: opt } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    pg: { type: 'boolean', default: false },
+    dist: { type: 'string', multiple: true },
+    'build-to': { type: 'string' },
+    trace: { type: 'string' },
+    profile: { type: 'string' },
+  },
+});
+const RUNS = Math.max(1, Number(opt.runs));
+const log = (...a: unknown[]) => console.log('[page]', ...a);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const cleanups: (() => void)[] = [];
+const cleanup = () => {
+  for (const f of cleanups.splice(0).reverse()) {
+    try {
+      f();
+    } catch {
+      // best effort
+    }
+  }
+};
+process.once('SIGINT', () => (cleanup(), process.exit(130)));
+process.once('SIGTERM', () => (cleanup(), process.exit(143)));
+
+async function post<T>(url: string, json: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method: 'POST',
+    body: JSON.stringify(json),
+    headers: { 'content-type': 'application/json' },
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+function build(into?: string): string {
+  let dist = into;
+  if (dist) mkdirSync(dist, { recursive: true });
+  else {
+    const temp = mkdtempSync(join(tmpdir(), 'sportello-page-dist-'));
+    cleanups.push(() => rmSync(temp, { recursive: true, force: true }));
+    dist = temp;
+  }
+  log(`building the SPA into ${dist}`);
+  execFileSync('npx', ['vite', 'build', '--outDir', dist, '--emptyOutDir'], {
+    cwd: join(root, 'apps/web'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  execFileSync(process.execPath, [join(root, 'scripts/precompress.mjs'), dist], { stdio: 'inherit' });
+  return dist;
+}
+
+async function startBenchServer(env: Record<string, string>): Promise<string> {
+  const server = await startServer(
+    { DEMO_DATA: 'false', ...env },
+    await freePort(),
+    'bench/lib/bench-server.ts',
+  );
+  cleanups.push(() => server.child.kill('SIGKILL'));
+  return server.baseUrl;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : Math.round((s[s.length / 2 - 1]! + s[s.length / 2]!) / 2);
+};
+
+async function main(): Promise<void> {
+  const dists = [...(opt.dist ?? [])];
+  if (opt['build-to'] || dists.length === 0) dists.push(build(opt['build-to']));
+  for (const dist of dists) {
+    const bundle = bundleReport(dist);
+    log(
+      `${dist}: initial JS ${(bundle.initialJs / 1024).toFixed(1)} KB gzip, CSS ${(bundle.initialCss / 1024).toFixed(1)} KB; ` +
+        bundle.lazyChecks.map((c) => `${c.name}: ${c.lazy ? 'lazy' : 'IN the initial chunks'}`).join('; '),
+    );
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'sportello-page-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  // The server serves whatever this link points at (it looks files up per request): runs switch builds.
+  const web = join(dataDir, 'web');
+  const serve = (dist: string) => {
+    rmSync(web, { force: true });
+    symlinkSync(dist, web);
+  };
+  serve(dists[0]!);
+  let databaseUrl = '';
+  if (opt.pg) {
+    const pg = await startThrowawayPg({ fsync: false });
+    cleanups.push(() => pg.stop());
+    databaseUrl = pg.url;
+  }
+  const baseUrl = await startBenchServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, WEB_DIST: web });
+  // Only the known contact's tickets: the page reads that contact's list, whatever the total.
+  await post(`${baseUrl}/bench/admin/grow`, { tickets: KNOWN_TICKETS });
+  for (;;) {
+    await sleep(500);
+    const job = (await (await fetch(`${baseUrl}/bench/admin/job`)).json()) as {
+      running: boolean;
+      error: string | null;
+    };
+    if (job.error) throw new Error(job.error);
+    if (!job.running) break;
+  }
+  const { token } = await post<{ token: string }>(`${baseUrl}/api/auth/login`, {
+    userName: BENCH_USER,
+    password: BENCH_PASSWORD,
+  });
+  const url = `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets`;
+  const storage = { token, company: BENCH_PORTAL, contactId: String(BENCH_CONTACT_EXT) };
+  const runs: { cold: PageRun; warm: PageRun }[][] = dists.map(() => []);
+  for (const dir of [opt.trace, opt.profile]) if (dir) mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < RUNS; i++) {
+    for (const [d, dist] of dists.entries()) {
+      serve(dist);
+      const r = await measurePage(url, storage, 'Ticket 200:', {
+        tracePrefix: opt.trace ? join(opt.trace, `build${d + 1}-run${i + 1}`) : undefined,
+        profilePrefix: opt.profile ? join(opt.profile, `build${d + 1}-run${i + 1}`) : undefined,
+      });
+      runs[d]!.push(r);
+      for (const kind of ['cold', 'warm'] as const) {
+        const p = r[kind];
+        log(
+          `build ${d + 1} run ${i + 1} ${kind}: FCP ${p.fcp} LCP ${p.lcp} TBT ${p.tbt} (${p.longTasks} long tasks) load ${p.load}` +
+            (p.lcpElement ? `  LCP element: ${p.lcpElement}` : ''),
+        );
+      }
+    }
+  }
+  for (const [d, dist] of dists.entries())
+    for (const kind of ['cold', 'warm'] as const) {
+      const pick = (k: 'fcp' | 'lcp' | 'tbt') => median(runs[d]!.map((r) => r[kind][k]));
+      log(
+        `build ${d + 1} (${dist}) median ${kind}: FCP ${pick('fcp')} LCP ${pick('lcp')} TBT ${pick('tbt')}`,
+      );
+    }
+}
+
+try {
+  await main();
+} finally {
+  cleanup();
+}
