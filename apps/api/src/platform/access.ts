@@ -20,10 +20,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { contacts, portals, userContacts } from '../db/schema';
-import { bearerOf, rememberUser, requireUser, type SessionUser } from './auth';
+import { bearerOf, invalidSession, rememberUser, requireUser, type SessionUser } from './auth';
 import type { App, AppContext } from './context';
 import { badRequest, forbidden, unauthorized } from './errors';
 import {
+  extIdOf,
+  notYourContact,
   requireFlag,
   resolveSessionTenant,
   resolveTenant,
@@ -156,9 +158,8 @@ async function portalAccess(req: FastifyRequest, ctx: AppContext): Promise<Porta
 /** `/api/users/:contactid/…`: the contact among the user's, disambiguated by `?company=` when needed. */
 async function contactAccess(req: FastifyRequest, ctx: AppContext): Promise<TenantContext> {
   const u = await requireUser(req, ctx.database.db, ctx.clock);
-  const raw = String((req.params as Record<string, unknown>).contactid ?? '');
-  const ext = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(ext)) throw forbidden('You do not hold this contact', 'not_your_contact');
+  const ext = extIdOf(String((req.params as Record<string, unknown>).contactid ?? ''));
+  if (ext === null) throw notYourContact();
   const company = (req.query as Record<string, unknown> | undefined)?.company;
   if (typeof company === 'string' && company !== '')
     return resolveTenant(ctx.database.db, u.userId, company, ext);
@@ -169,7 +170,7 @@ async function contactAccess(req: FastifyRequest, ctx: AppContext): Promise<Tena
     .innerJoin(userContacts, and(eq(userContacts.contactId, contacts.id), eq(userContacts.userId, u.userId)))
     .where(eq(contacts.extId, ext))
     .limit(2);
-  if (held.length === 0) throw forbidden('You do not hold this contact', 'not_your_contact');
+  if (held.length === 0) throw notYourContact();
   if (held.length > 1)
     throw badRequest(
       'You hold this contact id in several portals: add ?company=<portal key>',
@@ -204,9 +205,9 @@ async function apply(req: FastifyRequest, ctx: AppContext, rule: AccessRule): Pr
         String(p.company ?? ''),
         String(p.contactid ?? ''),
       );
-      if (!found) throw unauthorized('Your session has expired or is not valid', 'invalid_token');
+      if (!found) throw invalidSession();
       rememberUser(req, found.user);
-      if (!found.tenant) throw forbidden('You do not hold this contact', 'not_your_contact');
+      if (!found.tenant) throw notYourContact();
       checkFlag(found.tenant, rule.flag);
       return found.tenant;
     }

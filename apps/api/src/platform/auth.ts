@@ -24,29 +24,36 @@ export function bearerOf(req: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
+export const invalidSession = () => unauthorized('Your session has expired or is not valid', 'invalid_token');
+
+/**
+ * The condition of a live (not revoked, not expired) session row, for prepared queries: fill its
+ * placeholders with `liveSessionParams`.
+ */
+export const liveSession = and(
+  eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+  isNull(sessions.revokedAt),
+  sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+);
+export const liveSessionParams = (token: string, clock: Clock) => ({
+  tokenHash: sha256(token),
+  now: clock.now().toISOString(),
+});
+
 /** Every authenticated request runs it: prepared once per connection. */
 const findSessionQuery = preparedPerDb((db) =>
   db
     .select({ sessionId: sessions.id, userId: users.id, userName: users.userName })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
-        isNull(sessions.revokedAt),
-        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
-      ),
-    )
+    .where(liveSession)
     .limit(1)
     .prepare('find_session'),
 );
 
-/** The live (not revoked, not expired) session that `token` opens now. */
+/** The live session that `token` opens now. */
 export async function findSession(db: Db, clock: Clock, token: string): Promise<SessionUser | undefined> {
-  const rows = await findSessionQuery(db).execute({
-    tokenHash: sha256(token),
-    now: clock.now().toISOString(),
-  });
+  const rows = await findSessionQuery(db).execute(liveSessionParams(token, clock));
   return rows[0];
 }
 
@@ -60,7 +67,7 @@ export function requireUser(req: FastifyRequest, db: Db, clock: Clock): Promise<
       const token = bearerOf(req);
       if (!token) throw unauthorized();
       const s = await findSession(db, clock, token);
-      if (!s) throw unauthorized('Your session has expired or is not valid', 'invalid_token');
+      if (!s) throw invalidSession();
       return s;
     })();
     cache.set(req, p);

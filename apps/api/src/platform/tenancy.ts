@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import {
   companies,
@@ -9,7 +9,7 @@ import {
   userContacts,
   users,
 } from '../db/schema';
-import { findSession, sha256, type SessionUser } from './auth';
+import { findSession, liveSession, liveSessionParams, type SessionUser } from './auth';
 import type { Clock } from './clock';
 import { forbidden } from './errors';
 import { preparedPerDb } from './prepared';
@@ -84,8 +84,9 @@ function toTenant(userId: number, r: TenantRow, listVersion: number): TenantCont
   };
 }
 
-const notYourContact = () => forbidden('You do not hold this contact', 'not_your_contact');
-const extIdOf = (v: number | string) => {
+export const notYourContact = () => forbidden('You do not hold this contact', 'not_your_contact');
+/** A contact id from the path: digits only, a safe integer; null otherwise. */
+export const extIdOf = (v: number | string) => {
   const ext = typeof v === 'number' ? v : /^\d{1,15}$/.test(v) ? Number(v) : NaN;
   return Number.isSafeInteger(ext) ? ext : null;
 };
@@ -139,13 +140,7 @@ const sessionTenantQuery = preparedPerDb((db) =>
     .leftJoin(companies, eq(companies.id, contacts.companyId))
     .leftJoin(userContacts, and(eq(userContacts.contactId, contacts.id), eq(userContacts.userId, users.id)))
     .leftJoin(companyListVersions, eq(companyListVersions.companyId, companies.id))
-    .where(
-      and(
-        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
-        isNull(sessions.revokedAt),
-        sql`${sessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
-      ),
-    )
+    .where(liveSession)
     .limit(1)
     .prepare('session_tenant'),
 );
@@ -164,10 +159,9 @@ export async function resolveSessionTenant(
     return user && { user, tenant: null };
   }
   const rows = await sessionTenantQuery(db).execute({
-    tokenHash: sha256(token),
+    ...liveSessionParams(token, clock),
     portalKey: portalKey.toLowerCase(),
     ext,
-    now: clock.now().toISOString(),
   });
   const r = rows[0];
   if (!r) return undefined;

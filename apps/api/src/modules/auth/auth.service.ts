@@ -1,5 +1,5 @@
 import type { MeAnswer, SessionAnswer } from '@sportello/contracts';
-import { issueSession } from '../../platform/auth';
+import { invalidSession, issueSession } from '../../platform/auth';
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, notFound, tooMany, unauthorized } from '../../platform/errors';
 import {
@@ -121,7 +121,7 @@ export async function logout(ctx: AppContext, sessionId: number): Promise<void> 
 export async function me(ctx: AppContext, userId: number): Promise<MeAnswer> {
   const rows = await loadMeRows(ctx.database.db, userId);
   const first = rows[0];
-  if (!first) throw unauthorized('Your session has expired or is not valid', 'invalid_token');
+  if (!first) throw invalidSession();
   const now = ctx.clock.now();
   const contacts: MeAnswer['contacts'] = [];
   for (const r of rows) {
