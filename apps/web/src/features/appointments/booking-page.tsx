@@ -27,7 +27,8 @@ import { ListError } from '../../ui/list-states';
 import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-frame';
 import { useAppointmentLink } from './api/appointment-link';
 import { useBookAppointment } from './api/book-appointment';
-import { durationText, SummaryList, useWhenText } from './components/appointment-summary';
+import { SummaryList } from '../../ui/summary-list';
+import { durationText, useWhenText } from './components/appointment-summary';
 import {
   BookingForm,
   emptyFields,
@@ -280,7 +281,7 @@ function Booking({ company, eventKey, link }: { company: string; eventKey: strin
             <Title order={2} size="h3" ref={stepHeading} tabIndex={-1} style={{ outline: 'none' }}>
               {t('appointments.confirmTitle')}
             </Title>
-            <SummaryList rows={summaryRows(slot)} />
+            <SummaryList rows={summaryRows(slot)} keepLineBreaks />
             {submitError && (
               <Alert color="red" variant="light" role="alert">
                 {submitError}
@@ -308,7 +309,7 @@ function Booking({ company, eventKey, link }: { company: string; eventKey: strin
               </Title>
             </Group>
             <Text>{t('appointments.confirmationSent', { email: fields.email.trim() })}</Text>
-            <SummaryList rows={summaryRows(booking)} />
+            <SummaryList rows={summaryRows(booking)} keepLineBreaks />
             <Anchor component={Link} to={pathOf(booking.cancellationUrl)}>
               {t('appointments.cancelLink')}
             </Anchor>

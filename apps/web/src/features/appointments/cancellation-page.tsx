@@ -9,7 +9,8 @@ import { formatDateTime, setDisplayTimeZone } from '../../lib/format';
 import { ListError } from '../../ui/list-states';
 import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-frame';
 import { useAppointment, useCancelAppointment } from './api/appointment';
-import { SummaryList, useWhenText } from './components/appointment-summary';
+import { SummaryList } from '../../ui/summary-list';
+import { useWhenText } from './components/appointment-summary';
 
 /**
  * `/appointments/{company}/cancellation/{key}` (SPEC A2), open without sign-in: the appointment the
@@ -112,6 +113,7 @@ function Appointment({
       <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md">
         <Stack gap="md">
           <SummaryList
+            keepLineBreaks
             rows={[
               { label: t('appointments.when'), value: whenText(a.start, a.end) },
               { label: t('appointments.timeZone'), value: a.timeZone },

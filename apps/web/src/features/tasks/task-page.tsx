@@ -10,6 +10,7 @@ import { ListError } from '../../ui/list-states';
 import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-frame';
 import { SafeHtml } from '../../ui/safe-html';
 import { useTaskPage } from './api/task-page';
+import { SummaryList } from '../../ui/summary-list';
 import classes from './task-page.module.css';
 
 /**
@@ -111,18 +112,7 @@ function Task({ task }: { task: TaskPageData }) {
         <Title order={2} size="h4" id="task-details" mb="sm">
           {t('tasks.details')}
         </Title>
-        <Box component="dl" className={classes.details}>
-          {details.map((d) => (
-            <div key={d.label} className={classes.detailRow}>
-              <Text component="dt" size="sm" c="dimmed">
-                {d.label}
-              </Text>
-              <Text component="dd" size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                {d.value}
-              </Text>
-            </div>
-          ))}
-        </Box>
+        <SummaryList rows={details} labelWidth="35%" />
       </Paper>
 
       <Box component="section" aria-labelledby="task-comments">

@@ -1,36 +1,5 @@
-import type { ReactNode } from 'react';
-import { Box, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatTime } from '../../../lib/format';
-import classes from './appointments.module.css';
-
-export interface SummaryRow {
-  label: string;
-  value: ReactNode;
-}
-
-/** A two-column description list (label, value) that stacks on narrow screens. */
-export function SummaryList({ rows }: { rows: SummaryRow[] }) {
-  return (
-    <Box component="dl" className={classes.summary}>
-      {rows.map((r) => (
-        <div key={r.label} className={classes.summaryRow}>
-          <Text component="dt" size="sm" c="dimmed">
-            {r.label}
-          </Text>
-          <Text
-            component="dd"
-            size="sm"
-            fw={500}
-            style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}
-          >
-            {r.value}
-          </Text>
-        </div>
-      ))}
-    </Box>
-  );
-}
 
 /** `23/11/2026, 09:00–10:00` in the portal's zone (end date added when it is another day). */
 export function useWhenText() {
