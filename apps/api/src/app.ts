@@ -101,14 +101,18 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(swagger, {
     openapi: {
       info: { title: 'Sportello API', version: '1.0.0', description: 'The customer portal API.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A session token from sign-in' },
+          apiKey: { type: 'http', scheme: 'bearer', description: "A portal's integration API key" },
+          adminKey: { type: 'http', scheme: 'bearer', description: 'The installation PORTAL_ADMIN_KEY' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
 
   await registerRoutes(app, ctx);
-
-  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   const webDist = resolve(ctx.config.WEB_DIST ?? DEFAULT_WEB_DIST);
   const hasWeb = existsSync(join(webDist, 'index.html'));

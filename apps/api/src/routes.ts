@@ -1,4 +1,6 @@
+import { platformRoutes } from '@sportello/contracts';
 import type { App, AppContext } from './platform/context';
+import { route } from './platform/route';
 import { installAccessControl } from './platform/access';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerFileRoutes } from './modules/files/files.routes';
@@ -17,7 +19,7 @@ import { registerTasksRoutes } from './modules/tasks/tasks.routes';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
-  // Before any route: the access table records every route and guards every request.
+  // Before any route: records every route and applies each contract's access rule to every request.
   installAccessControl(app, ctx);
   registerHealthRoutes(app, ctx);
   registerFileRoutes(app, ctx);
@@ -33,4 +35,5 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerSigningRoutes(app, ctx);
   registerAppointmentsRoutes(app, ctx);
   registerTasksRoutes(app, ctx);
+  route(app, ctx, platformRoutes.docs, async () => app.swagger() as unknown as Record<string, unknown>);
 }

@@ -1,6 +1,9 @@
 // Schemas of the admin area: the back office's import document (docs: fixture-format.md) and its answer.
 import { z } from 'zod';
+import { permissionShape } from './permissions';
 import { portalLanguageSchema } from './portals';
+import { errorSchema } from './common';
+import { defineRoute } from './route';
 
 /**
  * Every object of the document is strict, so a typo surfaces as an error; `extra` is the one place
@@ -108,33 +111,8 @@ export const importTagSchema = strict({
 
 export const importPublicFileSchema = strict({ id: importIdSchema, fileName: name, file: fileRefSchema });
 
-export const PERMISSION_FLAGS = [
-  'manageTickets',
-  'administrator',
-  'viewContactContracts',
-  'viewRecurringAdvances',
-  'viewContactActivityReports',
-  'viewContactWiki',
-  'viewEstimates',
-  'viewContactInvoices',
-  'viewContactDocuments',
-  'uploadContactDocuments',
-] as const;
-export type PermissionFlag = (typeof PERMISSION_FLAGS)[number];
-
-/** The ten flags; a missing flag is false. */
-export const importPermissionsSchema = strict({
-  manageTickets: z.boolean().nullish(),
-  administrator: z.boolean().nullish(),
-  viewContactContracts: z.boolean().nullish(),
-  viewRecurringAdvances: z.boolean().nullish(),
-  viewContactActivityReports: z.boolean().nullish(),
-  viewContactWiki: z.boolean().nullish(),
-  viewEstimates: z.boolean().nullish(),
-  viewContactInvoices: z.boolean().nullish(),
-  viewContactDocuments: z.boolean().nullish(),
-  uploadContactDocuments: z.boolean().nullish(),
-});
+/** The ten flags (one list: permissions.ts); a missing flag is false. */
+export const importPermissionsSchema = strict(permissionShape(() => z.boolean().nullish()));
 
 export const importContactSchema = strict({
   contactId: importIdSchema,
@@ -485,3 +463,20 @@ export const importResultSchema = z.object({
   imported: z.record(z.string(), z.number().int()),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
+
+// --- Routes (see route.ts) ---
+
+export const adminRoutes = {
+  import: defineRoute({
+    method: 'POST',
+    path: '/api/admin/import',
+    body: importDocumentSchema,
+    responses: { 200: importResultSchema, 409: errorSchema },
+    access: { guard: 'adminKey' },
+    tags: ['admin'],
+    summary: 'Import a back-office document (fixture-format.md): all or nothing, idempotent',
+    description:
+      'Bearer PORTAL_ADMIN_KEY. 503 import_disabled when the key is not configured. Every problem of the ' +
+      'document (shape and references) comes back in one 400 with document paths.',
+  }),
+};

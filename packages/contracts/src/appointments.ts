@@ -2,6 +2,8 @@
 // Every route of this area is public: an unguessable key in the URL is the only credential.
 import { z } from 'zod';
 import { dayString, isoDateTime } from './common';
+import { errorSchema } from './common';
+import { defineRoute } from './route';
 
 /** Stable error codes of the appointments area; the client maps them to translated texts. */
 export const appointmentErrorCodes = {
@@ -143,3 +145,58 @@ export const appointmentSummarySchema = z.object({
   cancelledAt: isoDateTime.nullable(),
 });
 export type AppointmentSummary = z.infer<typeof appointmentSummarySchema>;
+
+// --- Routes (see route.ts) ---
+
+// Public routes (no token): the event key of a link, or the cancellation key of an appointment, is
+// the only credential.
+export const appointmentRoutes = {
+  appointment: defineRoute({
+    method: 'GET',
+    path: '/api/appointments/:company/cancellation/:cancelkey',
+    params: appointmentCancelParamsSchema,
+    responses: { 200: appointmentSummarySchema, 404: errorSchema },
+    access: { guard: 'public' },
+    tags: ['appointments'],
+    summary: 'An appointment by its cancellation key (public)',
+  }),
+  cancel: defineRoute({
+    method: 'POST',
+    path: '/api/appointments/:company/cancellation/:cancelkey',
+    params: appointmentCancelParamsSchema,
+    responses: { 200: appointmentSummarySchema, 404: errorSchema },
+    access: { guard: 'public' },
+    tags: ['appointments'],
+    summary: 'Cancels an appointment and frees its slot; cancelling again answers the same state (public)',
+  }),
+  link: defineRoute({
+    method: 'GET',
+    path: '/api/appointments/:company/:eventkey',
+    params: appointmentLinkParamsSchema,
+    responses: { 200: appointmentLinkSchema, 404: errorSchema },
+    access: { guard: 'public' },
+    tags: ['appointments'],
+    summary: 'An appointment link: title, agent, time zone, durations and the bookable days (public)',
+  }),
+  slots: defineRoute({
+    method: 'GET',
+    path: '/api/appointments/:company/:eventkey/slots',
+    params: appointmentLinkParamsSchema,
+    query: appointmentSlotsQuerySchema,
+    responses: { 200: appointmentSlotsSchema, 404: errorSchema },
+    access: { guard: 'public' },
+    tags: ['appointments'],
+    summary: 'Free slots per day in the portal time zone for a duration (public)',
+  }),
+  book: defineRoute({
+    method: 'POST',
+    path: '/api/appointments/:company/:eventkey',
+    params: appointmentLinkParamsSchema,
+    body: appointmentBookingRequestSchema,
+    responses: { 201: appointmentBookingSchema, 404: errorSchema, 409: errorSchema, 429: errorSchema },
+    access: { guard: 'public' },
+    tags: ['appointments'],
+    summary:
+      'Books a slot; e-mails the confirmation with an .ics invitation and the cancellation link (public)',
+  }),
+};

@@ -1,7 +1,10 @@
 // Schemas of the auth area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
+import { permissionShape } from './permissions';
 import { isoDateTime } from './common';
 import { portalSettingsSchema } from './portals';
+import { errorSchema } from './common';
+import { defineRoute } from './route';
 
 /** Passwords shorter than this are refused (`400 password_too_short`). */
 export const PASSWORD_MIN_LENGTH = 10;
@@ -52,16 +55,7 @@ export const meContactSchema = z.object({
   /** The back office's contact id (route value `{contactid}`). */
   contactId: z.number().int(),
   companyName: z.string(),
-  manageTickets: z.boolean(),
-  administrator: z.boolean(),
-  viewContactContracts: z.boolean(),
-  viewRecurringAdvances: z.boolean(),
-  viewContactActivityReports: z.boolean(),
-  viewContactWiki: z.boolean(),
-  viewEstimates: z.boolean(),
-  viewContactInvoices: z.boolean(),
-  viewContactDocuments: z.boolean(),
-  uploadContactDocuments: z.boolean(),
+  ...permissionShape(() => z.boolean()),
   portalSettings: portalSettingsSchema,
 });
 export type MeContact = z.infer<typeof meContactSchema>;
@@ -117,3 +111,82 @@ export const passwordChangeRequestSchema = z.object({
 });
 export type PasswordChangeRequest = z.infer<typeof passwordChangeRequestSchema>;
 export const passwordChangeAnswerSchema = sessionAnswerSchema;
+
+// --- Routes (see route.ts) ---
+
+export const authRoutes = {
+  login: defineRoute({
+    method: 'POST',
+    path: '/api/auth/login',
+    body: loginRequestSchema,
+    responses: { 200: loginAnswerSchema, 401: errorSchema, 429: errorSchema },
+    access: { guard: 'public' },
+    tags: ['auth'],
+    summary: 'Sign in with user name or e-mail and password',
+    description:
+      '401 wrong_credentials for a wrong password and for an unknown user alike. 429 too_many_attempts ' +
+      '(with Retry-After) after 5 failures for one account or 30 attempts from one address in 15 minutes.',
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/api/auth/logout',
+    responses: { 204: null },
+    access: { guard: 'user' },
+    tags: ['auth'],
+    summary: 'Revoke the bearer token of this request',
+  }),
+  me: defineRoute({
+    method: 'GET',
+    path: '/api/Users/me',
+    responses: { 200: meAnswerSchema },
+    access: { guard: 'user' },
+    tags: ['auth'],
+    summary: 'The signed-in user with every contact they hold, its permissions and its portal settings',
+  }),
+  recovery: defineRoute({
+    method: 'POST',
+    path: '/api/auth/recovery',
+    body: recoveryRequestSchema,
+    responses: { 202: recoveryAnswerSchema, 429: errorSchema },
+    access: { guard: 'public' },
+    tags: ['auth'],
+    summary: 'Mail a single-use password link (valid 1 hour) to the user, if there is one',
+    description:
+      'Always 202 {status:"sent"}, whether the user exists or not. 429 too_many_attempts when one ' +
+      'address or one name asks too often.',
+  }),
+  link: defineRoute({
+    method: 'GET',
+    path: '/api/auth/links/:token',
+    params: linkParamsSchema,
+    responses: { 200: linkCheckAnswerSchema, 404: errorSchema, 410: errorSchema },
+    // The single-use link token is the capability.
+    access: { guard: 'public' },
+    tags: ['auth'],
+    summary: 'What an invitation or recovery link is for (it is not consumed)',
+  }),
+  confirm: defineRoute({
+    method: 'POST',
+    path: '/api/auth/confirm',
+    body: confirmRequestSchema,
+    responses: { 200: confirmAnswerSchema, 404: errorSchema, 410: errorSchema, 429: errorSchema },
+    access: { guard: 'public' },
+    tags: ['auth'],
+    summary: 'Set the password from an invitation (7 days) or recovery (1 hour) link and sign in',
+    description:
+      '400 passwords_differ / password_too_short; 404 link_invalid (unknown or used); 410 link_expired. ' +
+      'Every earlier session of the user is revoked.',
+  }),
+  password: defineRoute({
+    method: 'POST',
+    path: '/api/auth/password',
+    body: passwordChangeRequestSchema,
+    responses: { 200: passwordChangeAnswerSchema, 429: errorSchema },
+    access: { guard: 'user' },
+    tags: ['auth'],
+    summary: 'Change the password; answers a new token and revokes every other token of the user',
+    description:
+      '400 wrong_password / password_too_short; 429 too_many_attempts. The token of this request is ' +
+      'revoked too: store the returned one.',
+  }),
+};

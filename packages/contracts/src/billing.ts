@@ -1,6 +1,8 @@
 // Schemas of the billing area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
 import { dayOrMinuteString, dayString, isoDateTime } from './common';
+import { tenantParams } from './common';
+import { defineRoute } from './route';
 
 /** Invoices by invoiceDate, estimates by estimateCreationDate, within [from, to] (portal time zone). */
 export const billingQuerySchema = z.object({
@@ -62,3 +64,37 @@ export const recurringAdvanceSchema = z.object({
 });
 export type RecurringAdvance = z.infer<typeof recurringAdvanceSchema>;
 export const recurringAdvanceListSchema = z.array(recurringAdvanceSchema);
+
+// --- Routes (see route.ts) ---
+
+export const billingRoutes = {
+  invoices: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/invoices',
+    params: tenantParams,
+    query: billingQuerySchema,
+    responses: { 200: invoiceListSchema },
+    access: { guard: 'tenant', flag: 'viewContactInvoices' },
+    tags: ['billing'],
+    summary: "The company's invoices, newest first (filter on invoiceDate)",
+  }),
+  estimates: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/estimates',
+    params: tenantParams,
+    query: billingQuerySchema,
+    responses: { 200: estimateListSchema },
+    access: { guard: 'tenant', flag: 'viewEstimates' },
+    tags: ['billing'],
+    summary: "The company's estimates, newest first (filter on estimateCreationDate)",
+  }),
+  recurring: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/jobadvances/recurring',
+    params: tenantParams,
+    responses: { 200: recurringAdvanceListSchema },
+    access: { guard: 'tenant', flag: 'viewRecurringAdvances' },
+    tags: ['billing'],
+    summary: "The company's recurring advances (active subscriptions)",
+  }),
+};

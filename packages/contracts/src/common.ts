@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { binaryAnswer, defineRoute } from './route';
 
 /** Every error answer of the API. `code` is stable; the client maps it to translated text. */
 export const errorSchema = z.object({
@@ -28,3 +29,46 @@ export const uploadResultSchema = z.object({ id: z.number().int(), url: z.string
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
 export const healthSchema = z.object({ status: z.literal('ok') });
+
+// --- Routes (see route.ts) ---
+
+export const platformRoutes = {
+  health: defineRoute({
+    method: 'GET',
+    path: '/api/health',
+    responses: { 200: healthSchema },
+    access: { guard: 'public' },
+    tags: ['health'],
+    summary: 'Readiness: 200 once the database answers (503 while it does not)',
+  }),
+  docs: defineRoute({
+    method: 'GET',
+    path: '/api/docs',
+    responses: { 200: z.record(z.string(), z.unknown()) },
+    access: { guard: 'public' },
+    tags: ['health'],
+    summary: 'This OpenAPI document',
+    hide: true,
+  }),
+  file: defineRoute({
+    method: 'GET',
+    path: '/api/files/:id/:name',
+    params: z.object({ id: z.coerce.number().int().positive(), name: z.string() }),
+    query: z.object({
+      e: z.coerce.number().int(),
+      s: z.string().max(100),
+      download: z.string().optional(),
+    }),
+    responses: {
+      200: binaryAnswer('The file; shown inline when its type is safe to render and `download` is absent'),
+      403: errorSchema,
+      404: errorSchema,
+      410: errorSchema,
+    },
+    // The HMAC signature of the URL is the capability.
+    access: { guard: 'public' },
+    tags: ['files'],
+    summary: 'Download a file through a signed, expiring URL handed out by another call',
+    description: '403 bad_signature when the signature does not match; 410 link_expired after its expiry.',
+  }),
+};

@@ -1,6 +1,9 @@
 // Schemas of the contracts area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
 import { dayOrMinuteString, dayString, isoDateTime } from './common';
+import { errorSchema, tenantParams } from './common';
+import { portalParamsSchema } from './portals';
+import { defineRoute } from './route';
 
 /** Contracts whose validity overlaps [from, to] (portal time zone). */
 export const contractsQuerySchema = z.object({
@@ -86,3 +89,38 @@ export const serviceContractSchema = z.object({
 });
 export type ServiceContract = z.infer<typeof serviceContractSchema>;
 export const serviceContractListSchema = z.array(serviceContractSchema);
+
+// --- Routes (see route.ts) ---
+
+export const contractRoutes = {
+  activity: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/activitycontracts',
+    params: tenantParams,
+    query: contractsQuerySchema,
+    responses: { 200: activityContractListSchema },
+    access: { guard: 'tenant', flag: 'viewContactContracts' },
+    tags: ['contracts'],
+    summary: 'Activity contracts (hours or units) with computed residuals and expiry',
+  }),
+  service: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/activitycontracts/servicecontracts',
+    params: tenantParams,
+    query: contractsQuerySchema,
+    responses: { 200: serviceContractListSchema },
+    access: { guard: 'tenant', flag: 'viewContactContracts' },
+    tags: ['contracts'],
+    summary: 'Service contracts with tags, assets, documents and packages; expiry computed',
+  }),
+  tags: defineRoute({
+    method: 'GET',
+    path: '/api/settings/:company/tags',
+    params: portalParamsSchema,
+    responses: { 200: tagListSchema, 404: errorSchema },
+    // A7: the tags call sends no token.
+    access: { guard: 'public' },
+    tags: ['contracts'],
+    summary: "The portal's tags (public: A7's tags call sends no token)",
+  }),
+};

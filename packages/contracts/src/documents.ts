@@ -1,6 +1,9 @@
 // Schemas of the documents area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
 import { isoDateTime } from './common';
+import { tenantParams, uploadResultSchema } from './common';
+import { portalParamsSchema } from './portals';
+import { defineRoute } from './route';
 
 /** A contact's own document (`GET …/documents`, newest first). */
 export const contactDocumentSchema = z.object({
@@ -31,3 +34,38 @@ export const uploadErrorCodes = {
   multipartRequired: 'multipart_required',
   fileRequired: 'file_required',
 } as const;
+
+// --- Routes (see route.ts) ---
+
+export const documentRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/documents',
+    params: tenantParams,
+    responses: { 200: contactDocumentListSchema },
+    access: { guard: 'tenant', flag: 'viewContactDocuments' },
+    tags: ['documents'],
+    summary: "The contact's own documents, newest first",
+  }),
+  upload: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/documents/upload/contact',
+    params: tenantParams,
+    bodyKind: 'multipart',
+    responses: { 201: uploadResultSchema },
+    access: { guard: 'tenant', flag: 'uploadContactDocuments' },
+    tags: ['documents'],
+    summary: "Upload one of the contact's documents (answers the new document's id and URL)",
+    description:
+      'multipart/form-data with one field `file` (at most MAX_UPLOAD_MB, else 413 and nothing is kept).',
+  }),
+  publicFiles: defineRoute({
+    method: 'GET',
+    path: '/api/settings/:company/publicfiles',
+    params: portalParamsSchema,
+    responses: { 200: publicFileListSchema },
+    access: { guard: 'portal' },
+    tags: ['documents'],
+    summary: "The portal's public files (any signed-in user holding a contact of the portal)",
+  }),
+};

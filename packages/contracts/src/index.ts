@@ -1,3 +1,5 @@
+export * from './route';
+export * from './permissions';
 export * from './common';
 export * from './auth';
 export * from './portals';
@@ -11,3 +13,4 @@ export * from './billing';
 export * from './signing';
 export * from './appointments';
 export * from './tasks';
+export * from './routes';

@@ -1,5 +1,7 @@
 // Schemas of the portals area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
+import { errorSchema } from './common';
+import { defineRoute } from './route';
 
 /** Base colour the back office uses for "unset"; the client treats it like null (header #202124). */
 export const BASE_COLOR_UNSET = 'hsl(123,0%,0%)';
@@ -44,3 +46,26 @@ export type PrivacyAnswer = z.infer<typeof privacyAnswerSchema>;
 
 /** Error codes of this area. */
 export const portalErrorCodes = { portalNotFound: 'portal_not_found' } as const;
+
+// --- Routes (see route.ts) ---
+
+export const portalRoutes = {
+  settings: defineRoute({
+    method: 'GET',
+    path: '/api/Settings/portals/:company',
+    params: portalParamsSchema,
+    responses: { 200: portalSettingsSchema, 404: errorSchema },
+    access: { guard: 'public' },
+    tags: ['portals'],
+    summary: "A portal's public branding and switches (no token needed: the login page uses it)",
+  }),
+  privacy: defineRoute({
+    method: 'GET',
+    path: '/api/settings/:company/privacy',
+    params: portalParamsSchema,
+    responses: { 200: privacyAnswerSchema, 404: errorSchema },
+    access: { guard: 'public' },
+    tags: ['portals'],
+    summary: "The portal's privacy terms as sanitised HTML (public)",
+  }),
+};

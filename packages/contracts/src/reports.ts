@@ -1,6 +1,8 @@
 // Schemas of the reports area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
 import { dayOrMinuteString, dayString, isoDateTime } from './common';
+import { tenantParams } from './common';
+import { defineRoute } from './route';
 
 /** `GET …/activities/activityreports` query; `wikiFilter`: reports of tickets linked to that asset. */
 export const activityReportsQuerySchema = z.object({
@@ -22,3 +24,21 @@ export const activityReportSchema = z.object({
 });
 export type ActivityReport = z.infer<typeof activityReportSchema>;
 export const activityReportListSchema = z.array(activityReportSchema);
+
+// --- Routes (see route.ts) ---
+
+export const reportRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/activities/activityreports',
+    params: tenantParams,
+    query: activityReportsQuerySchema,
+    responses: { 200: activityReportListSchema },
+    access: { guard: 'tenant', flag: 'viewContactActivityReports' },
+    tags: ['reports'],
+    summary: "The company's activity reports, newest first",
+    description:
+      '`wikiFilter`: reports of tickets linked to that wiki element. A linked ticket (taskId, taskName) ' +
+      'is given only when the caller may open it.',
+  }),
+};

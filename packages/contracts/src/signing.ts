@@ -1,6 +1,7 @@
 // Schemas of the signing area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
 import { errorSchema, isoDateTime } from './common';
+import { defineRoute } from './route';
 
 /** SPEC B3: the one-time code and its limits. */
 export const OTP_LENGTH = 6;
@@ -115,3 +116,62 @@ export const signedAnswerSchema = z.object({
   documentUrl: z.string(),
 });
 export type SignedAnswer = z.infer<typeof signedAnswerSchema>;
+
+// --- Routes (see route.ts) ---
+
+const PUBLIC_NOTE =
+  'Public: the unguessable document key is the capability. Unknown keys, keys of another portal and ' +
+  'unsigned requests past their expiry all answer the same 404 `document_not_found`.';
+
+export const signingRoutes = {
+  document: defineRoute({
+    method: 'GET',
+    path: '/api/signing/:company/:documentkey',
+    params: signingParamsSchema,
+    responses: { 200: signingDocumentSchema, 404: signingErrorSchema },
+    access: { guard: 'public' },
+    tags: ['signing'],
+    summary: 'A document to sign: name, signer, state, file URL and the state of the last code',
+    description: PUBLIC_NOTE,
+  }),
+  otp: defineRoute({
+    method: 'POST',
+    path: '/api/signing/:company/:documentkey/otp',
+    params: signingParamsSchema,
+    responses: {
+      200: otpSentSchema,
+      404: signingErrorSchema,
+      409: signingErrorSchema,
+      429: signingErrorSchema,
+    },
+    access: { guard: 'public' },
+    tags: ['signing'],
+    summary: "Send (or resend) a 6-digit code by SMS to the signer's phone on file",
+    description:
+      `${PUBLIC_NOTE}\n\nA code is valid 10 minutes and replaces the previous one. 409 ` +
+      '`otp_resend_too_early` within 60 s of the last code (with `retryAfterSeconds`), 429 `otp_too_many` ' +
+      'after 5 codes in an hour, 409 `no_phone` without a phone, 409 `otp_not_required` when acceptance ' +
+      'suffices, 409 `already_signed` (with `signedAt`).',
+  }),
+  sign: defineRoute({
+    method: 'POST',
+    path: '/api/signing/:company/:documentkey/sign',
+    params: signingParamsSchema,
+    body: signRequestSchema,
+    responses: {
+      200: signedAnswerSchema,
+      400: signingErrorSchema,
+      404: signingErrorSchema,
+      409: signingErrorSchema,
+    },
+    access: { guard: 'public' },
+    tags: ['signing'],
+    summary: 'Sign: accept the document (and give the code of an OTP request)',
+    description:
+      `${PUBLIC_NOTE}\n\n400 \`fields_required\` ('Please fill in all fields') when fullName, accept: true ` +
+      'or the code is missing; 400 `invalid_otp` (with `attemptsLeft`), `otp_locked` after 5 wrong tries, ' +
+      '`otp_expired` after 10 minutes, `otp_not_sent` when no code is pending; 409 `already_signed` ' +
+      '(with `signedAt`). On success the answer links the signed PDF (the original pages plus an audit ' +
+      "page), which is also filed among the contact's documents.",
+  }),
+};

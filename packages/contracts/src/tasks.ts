@@ -3,6 +3,8 @@
 // what a customer may read about one ticket and nothing else (no ids, e-mails, phones or files).
 import { z } from 'zod';
 import { isoDateTime } from './common';
+import { errorSchema } from './common';
+import { defineRoute } from './route';
 
 export const taskPageErrorCodes = {
   /** 404: no task link with this key in this portal. */
@@ -44,3 +46,18 @@ export const taskPageSchema = z.object({
   comments: z.array(taskPageCommentSchema),
 });
 export type TaskPage = z.infer<typeof taskPageSchema>;
+
+// --- Routes (see route.ts) ---
+
+export const taskRoutes = {
+  page: defineRoute({
+    method: 'GET',
+    path: '/api/tasks/:company/:eventkey',
+    params: taskPageParamsSchema,
+    responses: { 200: taskPageSchema, 404: errorSchema },
+    // The unguessable event key is the credential.
+    access: { guard: 'public' },
+    tags: ['tasks'],
+    summary: 'Read-only summary of one ticket by its task key (public)',
+  }),
+};

@@ -1,6 +1,15 @@
 // Schemas of the tickets area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
-import { dayOrMinuteString, dayString, isoDateTime, tenantParams } from './common';
+import {
+  dayOrMinuteString,
+  dayString,
+  errorSchema,
+  isoDateTime,
+  tenantParams,
+  uploadResultSchema,
+} from './common';
+import { portalParamsSchema } from './portals';
+import { defineRoute } from './route';
 
 /** Stable error codes of the tickets area; the client maps them to translated texts. */
 export const ticketErrorCodes = {
@@ -198,3 +207,116 @@ export const colleaguesParamsSchema = z.object({ contactid: z.coerce.number().in
  * (400 `company_required` otherwise); the web app always sends it.
  */
 export const colleaguesQuerySchema = z.object({ company: z.string().min(1).max(40).optional() });
+
+// --- Routes (see route.ts) ---
+
+const uploadDescription =
+  'multipart/form-data with one field `file` (at most MAX_UPLOAD_MB, else 413 and nothing is kept). ' +
+  'The answered id can be listed once, by the same contact, in `attachments` of a new ticket or comment.';
+
+export const ticketRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/tickets',
+    params: tenantParams,
+    query: ticketListQuerySchema,
+    responses: { 200: ticketListSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: 'My tickets: the tickets of the company created by this contact, newest first',
+    description: 'Also used without query by the header search, which filters by title.',
+  }),
+  all: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/tickets/all',
+    params: tenantParams,
+    query: allTicketsQuerySchema,
+    responses: { 200: ticketListSchema },
+    access: { guard: 'tenant', flag: 'administrator' },
+    tags: ['tickets'],
+    summary: "All tickets of the contact's company (administrators), newest first",
+  }),
+  detail: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/tickets/:ticketid',
+    params: ticketParamsSchema,
+    responses: { 200: ticketDetailSchema, 404: errorSchema },
+    access: { guard: 'tenant', flag: ['manageTickets', 'administrator'] },
+    tags: ['tickets'],
+    summary: 'Ticket detail with description, attachments and conversation',
+    description: 'Administrators open any ticket of the company, other contacts their own (else 404).',
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/tickets',
+    params: tenantParams,
+    body: newTicketRequestSchema,
+    responses: { 201: ticketDetailSchema, 409: errorSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: 'Open a ticket (status: the portal default step)',
+  }),
+  close: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/tickets/:ticketid/close',
+    params: ticketParamsSchema,
+    responses: { 200: ticketDetailSchema, 404: errorSchema, 409: errorSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: "Close a ticket: moves it to the portal's closing step (idempotent)",
+  }),
+  comment: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/comments',
+    params: tenantParams,
+    body: newCommentRequestSchema,
+    responses: { 201: ticketCommentSchema, 404: errorSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: 'Add a comment to a ticket (A7: POST …/Comments)',
+  }),
+  uploadTicketAttachment: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/documents/upload',
+    params: tenantParams,
+    bodyKind: 'multipart',
+    responses: { 201: uploadResultSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: 'Upload a ticket attachment',
+    description: uploadDescription,
+  }),
+  uploadCommentAttachment: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/comments/attachments',
+    params: tenantParams,
+    bodyKind: 'multipart',
+    responses: { 201: uploadResultSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: 'Upload a comment attachment',
+    description: uploadDescription,
+  }),
+  colleagues: defineRoute({
+    method: 'GET',
+    path: '/api/users/:contactid/colleagues',
+    params: colleaguesParamsSchema,
+    query: colleaguesQuerySchema,
+    responses: { 200: colleagueListSchema },
+    access: { guard: 'contact', flag: 'administrator' },
+    tags: ['tickets'],
+    summary: 'Other users holding a contact of the same company (the all-tickets user filter)',
+    description:
+      "The contact is looked up among the caller's contacts; when the caller holds that contact id in " +
+      'several portals, `company` is required (400 company_required).',
+  }),
+  types: defineRoute({
+    method: 'GET',
+    path: '/api/settings/:company/tickets/types',
+    params: portalParamsSchema,
+    responses: { 200: ticketTypeListSchema },
+    access: { guard: 'portal' },
+    tags: ['tickets'],
+    summary: "The portal's ticket types",
+  }),
+};

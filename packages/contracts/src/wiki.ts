@@ -1,5 +1,7 @@
 // Schemas of the wiki area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
+import { tenantParams } from './common';
+import { defineRoute } from './route';
 
 /** `GET …/wikielements?filter=` : element names containing `filter`, case-insensitively. */
 export const wikiQuerySchema = z.object({ filter: z.string().max(200).optional() });
@@ -33,3 +35,21 @@ export const wikiElementSchema = z.object({
 });
 export type WikiElement = z.infer<typeof wikiElementSchema>;
 export const wikiElementListSchema = z.array(wikiElementSchema);
+
+// --- Routes (see route.ts) ---
+
+export const wikiRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/wikielements',
+    params: tenantParams,
+    query: wikiQuerySchema,
+    responses: { 200: wikiElementListSchema },
+    access: { guard: 'tenant', flag: 'viewContactWiki' },
+    tags: ['wiki'],
+    summary: "The company's wiki elements with properties (file links signed) and associated contracts",
+    description:
+      'Also the server-search dropdown of the wiki pickers: `filter` matches element names ' +
+      '(case-insensitive substring); items read `folderName - name`.',
+  }),
+};

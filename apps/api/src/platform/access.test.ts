@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness';
+import { allRouteContracts, defineRoute, routeKey } from '@sportello/contracts';
 import Fastify from 'fastify';
-import {
-  accessRuleOf,
-  accessTable,
-  guard,
-  installAccessControl,
-  registeredRoutes,
-  type RouteKey,
-} from './access';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, type TestApp } from '../test/harness';
+import { installAccessControl, registeredRoutes, registerGuard } from './access';
 import type { App } from './context';
-import type { AppContext } from './context';
+import { forbidden } from './errors';
+import { route } from './route';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,59 +20,104 @@ afterAll(async () => {
 const apiRoutes = () =>
   registeredRoutes(t.app).filter((r) => /^\/api(\/|$)/i.test(r.url) && r.method !== 'HEAD');
 
-describe('route access table', () => {
-  it('sees the routes of the app', () => {
-    expect(apiRoutes().length).toBeGreaterThanOrEqual(Object.keys(accessTable).length - 5);
-  });
+function bareApp(): App {
+  const app = Fastify() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installAccessControl(app, t.ctx);
+  return app;
+}
 
-  it('has an entry for every /api route', () => {
-    const missing = apiRoutes()
-      .filter((r) => !accessRuleOf(r.method, r.url))
+describe('route contracts', () => {
+  it('registers every /api route through a contract', () => {
+    expect(apiRoutes().length).toBeGreaterThan(40);
+    const without = apiRoutes()
+      .filter((r) => !r.contract)
       .map((r) => `${r.method} ${r.url}`);
-    expect(missing, 'add these routes to accessTable in platform/access.ts').toEqual([]);
+    expect(without, 'register these with route() and a contract from @sportello/contracts').toEqual([]);
   });
 
-  it('names no route that does not exist', () => {
-    const registered = new Set(apiRoutes().map((r) => `${r.method} ${r.url}`.toLowerCase()));
-    const stale = Object.keys(accessTable).filter((k) => !registered.has(k.toLowerCase()));
-    expect(stale).toEqual([]);
-  });
-
-  it('refuses a handler that passes another route key', async () => {
-    const req = { method: 'GET', routeOptions: { url: '/api/:company/:contactid/invoices' } };
-    await expect(
-      guard(req as never, t.ctx as AppContext, 'GET /api/:company/:contactid/estimates' as RouteKey),
-    ).rejects.toThrow(/called from route/);
+  it('registers every contract of the contracts package, and only those', () => {
+    const registered = new Set(apiRoutes().map((r) => routeKey(r.contract!)));
+    const listed = new Set(allRouteContracts().map(routeKey));
+    expect(
+      [...listed].filter((k) => !registered.has(k)),
+      'contracts never registered',
+    ).toEqual([]);
+    expect(
+      [...registered].filter((k) => !listed.has(k)),
+      'add the area to apiRoutes',
+    ).toEqual([]);
   });
 
   it('answers 401 before validating input of a guarded route', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/acme/not-a-number/tickets?from=garbage' });
     expect(res.statusCode).toBe(401);
   });
+
+  it('refuses a contract whose params do not match its path, at registration', () => {
+    const app = bareApp();
+    const bad = defineRoute({
+      method: 'GET',
+      path: '/api/things/:id',
+      params: z.object({ thing: z.string() }),
+      responses: { 200: z.object({}) },
+      access: { guard: 'public' },
+      tags: ['test'],
+      summary: 'x',
+    });
+    expect(() => route(app, t.ctx, bad, async () => ({}))).toThrow(/params schema/);
+  });
+
+  it('lets a module add a guard kind by registering its resolver, and refuses a kind without one', async () => {
+    const staffOnly = defineRoute({
+      method: 'GET',
+      path: '/api/test-staff',
+      responses: { 200: z.object({ who: z.string() }) },
+      access: { guard: 'staff', role: 'admin' },
+      tags: ['test'],
+      summary: 'x',
+    });
+    expect(() => route(bareApp(), t.ctx, staffOnly, async () => ({ who: '' }))).toThrow(/no resolver/);
+
+    const unregister = registerGuard('staff', async (req, _ctx, access) => {
+      if (req.headers['x-staff'] !== access.role) throw forbidden();
+      return { name: 'Ada' };
+    });
+    try {
+      const app = bareApp();
+      route(app, t.ctx, staffOnly, async (_req, _reply, staff) => ({
+        who: (staff as { name: string }).name,
+      }));
+      const ok = await app.inject({ method: 'GET', url: '/api/test-staff', headers: { 'x-staff': 'admin' } });
+      expect(ok.json()).toEqual({ who: 'Ada' });
+      const no = await app.inject({ method: 'GET', url: '/api/test-staff', headers: { 'x-staff': 'agent' } });
+      expect(no.statusCode).toBe(403);
+      await app.close();
+    } finally {
+      unregister();
+    }
+  });
 });
 
 describe('OpenAPI document', () => {
-  it('documents every portal route, with the bearer scheme where a token is needed', async () => {
+  it('documents every contract, with the bearer scheme where a token is needed', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs' });
     expect(res.statusCode).toBe(200);
     const doc = res.json() as {
-      paths: Record<
-        string,
-        Record<string, { security?: unknown; parameters?: { name: string }[]; responses?: object }>
-      >;
+      paths: Record<string, Record<string, { security?: unknown; responses?: object }>>;
     };
     const paths = Object.fromEntries(Object.entries(doc.paths).map(([p, v]) => [p.toLowerCase(), v]));
-    for (const [key, rule] of Object.entries(accessTable)) {
-      if (key === 'GET /api/docs') continue; // the document does not describe itself
-      const [method, path] = key.split(' ') as [string, string];
-      const openapiPath = path.replace(/:(\w+)/g, '{$1}').toLowerCase();
-      const op = paths[openapiPath]?.[method.toLowerCase()];
-      expect(op, `${key} in /api/docs`).toBeDefined();
-      // Public routes may declare their own scheme (the import's admin key); guarded ones get the bearer.
-      if (rule.guard !== 'public') expect(op!.security, key).toEqual([{ bearer: [] }]);
-      expect(Object.keys(op!.responses ?? {}).length, key).toBeGreaterThan(0);
+    for (const c of allRouteContracts()) {
+      if (c.hide) continue; // the document does not describe itself
+      const openapiPath = c.path.replace(/:(\w+)/g, '{$1}').toLowerCase();
+      const op = paths[openapiPath]?.[c.method.toLowerCase()];
+      expect(op, `${routeKey(c)} in /api/docs`).toBeDefined();
+      if (['user', 'portal', 'tenant', 'contact'].includes(c.access.guard))
+        expect(op!.security, routeKey(c)).toEqual([{ bearer: [] }]);
+      if (c.access.guard === 'public') expect(op!.security, routeKey(c)).toBeUndefined();
+      expect(Object.keys(op!.responses ?? {}).length, routeKey(c)).toBeGreaterThan(0);
     }
-    expect(paths['/api/settings/{company}/tags']!.get!.security).toBeUndefined();
     // Answers carry the A3 field names.
     const ac = JSON.stringify(paths['/api/{company}/{contactid}/activitycontracts']);
     expect(ac).toContain('residual_Time_String');
@@ -83,10 +125,9 @@ describe('OpenAPI document', () => {
   });
 });
 
-describe('a route missing from the table', () => {
+describe('a route registered without a contract', () => {
   it('is refused at run time (fail closed)', async () => {
-    const app = Fastify() as unknown as App;
-    installAccessControl(app, t.ctx);
+    const app = bareApp();
     app.get('/api/forgotten', async () => ({ secret: true }));
     const res = await app.inject({ method: 'GET', url: '/api/forgotten' });
     expect(res.statusCode).toBe(403);

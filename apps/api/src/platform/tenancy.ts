@@ -1,3 +1,4 @@
+import { permissionFlags, type PermissionFlag } from '@sportello/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import {
@@ -14,19 +15,7 @@ import type { Clock } from './clock';
 import { forbidden } from './errors';
 import { preparedPerDb } from './prepared';
 
-export const permissionFlags = [
-  'manageTickets',
-  'administrator',
-  'viewContactContracts',
-  'viewRecurringAdvances',
-  'viewContactActivityReports',
-  'viewContactWiki',
-  'viewEstimates',
-  'viewContactInvoices',
-  'viewContactDocuments',
-  'uploadContactDocuments',
-] as const;
-export type PermissionFlag = (typeof permissionFlags)[number];
+export { permissionFlags, type PermissionFlag };
 
 /** Who is asking, inside which portal and company: every portal query is scoped by this. */
 export interface TenantContext {

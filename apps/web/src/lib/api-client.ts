@@ -1,4 +1,11 @@
-import type { ApiError } from '@sportello/contracts';
+import type {
+  ApiError,
+  BodyInputOf,
+  ParamsOf,
+  QueryOf,
+  ResponseOf,
+  RouteContract,
+} from '@sportello/contracts';
 import { storage } from './storage';
 
 /** An API answer that is not 2xx, with the server's `{code, message}`. */
@@ -127,4 +134,51 @@ export function upload<T>(
     form.append('file', file);
     xhr.send(form);
   });
+}
+
+// --- Calls by route contract (packages/contracts/src/route.ts) ---
+
+type ParamValues = Record<string, string | number>;
+
+/** The URL path of a contract with its `:params` filled in (each encoded as one path segment). */
+export function pathOf<R extends RouteContract>(route: R, params?: ParamsOf<R>): string {
+  const values = (params ?? {}) as ParamValues;
+  return route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
+    const v = values[name];
+    if (v === undefined || v === null || v === '') throw new Error(`${route.path}: missing param ${name}`);
+    return encodeURIComponent(String(v));
+  });
+}
+
+/** What `call` needs for a contract: params when the path has some, the body when it takes one. */
+export type CallOptions<R extends RouteContract> = { signal?: AbortSignal } & (R['params'] extends object
+  ? { params: ParamsOf<R> }
+  : { params?: undefined }) &
+  (R['query'] extends object ? { query?: QueryOf<R> } : { query?: undefined }) &
+  (R['body'] extends object ? { body: BodyInputOf<R> } : { body?: undefined });
+
+/**
+ * Calls a route by its contract: the URL comes from the contract's path, the method from its method,
+ * the token is sent unless the route is public (capability links and pre-sign-in calls must not
+ * carry it), and the answer is typed by the contract's success schema.
+ */
+export function call<R extends RouteContract>(route: R, opts: CallOptions<R>): Promise<ResponseOf<R>> {
+  return api<ResponseOf<R>>(pathOf(route, opts.params as ParamsOf<R>), {
+    method: route.method,
+    query: opts.query as Query | undefined,
+    body: opts.body,
+    signal: opts.signal,
+    anonymous: route.access.guard === 'public',
+  });
+}
+
+/** A multipart upload (`bodyKind: 'multipart'`) to a contract, with progress. */
+export function uploadTo<R extends RouteContract & { bodyKind: 'multipart' }>(
+  route: R,
+  params: ParamsOf<R>,
+  file: File,
+  onProgress?: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<ResponseOf<R>> {
+  return upload<ResponseOf<R>>(pathOf(route, params), file, onProgress, signal);
 }

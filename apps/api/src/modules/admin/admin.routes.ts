@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { errorSchema, importDocumentSchema, importResultSchema } from '@sportello/contracts';
+import { adminRoutes } from '@sportello/contracts';
+import { registerGuard } from '../../platform/access';
 import { bearerOf } from '../../platform/auth';
 import type { App, AppContext } from '../../platform/context';
 import { AppError, unauthorized } from '../../platform/errors';
+import { route } from '../../platform/route';
 import { importDocument } from './import.service';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -18,29 +20,22 @@ export function requireAdminKey(req: FastifyRequest, ctx: AppContext): void {
   }
 }
 
+declare module '../../platform/access' {
+  interface GuardResults {
+    adminKey: null;
+  }
+}
+
+// The import's guard: checked in the access hook, before the (large) body is read.
+registerGuard('adminKey', async (req, ctx) => {
+  requireAdminKey(req, ctx);
+  return null;
+});
+
 export function registerAdminRoutes(app: App, ctx: AppContext): void {
-  app.post(
-    '/api/admin/import',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Import a back-office document (fixture-format.md): all or nothing, idempotent',
-        security: [{ bearer: [] }],
-        body: importDocumentSchema,
-        response: {
-          200: importResultSchema,
-          400: errorSchema,
-          401: errorSchema,
-          409: errorSchema,
-          503: errorSchema,
-        },
-      },
-      // Checked before the (up to 200 MB) body is read.
-      onRequest: async (req) => requireAdminKey(req, ctx),
-      // The service validates, so every problem (shape and references) comes back in one answer
-      // with document paths; the schema above is for the OpenAPI document.
-      validatorCompiler: () => (data: unknown) => ({ value: data }),
-    },
-    async (req) => ({ imported: await importDocument(ctx, req.body) }),
-  );
+  // The service validates, so every problem (shape and references) comes back in one answer with
+  // document paths; the contract's body schema is for the OpenAPI document.
+  route(app, ctx, adminRoutes.import, async (req) => ({ imported: await importDocument(ctx, req.body) }), {
+    validateBody: false,
+  });
 }

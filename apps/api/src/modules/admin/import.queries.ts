@@ -10,7 +10,7 @@ import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { PERMISSION_FLAGS, type ImportContractActivity, type ImportPortal } from '@sportello/contracts';
+import { permissionFlags, type ImportContractActivity, type ImportPortal } from '@sportello/contracts';
 import type { Db, Tx } from '../../db/client';
 import {
   activityContracts,
@@ -441,8 +441,8 @@ export async function writePortal(
   // Contacts.
   const contactRows = perCompany((c) => c.contacts).map(({ companyId, item: c }) => {
     const perms = c.permissions ?? {};
-    const flags = Object.fromEntries(PERMISSION_FLAGS.map((f) => [f, perms[f] === true])) as Record<
-      (typeof PERMISSION_FLAGS)[number],
+    const flags = Object.fromEntries(permissionFlags.map((f) => [f, perms[f] === true])) as Record<
+      (typeof permissionFlags)[number],
       boolean
     >;
     return {
@@ -463,7 +463,7 @@ export async function writePortal(
           .values(part)
           .onConflictDoUpdate({
             target: [contacts.portalId, contacts.extId],
-            set: excluded(contacts, ['companyId', 'referentName', 'email', 'phone', ...PERMISSION_FLAGS]),
+            set: excluded(contacts, ['companyId', 'referentName', 'email', 'phone', ...permissionFlags]),
           })
           .returning({ id: contacts.id, extId: contacts.extId }),
       ),

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { platformRoutes } from '@sportello/contracts';
 import { files } from '../../db/schema';
 import { AppError, notFound } from '../../platform/errors';
 import type { App, AppContext } from '../../platform/context';
+import { route } from '../../platform/route';
 
 /** Types a browser may render inline. HTML, SVG and anything scriptable are always downloads. */
 const INLINE_TYPES = new Set([
@@ -22,48 +23,33 @@ export function contentDisposition(kind: 'inline' | 'attachment', name: string):
 }
 
 export function registerFileRoutes(app: App, ctx: AppContext): void {
-  app.get(
-    '/api/files/:id/:name',
-    {
-      schema: {
-        tags: ['files'],
-        summary: 'Download a file through a signed, expiring URL handed out by another call',
-        params: z.object({ id: z.coerce.number().int().positive(), name: z.string() }),
-        querystring: z.object({
-          e: z.coerce.number().int(),
-          s: z.string().max(100),
-          download: z.string().optional(),
-        }),
-      },
-    },
-    async (req, reply) => {
-      const { id } = req.params;
-      const verdict = ctx.signer.verify(id, req.query.e, req.query.s, ctx.clock.now());
-      if (verdict === 'expired')
-        throw new AppError(410, 'link_expired', 'This link has expired: reload the page');
-      if (verdict === 'invalid') throw new AppError(403, 'bad_signature', 'This link is not valid');
-      const row = (await ctx.database.db.select().from(files).where(eq(files.id, id)).limit(1))[0];
-      if (!row) throw notFound('File not found');
-      const type = row.contentType.toLowerCase();
-      const inline = INLINE_TYPES.has(type) && req.query.download === undefined;
-      reply
-        .header(
-          'Content-Type',
-          inline
-            ? type
-            : type.startsWith('text/html') || type.includes('svg')
-              ? 'application/octet-stream'
-              : type,
-        )
-        .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.name))
-        .header('Content-Length', String(row.size))
-        .header('X-Content-Type-Options', 'nosniff')
-        .header(
-          'Content-Security-Policy',
-          "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-        )
-        .header('Cache-Control', 'private, max-age=3600');
-      return reply.send(ctx.fileStore.read(row.sha256));
-    },
-  );
+  route(app, ctx, platformRoutes.file, async (req, reply) => {
+    const { id } = req.params;
+    const verdict = ctx.signer.verify(id, req.query.e, req.query.s, ctx.clock.now());
+    if (verdict === 'expired')
+      throw new AppError(410, 'link_expired', 'This link has expired: reload the page');
+    if (verdict === 'invalid') throw new AppError(403, 'bad_signature', 'This link is not valid');
+    const row = (await ctx.database.db.select().from(files).where(eq(files.id, id)).limit(1))[0];
+    if (!row) throw notFound('File not found');
+    const type = row.contentType.toLowerCase();
+    const inline = INLINE_TYPES.has(type) && req.query.download === undefined;
+    reply
+      .header(
+        'Content-Type',
+        inline
+          ? type
+          : type.startsWith('text/html') || type.includes('svg')
+            ? 'application/octet-stream'
+            : type,
+      )
+      .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.name))
+      .header('Content-Length', String(row.size))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header(
+        'Content-Security-Policy',
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+      )
+      .header('Cache-Control', 'private, max-age=3600');
+    return reply.send(ctx.fileStore.read(row.sha256));
+  });
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AllTicketsQuery, TicketListItem } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, ticketKeys } from './keys';
+import { ticketRoutes, type AllTicketsQuery } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { ticketKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/tickets/all?webUserIds&from&to&wikiFilter` (administrators). */
 export const fetchAllTickets = (
@@ -9,7 +9,7 @@ export const fetchAllTickets = (
   contactId: number,
   query: AllTicketsQuery,
   signal?: AbortSignal,
-) => api<TicketListItem[]>(`${contactApi(company, contactId)}/tickets/all`, { query: { ...query }, signal });
+) => call(ticketRoutes.all, { params: { company, contactid: contactId }, query, signal });
 
 export const allTicketsQuery = (company: string, contactId: number, query: AllTicketsQuery) =>
   queryOptions({

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TicketDetail } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, ticketKeys } from './keys';
+import { ticketRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { ticketKeys } from './keys';
 
 /** `POST /api/{company}/{contactid}/tickets/{ticketid}/close` → the ticket, now at the portal's closing step. */
 export const closeTicket = (company: string, contactId: number, ticketId: number) =>
-  api<TicketDetail>(`${contactApi(company, contactId)}/tickets/${ticketId}/close`, { method: 'POST' });
+  call(ticketRoutes.close, { params: { company, contactid: contactId, ticketid: ticketId } });
 
 /** Closes a ticket: the detail shows the answer at once; the lists are refetched (the open filter hides it). */
 export function useCloseTicket(company: string, contactId: number) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Colleague } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
+import { ticketRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 
 /**
@@ -8,7 +8,7 @@ import { ticketKeys } from './keys';
  * company is always sent so the answer is right when a contact id exists in two portals.
  */
 export const fetchColleagues = (company: string, contactId: number, signal?: AbortSignal) =>
-  api<Colleague[]>(`/api/users/${contactId}/colleagues`, { query: { company }, signal });
+  call(ticketRoutes.colleagues, { params: { contactid: contactId }, query: { company }, signal });
 
 export const colleaguesQuery = (company: string, contactId: number) =>
   queryOptions({

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NewCommentRequest, TicketComment } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, ticketKeys } from './keys';
+import { ticketRoutes, type NewCommentRequest } from '@sportello/contracts';
+import { call, pathOf } from '../../../lib/api-client';
+import { ticketKeys } from './keys';
 
 /** `POST /api/{company}/{contactid}/Comments` → the new comment. */
 export const createComment = (company: string, contactId: number, body: NewCommentRequest) =>
-  api<TicketComment>(`${contactApi(company, contactId)}/Comments`, { method: 'POST', body });
+  call(ticketRoutes.comment, { params: { company, contactid: contactId }, body });
 
 /** Adds a reply to a ticket, then refetches the ticket (and the lists, whose order may change). */
 export function useCreateComment(company: string, contactId: number) {
@@ -18,4 +18,4 @@ export function useCreateComment(company: string, contactId: number) {
 
 /** Where reply attachments are uploaded (multipart field `file`). */
 export const commentAttachmentUrl = (company: string, contactId: number) =>
-  `${contactApi(company, contactId)}/comments/attachments`;
+  pathOf(ticketRoutes.uploadCommentAttachment, { company, contactid: contactId });

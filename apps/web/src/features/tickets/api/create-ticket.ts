@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { NewTicketRequest, TicketDetail } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, ticketKeys } from './keys';
+import { ticketRoutes, type NewTicketRequest } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { ticketKeys } from './keys';
 
 /** `POST /api/{company}/{contactid}/tickets` → the new ticket. */
 export const createTicket = (company: string, contactId: number, body: NewTicketRequest) =>
-  api<TicketDetail>(`${contactApi(company, contactId)}/tickets`, { method: 'POST', body });
+  call(ticketRoutes.create, { params: { company, contactid: contactId }, body });
 
 /** Creates a ticket; the lists of this contact are refetched so the new ticket shows at once. */
 export function useCreateTicket(company: string, contactId: number) {

@@ -18,7 +18,3 @@ export const ticketKeys = {
   wikiElements: (company: string, contactId: number) =>
     ['ticketWikiElements', company.toLowerCase(), contactId] as const,
 };
-
-/** `/api/{company}/{contactid}` */
-export const contactApi = (company: string, contactId: number) =>
-  `/api/${encodeURIComponent(company)}/${contactId}`;

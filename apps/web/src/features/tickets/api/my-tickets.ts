@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { TicketListItem, TicketListQuery } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
+import { ticketRoutes, type TicketListQuery } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 import { ticketListQuery } from '../ticket-filters';
 import { DEFAULT_FILTERS } from '../use-ticket-filters';
-import { contactApi, ticketKeys } from './keys';
+import { ticketKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/tickets?from&to&wikiFilter`: the contact's own tickets, newest first. */
 export const fetchMyTickets = (
@@ -11,7 +11,7 @@ export const fetchMyTickets = (
   contactId: number,
   query: TicketListQuery,
   signal?: AbortSignal,
-) => api<TicketListItem[]>(`${contactApi(company, contactId)}/tickets`, { query: { ...query }, signal });
+) => call(ticketRoutes.list, { params: { company, contactid: contactId }, query, signal });
 
 export const myTicketsQuery = (company: string, contactId: number, query: TicketListQuery) =>
   queryOptions({

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TicketDetail } from '@sportello/contracts';
-import { api, ApiRequestError } from '../../../lib/api-client';
-import { contactApi, ticketKeys } from './keys';
+import { ticketRoutes } from '@sportello/contracts';
+import { ApiRequestError, call } from '../../../lib/api-client';
+import { ticketKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/tickets/{ticketid}`: the ticket with its conversation. */
 export const fetchTicket = (company: string, contactId: number, ticketId: number, signal?: AbortSignal) =>
-  api<TicketDetail>(`${contactApi(company, contactId)}/tickets/${ticketId}`, { signal });
+  call(ticketRoutes.detail, { params: { company, contactid: contactId, ticketid: ticketId }, signal });
 
 export const ticketQuery = (company: string, contactId: number, ticketId: number) =>
   queryOptions({

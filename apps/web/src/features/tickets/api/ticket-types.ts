@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TicketType } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
+import { ticketRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 
 /** `GET /api/settings/{company}/tickets/types`: the portal's ticket types. */
 export const fetchTicketTypes = (company: string, signal?: AbortSignal) =>
-  api<TicketType[]>(`/api/settings/${encodeURIComponent(company)}/tickets/types`, { signal });
+  call(ticketRoutes.types, { params: { company }, signal });
 
 export const ticketTypesQuery = (company: string) =>
   queryOptions({

@@ -1,5 +1,6 @@
-import { contactApi } from './keys';
+import { ticketRoutes } from '@sportello/contracts';
+import { pathOf } from '../../../lib/api-client';
 
 /** Where new-ticket attachments are uploaded (multipart field `file`) → `{id, url}`. */
 export const ticketAttachmentUrl = (company: string, contactId: number) =>
-  `${contactApi(company, contactId)}/documents/upload`;
+  pathOf(ticketRoutes.uploadTicketAttachment, { company, contactid: contactId });

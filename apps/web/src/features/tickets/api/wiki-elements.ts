@@ -1,15 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { WikiElement } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, ticketKeys } from './keys';
+import { wikiRoutes } from '@sportello/contracts';
+import { call, pathOf } from '../../../lib/api-client';
+import { ticketKeys } from './keys';
 
 /** The URL the wiki server-search dropdowns query (`?filter=` is appended by the widget). */
 export const wikiSearchUrl = (company: string, contactId: number) =>
-  `${contactApi(company, contactId)}/wikielements`;
+  pathOf(wikiRoutes.list, { company, contactid: contactId });
 
 /** `GET /api/{company}/{contactid}/wikielements`: whether the company has any wiki element (new ticket picker). */
 export const fetchWikiElements = (company: string, contactId: number, signal?: AbortSignal) =>
-  api<WikiElement[]>(wikiSearchUrl(company, contactId), { signal });
+  call(wikiRoutes.list, { params: { company, contactid: contactId }, signal });
 
 export const wikiElementsQuery = (company: string, contactId: number) =>
   queryOptions({

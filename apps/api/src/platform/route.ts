@@ -1,0 +1,131 @@
+/**
+ * Registers a route contract (packages/contracts/src/route.ts) on the app: its schemas validate the
+ * request and serialise the answer, its access rule runs in the access hook (platform/access.ts)
+ * before validation, and the handler receives the typed request plus what the guard resolved:
+ *
+ *   route(app, ctx, ticketRoutes.detail, async (req, _reply, tenant) =>
+ *     ticketDetail(ctx, tenant, req.params.ticketid));
+ *
+ * The reply's status is preset to the contract's lowest 2xx (201 for a create); a handler returning
+ * nothing answers it without a body (204). The handler may still take over the reply (headers,
+ * streams, another status it declares).
+ */
+import {
+  errorSchema,
+  errorStatusesOf,
+  guardSecurity,
+  isBinaryAnswer,
+  pathParamNames,
+  routeKey,
+  successStatusOf,
+  type BodyOf,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+  type RouteContract,
+} from '@sportello/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { resolvedAccess, resolverOf, type ContractRouteConfig, type GuardResultOf } from './access';
+import type { App, AppContext } from './context';
+
+export type ContractRequest<R extends RouteContract> = Omit<FastifyRequest, 'params' | 'query' | 'body'> & {
+  params: ParamsOf<R>;
+  query: QueryOf<R>;
+  body: BodyOf<R>;
+};
+
+export type ContractHandler<R extends RouteContract> = (
+  req: ContractRequest<R>,
+  reply: FastifyReply,
+  access: GuardResultOf<R['access']>,
+) => Promise<ResponseOf<R> | FastifyReply | void>;
+
+/** The objects of the shape keys of a zod object schema (for the params check). */
+const shapeKeys = (s: z.ZodType | undefined): string[] =>
+  s instanceof z.ZodObject ? Object.keys(s.shape as Record<string, unknown>) : [];
+
+/** The Fastify response schemas: the declared answers plus the common errors, all as zod. */
+function responseSchemas(contract: RouteContract): Record<number, z.ZodType> {
+  const out: Record<number, z.ZodType> = {};
+  for (const status of errorStatusesOf(contract)) out[status] = errorSchema;
+  for (const [status, schema] of Object.entries(contract.responses)) {
+    // Bytes are streamed as they are: no serialiser.
+    if (isBinaryAnswer(schema)) delete out[Number(status)];
+    else out[Number(status)] = schema ?? z.null();
+  }
+  return out;
+}
+
+/** The OpenAPI security and the permission sentence derived from the access rule. */
+function describeAccess(contract: RouteContract): {
+  description?: string;
+  security?: Record<string, string[]>[];
+} {
+  const scheme = guardSecurity[contract.access.guard];
+  const flag = 'flag' in contract.access ? contract.access.flag : undefined;
+  const needs = flag
+    ? `Requires the ${typeof flag === 'string' ? flag : flag.join(' or ')} permission of the contact.`
+    : undefined;
+  const description = [contract.description, needs].filter(Boolean).join('\n\n');
+  return {
+    ...(description ? { description } : {}),
+    ...(scheme ? { security: [{ [scheme]: [] }] } : {}),
+  };
+}
+
+export function route<R extends RouteContract>(
+  app: App,
+  ctx: AppContext,
+  contract: R,
+  handler: ContractHandler<R>,
+  /** `validateBody: false`: the service validates the body itself (the import reports every problem). */
+  options: { validateBody?: false } = {},
+): void {
+  // Mistakes in a contract stop the app at start, not at the first request.
+  resolverOf(contract.access.guard);
+  const names = pathParamNames(contract.path).sort();
+  const declared = shapeKeys(contract.params).sort();
+  if (names.join() !== declared.join())
+    throw new Error(`${routeKey(contract)}: params schema has [${declared}], path has [${names}]`);
+
+  const status = successStatusOf(contract);
+  const config: ContractRouteConfig = { contract };
+  app.route({
+    method: contract.method,
+    url: contract.path,
+    config,
+    ...(contract.bodyLimit ? { bodyLimit: contract.bodyLimit } : {}),
+    ...(options.validateBody === false
+      ? {
+          validatorCompiler: ((req: FastifyRouteSchemaDef<z.ZodType>) =>
+            req.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(req)) as never,
+        }
+      : {}),
+    schema: {
+      tags: [...contract.tags],
+      summary: contract.summary,
+      ...describeAccess(contract),
+      ...(contract.hide ? { hide: true } : {}),
+      ...(contract.params ? { params: contract.params } : {}),
+      ...(contract.query ? { querystring: contract.query } : {}),
+      ...(contract.body && contract.bodyKind !== 'multipart' ? { body: contract.body } : {}),
+      ...(contract.bodyKind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
+      response: responseSchemas(contract),
+    },
+    handler: async (req, reply) => {
+      const access =
+        contract.access.guard === 'public' ? null : await resolvedAccess(req, ctx, contract.access);
+      reply.code(status);
+      const result = await handler(
+        req as unknown as ContractRequest<R>,
+        reply,
+        access as GuardResultOf<R['access']>,
+      );
+      if (result === undefined && !reply.sent) return reply.send();
+      return result;
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import { authRoutes, portalRoutes, ticketRoutes } from '@sportello/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { call, pathOf } from './api-client';
+import { storage } from './storage';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  storage.set('token', null);
+});
+
+function stubFetch(answer: unknown, status = 200) {
+  const fetch = vi.fn(async () => new Response(JSON.stringify(answer), { status }));
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+}
+
+describe('pathOf', () => {
+  it("fills a contract's params, each as one encoded path segment", () => {
+    expect(pathOf(ticketRoutes.detail, { company: 'a/b c', contactid: 7, ticketid: 12 })).toBe(
+      '/api/a%2Fb%20c/7/tickets/12',
+    );
+  });
+
+  it('refuses a missing param rather than calling a wrong URL', () => {
+    expect(() => pathOf(ticketRoutes.detail, { company: 'acme', contactid: 7 } as never)).toThrow(/ticketid/);
+  });
+});
+
+describe('call', () => {
+  it("uses the contract's method and path, sends the token and the JSON body", async () => {
+    storage.set('token', 'tok');
+    const fetch = stubFetch({ id: 1 }, 201);
+    await call(ticketRoutes.comment, {
+      params: { company: 'acme', contactid: 7 },
+      body: { taskId: 5, message: '<p>x</p>', commentType: 0, attachments: [] },
+    });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/acme/7/comments');
+    expect(init.method).toBe('POST');
+    expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
+    expect(JSON.parse(String(init.body))).toMatchObject({ taskId: 5 });
+  });
+
+  it('never sends the token to a public route', async () => {
+    storage.set('token', 'tok');
+    const fetch = stubFetch({});
+    await call(portalRoutes.settings, { params: { company: 'acme' } });
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/Settings/portals/acme');
+    expect((init.headers as Record<string, string>).Authorization).toBeUndefined();
+  });
+
+  it('writes the query and answers 204 as undefined', async () => {
+    const fetch = stubFetch({});
+    await call(ticketRoutes.all, {
+      params: { company: 'acme', contactid: 7 },
+      query: { from: '2026-01-01' },
+    });
+    expect((fetch.mock.calls[0] as unknown as [string])[0]).toBe('/api/acme/7/tickets/all?from=2026-01-01');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
+    await expect(call(authRoutes.logout, {})).resolves.toBeUndefined();
+  });
+
+  it('types params and bodies from the contract', () => {
+    // Compile-time checks (tsc runs over tests): each line below must be an error.
+    const never = () => {
+      // @ts-expect-error ticketid is required by the detail route
+      void call(ticketRoutes.detail, { params: { company: 'acme', contactid: 7 } });
+      // @ts-expect-error the create route needs a body
+      void call(ticketRoutes.create, { params: { company: 'acme', contactid: 7 } });
+      // @ts-expect-error contactid is a number
+      void call(ticketRoutes.list, { params: { company: 'acme', contactid: 'x' } });
+    };
+    expect(typeof never).toBe('function');
+  });
+});

@@ -1,0 +1,35 @@
+// Every area's route contracts, for whoever needs them all (the server's completeness test, docs).
+import { adminRoutes } from './admin';
+import { appointmentRoutes } from './appointments';
+import { authRoutes } from './auth';
+import { billingRoutes } from './billing';
+import { platformRoutes } from './common';
+import { contractRoutes } from './contracts';
+import { documentRoutes } from './documents';
+import { portalRoutes } from './portals';
+import { reportRoutes } from './reports';
+import type { RouteContract } from './route';
+import { signingRoutes } from './signing';
+import { taskRoutes } from './tasks';
+import { ticketRoutes } from './tickets';
+import { wikiRoutes } from './wiki';
+
+export const apiRoutes = {
+  platform: platformRoutes,
+  auth: authRoutes,
+  portals: portalRoutes,
+  admin: adminRoutes,
+  tickets: ticketRoutes,
+  reports: reportRoutes,
+  contracts: contractRoutes,
+  wiki: wikiRoutes,
+  documents: documentRoutes,
+  billing: billingRoutes,
+  signing: signingRoutes,
+  appointments: appointmentRoutes,
+  tasks: taskRoutes,
+} satisfies Record<string, Record<string, RouteContract>>;
+
+/** The contracts of every area, flat. */
+export const allRouteContracts = (): RouteContract[] =>
+  Object.values(apiRoutes).flatMap((area) => Object.values(area) as RouteContract[]);
