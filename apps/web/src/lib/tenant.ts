@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { queryOptions } from '@tanstack/react-query';
-import type { MeAnswer, MeContact, PortalSettings } from '@sportello/contracts';
-import { api, ApiRequestError } from './api-client';
+import { authRoutes, portalRoutes, type MeAnswer, type MeContact } from '@sportello/contracts';
+import { ApiRequestError, call } from './api-client';
 
 /** Who the signed-in user acts as on a page inside the layout. */
 export interface Tenant {
@@ -29,7 +29,7 @@ const retryOnce = (failures: number, error: unknown) =>
   !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500) && failures < 1;
 
 /** `GET /api/Users/me`: the user and the contacts they hold (with flags and portal settings). */
-export const fetchMe = (signal?: AbortSignal) => api<MeAnswer>('/api/Users/me', { signal });
+export const fetchMe = (signal?: AbortSignal) => call(authRoutes.me, { signal });
 
 export const meQuery = () =>
   queryOptions({
@@ -43,11 +43,7 @@ export const meQuery = () =>
 export const portalSettingsQuery = (company: string) =>
   queryOptions({
     queryKey: ['portalSettings', company.toLowerCase()] as const,
-    queryFn: ({ signal }) =>
-      api<PortalSettings>(`/api/Settings/portals/${encodeURIComponent(company)}`, {
-        signal,
-        anonymous: true,
-      }),
+    queryFn: ({ signal }) => call(portalRoutes.settings, { params: { company }, signal }),
     staleTime: 5 * 60_000,
     retry: retryOnce,
   });

@@ -16,7 +16,8 @@ import { ServerSearchSelect, type ServerSearchItem } from '../../ui/server-searc
 import { SidePanelLayout } from '../../ui/side-panel-layout';
 import listClasses from '../../ui/list.module.css';
 import { useActivityReports } from './api/activity-reports';
-import { contactApi } from './api/keys';
+import { wikiRoutes } from '@sportello/contracts';
+import { pathOf } from '../../lib/api-client';
 import { useVisibleTicketIds } from './api/visible-tickets';
 
 /** SPEC A2 "Activity reports": date range, wiki search, name filter; a row toggles its document beside the list. */
@@ -49,7 +50,7 @@ export default function ReportsPage() {
         {contact.viewContactWiki && (
           <ServerSearchSelect
             label={t('reports.wikiFilter')}
-            url={`${contactApi(company, contactId)}/wikielements`}
+            url={pathOf(wikiRoutes.list, { company, contactid: contactId })}
             value={wiki}
             onChange={setWiki}
           />

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AppointmentSlots } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { appointmentKeys, linkPath } from './keys';
+import { appointmentRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { appointmentKeys } from './keys';
 import { retryUnlessClientError } from './retry';
 
 /** `GET …/{eventkey}/slots?from&to&duration` (public): free slots per day in the portal's zone. */
@@ -15,10 +15,10 @@ export const appointmentSlotsQuery = (
   queryOptions({
     queryKey: appointmentKeys.slots(company, eventKey, from, to, duration),
     queryFn: ({ signal }) =>
-      api<AppointmentSlots>(`${linkPath(company, eventKey)}/slots`, {
-        signal,
-        anonymous: true,
+      call(appointmentRoutes.slots, {
+        params: { company, eventkey: eventKey },
         query: { from, to, duration },
+        signal,
       }),
     // Others book too: a slot list older than a minute is asked for again.
     staleTime: 60_000,

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppointmentSummary } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { appointmentKeys, cancellationPath } from './keys';
+import { appointmentRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { appointmentKeys } from './keys';
 import { retryUnlessClientError } from './retry';
 
 /** `GET /api/appointments/{company}/cancellation/{cancelkey}` (public): the appointment and its state. */
@@ -9,7 +9,7 @@ export const appointmentQuery = (company: string, cancelKey: string) =>
   queryOptions({
     queryKey: appointmentKeys.appointment(company, cancelKey),
     queryFn: ({ signal }) =>
-      api<AppointmentSummary>(cancellationPath(company, cancelKey), { signal, anonymous: true }),
+      call(appointmentRoutes.appointment, { params: { company, cancelkey: cancelKey }, signal }),
     staleTime: 0,
     retry: retryUnlessClientError,
   });
@@ -21,8 +21,7 @@ export const useAppointment = (company: string, cancelKey: string) =>
 export function useCancelAppointment(company: string, cancelKey: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      api<AppointmentSummary>(cancellationPath(company, cancelKey), { method: 'POST', anonymous: true }),
+    mutationFn: () => call(appointmentRoutes.cancel, { params: { company, cancelkey: cancelKey } }),
     onSuccess: (summary) => client.setQueryData(appointmentKeys.appointment(company, cancelKey), summary),
   });
 }

@@ -10,9 +10,3 @@ export const appointmentKeys = {
   appointment: (company: string, cancelKey: string) =>
     ['appointments', 'appointment', company.toLowerCase(), cancelKey] as const,
 };
-
-export const linkPath = (company: string, eventKey: string) =>
-  `/api/appointments/${encodeURIComponent(company)}/${encodeURIComponent(eventKey)}`;
-
-export const cancellationPath = (company: string, cancelKey: string) =>
-  `/api/appointments/${encodeURIComponent(company)}/cancellation/${encodeURIComponent(cancelKey)}`;

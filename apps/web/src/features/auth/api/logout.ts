@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api } from '../../../lib/api-client';
+import { authRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
 
 /** `POST /api/auth/logout`: revokes the token on the server. */
-export const logout = () => api<void>('/api/auth/logout', { method: 'POST' });
+export const logout = () => call(authRoutes.logout, {});
 
 /**
  * Signs out and goes to `to` (the login page). Whatever the server answers (even a network error) the

@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PrivacyAnswer } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
+import { portalRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 
 /** `GET /api/settings/{company}/privacy`: the portal's privacy terms as sanitised HTML (public). */
 export const privacyQuery = (company: string) =>
   queryOptions({
     queryKey: ['privacy', company.toLowerCase()] as const,
-    queryFn: ({ signal }) =>
-      api<PrivacyAnswer>(`/api/settings/${encodeURIComponent(company)}/privacy`, { signal, anonymous: true }),
+    queryFn: ({ signal }) => call(portalRoutes.privacy, { params: { company }, signal }),
     staleTime: 10 * 60_000,
   });
 

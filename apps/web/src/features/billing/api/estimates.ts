@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { BillingQuery, Estimate } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { billingKeys, contactApi } from './keys';
+import { billingRoutes, type BillingQuery } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { billingKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/estimates?from&to` */
 export const fetchEstimates = (
@@ -9,7 +9,7 @@ export const fetchEstimates = (
   contactId: number,
   query: BillingQuery,
   signal?: AbortSignal,
-) => api<Estimate[]>(`${contactApi(company, contactId)}/estimates`, { query: { ...query }, signal });
+) => call(billingRoutes.estimates, { params: { company, contactid: contactId }, query, signal });
 
 export const estimatesQuery = (company: string, contactId: number, query: BillingQuery) =>
   queryOptions({

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { BillingQuery, Invoice } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { billingKeys, contactApi } from './keys';
+import { billingRoutes, type BillingQuery } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { billingKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/invoices?from&to` */
 export const fetchInvoices = (
@@ -9,7 +9,7 @@ export const fetchInvoices = (
   contactId: number,
   query: BillingQuery,
   signal?: AbortSignal,
-) => api<Invoice[]>(`${contactApi(company, contactId)}/invoices`, { query: { ...query }, signal });
+) => call(billingRoutes.invoices, { params: { company, contactid: contactId }, query, signal });
 
 export const invoicesQuery = (company: string, contactId: number, query: BillingQuery) =>
   queryOptions({

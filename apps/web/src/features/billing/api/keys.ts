@@ -1,9 +1,5 @@
 import type { BillingQuery } from '@sportello/contracts';
 
-/** `/api/{company}/{contactid}` */
-export const contactApi = (company: string, contactId: number) =>
-  `/api/${encodeURIComponent(company)}/${contactId}`;
-
 export const billingKeys = {
   all: (company: string, contactId: number) => ['billing', company.toLowerCase(), contactId] as const,
   invoices: (company: string, contactId: number, query: BillingQuery) =>

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RecurringAdvance } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { billingKeys, contactApi } from './keys';
+import { billingRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { billingKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/jobadvances/recurring` */
 export const fetchRecurringAdvances = (company: string, contactId: number, signal?: AbortSignal) =>
-  api<RecurringAdvance[]>(`${contactApi(company, contactId)}/jobadvances/recurring`, { signal });
+  call(billingRoutes.recurring, { params: { company, contactid: contactId }, signal });
 
 export const recurringAdvancesQuery = (company: string, contactId: number) =>
   queryOptions({

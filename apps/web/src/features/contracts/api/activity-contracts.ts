@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ActivityContract, ContractsQuery } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, contractKeys } from './keys';
+import { contractRoutes, type ContractsQuery } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { contractKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/activitycontracts?from&to` */
 export const fetchActivityContracts = (
@@ -9,11 +9,7 @@ export const fetchActivityContracts = (
   contactId: number,
   query: ContractsQuery,
   signal?: AbortSignal,
-) =>
-  api<ActivityContract[]>(`${contactApi(company, contactId)}/activitycontracts`, {
-    query: { ...query },
-    signal,
-  });
+) => call(contractRoutes.activity, { params: { company, contactid: contactId }, query, signal });
 
 export const activityContractsQuery = (company: string, contactId: number, query: ContractsQuery) =>
   queryOptions({

@@ -1,9 +1,5 @@
 import type { ContractsQuery } from '@sportello/contracts';
 
-/** `/api/{company}/{contactid}` */
-export const contactApi = (company: string, contactId: number) =>
-  `/api/${encodeURIComponent(company)}/${contactId}`;
-
 export const contractKeys = {
   all: (company: string, contactId: number) => ['contracts', company.toLowerCase(), contactId] as const,
   activity: (company: string, contactId: number, query: ContractsQuery) =>

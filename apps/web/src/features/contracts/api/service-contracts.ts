@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ContractsQuery, ServiceContract } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, contractKeys } from './keys';
+import { contractRoutes, type ContractsQuery } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { contractKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/activitycontracts/servicecontracts?from&to` */
 export const fetchServiceContracts = (
@@ -9,11 +9,7 @@ export const fetchServiceContracts = (
   contactId: number,
   query: ContractsQuery,
   signal?: AbortSignal,
-) =>
-  api<ServiceContract[]>(`${contactApi(company, contactId)}/activitycontracts/servicecontracts`, {
-    query: { ...query },
-    signal,
-  });
+) => call(contractRoutes.service, { params: { company, contactid: contactId }, query, signal });
 
 export const serviceContractsQuery = (company: string, contactId: number, query: ContractsQuery) =>
   queryOptions({

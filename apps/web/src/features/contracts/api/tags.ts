@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Tag } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
+import { contractRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 import { contractKeys } from './keys';
 
 /** `GET /api/settings/{company}/tags`: the one call of SPEC A7 that carries no token. */
 export const fetchTags = (company: string, signal?: AbortSignal) =>
-  api<Tag[]>(`/api/settings/${encodeURIComponent(company)}/tags`, { signal, anonymous: true });
+  call(contractRoutes.tags, { params: { company }, signal });
 
 export const tagsQuery = (company: string) =>
   queryOptions({

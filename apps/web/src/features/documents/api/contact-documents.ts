@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ContactDocument } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, documentKeys } from './keys';
+import { documentRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { documentKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/documents`: the contact's own documents, newest first. */
 export const fetchContactDocuments = (company: string, contactId: number, signal?: AbortSignal) =>
-  api<ContactDocument[]>(`${contactApi(company, contactId)}/documents`, { signal });
+  call(documentRoutes.list, { params: { company, contactid: contactId }, signal });
 
 export const contactDocumentsQuery = (company: string, contactId: number) =>
   queryOptions({

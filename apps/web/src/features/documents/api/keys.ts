@@ -1,7 +1,3 @@
-/** `/api/{company}/{contactid}` */
-export const contactApi = (company: string, contactId: number) =>
-  `/api/${encodeURIComponent(company)}/${contactId}`;
-
 export const documentKeys = {
   contact: (company: string, contactId: number) => ['documents', company.toLowerCase(), contactId] as const,
   publicFiles: (company: string) => ['publicFiles', company.toLowerCase()] as const,

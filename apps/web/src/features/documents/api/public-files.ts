@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicFile } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
+import { documentRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 import { documentKeys } from './keys';
 
 /** `GET /api/settings/{company}/publicfiles` */
 export const fetchPublicFiles = (company: string, signal?: AbortSignal) =>
-  api<PublicFile[]>(`/api/settings/${encodeURIComponent(company)}/publicfiles`, { signal });
+  call(documentRoutes.publicFiles, { params: { company }, signal });
 
 export const publicFilesQuery = (company: string) =>
   queryOptions({

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { UploadResult } from '@sportello/contracts';
-import { upload } from '../../../lib/api-client';
-import { contactApi, documentKeys } from './keys';
+import { documentRoutes } from '@sportello/contracts';
+import { uploadTo } from '../../../lib/api-client';
+import { documentKeys } from './keys';
 
 /** `POST /api/{company}/{contactid}/documents/upload/contact` (multipart field `file`), with progress. */
 export const uploadContactDocument = (
@@ -9,7 +9,7 @@ export const uploadContactDocument = (
   contactId: number,
   file: File,
   onProgress?: (fraction: number) => void,
-) => upload<UploadResult>(`${contactApi(company, contactId)}/documents/upload/contact`, file, onProgress);
+) => uploadTo(documentRoutes.upload, { company, contactid: contactId }, file, onProgress);
 
 /** Uploads one file; on success the documents list is fetched again (same key). */
 export function useUploadContactDocument(company: string, contactId: number) {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ActivityReport, ActivityReportsQuery } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, reportKeys } from './keys';
+import { reportRoutes, type ActivityReportsQuery } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { reportKeys } from './keys';
 
 /** `GET /api/{company}/{contactid}/activities/activityreports?from&to&wikiFilter` */
 export const fetchActivityReports = (
@@ -9,11 +9,7 @@ export const fetchActivityReports = (
   contactId: number,
   query: ActivityReportsQuery,
   signal?: AbortSignal,
-) =>
-  api<ActivityReport[]>(`${contactApi(company, contactId)}/activities/activityreports`, {
-    query: { ...query },
-    signal,
-  });
+) => call(reportRoutes.list, { params: { company, contactid: contactId }, query, signal });
 
 export const activityReportsQuery = (company: string, contactId: number, query: ActivityReportsQuery) =>
   queryOptions({

@@ -1,9 +1,5 @@
 import type { ActivityReportsQuery } from '@sportello/contracts';
 
-/** `/api/{company}/{contactid}` */
-export const contactApi = (company: string, contactId: number) =>
-  `/api/${encodeURIComponent(company)}/${contactId}`;
-
 export const reportKeys = {
   all: (company: string, contactId: number) => ['reports', company.toLowerCase(), contactId] as const,
   list: (company: string, contactId: number, query: ActivityReportsQuery) =>

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TicketListItem } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { contactApi, reportKeys } from './keys';
+import { ticketRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { reportKeys } from './keys';
 
 /**
  * The ids of the tickets the user can see, to decide which report-to-ticket links to keep (SPEC A7):
@@ -13,12 +13,12 @@ export async function fetchVisibleTicketIds(
   contactId: number,
   signal?: AbortSignal,
 ): Promise<number[]> {
-  const base = contactApi(company, contactId);
+  const params = { company, contactid: contactId };
   try {
-    return (await api<TicketListItem[]>(`${base}/tickets/all`, { signal })).map((t) => t.id);
+    return (await call(ticketRoutes.all, { params, signal })).map((t) => t.id);
   } catch {
     try {
-      return (await api<TicketListItem[]>(`${base}/tickets`, { signal })).map((t) => t.id);
+      return (await call(ticketRoutes.list, { params, signal })).map((t) => t.id);
     } catch {
       return [];
     }

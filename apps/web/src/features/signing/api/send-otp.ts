@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { OTP_MAX_ATTEMPTS, type OtpSent, type SigningDocument } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { signingDocumentQuery, signingPath } from './signing-document';
+import { OTP_MAX_ATTEMPTS, signingRoutes, type SigningDocument } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { signingDocumentQuery } from './signing-document';
 
 /** `POST …/otp`: sends (or resends) the code by SMS. 409 no_phone / otp_resend_too_early, 429 otp_too_many. */
 export const sendOtp = (company: string, documentKey: string) =>
-  api<OtpSent>(`${signingPath(company, documentKey)}/otp`, { method: 'POST', anonymous: true });
+  call(signingRoutes.otp, { params: { company, documentkey: documentKey } });
 
 export function useSendOtp(company: string, documentKey: string) {
   const queryClient = useQueryClient();

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SignRequest, SignedAnswer } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-import { signingDocumentQuery, signingPath } from './signing-document';
+import { signingRoutes, type SignRequest } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { signingDocumentQuery } from './signing-document';
 
 /** `POST …/sign`: 400 fields_required / invalid_otp / otp_locked / otp_expired, 409 already_signed. */
 export const signDocument = (company: string, documentKey: string, body: SignRequest) =>
-  api<SignedAnswer>(`${signingPath(company, documentKey)}/sign`, { method: 'POST', body, anonymous: true });
+  call(signingRoutes.sign, { params: { company, documentkey: documentKey }, body });
 
 export function useSignDocument(company: string, documentKey: string) {
   const queryClient = useQueryClient();

@@ -1,18 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SigningDocument } from '@sportello/contracts';
-import { api, ApiRequestError } from '../../../lib/api-client';
-
-const path = (company: string, documentKey: string) =>
-  `/api/signing/${encodeURIComponent(company)}/${encodeURIComponent(documentKey)}`;
-
-export const signingPath = path;
+import { signingRoutes } from '@sportello/contracts';
+import { ApiRequestError, call } from '../../../lib/api-client';
 
 /** `GET /api/signing/{company}/{documentkey}` (public): the document, its signer and its state. */
 export const signingDocumentQuery = (company: string, documentKey: string) =>
   queryOptions({
     // The key is a capability and compared exactly: it stays as typed, the portal key does not matter.
     queryKey: ['signing', company.toLowerCase(), documentKey] as const,
-    queryFn: ({ signal }) => api<SigningDocument>(path(company, documentKey), { signal, anonymous: true }),
+    queryFn: ({ signal }) =>
+      call(signingRoutes.document, { params: { company, documentkey: documentKey }, signal }),
     staleTime: 0,
     // A 404 (unknown or expired link) will not change by asking again.
     retry: (failures, error) => !(error instanceof ApiRequestError && error.status < 500) && failures < 1,

@@ -1,9 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { WikiElement } from '@sportello/contracts';
-import { api } from '../../../lib/api-client';
-
-/** `/api/{company}/{contactid}` */
-const contactApi = (company: string, contactId: number) => `/api/${encodeURIComponent(company)}/${contactId}`;
+import { wikiRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
 
 export const wikiKeys = {
   elements: (company: string, contactId: number) =>
@@ -12,7 +9,7 @@ export const wikiKeys = {
 
 /** `GET /api/{company}/{contactid}/wikielements`: every element of the company with its properties. */
 export const fetchWikiElements = (company: string, contactId: number, signal?: AbortSignal) =>
-  api<WikiElement[]>(`${contactApi(company, contactId)}/wikielements`, { signal });
+  call(wikiRoutes.list, { params: { company, contactid: contactId }, signal });
 
 export const wikiElementsQuery = (company: string, contactId: number) =>
   queryOptions({
