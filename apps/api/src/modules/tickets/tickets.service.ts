@@ -33,7 +33,6 @@ import {
   listColleagues,
   listTickets,
   nextAnnualProgressive,
-  reserveExtIds,
   resolveNewTicketRefs,
   setTicketStep,
   type RawAttachment,
@@ -43,6 +42,7 @@ import {
   type TicketFilters,
   type TicketScope,
 } from './tickets.queries';
+import { reserveExtIds } from '../../platform/portal-sequences';
 
 const ticketNotFound = () =>
   notFound('No such ticket among those you may open', ticketErrorCodes.ticketNotFound);
