@@ -21,6 +21,9 @@ const SPEC_SECTIONS = new Set(
     ...readFileSync(new URL('./docs/portal-spec.md', import.meta.url), 'utf8').matchAll(/^## ([AB]\d+)\./gm),
   ].map((m) => m[1]),
 );
+const ZONE_RULE =
+  'Time zones are handled in apps/api/src/platform/time-zone.ts and apps/web/src/lib/time-zone.ts: use those.';
+
 const boundaries = {
   rules: {
     'spec-refs': {
@@ -138,6 +141,25 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  {
+    // One time-zone module on each side: every zone rule lives there (docs/architecture.md).
+    files: ['apps/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/api/src/platform/time-zone.ts', 'apps/web/src/lib/time-zone.ts', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['dayjs/plugin/timezone*'], message: ZONE_RULE }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']",
+          message: ZONE_RULE,
+        },
+        { selector: "CallExpression[callee.property.name='tz']", message: ZONE_RULE },
+      ],
     },
   },
   {

@@ -60,4 +60,20 @@ describe('the layering lint', () => {
       'boundaries/spec-refs: Cites B9, which docs/portal-spec.md does not have.',
     ]);
   });
+
+  it('keeps time-zone handling in the one module of each side', async () => {
+    const rule =
+      'Time zones are handled in apps/api/src/platform/time-zone.ts and apps/web/src/lib/time-zone.ts: use those.';
+    const plugin = `import timezone from 'dayjs/plugin/timezone';\nexport const x = timezone;\n`;
+    const intl = `export const f = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Rome' });\n`;
+    const tz = `import { dayjs } from '../../lib/format';\nexport const x = dayjs().tz('Europe/Rome');\n`;
+    expect(await problems('apps/api/src/modules/tickets/extra.ts', plugin)).toEqual([
+      `no-restricted-imports: 'dayjs/plugin/timezone' import is restricted from being used by a pattern. ${rule}`,
+    ]);
+    expect(await problems('apps/api/src/platform/extra.ts', intl)).toEqual([`no-restricted-syntax: ${rule}`]);
+    expect(await problems('apps/web/src/features/tickets/extra.ts', tz)).toEqual([
+      `no-restricted-syntax: ${rule}`,
+    ]);
+    expect(await problems('apps/api/src/platform/time-zone.ts', intl)).toEqual([]);
+  });
 });

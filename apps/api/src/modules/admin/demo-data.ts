@@ -23,7 +23,7 @@ export const DEMO_KEYS = {
 
 export async function buildDemoDocument(now: Date): Promise<ImportDocumentInput> {
   const k = demoKit(now);
-  const { year, local, day, png, pdf } = k;
+  const { year, day, png, pdf } = k;
   return {
     formatVersion: 1,
     portals: [
@@ -130,7 +130,7 @@ export async function buildDemoDocument(now: Date): Promise<ImportDocumentInput>
               subtitle: 'Rossi Impianti Srl - rinnovo annuale',
               lines: [
                 'Oggetto: manutenzione server, backup e impianti.',
-                `Durata: dal ${local.add(1, 'year').startOf('year').format('DD/MM/YYYY')} per 12 mesi.`,
+                `Durata: dal 01/01/${year + 1} per 12 mesi.`,
                 'Canone mensile: 240,00 EUR + IVA.',
                 '',
                 'La firma avviene con un codice inviato per SMS al numero del referente.',

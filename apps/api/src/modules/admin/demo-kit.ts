@@ -2,14 +2,9 @@
  * What every part of the demo document is built with: dates relative to `now` in the demo's zone, the
  * files (PDFs drawn for the demo, PNGs), and small builders for the rows the demo repeats.
  */
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone.js';
-import utc from 'dayjs/plugin/utc.js';
 import { PERMISSION_FLAGS, type FileRef, type ImportDocumentInput } from '@sportello/contracts';
+import { addDays, localDay, wallToInstant, weekdayOf } from '../../platform/time-zone';
 import { makePdf, type PdfSpec } from './demo-assets';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 export const DEMO_PORTAL_KEY = 'demo';
 export const DEMO_PASSWORD = 'Sportello-Demo-2026';
@@ -56,26 +51,25 @@ export const demoUser = (userName: string, email: string, ...contactIds: number[
 export type DemoKit = ReturnType<typeof demoKit>;
 
 export function demoKit(now: Date) {
-  const local = dayjs(now).tz(DEMO_TIME_ZONE);
-  const year = local.year();
+  const today = localDay(now, DEMO_TIME_ZONE);
+  const year = Number(today.slice(0, 4));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  /** A day relative to today (negative: past), as YYYY-MM-DD in the portal's zone. */
+  const day = (offset: number) => addDays(today, offset);
+  /** The same day as DD/MM/YYYY, as the demo's PDFs write it. */
+  const itDate = (offset: number) => day(offset).split('-').reverse().join('/');
   /** A moment `days` ago at a local time of day, as an ISO date-time. */
   const ago = (days: number, hour = 9, minute = 0) =>
-    local.subtract(days, 'day').hour(hour).minute(minute).second(0).millisecond(0).toISOString();
-  /** A day relative to today (negative: past), as YYYY-MM-DD in the portal's zone. */
-  const day = (offset: number) => local.add(offset, 'day').format('YYYY-MM-DD');
-  const itDate = (offset: number) => local.add(offset, 'day').format('DD/MM/YYYY');
+    wallToInstant(day(-days), `${pad(hour)}:${pad(minute)}`, DEMO_TIME_ZONE).toISOString();
   /** The next given weekday after today (1 = Monday … 7 = Sunday). */
   const nextWeekday = (isoDay: number) => {
-    const today = local.day() === 0 ? 7 : local.day();
-    return day(((isoDay - today + 6) % 7) + 1);
+    const weekday = weekdayOf(today) || 7;
+    return day(((isoDay - weekday + 6) % 7) + 1);
   };
   /** The next occurrence of a day of the year, after today. */
   const nextYearly = (month: number, dayOfMonth: number) => {
-    const thisYear = local
-      .month(month - 1)
-      .date(dayOfMonth)
-      .startOf('day');
-    return (thisYear.isAfter(local) ? thisYear : thisYear.add(1, 'year')).format('YYYY-MM-DD');
+    const thisYear = `${year}-${pad(month)}-${pad(dayOfMonth)}`;
+    return thisYear > today ? thisYear : `${year + 1}-${pad(month)}-${pad(dayOfMonth)}`;
   };
 
   const png = (name: string, bytes: Buffer): FileRef => ({
@@ -121,5 +115,5 @@ export function demoKit(now: Date) {
       lines,
     });
 
-  return { now, local, year, ago, day, itDate, nextWeekday, nextYearly, png, pdf, report, invoicePdf };
+  return { now, year, ago, day, itDate, nextWeekday, nextYearly, png, pdf, report, invoicePdf };
 }

@@ -758,7 +758,7 @@ async function rossiEstimates(k: DemoKit): Promise<NonNullable<CompanyInput['est
 
 /** Recurring charges: monthly, every other week, yearly. */
 function rossiRecurringAdvances(k: DemoKit): NonNullable<CompanyInput['recurringAdvances']> {
-  const { local, day, nextWeekday, nextYearly } = k;
+  const { day, nextWeekday, nextYearly } = k;
   return [
     {
       id: 801,
@@ -767,7 +767,7 @@ function rossiRecurringAdvances(k: DemoKit): NonNullable<CompanyInput['recurring
       quantity: 1,
       taxedTotal: 219.6,
       advanceDate: day(25),
-      trigger: { recurrenceType: 20, frequencyMonth: 1, recurrenceDay: local.add(25, 'day').date() },
+      trigger: { recurrenceType: 20, frequencyMonth: 1, recurrenceDay: Number(day(25).slice(8)) },
     },
     {
       id: 802,

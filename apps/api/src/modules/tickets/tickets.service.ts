@@ -17,7 +17,8 @@ import {
 import type { Tx } from '../../db/client';
 import { AnswerCache } from '../../platform/answer-cache';
 import type { AppContext } from '../../platform/context';
-import { parseDateRange, yearBounds } from '../../platform/date-range';
+import { parseDateRange } from '../../platform/date-range';
+import { yearBounds } from '../../platform/time-zone';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import { sanitizeHtml } from '../../platform/html';
 import type { TenantContext } from '../../platform/tenancy';

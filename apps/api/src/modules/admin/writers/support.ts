@@ -4,9 +4,6 @@
  * when one of its values differs, so a re-import of unchanged data writes nothing and the list
  * counters of untouched companies (migration 0001) stay where they are.
  */
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone.js';
-import utc from 'dayjs/plugin/utc.js';
 import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ImportCompany, ImportPortal } from '@sportello/contracts';
@@ -27,11 +24,9 @@ import {
   wikiFolders,
 } from '../../../db/schema';
 import { AppError } from '../../../platform/errors';
+import { zonedDate } from '../../../platform/time-zone';
 import { chunk, type ImportFiles } from '../import.files';
 import type { CleanHtml } from '../import.html';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 parameters for our widest table. */
 export const BATCH = 1000;
@@ -53,7 +48,7 @@ export interface Owned<T> {
 export function importDateToDate(value: string, timeZone: string): Date {
   const s = value.replace(' ', 'T');
   if (/T.*(Z|[+-]\d{2}:?\d{2})$/.test(s)) return new Date(s);
-  return dayjs.tz(s, timeZone).toDate();
+  return zonedDate(s, timeZone);
 }
 
 /**
