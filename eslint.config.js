@@ -1,16 +1,53 @@
+import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 /**
- * The layering rules of docs/architecture.md, as lint: the web app never imports the API, the API
- * never imports the web app, and a web feature never imports another feature (shared code goes to
- * ui/ or lib/).
+ * The layering rules of docs/architecture.md, as lint:
+ * - the web app never imports the API, nor the API the web app (they share only @sportello/contracts);
+ * - web: a feature never imports another feature, and ui/ and lib/ never import features (shared code
+ *   goes to ui/ or lib/, which features use, not the reverse);
+ * - API: a module never imports another module, and platform/ and db/ never import modules (what two
+ *   modules share lives in platform/). Tests may: they seed through the importer.
+ * No import cycles anywhere (import-x/no-cycle, below). And `spec-refs`: every rule a comment cites by
+ * section ("SPEC A2", "(B3)") has that section in docs/portal-spec.md.
  */
+const SPEC_SECTIONS = new Set(
+  [
+    ...readFileSync(new URL('./docs/portal-spec.md', import.meta.url), 'utf8').matchAll(/^## ([AB]\d+)\./gm),
+  ].map((m) => m[1]),
+);
+const ZONE_RULE =
+  'Time zones are handled in apps/api/src/platform/time-zone.ts and apps/web/src/lib/time-zone.ts: use those.';
+
 const boundaries = {
   rules: {
+    'spec-refs': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        return {
+          Program() {
+            for (const comment of context.sourceCode.getAllComments()) {
+              const cited = [
+                ...comment.value.matchAll(
+                  /\bSPEC ([AB]\d+)\b|\(([AB]\d+)(?:[,/ ][^)]*)?\)|\b([AB]\d)(?=:| message| fields)/g,
+                ),
+              ].map((m) => m[1] ?? m[2] ?? m[3]);
+              for (const section of cited)
+                if (!SPEC_SECTIONS.has(section))
+                  context.report({
+                    loc: comment.loc,
+                    message: `Cites ${section}, which docs/portal-spec.md does not have.`,
+                  });
+            }
+          },
+        };
+      },
+    },
     layers: {
       meta: { type: 'problem', schema: [] },
       create(context) {
@@ -18,6 +55,8 @@ const boundaries = {
         const root = process.cwd();
         const rel = relative(root, file).split(sep).join('/');
         const featureOf = (p) => /^apps\/web\/src\/features\/([^/]+)\//.exec(p)?.[1];
+        const moduleOf = (p) => /^apps\/api\/src\/modules\/([^/]+)\//.exec(p)?.[1];
+        const isTest = /\.test\.tsx?$/.test(rel) || rel.includes('/test/');
         const check = (node) => {
           const spec = node.source?.value;
           if (typeof spec !== 'string') return;
@@ -42,6 +81,24 @@ const boundaries = {
             context.report({
               node,
               message: `Feature ${from} imports feature ${to}: move the shared part to ui/ or lib/.`,
+            });
+          if (/^apps\/web\/src\/(ui|lib)\//.test(rel) && to)
+            context.report({
+              node,
+              message: `ui/ and lib/ must not import features (${to}): pass what they need in, or move it down.`,
+            });
+          if (isTest) return;
+          const fromModule = moduleOf(rel);
+          const toModule = moduleOf(target + '/');
+          if (fromModule && toModule && fromModule !== toModule)
+            context.report({
+              node,
+              message: `Module ${fromModule} imports module ${toModule}: move the shared part to platform/.`,
+            });
+          if (/^apps\/api\/src\/(platform|db)\//.test(rel) && toModule)
+            context.report({
+              node,
+              message: `platform/ and db/ must not import modules (${toModule}): modules build on them.`,
             });
         };
         return {
@@ -69,13 +126,40 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { boundaries },
+    plugins: { boundaries, 'import-x': importX },
     languageOptions: { globals: { ...globals.node } },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'boundaries/layers': 'error',
+      'boundaries/spec-refs': 'error',
+      // Type-only imports are erased at build time and cannot form a cycle at run time.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  {
+    // One time-zone module on each side: every zone rule lives there (docs/architecture.md).
+    files: ['apps/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/api/src/platform/time-zone.ts', 'apps/web/src/lib/time-zone.ts', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['dayjs/plugin/timezone*'], message: ZONE_RULE }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']",
+          message: ZONE_RULE,
+        },
+        { selector: "CallExpression[callee.property.name='tz']", message: ZONE_RULE },
+      ],
     },
   },
   {

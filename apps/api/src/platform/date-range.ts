@@ -1,15 +1,10 @@
 /**
- * The `from` / `to` filters of the list calls (SPEC B1), and day arithmetic in a portal's time zone.
+ * The `from` / `to` filters of the list calls (SPEC B1), read in the portal's time zone (time-zone.ts).
  * `from` is the start of a day; `to` is the end of a day, or of the given minute. Both are returned as
  * half-open bounds: `from <= x < toExclusive`.
  */
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
 import { badRequest } from './errors';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
+import { addDays, wallToInstant } from './time-zone';
 
 export interface DateRange {
   from: Date | null;
@@ -27,20 +22,21 @@ function parse(value: string, field: string, tz: string): { start: Date; end: Da
     probe.getUTCFullYear() === y && probe.getUTCMonth() === mo! - 1 && probe.getUTCDate() === d;
   const validTime = (h ?? 0) <= 23 && (mi ?? 0) <= 59 && (s ?? 0) <= 59;
   if (!validDay || !validTime) throw badRequest(`${field}: ${value} is not a real date`, 'invalid_date');
-  const local = `${m[1]}-${m[2]}-${m[3]}T${String(h ?? 0).padStart(2, '0')}:${String(mi ?? 0).padStart(2, '0')}:${String(s ?? 0).padStart(2, '0')}`;
-  const start = dayjs.tz(local, tz).toDate();
+  const day = `${m[1]}-${m[2]}-${m[3]}`;
+  const hms = [h ?? 0, mi ?? 0, s ?? 0].map((x) => String(x).padStart(2, '0')).join(':');
+  const start = wallToInstant(day, hms, tz);
   // A day ends at the next local midnight: 23 or 25 hours later on the days the clocks change.
   const end =
     h === undefined
-      ? dayjs.tz(`${addDays(`${m[1]}-${m[2]}-${m[3]}`, 1)}T00:00:00`, tz).toDate()
+      ? wallToInstant(addDays(day, 1), '00:00', tz)
       : new Date(start.getTime() + (s === undefined ? 60_000 : 1000));
   return { start, end };
 }
 
 /**
- * Results by (zone, from, to). dayjs' zone conversion formats the instant through Intl several times
- * (a quarter of a list request's CPU in the benchmark), and clients ask for the same few ranges again
- * and again. Zone rules do not change while the process runs, so an answer never goes stale.
+ * Results by (zone, from, to). A zone conversion formats instants through Intl several times, and
+ * clients ask for the same few ranges again and again. Zone rules do not change while the
+ * process runs, so an answer never goes stale.
  */
 const memo = new Map<string, DateRange>();
 const MEMO_SIZE = 2000;
@@ -62,26 +58,5 @@ export function parseDateRange(
   return {
     from: r.from && new Date(r.from.getTime()),
     toExclusive: r.toExclusive && new Date(r.toExclusive.getTime()),
-  };
-}
-
-/** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
-export function localDay(at: Date | string, tz: string): string {
-  return dayjs(at).tz(tz).format('YYYY-MM-DD');
-}
-
-/** The calendar day `days` after `day` (YYYY-MM-DD arithmetic, no time zone involved). */
-export function addDays(day: string, days: number): string {
-  return dayjs.utc(`${day}T00:00:00Z`).add(days, 'day').format('YYYY-MM-DD');
-}
-
-/** Start of the year containing `at` in `tz`, and start of the next one. */
-export function yearBounds(at: Date, tz: string): { year: number; start: Date; end: Date } {
-  const local = dayjs(at).tz(tz);
-  const year = local.year();
-  return {
-    year,
-    start: dayjs.tz(`${year}-01-01T00:00:00`, tz).toDate(),
-    end: dayjs.tz(`${year + 1}-01-01T00:00:00`, tz).toDate(),
   };
 }

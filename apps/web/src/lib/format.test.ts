@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayjs, formatDate, formatDateTime, formatEuro, formatTime, setDisplayTimeZone } from './format';
+import { dayjs, formatDate, formatDateTime, formatEuro, formatTime } from './format';
+import { setDisplayTimeZone } from './time-zone';
 
 describe('format', () => {
   it('shows dates and times in the portal zone', () => {

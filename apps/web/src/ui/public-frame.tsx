@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PortalSettings } from '@sportello/contracts';
 import { headerColors, usePortalBranding } from '../lib/branding';
-import { setDisplayTimeZone } from '../lib/format';
+import { setDisplayTimeZone } from '../lib/time-zone';
 import { portalSettingsQuery } from '../lib/tenant';
 import { LanguagePicker } from './language-picker';
 import { PortalLogo } from './portal-logo';

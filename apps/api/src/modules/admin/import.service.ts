@@ -5,7 +5,7 @@ import { AppError } from '../../platform/errors';
 import { ImportFiles } from './import.files';
 import { sanitizeDocumentHtml } from './import.html';
 import { loadKnownPortals, writePortal } from './import.queries';
-import { prepareUsers, writeUsers } from './import.users';
+import { prepareUsers, writeUsers } from './writers/users';
 import { referencedPortalKeys, referenceProblems, shapeProblems } from './import.validate';
 
 export type ImportCounts = Record<string, number>;

@@ -1,11 +1,6 @@
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
 import type { EmailMessage } from '../../platform/outbox';
+import { formatInZone, localDay } from '../../platform/time-zone';
 import { buildIcs, type IcsEvent } from './ics';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 type Lang = 'it' | 'en' | 'es';
 
@@ -117,11 +112,9 @@ const escapeHtml = (s: string) =>
 
 /** `DD/MM/YYYY HH:mm–HH:mm (Europe/Rome)`, in the portal's zone as the booking page shows it. */
 export function formatWhen(start: Date, end: Date, tz: string): string {
-  const s = dayjs(start).tz(tz);
-  const e = dayjs(end).tz(tz);
-  const endText =
-    s.format('YYYY-MM-DD') === e.format('YYYY-MM-DD') ? e.format('HH:mm') : e.format('DD/MM/YYYY HH:mm');
-  return `${s.format('DD/MM/YYYY HH:mm')}–${endText} (${tz})`;
+  const sameDay = localDay(start, tz) === localDay(end, tz);
+  const endText = formatInZone(end, tz, sameDay ? 'HH:mm' : 'DD/MM/YYYY HH:mm');
+  return `${formatInZone(start, tz, 'DD/MM/YYYY HH:mm')}–${endText} (${tz})`;
 }
 
 function icsFor(d: AppointmentMailData, method: IcsEvent['method'], cancelled: boolean): string {

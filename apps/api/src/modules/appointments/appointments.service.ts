@@ -39,17 +39,15 @@ import {
   type LinkRow,
 } from './appointments.queries';
 import {
-  addDays,
   claimStarts,
-  daysBetween,
   daysRange,
   freeSlots,
-  localDay,
   offeredStarts,
   parseWeeklyHours,
   type Interval,
   type SlotRules,
 } from './slots';
+import { addDays, daysBetween, localDay } from '../../platform/time-zone';
 
 /** Confirmation e-mails one address (IP) may cause per hour: the booking page is public. */
 const BOOKINGS_PER_IP_PER_HOUR = 20;

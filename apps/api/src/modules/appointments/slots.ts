@@ -1,8 +1,4 @@
-import dayjs from 'dayjs';
-import utc from 'dayjs/plugin/utc';
-import { instantToDay, wallToInstant } from './zone';
-
-dayjs.extend(utc);
+import { wallToInstant, weekdayOf } from '../../platform/time-zone';
 
 /** `{"mon": [["09:00","13:00"], …], …}` in the portal's zone (fixture-format.md, AppointmentLink). */
 export type WeeklyHours = Partial<Record<Weekday, [string, string][]>>;
@@ -29,39 +25,15 @@ export interface SlotRules {
   timeZone: string;
 }
 
-/** `YYYY-MM-DD` of an instant in a zone. */
-export function localDay(instant: Date, timeZone: string): string {
-  return instantToDay(instant.getTime(), timeZone);
-}
-
-/** Calendar arithmetic on `YYYY-MM-DD` strings; done in UTC so no zone can shift a day. */
-export function addDays(day: string, n: number): string {
-  return dayjs.utc(day).add(n, 'day').format('YYYY-MM-DD');
-}
-
-export function daysBetween(from: string, to: string): number {
-  return dayjs.utc(to).diff(dayjs.utc(from), 'day');
-}
-
-/**
- * The instant of a wall-clock time on a day in a zone (`24:00` is the next midnight). A time that
- * does not exist (spring forward) moves forward by the gap; one that happens twice (fall back) is its
- * first pass. Only the bounds of weekly-hours intervals go through here.
- */
-export function zonedInstant(day: string, hhmm: string, timeZone: string): Date {
-  if (hhmm === '24:00') return wallToInstant(addDays(day, 1), '00:00', timeZone);
-  return wallToInstant(day, hhmm, timeZone);
-}
-
 /** The intervals of one local day, as instants. Malformed or empty intervals are skipped. */
 export function dayIntervals(rules: SlotRules, day: string): Interval[] {
-  const weekday = WEEKDAYS[dayjs.utc(day).day()] as Weekday;
+  const weekday = WEEKDAYS[weekdayOf(day)] as Weekday;
   const out: Interval[] = [];
   for (const pair of rules.weeklyHours[weekday] ?? []) {
     const [a, b] = pair;
     if (!HHMM.test(a) || !HHMM.test(b)) continue;
-    const start = zonedInstant(day, a, rules.timeZone);
-    const end = zonedInstant(day, b, rules.timeZone);
+    const start = wallToInstant(day, a, rules.timeZone);
+    const end = wallToInstant(day, b, rules.timeZone);
     if (end > start) out.push({ start, end });
   }
   return out.sort((x, y) => x.start.getTime() - y.start.getTime());
@@ -105,7 +77,7 @@ export function freeSlots(
 
 /** The instant range covering the local days from … to (both included). */
 export function daysRange(from: string, to: string, timeZone: string): Interval {
-  return { start: zonedInstant(from, '00:00', timeZone), end: zonedInstant(to, '24:00', timeZone) };
+  return { start: wallToInstant(from, '00:00', timeZone), end: wallToInstant(to, '24:00', timeZone) };
 }
 
 /** The claim rows an appointment occupies: every grain cell its [start, end) touches. */

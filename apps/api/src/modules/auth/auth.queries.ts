@@ -12,7 +12,7 @@ import {
 } from '../../db/schema';
 import { newToken, sha256 } from '../../platform/auth';
 import { preparedPerDb } from '../../platform/prepared';
-import { portalSettingsColumns, type PortalSettingsRow } from '../portals/portals.queries';
+import { portalSettingsColumns, type PortalSettingsRow } from '../../platform/portal-settings';
 
 type Conn = Db | Tx;
 

@@ -10,8 +10,7 @@ import {
 } from '../../platform/passwords';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { clear, hit, unhit } from '../../platform/rate-limit';
-import { findPortalBrief } from '../portals/portals.queries';
-import { toPortalSettings } from '../portals/portals.service';
+import { findPortalBrief, toPortalSettings } from '../../platform/portal-settings';
 import { recoveryEmail } from './auth.mail';
 import {
   consumeLink,

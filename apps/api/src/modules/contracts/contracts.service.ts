@@ -9,7 +9,8 @@ import type {
   ServiceContract,
 } from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';
-import { addDays, localDay, parseDateRange } from '../../platform/date-range';
+import { parseDateRange } from '../../platform/date-range';
+import { addDays, localDay } from '../../platform/time-zone';
 import type { TenantContext } from '../../platform/tenancy';
 import { listActivityContracts, listServiceContracts, type RawActivity } from './contracts.queries';
 

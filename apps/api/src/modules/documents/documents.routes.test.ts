@@ -5,7 +5,7 @@ import { queryRows } from '../../platform/sql-json';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { multipartFile } from '../../test/personas';
 import { bearer, seedExample, tokenFor } from '../../test/seed';
-import { cleanFileName } from './uploads';
+import { cleanFileName } from '../../platform/uploads';
 
 let t: TestApp;
 let mario: Record<string, string>;

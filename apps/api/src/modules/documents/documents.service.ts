@@ -2,9 +2,9 @@ import type { ContactDocument, PublicFile, UploadResult } from '@sportello/contr
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import type { TenantContext } from '../../platform/tenancy';
-import { reserveExtIds } from '../tickets/tickets.queries';
+import { reserveExtIds } from '../../platform/portal-sequences';
 import { insertDocument, listContactDocuments, listPublicFiles } from './documents.queries';
-import { receiveUpload } from './uploads';
+import { receiveUpload } from '../../platform/uploads';
 
 export async function contactDocuments(ctx: AppContext, t: TenantContext): Promise<ContactDocument[]> {
   const rows = await listContactDocuments(ctx.database.db, { portalId: t.portalId, contactId: t.contactId });

@@ -2,27 +2,8 @@ import type { PortalSettings } from '@sportello/contracts';
 import type { Db } from '../../db/client';
 import { notFound } from '../../platform/errors';
 import type { FileUrlSigner } from '../../platform/files';
-import { findPortalPrivacy, findPortalSettings, type PortalSettingsRow } from './portals.queries';
-
-/** Maps a settings row to the wire shape; the logo becomes a signed, expiring file URL. */
-export function toPortalSettings(row: PortalSettingsRow, signer: FileUrlSigner, now: Date): PortalSettings {
-  return {
-    webPortalKey: row.portalKey,
-    webPortalName: row.portalName,
-    customCss: row.customCss,
-    disableHtmlEditor: row.disableHtmlEditor,
-    logoUrl:
-      row.logoFileId === null || row.logoFileName === null
-        ? null
-        : signer.sign(row.logoFileId, row.logoFileName, now),
-    // As stored: the client also maps the back office's 'hsl(123,0%,0%)' sentinel to unset.
-    baseColor: row.baseColor === null || row.baseColor.trim() === '' ? null : row.baseColor,
-    footerCustomHtml: row.footerCustomHtml,
-    enableServiceContracts: row.enableServiceContracts,
-    timeZone: row.timeZone,
-    defaultLanguage: row.defaultLanguage,
-  };
-}
+import { toPortalSettings } from '../../platform/portal-settings';
+import { findPortalPrivacy, findPortalSettings } from './portals.queries';
 
 const portalNotFound = () => notFound('No portal with this key', 'portal_not_found');
 

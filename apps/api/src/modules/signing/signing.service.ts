@@ -1,8 +1,5 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import dayjs from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
 import {
   OTP_LENGTH,
   OTP_MAX_ATTEMPTS,
@@ -19,6 +16,7 @@ import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import type { StoredBlob } from '../../platform/files';
 import { enqueueSms, kickOutbox } from '../../platform/outbox';
+import { formatInZone } from '../../platform/time-zone';
 import { auditLanguageOf, buildSignedPdf, type Verification } from './signing.pdf';
 import {
   consumeOtp,
@@ -36,9 +34,6 @@ import {
   type OtpRow,
   type SignatureRequestRow,
 } from './signing.queries';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 /** Where a request came from, for the audit trail. */
 export interface ClientInfo {
@@ -296,7 +291,6 @@ export async function signDocument(
 
       const original = await readAll(ctx.fileStore.read(r.fileSha256));
       const originalSha256 = createHash('sha256').update(original).digest('hex');
-      const local = dayjs(now).tz(r.timeZone);
       const pdf = await buildSignedPdf(
         original,
         r.fileContentType,
@@ -307,7 +301,7 @@ export async function signDocument(
           typedName: fullName,
           companyName: r.companyName,
           portalName: r.portalName,
-          signedAtLocal: `${local.format('DD/MM/YYYY HH:mm:ss')} (${r.timeZone})`,
+          signedAtLocal: `${formatInZone(now, r.timeZone, 'DD/MM/YYYY HH:mm:ss')} (${r.timeZone})`,
           signedAtUtc: now.toISOString(),
           ip: client.ip,
           userAgent: client.userAgent || '-',

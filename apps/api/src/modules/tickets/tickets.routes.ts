@@ -2,7 +2,7 @@ import { ticketRoutes } from '@sportello/contracts';
 import { sendJsonText } from '../../platform/answer-cache';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
-import { receiveUpload } from '../documents/uploads';
+import { receiveUpload } from '../../platform/uploads';
 import { listTicketTypes } from './tickets.queries';
 import {
   addComment,

@@ -17,7 +17,8 @@ import {
 import type { Tx } from '../../db/client';
 import { AnswerCache } from '../../platform/answer-cache';
 import type { AppContext } from '../../platform/context';
-import { parseDateRange, yearBounds } from '../../platform/date-range';
+import { parseDateRange } from '../../platform/date-range';
+import { yearBounds } from '../../platform/time-zone';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import { sanitizeHtml } from '../../platform/html';
 import type { TenantContext } from '../../platform/tenancy';
@@ -33,7 +34,6 @@ import {
   listColleagues,
   listTickets,
   nextAnnualProgressive,
-  reserveExtIds,
   resolveNewTicketRefs,
   setTicketStep,
   type RawAttachment,
@@ -43,6 +43,7 @@ import {
   type TicketFilters,
   type TicketScope,
 } from './tickets.queries';
+import { reserveExtIds } from '../../platform/portal-sequences';
 
 const ticketNotFound = () =>
   notFound('No such ticket among those you may open', ticketErrorCodes.ticketNotFound);

@@ -7,7 +7,7 @@ import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { onUnauthorized } from '../../lib/api-client';
 import { usePortalBranding } from '../../lib/branding';
-import { setDisplayTimeZone } from '../../lib/format';
+import { setDisplayTimeZone } from '../../lib/time-zone';
 import { storage } from '../../lib/storage';
 import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';

@@ -22,7 +22,7 @@ import {
   type AppointmentSlot,
 } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
-import { setDisplayTimeZone } from '../../lib/format';
+import { setDisplayTimeZone } from '../../lib/time-zone';
 import { ListError } from '../../ui/list-states';
 import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-frame';
 import { useAppointmentLink } from './api/appointment-link';

@@ -5,6 +5,7 @@ import '@mantine/dates/styles.css';
 import { useTranslation } from 'react-i18next';
 import type { AppointmentLink, AppointmentSlot } from '@sportello/contracts';
 import { dayjs, formatDate, formatTime } from '../../../lib/format';
+import { zoneOffsetLabel } from '../../../lib/time-zone';
 import { ListError } from '../../../ui/list-states';
 import { useAppointmentSlots } from '../api/appointment-slots';
 
@@ -27,7 +28,7 @@ export function slotLabels(slots: AppointmentSlot[], timeZone: string): string[]
   const plain = slots.map((s) => formatTime(s.start));
   return plain.map((label, i) =>
     plain.indexOf(label) !== plain.lastIndexOf(label)
-      ? `${label} (UTC${dayjs(slots[i]!.start).tz(timeZone).format('Z')})`
+      ? `${label} (UTC${zoneOffsetLabel(slots[i]!.start, timeZone)})`
       : label,
   );
 }

@@ -6,11 +6,11 @@
 import { basename } from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import { uploadErrorCodes } from '@sportello/contracts';
-import type { Tx } from '../../db/client';
-import { blobs, files } from '../../db/schema';
-import type { AppContext } from '../../platform/context';
-import { badRequest } from '../../platform/errors';
-import type { TenantContext } from '../../platform/tenancy';
+import type { Tx } from '../db/client';
+import { blobs, files } from '../db/schema';
+import type { AppContext } from './context';
+import { badRequest } from './errors';
+import type { TenantContext } from './tenancy';
 
 export interface StoredUpload {
   id: number;

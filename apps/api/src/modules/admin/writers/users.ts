@@ -4,13 +4,14 @@
  */
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { ImportUser } from '@sportello/contracts';
-import type { Db, Tx } from '../../db/client';
-import { contacts, portals, sessions, userContacts, users, userTokens } from '../../db/schema';
-import { newToken, sha256 } from '../../platform/auth';
-import { AppError } from '../../platform/errors';
-import { enqueueEmail } from '../../platform/outbox';
-import { hashPassword, verifyPassword } from '../../platform/passwords';
-import { chunk } from './import.files';
+import type { Db, Tx } from '../../../db/client';
+import { contacts, portals, sessions, userContacts, users, userTokens } from '../../../db/schema';
+import { newToken, sha256 } from '../../../platform/auth';
+import { AppError } from '../../../platform/errors';
+import { enqueueEmail } from '../../../platform/outbox';
+import { hashPassword, verifyPassword } from '../../../platform/passwords';
+import { chunk } from '../import.files';
+import { onlyChanged } from './support';
 
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
@@ -173,12 +174,7 @@ export async function writeUsers(
       .values(part)
       .onConflictDoUpdate({
         target: users.id,
-        set: {
-          userName: sql`excluded.user_name`,
-          email: sql`excluded.email`,
-          passwordHash: sql`excluded.password_hash`,
-          passwordChangedAt: sql`excluded.password_changed_at`,
-        },
+        ...onlyChanged(users, ['userName', 'email', 'passwordHash', 'passwordChangedAt']),
       });
   }
   for (const part of chunk(newRows, 1000)) {

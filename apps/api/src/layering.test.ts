@@ -1,0 +1,79 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The layering lint of eslint.config.js (docs/architecture.md), tried on code that breaks each rule:
+ * a rule that never fires would let the layering rot silently.
+ */
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+describe('the layering lint', () => {
+  let eslint: ESLint;
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: root });
+  });
+
+  const problems = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` });
+    return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+  };
+
+  it('refuses an API module importing another module, but not a test seeding through the importer', async () => {
+    const code = `import { importDocument } from '../admin/import.service';\nexport const x = importDocument;\n`;
+    expect(await problems('apps/api/src/modules/wiki/wiki.extra.ts', code)).toEqual([
+      'boundaries/layers: Module wiki imports module admin: move the shared part to platform/.',
+    ]);
+    expect(await problems('apps/api/src/modules/wiki/wiki.extra.test.ts', code)).toEqual([]);
+  });
+
+  it('refuses platform/ importing a module', async () => {
+    const code = `import { registerWikiRoutes } from '../modules/wiki/wiki.routes';\nexport const x = registerWikiRoutes;\n`;
+    expect(await problems('apps/api/src/platform/extra.ts', code)).toContainEqual(
+      'boundaries/layers: platform/ and db/ must not import modules (wiki): modules build on them.',
+    );
+  });
+
+  it('refuses web ui/ and lib/ importing a feature, and a feature importing another', async () => {
+    const code = `import { isClosedTicket } from '../features/tickets/ticket-filters';\nexport const x = isClosedTicket;\n`;
+    for (const dir of ['ui', 'lib'])
+      expect(await problems(`apps/web/src/${dir}/extra.ts`, code)).toContainEqual(
+        'boundaries/layers: ui/ and lib/ must not import features (tickets): pass what they need in, or move it down.',
+      );
+    const fromFeature = `import { isClosedTicket } from '../tickets/ticket-filters';\nexport const x = isClosedTicket;\n`;
+    expect(await problems('apps/web/src/features/wiki/extra.ts', fromFeature)).toContainEqual(
+      'boundaries/layers: Feature wiki imports feature tickets: move the shared part to ui/ or lib/.',
+    );
+  });
+
+  it('refuses an import cycle', async () => {
+    // The tickets service imports the tickets queries: importing it back closes a cycle.
+    const code = `import { createTicket } from './tickets.service';\nexport const x = createTicket;\n`;
+    expect(await problems('apps/api/src/modules/tickets/tickets.queries.ts', code)).toEqual([
+      'import-x/no-cycle: Dependency cycle detected',
+    ]);
+  });
+
+  it('refuses a comment citing a rule docs/portal-spec.md does not have', async () => {
+    const code = `/** As SPEC A2 says, and (B3); but SPEC B9 does not exist. */\nexport const x = 1;\n`;
+    expect(await problems('apps/api/src/platform/extra.ts', code)).toEqual([
+      'boundaries/spec-refs: Cites B9, which docs/portal-spec.md does not have.',
+    ]);
+  });
+
+  it('keeps time-zone handling in the one module of each side', async () => {
+    const rule =
+      'Time zones are handled in apps/api/src/platform/time-zone.ts and apps/web/src/lib/time-zone.ts: use those.';
+    const plugin = `import timezone from 'dayjs/plugin/timezone';\nexport const x = timezone;\n`;
+    const intl = `export const f = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Rome' });\n`;
+    const tz = `import { dayjs } from '../../lib/format';\nexport const x = dayjs().tz('Europe/Rome');\n`;
+    expect(await problems('apps/api/src/modules/tickets/extra.ts', plugin)).toEqual([
+      `no-restricted-imports: 'dayjs/plugin/timezone' import is restricted from being used by a pattern. ${rule}`,
+    ]);
+    expect(await problems('apps/api/src/platform/extra.ts', intl)).toEqual([`no-restricted-syntax: ${rule}`]);
+    expect(await problems('apps/web/src/features/tickets/extra.ts', tz)).toEqual([
+      `no-restricted-syntax: ${rule}`,
+    ]);
+    expect(await problems('apps/api/src/platform/time-zone.ts', intl)).toEqual([]);
+  });
+});

@@ -1,0 +1,207 @@
+/** The portal's own row and its portal-wide lists: ticket types, status steps, groups, agents, tags. */
+import { eq, sql } from 'drizzle-orm';
+import type { ImportPortal } from '@sportello/contracts';
+import type { Tx } from '../../../db/client';
+import {
+  agents,
+  assigneeGroups,
+  documents,
+  portals,
+  statusSteps,
+  tags,
+  ticketAttachments,
+  ticketComments,
+  tickets,
+  ticketTypes,
+} from '../../../db/schema';
+import type { CleanHtml } from '../import.html';
+import { onlyChanged, upsertByExtId, type PortalItem, type PortalScope } from './support';
+
+export const DEFAULT_TIME_ZONE = 'Europe/Rome';
+/** The back office's way of saying "no base colour". */
+const BASE_COLOR_UNSET = /^hsl\(\s*123\s*,\s*0%\s*,\s*0%\s*\)$/i;
+
+const SETTING_KEYS = [
+  'name',
+  'baseColor',
+  'customCss',
+  'footerCustomHtml',
+  'disableHtmlEditor',
+  'enableServiceContracts',
+  'privacyHtml',
+  'timeZone',
+  'defaultLanguage',
+] as const;
+
+/**
+ * The portal's settings row, created or updated by its key; `updated_at` moves only when a setting
+ * really changed (nothing is written otherwise). Answers the portal's id.
+ */
+export async function writePortalSettings(
+  tx: Tx,
+  p: ImportPortal,
+  clean: CleanHtml,
+  now: Date,
+): Promise<number> {
+  const changed = onlyChanged(portals, SETTING_KEYS);
+  const [written] = await tx
+    .insert(portals)
+    .values({
+      key: p.webPortalKey,
+      name: p.webPortalName,
+      baseColor: p.baseColor && !BASE_COLOR_UNSET.test(p.baseColor) ? p.baseColor : null,
+      // Injected as a stylesheet: closing the <style> element is the one way out of it.
+      customCss: (p.customCss ?? '').replace(/<\/style/gi, ''),
+      footerCustomHtml: clean(p.footerCustomHtml),
+      disableHtmlEditor: p.disableHtmlEditor ?? false,
+      enableServiceContracts: p.enableServiceContracts ?? false,
+      privacyHtml: clean(p.privacyHtml),
+      timeZone: p.timeZone ?? DEFAULT_TIME_ZONE,
+      defaultLanguage: p.defaultLanguage ?? 'it-IT',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: portals.key,
+      set: { ...changed.set, updatedAt: sql`excluded.updated_at` },
+      setWhere: changed.setWhere,
+    })
+    .returning({ id: portals.id });
+  if (written) return written.id;
+  const [kept] = await tx.select({ id: portals.id }).from(portals).where(eq(portals.key, p.webPortalKey));
+  if (!kept) throw new Error('portal upsert returned nothing');
+  return kept.id;
+}
+
+/** The logo points to a `files` row, so it is set once the portal's files are written. */
+export async function writePortalLogo(s: PortalScope, logo: ImportPortal['logo']): Promise<void> {
+  const logoId = s.optionalFileId(logo);
+  await s.tx
+    .update(portals)
+    .set({ logoFileId: logoId, updatedAt: s.now })
+    .where(sql`${portals.id} = ${s.portalId} and ${portals.logoFileId} is distinct from ${logoId}::int`);
+}
+
+export async function writeTicketTypes(s: PortalScope, rows: PortalItem<'ticketTypes'>[]): Promise<void> {
+  await upsertByExtId(
+    rows.map((t) => ({ portalId: s.portalId, extId: t.id, name: t.name, color: t.color ?? null })),
+    s.ids.ticketTypes,
+    (part) =>
+      s.tx
+        .insert(ticketTypes)
+        .values(part)
+        .onConflictDoUpdate({
+          target: [ticketTypes.portalId, ticketTypes.extId],
+          ...onlyChanged(ticketTypes, ['name', 'color']),
+        })
+        .returning({ id: ticketTypes.id, extId: ticketTypes.extId }),
+  );
+}
+
+export async function writeStatusSteps(s: PortalScope, rows: PortalItem<'statusSteps'>[]): Promise<void> {
+  await upsertByExtId(
+    rows.map((st) => ({
+      portalId: s.portalId,
+      extId: st.id,
+      name: st.name,
+      taskStatus: st.taskStatus,
+      isDefault: st.isDefault ?? false,
+      isClosing: st.isClosing ?? false,
+    })),
+    s.ids.statusSteps,
+    (part) =>
+      s.tx
+        .insert(statusSteps)
+        .values(part)
+        .onConflictDoUpdate({
+          target: [statusSteps.portalId, statusSteps.extId],
+          ...onlyChanged(statusSteps, ['name', 'taskStatus', 'isDefault', 'isClosing']),
+        })
+        .returning({ id: statusSteps.id, extId: statusSteps.extId }),
+  );
+}
+
+export async function writeGroups(s: PortalScope, rows: PortalItem<'groups'>[]): Promise<void> {
+  await upsertByExtId(
+    rows.map((g) => ({ portalId: s.portalId, extId: g.id, name: g.name })),
+    s.ids.groups,
+    (part) =>
+      s.tx
+        .insert(assigneeGroups)
+        .values(part)
+        .onConflictDoUpdate({
+          target: [assigneeGroups.portalId, assigneeGroups.extId],
+          ...onlyChanged(assigneeGroups, ['name']),
+        })
+        .returning({ id: assigneeGroups.id, extId: assigneeGroups.extId }),
+  );
+}
+
+export async function writeAgents(s: PortalScope, rows: PortalItem<'agents'>[]): Promise<void> {
+  await upsertByExtId(
+    rows.map((a) => ({
+      portalId: s.portalId,
+      extId: a.id,
+      displayName: a.displayName,
+      firstName: a.firstName ?? '',
+      lastName: a.lastName ?? '',
+      email: a.email ?? null,
+      profileFileId: s.optionalFileId(a.profileImage),
+    })),
+    s.ids.agents,
+    (part) =>
+      s.tx
+        .insert(agents)
+        .values(part)
+        .onConflictDoUpdate({
+          target: [agents.portalId, agents.extId],
+          ...onlyChanged(agents, ['displayName', 'firstName', 'lastName', 'email', 'profileFileId']),
+        })
+        .returning({ id: agents.id, extId: agents.extId }),
+  );
+}
+
+export async function writeTags(s: PortalScope, rows: PortalItem<'tags'>[]): Promise<void> {
+  await upsertByExtId(
+    rows.map((t) => ({
+      portalId: s.portalId,
+      extId: t.id,
+      name: t.name,
+      tagGroupName: t.tagGroupName ?? '',
+    })),
+    s.ids.tags,
+    (part) =>
+      s.tx
+        .insert(tags)
+        .values(part)
+        .onConflictDoUpdate({
+          target: [tags.portalId, tags.extId],
+          ...onlyChanged(tags, ['name', 'tagGroupName']),
+        })
+        .returning({ id: tags.id, extId: tags.extId }),
+  );
+}
+
+/**
+ * Rows the portal creates itself (tickets, comments, attachments, documents) continue after the back
+ * office's numbers; the row is written only when a counter has to move.
+ */
+export async function advancePortalSequences(s: PortalScope): Promise<void> {
+  await s.tx.execute(sql`
+    with top as (
+      select
+        (select coalesce(max(ext_id), 0) from ${tickets} where portal_id = ${s.portalId}) as ticket,
+        (select coalesce(max(ext_id), 0) from ${ticketComments} where portal_id = ${s.portalId}) as comment,
+        (select coalesce(max(ext_id), 0) from ${ticketAttachments} where portal_id = ${s.portalId}) as attachment,
+        (select coalesce(max(ext_id), 0) from ${documents} where portal_id = ${s.portalId}) as document
+    )
+    update ${portals} set
+      ticket_seq = greatest(ticket_seq, top.ticket),
+      comment_seq = greatest(comment_seq, top.comment),
+      attachment_seq = greatest(attachment_seq, top.attachment),
+      document_seq = greatest(document_seq, top.document)
+    from top
+    where id = ${s.portalId}
+      and (ticket_seq < top.ticket or comment_seq < top.comment
+           or attachment_seq < top.attachment or document_seq < top.document)`);
+}

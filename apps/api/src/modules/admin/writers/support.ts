@@ -1,0 +1,286 @@
+/**
+ * What every writer of the import shares: the scope of one portal being written (transaction, files,
+ * sanitiser, time zone, ext id → internal id maps), batching, and the upsert that writes a row only
+ * when one of its values differs, so a re-import of unchanged data writes nothing and the list
+ * counters of untouched companies (migration 0001) stay where they are.
+ */
+import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { ImportCompany, ImportPortal } from '@sportello/contracts';
+import type { Tx } from '../../../db/client';
+import {
+  activityContracts,
+  agents,
+  assigneeGroups,
+  companies,
+  contacts,
+  serviceContracts,
+  statusSteps,
+  tags,
+  ticketComments,
+  tickets,
+  ticketTypes,
+  wikiElements,
+  wikiFolders,
+} from '../../../db/schema';
+import { AppError } from '../../../platform/errors';
+import { zonedDate } from '../../../platform/time-zone';
+import { chunk, type ImportFiles } from '../import.files';
+import type { CleanHtml } from '../import.html';
+
+/** Rows per multi-row statement: well under PostgreSQL's 65,535 parameters for our widest table. */
+export const BATCH = 1000;
+/** Ids per `in (...)` list of a select or delete. */
+const ID_BATCH = 5000;
+
+/** One element of a list of the portal or of a company in the import document. */
+export type PortalItem<K extends keyof ImportPortal> =
+  NonNullable<ImportPortal[K]> extends (infer T)[] ? T : never;
+export type CompanyItem<K extends keyof ImportCompany> =
+  NonNullable<ImportCompany[K]> extends (infer T)[] ? T : never;
+/** A row of a company's list with the company's internal id. */
+export interface Owned<T> {
+  companyId: number;
+  item: T;
+}
+
+/** A day means midnight in the portal's zone; a date-time without an offset is the portal's local time. */
+export function importDateToDate(value: string, timeZone: string): Date {
+  const s = value.replace(' ', 'T');
+  if (/T.*(Z|[+-]\d{2}:?\d{2})$/.test(s)) return new Date(s);
+  return zonedDate(s, timeZone);
+}
+
+/**
+ * The `set` and `setWhere` of an upsert that takes the document's value of each key and writes the row
+ * only when one of them differs from the stored one (`is distinct from` treats nulls as values). A row
+ * left alone keeps its version, fires no trigger row and is not returned by `returning`.
+ */
+export function onlyChanged<T extends PgTable>(
+  table: T,
+  keys: readonly (keyof T['$inferInsert'] & string)[],
+): { set: Record<string, SQL>; setWhere: SQL } {
+  const cols = getTableColumns(table) as Record<string, { name: string }>;
+  const name = getTableName(table);
+  const set: Record<string, SQL> = {};
+  const current: string[] = [];
+  const incoming: string[] = [];
+  for (const k of keys) {
+    const col = cols[k];
+    if (!col) throw new Error(`no column ${k}`);
+    set[k] = sql.raw(`excluded."${col.name}"`);
+    current.push(`"${name}"."${col.name}"`);
+    incoming.push(`excluded."${col.name}"`);
+  }
+  return {
+    set,
+    setWhere: sql.raw(`(${current.join(', ')}) is distinct from (${incoming.join(', ')})`),
+  };
+}
+
+export async function batched<R, O>(rows: R[], run: (part: R[]) => Promise<O[]>): Promise<O[]> {
+  const out: O[] = [];
+  for (const part of chunk(rows, BATCH)) out.push(...(await run(part)));
+  return out;
+}
+
+export async function selectIn<T>(ids: number[], run: (part: number[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (const part of chunk(ids, ID_BATCH)) out.push(...(await run(part)));
+  return out;
+}
+
+export async function deleteIds(ids: number[], run: (part: number[]) => Promise<unknown>): Promise<void> {
+  for (const part of chunk(ids, ID_BATCH)) await run(part);
+}
+
+export const pairKey = (a: number, b: number) => `${a}:${b}`;
+
+const concurrentChange = (what: string) =>
+  new AppError(409, 'import_conflict', `${what} changed while importing; run the import again`);
+
+/**
+ * ext id → internal id of one kind of row in one portal. Writers add the ids their upserts return;
+ * ids of rows not written (unchanged, or written by an earlier import) are looked up on `ensure`.
+ */
+export class ExtIds {
+  private readonly map = new Map<number, number>();
+  constructor(
+    private readonly what: string,
+    private readonly load: (extIds: number[]) => Promise<{ id: number; extId: number }[]>,
+  ) {}
+
+  add(rows: { id: number; extId: number }[]): this {
+    for (const r of rows) this.map.set(r.extId, r.id);
+    return this;
+  }
+
+  async ensure(extIds: Iterable<number | null | undefined>): Promise<void> {
+    const missing = [...new Set([...extIds].filter((x): x is number => x != null && !this.map.has(x)))];
+    for (const part of chunk(missing, ID_BATCH)) this.add(await this.load(part));
+  }
+
+  get(extId: number | null | undefined): number | null {
+    if (extId == null) return null;
+    const id = this.map.get(extId);
+    if (id === undefined) throw concurrentChange(`${this.what} ${extId}`);
+    return id;
+  }
+
+  must(extId: number): number {
+    return this.get(extId) as number;
+  }
+}
+
+type ExtKeyed = PgTable & { id: PgColumn; portalId: PgColumn; extId: PgColumn };
+
+/** The id maps of one portal, one per kind of row that other rows point to. */
+export class PortalIds {
+  readonly ticketTypes: ExtIds;
+  readonly statusSteps: ExtIds;
+  readonly groups: ExtIds;
+  readonly agents: ExtIds;
+  readonly tags: ExtIds;
+  readonly companies: ExtIds;
+  readonly contacts: ExtIds;
+  readonly wikiFolders: ExtIds;
+  readonly wikiElements: ExtIds;
+  readonly tickets: ExtIds;
+  readonly comments: ExtIds;
+  readonly activityContracts: ExtIds;
+  readonly serviceContracts: ExtIds;
+
+  constructor(tx: Tx, portalId: number) {
+    const of = (what: string, table: ExtKeyed) =>
+      new ExtIds(
+        what,
+        (ext) =>
+          tx
+            .select({ id: table.id, extId: table.extId })
+            .from(table)
+            .where(and(eq(table.portalId, portalId), inArray(table.extId, ext))) as Promise<
+            { id: number; extId: number }[]
+          >,
+      );
+    this.ticketTypes = of('ticket type', ticketTypes);
+    this.statusSteps = of('status step', statusSteps);
+    this.groups = of('group', assigneeGroups);
+    this.agents = of('agent', agents);
+    this.tags = of('tag', tags);
+    this.companies = of('company', companies);
+    this.contacts = of('contact', contacts);
+    this.wikiFolders = of('wiki folder', wikiFolders);
+    this.wikiElements = of('wiki element', wikiElements);
+    this.tickets = of('ticket', tickets);
+    this.comments = of('comment', ticketComments);
+    this.activityContracts = of('activity contract', activityContracts);
+    this.serviceContracts = of('service contract', serviceContracts);
+  }
+}
+
+/** Everything a writer needs to write rows of one portal. */
+export class PortalScope {
+  readonly ids: PortalIds;
+  constructor(
+    readonly tx: Tx,
+    readonly portalId: number,
+    readonly timeZone: string,
+    readonly files: ImportFiles,
+    readonly clean: CleanHtml,
+    readonly now: Date,
+  ) {
+    this.ids = new PortalIds(tx, portalId);
+  }
+
+  at(s: string): Date {
+    return importDateToDate(s, this.timeZone);
+  }
+
+  atOrNull(s: string | null | undefined): Date | null {
+    return s ? this.at(s) : null;
+  }
+
+  fileId(ref: Parameters<ImportFiles['idOf']>[1]): number {
+    return this.files.idOf(this.portalId, ref);
+  }
+
+  optionalFileId(ref: Parameters<ImportFiles['optionalIdOf']>[1]): number | null {
+    return this.files.optionalIdOf(this.portalId, ref);
+  }
+}
+
+/**
+ * Upserts rows keyed by (portal, ext id), writing only those that differ, and records every row's id
+ * in `ids` (the returned ones, then the unchanged ones looked up).
+ */
+export async function upsertByExtId<R extends { extId: number }>(
+  rows: R[],
+  ids: ExtIds | undefined,
+  run: (part: R[]) => Promise<{ id: number; extId: number }[]>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const written = await batched(rows, run);
+  if (!ids) return;
+  ids.add(written);
+  await ids.ensure(rows.map((r) => r.extId));
+}
+
+interface SyncPlan<R> {
+  update: (R & { id: number })[];
+  insert: R[];
+  remove: number[];
+  /** key → id of the existing rows kept (updated or left as they are). */
+  kept: Map<string, number>;
+}
+
+/** Matches existing child rows to the document's by key: update in place, insert, or delete. */
+export function planSync<R>(
+  existing: { id: number; key: string }[],
+  desired: { key: string; row: R }[],
+): SyncPlan<R> {
+  const byKey = new Map<string, number>();
+  const remove: number[] = [];
+  for (const e of existing) {
+    if (byKey.has(e.key)) remove.push(e.id);
+    else byKey.set(e.key, e.id);
+  }
+  const kept = new Map<string, number>();
+  const used = new Set<number>();
+  const update: (R & { id: number })[] = [];
+  const insert: R[] = [];
+  for (const d of desired) {
+    const id = byKey.get(d.key);
+    if (id !== undefined && !used.has(id)) {
+      used.add(id);
+      kept.set(d.key, id);
+      update.push({ ...d.row, id });
+    } else insert.push(d.row);
+  }
+  for (const id of byKey.values()) if (!used.has(id)) remove.push(id);
+  return { update, insert, remove, kept };
+}
+
+/**
+ * Replaces the children of some parents (wiki properties, attachments, activities, packages...) by the
+ * document's list: matched by (parent, ext id); kept ones are upserted by id (written only when they
+ * differ), new ones inserted, the ones no longer listed deleted. Answers the id of every desired child
+ * by its key, `pairKey(parent, ext id)`.
+ */
+export async function syncChildren<R>(opts: {
+  existing: { id: number; parent: number | null; ext: number }[];
+  desired: { key: string; row: R }[];
+  update: (part: (R & { id: number })[]) => Promise<unknown>;
+  insert: (part: R[]) => Promise<{ id: number; parent: number | null; ext: number }[]>;
+  remove: (ids: number[]) => Promise<unknown>;
+}): Promise<Map<string, number>> {
+  const plan = planSync(
+    opts.existing.map((e) => ({ id: e.id, key: pairKey(e.parent ?? 0, e.ext) })),
+    opts.desired,
+  );
+  const ids = plan.kept;
+  for (const part of chunk(plan.update, BATCH)) await opts.update(part);
+  for (const part of chunk(plan.insert, BATCH))
+    for (const r of await opts.insert(part)) ids.set(pairKey(r.parent ?? 0, r.ext), r.id);
+  await deleteIds(plan.remove, opts.remove);
+  return ids;
+}

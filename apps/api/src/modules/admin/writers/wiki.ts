@@ -1,0 +1,107 @@
+/** The asset knowledge base: folders, elements, and each element's properties. */
+import { inArray } from 'drizzle-orm';
+import { wikiElements, wikiFolders, wikiProperties } from '../../../db/schema';
+import {
+  onlyChanged,
+  pairKey,
+  selectIn,
+  syncChildren,
+  upsertByExtId,
+  type CompanyItem,
+  type Owned,
+  type PortalScope,
+} from './support';
+
+type WikiFolder = CompanyItem<'wikiFolders'>;
+export type WikiElement = NonNullable<WikiFolder['elements']>[number];
+
+/** The folders' own rows (their elements are written by `writeWikiElements`). */
+export async function writeWikiFolders(s: PortalScope, rows: Owned<WikiFolder>[]): Promise<void> {
+  await upsertByExtId(
+    rows.map(({ companyId, item: f }) => ({ portalId: s.portalId, companyId, extId: f.id, name: f.name })),
+    s.ids.wikiFolders,
+    (part) =>
+      s.tx
+        .insert(wikiFolders)
+        .values(part)
+        .onConflictDoUpdate({
+          target: [wikiFolders.portalId, wikiFolders.extId],
+          ...onlyChanged(wikiFolders, ['companyId', 'name']),
+        })
+        .returning({ id: wikiFolders.id, extId: wikiFolders.extId }),
+  );
+}
+
+/** Elements of folders (by the folder's ext id), each with exactly the document's list of properties. */
+export async function writeWikiElements(
+  s: PortalScope,
+  rows: (Owned<WikiElement> & { folderExtId: number })[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await s.ids.wikiFolders.ensure(rows.map((r) => r.folderExtId));
+  await upsertByExtId(
+    rows.map(({ companyId, folderExtId, item: e }) => ({
+      portalId: s.portalId,
+      companyId,
+      folderId: s.ids.wikiFolders.must(folderExtId),
+      extId: e.id,
+      name: e.name,
+    })),
+    s.ids.wikiElements,
+    (part) =>
+      s.tx
+        .insert(wikiElements)
+        .values(part)
+        .onConflictDoUpdate({
+          target: [wikiElements.portalId, wikiElements.extId],
+          ...onlyChanged(wikiElements, ['companyId', 'folderId', 'name']),
+        })
+        .returning({ id: wikiElements.id, extId: wikiElements.extId }),
+  );
+  await syncWikiProperties(
+    s,
+    rows.map(({ item }) => item),
+  );
+}
+
+async function syncWikiProperties(s: PortalScope, elements: WikiElement[]): Promise<void> {
+  const parents = elements.map((e) => s.ids.wikiElements.must(e.id));
+  const keys = ['elementId', 'extId', 'position', 'typologyName', 'dataType', 'value', 'fileId'] as const;
+  await syncChildren({
+    existing: await selectIn(parents, (part) =>
+      s.tx
+        .select({ id: wikiProperties.id, parent: wikiProperties.elementId, ext: wikiProperties.extId })
+        .from(wikiProperties)
+        .where(inArray(wikiProperties.elementId, part))
+        .orderBy(wikiProperties.id),
+    ),
+    desired: elements.flatMap((e) => {
+      const elementId = s.ids.wikiElements.must(e.id);
+      return (e.properties ?? []).map((prop, position) => ({
+        key: pairKey(elementId, prop.id),
+        row: {
+          elementId,
+          extId: prop.id,
+          position,
+          typologyName: prop.typologyName,
+          dataType: prop.dataType,
+          value: prop.value == null || prop.dataType === 'file' ? null : String(prop.value),
+          fileId: prop.dataType === 'file' ? s.optionalFileId(prop.file) : null,
+        },
+      }));
+    }),
+    update: (part) =>
+      s.tx
+        .insert(wikiProperties)
+        .overridingSystemValue()
+        .values(part)
+        .onConflictDoUpdate({ target: wikiProperties.id, ...onlyChanged(wikiProperties, keys) }),
+    insert: (part) =>
+      s.tx.insert(wikiProperties).values(part).returning({
+        id: wikiProperties.id,
+        parent: wikiProperties.elementId,
+        ext: wikiProperties.extId,
+      }),
+    remove: (ids) => s.tx.delete(wikiProperties).where(inArray(wikiProperties.id, ids)),
+  });
+}
