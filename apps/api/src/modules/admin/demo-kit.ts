@@ -2,7 +2,7 @@
  * What every part of the demo document is built with: dates relative to `now` in the demo's zone, the
  * files (PDFs drawn for the demo, PNGs), and small builders for the rows the demo repeats.
  */
-import { PERMISSION_FLAGS, type FileRef, type ImportDocumentInput } from '@sportello/contracts';
+import { permissionFlags, type FileRef, type ImportDocumentInput } from '@sportello/contracts';
 import { addDays, localDay, wallToInstant, weekdayOf } from '../../platform/time-zone';
 import { makePdf, type PdfSpec } from './demo-assets';
 
@@ -17,12 +17,12 @@ export type CompanyInput = Input<'companies'>[number];
 export type TicketInput = NonNullable<CompanyInput['tickets']>[number];
 type CommentInput = NonNullable<TicketInput['comments']>[number];
 type UserInput = NonNullable<ImportDocumentInput['users']>[number];
-type PermissionFlag = (typeof PERMISSION_FLAGS)[number];
+type PermissionFlag = (typeof permissionFlags)[number];
 
 /** A contact's permissions: the flags named are on, the others off. */
 export const permissions = (...flags: PermissionFlag[]) =>
   Object.fromEntries(flags.map((f) => [f, true])) as Partial<Record<PermissionFlag, true>>;
-export const ALL_PERMISSIONS = permissions(...PERMISSION_FLAGS);
+export const ALL_PERMISSIONS = permissions(...permissionFlags);
 
 /** A message of the conversation, from an agent or from a contact. */
 export const fromAgent = (
