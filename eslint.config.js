@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -13,8 +12,8 @@ import globals from 'globals';
  *   goes to ui/ or lib/, which features use, not the reverse);
  * - API: a module never imports another module, and platform/ and db/ never import modules (what two
  *   modules share lives in platform/). Tests may: they seed through the importer.
- * No import cycles anywhere (import-x/no-cycle, below). And `spec-refs`: every rule a comment cites by
- * section ("SPEC A2", "(B3)") has that section in docs/portal-spec.md.
+ * `no-cycle`: no import cycles anywhere. And `spec-refs`: every rule a comment cites by section
+ * ("SPEC A2", "(B3)") has that section in docs/portal-spec.md.
  */
 const SPEC_SECTIONS = new Set(
   [
@@ -24,8 +23,88 @@ const SPEC_SECTIONS = new Set(
 const ZONE_RULE =
   'Time zones are handled in apps/api/src/platform/time-zone.ts and apps/web/src/lib/time-zone.ts: use those.';
 
+/**
+ * The run-time import graph of the repository's sources, read once per lint run: relative imports and
+ * re-exports only (packages cannot import back into us), `import type` left out (erased at build time),
+ * `import()` left out (loaded later, so a cycle through it does not run at load).
+ */
+const SOURCE_ROOTS = ['apps/api/src', 'apps/web/src', 'packages/contracts/src', 'e2e', 'bench', 'scripts'];
+const STATIC_IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
+let importGraph;
+
+function resolveImport(from, spec) {
+  const base = resolve(dirname(from), spec);
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, `${base}.js`, `${base}.mjs`, join(base, 'index.ts')];
+  if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.m?js$/, '.ts'), base.replace(/\.m?js$/, '.tsx'));
+  return candidates.find((c) => existsSync(c) && statSync(c).isFile());
+}
+
+function graphOf(root) {
+  if (importGraph) return importGraph;
+  importGraph = new Map();
+  const walk = (dir) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!['node_modules', 'dist', '.data'].includes(entry.name)) walk(path);
+      } else if (/\.(ts|tsx|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+        const targets = new Set();
+        for (const m of readFileSync(path, 'utf8').matchAll(STATIC_IMPORT)) {
+          const target = m[1] ? undefined : resolveImport(path, m[2]);
+          if (target) targets.add(target);
+        }
+        importGraph.set(path, targets);
+      }
+    }
+  };
+  for (const r of SOURCE_ROOTS) walk(join(root, r));
+  return importGraph;
+}
+
+/** A chain of imports from `start` back to `file`, or null. */
+function pathBack(graph, start, file) {
+  const parent = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const at = queue.shift();
+    if (at === file) {
+      const chain = [];
+      for (let p = at; p !== null; p = parent.get(p)) chain.unshift(p);
+      return chain;
+    }
+    for (const next of graph.get(at) ?? [])
+      if (!parent.has(next)) {
+        parent.set(next, at);
+        queue.push(next);
+      }
+  }
+  return null;
+}
+
 const boundaries = {
   rules: {
+    'no-cycle': {
+      meta: { type: 'problem', schema: [] },
+      create(context) {
+        const file = context.filename;
+        const root = process.cwd();
+        const check = (node) => {
+          const spec = node.source?.value;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          if (node.importKind === 'type' || node.exportKind === 'type') return;
+          const target = resolveImport(file, spec);
+          if (!target) return;
+          const chain = pathBack(graphOf(root), target, file);
+          if (chain)
+            context.report({
+              node,
+              message: `Import cycle: ${[file, ...chain].map((f) => relative(root, f).split(sep).join('/')).join(' -> ')}`,
+            });
+        };
+        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+      },
+    },
     'spec-refs': {
       meta: { type: 'problem', schema: [] },
       create(context) {
@@ -126,18 +205,12 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { boundaries, 'import-x': importX },
+    plugins: { boundaries },
     languageOptions: { globals: { ...globals.node } },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
-      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-    },
     rules: {
       'boundaries/layers': 'error',
       'boundaries/spec-refs': 'error',
-      // Type-only imports are erased at build time and cannot form a cycle at run time.
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'boundaries/no-cycle': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],

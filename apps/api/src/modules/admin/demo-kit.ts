@@ -2,12 +2,7 @@
  * What every part of the demo document is built with: dates relative to `now` in the demo's zone, the
  * files (PDFs drawn for the demo, PNGs), and small builders for the rows the demo repeats.
  */
-import {
-  permissionFlags,
-  type FileRef,
-  type ImportDocumentInput,
-  type PermissionFlag,
-} from '@sportello/contracts';
+import { permissionFlags, type FileRef, type ImportDocumentInput } from '@sportello/contracts';
 import { addDays, localDay, wallToInstant, weekdayOf } from '../../platform/time-zone';
 import { makePdf, type PdfSpec } from './demo-assets';
 
@@ -22,6 +17,7 @@ export type CompanyInput = Input<'companies'>[number];
 export type TicketInput = NonNullable<CompanyInput['tickets']>[number];
 type CommentInput = NonNullable<TicketInput['comments']>[number];
 type UserInput = NonNullable<ImportDocumentInput['users']>[number];
+type PermissionFlag = (typeof permissionFlags)[number];
 
 /** A contact's permissions: the flags named are on, the others off. */
 export const permissions = (...flags: PermissionFlag[]) =>
