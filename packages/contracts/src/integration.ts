@@ -4,7 +4,8 @@
  * docs/integration.md for the rules behind these shapes.
  */
 import { z } from 'zod';
-import { isoDateTime } from './common';
+import { errorSchema, isoDateTime } from './common';
+import { binaryAnswer, defineRoute, type Access } from './route';
 
 export const apiKeyScopes = ['read', 'write', 'events'] as const;
 export const apiKeyScopeSchema = z.enum(apiKeyScopes);
@@ -248,3 +249,188 @@ export const integrationErrorCodes = {
   attachmentUnavailable: 'attachment_unavailable',
   commentIdTaken: 'comment_id_taken',
 } as const;
+
+// ---- routes (see route.ts) -----------------------------------------------------------------------
+
+const adminKey = { guard: 'adminKey' } as const;
+const keyWith = <S extends ApiKeyScope>(scope: S) => ({ guard: 'apiKey', scope }) as const;
+
+/**
+ * The webhook routes under one root: `/api/integration/v1` (a key with `events`, its own portal) or
+ * `/api/admin/portals/:portal` (the installation key, any portal).
+ */
+function webhookRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
+  root: Root,
+  access: A,
+  params: P,
+  tag: string,
+) {
+  const one = params.extend(webhookEndpointParamSchema.shape);
+  const tags = [tag] as const;
+  return {
+    list: defineRoute({
+      method: 'GET',
+      path: `${root}/webhooks`,
+      params,
+      responses: { 200: webhookEndpointListSchema, 404: errorSchema },
+      access,
+      tags,
+      summary: "The portal's webhook endpoints",
+    }),
+    create: defineRoute({
+      method: 'POST',
+      path: `${root}/webhooks`,
+      params,
+      body: webhookEndpointCreateSchema,
+      responses: { 201: webhookEndpointWithSecretSchema, 404: errorSchema },
+      access,
+      tags,
+      summary: 'Add a webhook endpoint; its whsec_ signing secret is in this answer only',
+      description:
+        'The URL must resolve to public addresses only (unless WEBHOOK_ALLOW_PRIVATE=true): 400 ' +
+        '`webhook_target_refused` otherwise. An empty `eventTypes` subscribes to every type.',
+    }),
+    update: defineRoute({
+      method: 'PATCH',
+      path: `${root}/webhooks/:endpointId`,
+      params: one,
+      body: webhookEndpointUpdateSchema,
+      responses: { 200: webhookEndpointSchema, 404: errorSchema },
+      access,
+      tags,
+      summary: 'Change an endpoint; `enabled: true` re-enables a disabled one',
+    }),
+    remove: defineRoute({
+      method: 'DELETE',
+      path: `${root}/webhooks/:endpointId`,
+      params: one,
+      responses: { 204: null, 404: errorSchema },
+      access,
+      tags,
+      summary: 'Delete an endpoint with its pending deliveries and its log',
+    }),
+    attempts: defineRoute({
+      method: 'GET',
+      path: `${root}/webhooks/:endpointId/attempts`,
+      params: one,
+      query: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+      responses: { 200: webhookAttemptListSchema, 404: errorSchema },
+      access,
+      tags,
+      summary: 'The delivery log: latest attempts (status, latency, error) and how many deliveries wait',
+    }),
+    replay: defineRoute({
+      method: 'POST',
+      path: `${root}/webhooks/:endpointId/replay`,
+      params: one,
+      body: webhookReplaySchema.nullish(),
+      responses: { 200: webhookReplayAnswerSchema, 404: errorSchema },
+      access,
+      tags,
+      summary: 'Send again every kept event after a feed cursor (every kept event without one)',
+    }),
+  };
+}
+
+export const integrationRoutes = {
+  createKey: defineRoute({
+    method: 'POST',
+    path: '/api/admin/portals/:portal/keys',
+    params: portalParamSchema,
+    body: apiKeyCreateSchema,
+    responses: { 201: apiKeyWithSecretSchema, 404: errorSchema },
+    access: adminKey,
+    tags: ['integration: keys'],
+    summary: 'Create a portal API key; its secret is in this answer only',
+  }),
+  listKeys: defineRoute({
+    method: 'GET',
+    path: '/api/admin/portals/:portal/keys',
+    params: portalParamSchema,
+    responses: { 200: apiKeyListSchema, 404: errorSchema },
+    access: adminKey,
+    tags: ['integration: keys'],
+    summary: "The portal's API keys (prefixes, never secrets)",
+  }),
+  rotateKey: defineRoute({
+    method: 'POST',
+    path: '/api/admin/portals/:portal/keys/:keyId/rotate',
+    params: portalKeyParamSchema,
+    body: apiKeyRotateSchema.nullish(),
+    responses: { 200: apiKeyWithSecretSchema, 404: errorSchema },
+    access: adminKey,
+    tags: ['integration: keys'],
+    summary: 'Give the key a new secret; the old one works `graceHours` more (default 24, 0: none)',
+  }),
+  revokeKey: defineRoute({
+    method: 'POST',
+    path: '/api/admin/portals/:portal/keys/:keyId/revoke',
+    params: portalKeyParamSchema,
+    responses: { 200: apiKeySchema, 404: errorSchema },
+    access: adminKey,
+    tags: ['integration: keys'],
+    summary: 'Revoke the key (current and previous secret) at once',
+  }),
+  events: defineRoute({
+    method: 'GET',
+    path: '/api/integration/v1/events',
+    query: eventFeedQuerySchema,
+    responses: { 200: eventFeedSchema },
+    access: keyWith('events'),
+    tags: ['integration: events'],
+    summary: "The portal's events after a cursor, oldest first (at least once, resumable)",
+    description:
+      'Pass the `next` of each answer as `after` of the next call. With `wait`, an empty page waits up ' +
+      'to that many seconds for new events. Events are kept EVENT_RETENTION_DAYS (at least 30).',
+  }),
+  agentComment: defineRoute({
+    method: 'POST',
+    path: '/api/integration/v1/tickets/:ticketid/comments',
+    params: integrationTicketParamSchema,
+    body: agentCommentCreateSchema,
+    responses: { 201: agentCommentSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
+    access: keyWith('write'),
+    tags: ['integration: tickets'],
+    summary: "An agent's answer on a ticket: shown to the customer, who is e-mailed",
+    description:
+      'HTML is sanitised like every comment. Attachments: files uploaded with POST ' +
+      '/api/integration/v1/files by the same key (`fileId`), or inline `{name, contentType, base64}`. ' +
+      'Emits `agent.comment_added`. `Idempotency-Key` header: the same key and body answer the stored ' +
+      'result (header `Idempotent-Replayed: true`); the same key with another body is 422 ' +
+      '`idempotency_key_reused`. 409 `comment_id_taken` when the given `id` exists.',
+  }),
+  uploadFile: defineRoute({
+    method: 'POST',
+    path: '/api/integration/v1/files',
+    bodyKind: 'multipart',
+    responses: { 201: integrationFileSchema },
+    access: keyWith('write'),
+    tags: ['integration: files'],
+    summary: 'Upload a file (multipart field `file`) to attach to an agent comment',
+    description:
+      'At most MAX_UPLOAD_MB (else 413, nothing kept). The answered id can be attached once, by this ' +
+      'key, as `{fileId}` in `attachments`.',
+  }),
+  file: defineRoute({
+    method: 'GET',
+    path: '/api/integration/v1/files/:id',
+    params: integrationFileParamSchema,
+    responses: { 200: binaryAnswer('The bytes of the file (always a download)'), 404: errorSchema },
+    access: keyWith('read'),
+    tags: ['integration: files'],
+    summary: 'The bytes of a file of the portal (the `url` of files in event payloads)',
+  }),
+};
+
+export const webhookKeyRoutes = webhookRoutesUnder(
+  '/api/integration/v1',
+  keyWith('events'),
+  z.object({}),
+  'integration: webhooks',
+);
+export const webhookAdminRoutes = webhookRoutesUnder(
+  '/api/admin/portals/:portal',
+  adminKey,
+  portalParamSchema,
+  'integration: webhooks (admin)',
+);
