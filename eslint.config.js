@@ -242,7 +242,15 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['scripts/**', 'bench/**', 'e2e/**', 'apps/api/src/cli/**', 'apps/api/src/server.ts', '.ci/**'],
+    files: [
+      'scripts/**',
+      'bench/**',
+      'e2e/**',
+      'examples/**',
+      'apps/api/src/cli/**',
+      'apps/api/src/server.ts',
+      '.ci/**',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

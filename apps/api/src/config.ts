@@ -39,6 +39,12 @@ const schema = z.object({
   LIST_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
   /** Where the built SPA lives; tests and API-only deployments may point it elsewhere. */
   WEB_DIST: z.string().optional(),
+  /** Integration API (docs/integration.md): events kept for the feed and replays, in days. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(30).max(3650).default(30),
+  /** Let webhooks target private/loopback addresses (tests, an on-premises back office). */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Time allowed to a webhook receiver for one delivery. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
   /** Trust X-Forwarded-For from a load balancer (true, or a hop count / address list). */
   TRUST_PROXY: z
     .string()

@@ -16,6 +16,7 @@ import { registerBillingRoutes } from './modules/billing/billing.routes';
 import { registerSigningRoutes } from './modules/signing/signing.routes';
 import { registerAppointmentsRoutes } from './modules/appointments/appointments.routes';
 import { registerTasksRoutes } from './modules/tasks/tasks.routes';
+import { registerIntegrationRoutes } from './modules/integration/integration.routes';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -35,5 +36,6 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerSigningRoutes(app, ctx);
   registerAppointmentsRoutes(app, ctx);
   registerTasksRoutes(app, ctx);
+  registerIntegrationRoutes(app, ctx);
   route(app, ctx, platformRoutes.docs, async () => app.swagger() as unknown as Record<string, unknown>);
 }

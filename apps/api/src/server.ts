@@ -11,6 +11,7 @@ import type { AppContext } from './platform/context';
 import { FileStore, FileUrlSigner } from './platform/files';
 import { OutboxWorker } from './platform/outbox';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
+import { WebhookWorker } from './modules/integration/webhook-worker';
 
 /** SECRET, or one generated on first start and kept in DATA_DIR (processes sharing DATA_DIR share it). */
 function resolveSecret(config: Config): string {
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
 
   const worker = new OutboxWorker(ctx, app.log);
   worker.start();
+  // Webhooks have their own loop: a slow receiver never holds up e-mail, nor the reverse.
+  const webhooks = new WebhookWorker(ctx, app.log);
+  webhooks.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -80,7 +84,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
-      await worker.stop();
+      await Promise.all([worker.stop(), webhooks.stop()]);
       await database.close();
     } finally {
       process.exit(0);

@@ -13,4 +13,5 @@ export * from './billing';
 export * from './signing';
 export * from './appointments';
 export * from './tasks';
+export * from './integration';
 export * from './routes';

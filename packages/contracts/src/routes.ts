@@ -6,6 +6,7 @@ import { billingRoutes } from './billing';
 import { platformRoutes } from './common';
 import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
+import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { portalRoutes } from './portals';
 import { reportRoutes } from './reports';
 import type { RouteContract } from './route';
@@ -28,6 +29,9 @@ export const apiRoutes = {
   signing: signingRoutes,
   appointments: appointmentRoutes,
   tasks: taskRoutes,
+  integration: integrationRoutes,
+  webhooks: webhookKeyRoutes,
+  webhooksAdmin: webhookAdminRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

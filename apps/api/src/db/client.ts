@@ -24,6 +24,11 @@ export interface Database {
   withConnection<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
   /** Counts statements sent through drizzle; tests use it to prove a list is not N+1. */
   stats: { statements: number };
+  /**
+   * LISTEN on `channel`: `onNotify` runs for each notification (PostgreSQL: on a dedicated connection
+   * outside the pool, closed with the database). Answers the function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** The embedded database's files as a gzipped tarball (PGlite only): tests start from a migrated copy. */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
@@ -100,10 +105,25 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     });
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const db = drizzle({ client: pool, schema, logger }) as unknown as Db;
+    const listeners = new Set<InstanceType<typeof pg.Client>>();
     return {
       kind: 'pg',
       db,
       stats,
+      async listen(channel, onNotify) {
+        if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+        const client = new pg.Client({ connectionString: opts.databaseUrl });
+        // A lost listener only delays readers until their next poll; they never depend on it.
+        client.on('error', () => {});
+        client.on('notification', () => onNotify());
+        await client.connect();
+        await client.query(`listen ${channel}`);
+        listeners.add(client);
+        return async () => {
+          if (!listeners.delete(client)) return;
+          await client.end().catch(() => {});
+        };
+      },
       async withConnection(fn) {
         const client = await pool.connect();
         try {
@@ -120,7 +140,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
           client.release();
         }
       },
-      close: () => pool.end(),
+      async close() {
+        await Promise.all([...listeners].map((c) => c.end().catch(() => {})));
+        listeners.clear();
+        await pool.end();
+      },
     };
   }
 
@@ -159,6 +183,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     db,
     stats,
     withConnection: (fn) => fn(raw),
+    async listen(channel, onNotify) {
+      const stop = await pglite.listen(channel, () => onNotify());
+      return async () => {
+        await stop();
+      };
+    },
     dumpDataDir: () => pglite.dumpDataDir('gzip'),
     async close() {
       await pglite.close();

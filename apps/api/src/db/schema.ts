@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  customType,
   index,
   integer,
   jsonb,
@@ -56,6 +57,8 @@ export const files = pgTable(
       onDelete: 'cascade',
     }),
     attachedAt: ts('attached_at'),
+    /** Uploaded through the integration API by this key (it alone may attach it). */
+    uploadedByApiKeyId: integer('uploaded_by_api_key_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -206,6 +209,10 @@ export const users = pgTable(
     email: text('email'),
     passwordHash: text('password_hash'),
     passwordChangedAt: ts('password_changed_at'),
+    /** it / en / es; null: the portal's language. */
+    language: text('language'),
+    /** E-mail me when an agent answers one of my tickets (on unless the user turns it off). */
+    notifyAgentComments: boolean('notify_agent_comments').notNull().default(true),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -769,5 +776,152 @@ export const outbox = pgTable(
     index('outbox_pending_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.sentAt} is null`),
+  ],
+);
+
+/** PostgreSQL's 64-bit transaction id, read and written as its decimal text. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+/**
+ * Portal API keys (migration 0004): only SHA-256 hashes of secrets are stored. After a rotation the
+ * previous secret stays valid until `previousValidUntil`.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    portalId: portalRef(),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    previousSecretHash: text('previous_secret_hash'),
+    previousValidUntil: ts('previous_valid_until'),
+    scopes: text('scopes').array().notNull(),
+    createdAt: ts('created_at').notNull(),
+    rotatedAt: ts('rotated_at'),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_secret_uq').on(t.secretHash),
+    uniqueIndex('api_keys_previous_secret_uq')
+      .on(t.previousSecretHash)
+      .where(sql`${t.previousSecretHash} is not null`),
+    index('api_keys_portal_idx').on(t.portalId, t.id),
+  ],
+);
+
+/**
+ * What happened, written in the transaction of the change. Feed order is (xid, id): see
+ * platform/events.ts for why an id alone is not a safe cursor.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    portalId: portalRef(),
+    xid: xid8('xid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    type: text('type').notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+    source: jsonb('source').notNull(),
+    data: jsonb('data').notNull(),
+  },
+  (t) => [
+    index('events_feed_idx').on(t.portalId, t.xid, t.id),
+    index('events_occurred_idx').on(t.occurredAt),
+  ],
+);
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: id(),
+    portalId: portalRef(),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    /** Empty: every type. */
+    eventTypes: text('event_types').array().notNull(),
+    /** `whsec_…`: needed in clear to sign. */
+    secret: text('secret').notNull(),
+    notifyEmail: text('notify_email'),
+    enabled: boolean('enabled').notNull().default(true),
+    disabledReason: text('disabled_reason'),
+    /** Set by the first failure after a success; three days of it disable the endpoint. */
+    failingSince: ts('failing_since'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [index('webhook_endpoints_portal_idx').on(t.portalId, t.id)],
+);
+
+/** One event to one endpoint, created in the event's transaction (or by a replay). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    createdAt: ts('created_at').notNull(),
+    deliveredAt: ts('delivered_at'),
+    givenUpAt: ts('given_up_at'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.deliveredAt} is null and ${t.givenUpAt} is null`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+/** The delivery log: one row per HTTP attempt. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: bigint('delivery_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    attemptedAt: ts('attempted_at').notNull(),
+    status: integer('status'),
+    latencyMs: integer('latency_ms').notNull(),
+    error: text('error'),
+  },
+  (t) => [
+    index('webhook_attempts_endpoint_idx').on(t.endpointId, t.id),
+    index('webhook_attempts_delivery_idx').on(t.deliveryId),
+  ],
+);
+
+/** Answers of POSTs sent with an `Idempotency-Key`, per API key, written with the change. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    idemKey: text('idem_key').notNull(),
+    route: text('route').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.apiKeyId, t.idemKey] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
   ],
 );

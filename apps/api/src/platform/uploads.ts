@@ -12,6 +12,10 @@ import type { AppContext } from './context';
 import { badRequest } from './errors';
 import type { TenantContext } from './tenancy';
 
+/** Who uploads: a contact of a portal, or a portal API key (integration API). */
+export type UploadOwner = Pick<TenantContext, 'portalId'> &
+  ({ contactId: number; apiKeyId?: undefined } | { contactId?: undefined; apiKeyId: number });
+
 export interface StoredUpload {
   id: number;
   name: string;
@@ -38,7 +42,7 @@ const cleanType = (t: string | undefined) =>
 export async function receiveUpload<R>(
   req: FastifyRequest,
   ctx: AppContext,
-  t: TenantContext,
+  t: UploadOwner,
   then: (tx: Tx, file: StoredUpload) => Promise<R>,
   opts: { attachNow?: boolean } = {},
 ): Promise<R> {
@@ -71,7 +75,8 @@ export async function receiveUpload<R>(
           name,
           contentType,
           size: blob.size,
-          uploadedByContactId: t.contactId,
+          uploadedByContactId: t.contactId ?? null,
+          uploadedByApiKeyId: t.apiKeyId ?? null,
           // A file that becomes a document at once is taken: no ticket or comment may attach it.
           attachedAt: opts.attachNow ? now : null,
           createdAt: now,

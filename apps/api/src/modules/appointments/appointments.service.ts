@@ -15,6 +15,7 @@ import {
   type AppointmentSummary,
 } from '@sportello/contracts';
 import { sha256 } from '../../platform/auth';
+import { emitAppointmentEvent, visitorSource } from '../../platform/events';
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../platform/errors';
 import { DEFAULT_MAIL_FROM } from '../../platform/mail';
@@ -257,6 +258,7 @@ export async function book(
         createdAt: now,
       });
       await insertClaims(tx, link.agentId, appointmentId, claimStarts(slot));
+      await emitAppointmentEvent(tx, ctx, 'appointment.booked', appointmentId, visitorSource);
       // Counted only for bookings that got their slot: a refused race costs the caller nothing.
       const limit = await hit(tx, `appointments:book:${ip}`, BOOKINGS_PER_IP_PER_HOUR, 3600, now);
       if (!limit.allowed) {
@@ -330,6 +332,7 @@ export async function cancel(
     const at = await markCancelled(tx, a.appointmentId, now);
     if (!at) return undefined;
     await deleteClaims(tx, a.appointmentId);
+    await emitAppointmentEvent(tx, ctx, 'appointment.cancelled', a.appointmentId, visitorSource);
     const fields = {
       firstName: a.firstName,
       lastName: a.lastName,

@@ -1,5 +1,6 @@
 import type { MeAnswer, SessionAnswer } from '@sportello/contracts';
 import { invalidSession, issueSession } from '../../platform/auth';
+import { emitUserActivated } from '../../platform/events';
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, notFound, tooMany, unauthorized } from '../../platform/errors';
 import {
@@ -217,6 +218,7 @@ export async function confirm(
     await setPassword(tx, link.userId, hash, now);
     await retireUserTokens(tx, link.userId, now);
     await revokeAllSessions(tx, link.userId, now);
+    if (link.purpose === 'invite') await emitUserActivated(tx, ctx, link.userId);
     return insertSession(tx, link.userId, now, ctx.config.TOKEN_TTL_HOURS);
   });
   await clear(db, `login:user:${link.userId}`);

@@ -28,8 +28,9 @@ export function listContactDocuments(
   );
 }
 
-export async function insertDocument(tx: Queryable, v: typeof documents.$inferInsert): Promise<void> {
-  await tx.insert(documents).values(v);
+export async function insertDocument(tx: Queryable, v: typeof documents.$inferInsert): Promise<number> {
+  const r = await tx.insert(documents).values(v).returning({ id: documents.id });
+  return r[0]!.id;
 }
 
 export interface RawPublicFile {

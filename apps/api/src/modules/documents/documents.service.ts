@@ -1,6 +1,7 @@
 import type { ContactDocument, PublicFile, UploadResult } from '@sportello/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context';
+import { contactSource, emitDocumentEvent } from '../../platform/events';
 import type { TenantContext } from '../../platform/tenancy';
 import { reserveExtIds } from '../../platform/portal-sequences';
 import { insertDocument, listContactDocuments, listPublicFiles } from './documents.queries';
@@ -32,7 +33,7 @@ export async function uploadContactDocument(
     t,
     async (tx, file) => {
       const extId = await reserveExtIds(tx, t.portalId, 'document_seq');
-      await insertDocument(tx, {
+      const documentId = await insertDocument(tx, {
         portalId: t.portalId,
         companyId: t.companyId,
         contactId: t.contactId,
@@ -41,6 +42,7 @@ export async function uploadContactDocument(
         createDate: now,
         fileId: file.id,
       });
+      await emitDocumentEvent(tx, ctx, documentId, contactSource(t));
       return { id: extId, url: ctx.signer.sign(file.id, file.name, now) };
     },
     { attachNow: true },

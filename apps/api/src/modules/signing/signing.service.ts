@@ -13,6 +13,7 @@ import {
   type SigningDocument,
 } from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';
+import { emitSignatureEvent } from '../../platform/events';
 import { AppError } from '../../platform/errors';
 import type { StoredBlob } from '../../platform/files';
 import { enqueueSms, kickOutbox } from '../../platform/outbox';
@@ -339,6 +340,8 @@ export async function signDocument(
           originalPages: pdf.originalPages,
         },
       });
+      // The signer opened a capability link: the payload names the contact.
+      await emitSignatureEvent(tx, ctx, r.id, documentId, { type: 'contact' });
       return { kind: 'signed', signedAt, fileId, fileName: names.fileName };
     });
   } catch (e) {

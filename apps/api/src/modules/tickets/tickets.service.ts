@@ -20,6 +20,7 @@ import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
 import { yearBounds } from '../../platform/time-zone';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
+import { contactSource, emitCommentEvent, emitTicketEvent } from '../../platform/events';
 import { sanitizeHtml } from '../../platform/html';
 import type { TenantContext } from '../../platform/tenancy';
 import {
@@ -328,6 +329,7 @@ export async function createTicket(
       wikiElementId: refs.wikiId,
     });
     await attach(tx, ctx, t, attachmentIds, ticketId, null);
+    await emitTicketEvent(tx, ctx, 'ticket.created', ticketId, contactSource(t));
     return ext;
   });
   return ticketDetail(ctx, t, extId);
@@ -354,6 +356,7 @@ export async function addComment(
       senderUserId: t.userId,
     });
     await attach(tx, ctx, t, attachmentIds, ticket.id, id);
+    await emitCommentEvent(tx, ctx, 'ticket.comment_added', id, contactSource(t));
     return id;
   });
   const row = await getComment(ctx.database.db, commentId);
@@ -372,7 +375,9 @@ export async function closeTicket(
     const step = await closingStepId(tx, t.portalId);
     if (step === null)
       throw new AppError(409, ticketErrorCodes.noClosingStep, 'The portal has no closing step');
-    if (ticket.statusStepId !== step) await setTicketStep(tx, ticket.id, step);
+    if (ticket.statusStepId === step) return;
+    await setTicketStep(tx, ticket.id, step);
+    await emitTicketEvent(tx, ctx, 'ticket.closed', ticket.id, contactSource(t), ticket.statusStepId);
   });
   return ticketDetail(ctx, t, ticketExtId);
 }

@@ -1,0 +1,70 @@
+/**
+ * Wakes whoever waits for new events (long-polling feed readers, the webhook worker) when a
+ * transaction that wrote events commits: the `events_notify` statement trigger of migration 0004
+ * NOTIFYs `sportello_events`, and one LISTEN per database (PostgreSQL: its own connection, outside the
+ * pool) resolves the waiters of this process. Waiters never hold a pool connection, and always wake
+ * after their own timeout too, so a lost notification costs at most one poll interval.
+ */
+import type { Database } from '../db/client';
+
+export const EVENTS_CHANNEL = 'sportello_events';
+
+export class EventSignal {
+  private waiters = new Set<() => void>();
+  private listening: Promise<void> | undefined;
+  private stop: (() => Promise<void>) | undefined;
+  private closed = false;
+
+  constructor(private readonly database: Database) {}
+
+  /** Starts listening (once); a failure leaves waiters to their timeouts. */
+  private ensureListening(): Promise<void> {
+    this.listening ??= this.database
+      .listen(EVENTS_CHANNEL, () => this.notify())
+      .then((stop) => {
+        if (this.closed) return stop();
+        this.stop = stop;
+      })
+      .catch(() => {});
+    return this.listening;
+  }
+
+  /** Resolves every current waiter (also called in-process, e.g. by tests). */
+  notify(): void {
+    const list = [...this.waiters];
+    this.waiters.clear();
+    for (const w of list) w();
+  }
+
+  /** Resolves on the next notification or after `ms`, whichever comes first. */
+  async wait(ms: number): Promise<void> {
+    await this.ensureListening();
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.notify();
+    await this.stop?.();
+  }
+}
+
+const signals = new WeakMap<Database, EventSignal>();
+
+/** The one signal of a database in this process. */
+export function eventSignalOf(database: Database): EventSignal {
+  let s = signals.get(database);
+  if (!s) {
+    s = new EventSignal(database);
+    signals.set(database, s);
+  }
+  return s;
+}

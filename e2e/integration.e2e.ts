@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, dataDir, launch, screenshot } from './browser';
+
+// Demo data: user `demo` (demo@sportello.example) holds contact 11 of portal `demo`; agent 1 is Marco Ferri.
+const PASSWORD = 'Sportello-Demo-2026';
+const ADMIN = process.env.PORTAL_ADMIN_KEY ?? '';
+
+async function json<T>(path: string, token: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  expect(res.status, text).toBeLessThan(300);
+  return JSON.parse(text) as T;
+}
+
+/** Quoted-printable text of an .eml, decoded enough to search it. */
+const unQuote = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** Polls DATA_DIR/outbox for an e-mail to `to` whose text contains `needle`. */
+async function waitForMail(to: string, needle: string): Promise<string> {
+  const dir = join(dataDir, 'outbox');
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.eml'));
+    } catch {
+      // The worker creates the directory with its first message.
+    }
+    for (const name of names) {
+      const raw = unQuote(readFileSync(join(dir, name), 'utf8'));
+      if (raw.includes(`To: ${to}`) && raw.includes(needle)) return raw;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no e-mail to ${to} containing ${needle} in ${dir}`);
+}
+
+describe('integration API', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("an agent's answer sent through the API shows in the customer's conversation and is e-mailed", async () => {
+    const login = await json<{ token: string }>('/api/auth/login', '', {
+      userName: 'demo',
+      password: PASSWORD,
+    });
+    const ticket = await json<{ id: number }>('/api/demo/11/tickets', login.token, {
+      title: `Integration journey ${Date.now()}`,
+      taskTypeId: 2,
+      description: '<p>Please answer through the back office</p>',
+      attachments: [],
+    });
+    const key = await json<{ secret: string }>('/api/admin/portals/demo/keys', ADMIN, {
+      name: 'e2e back office',
+      scopes: ['write', 'events'],
+    });
+    const answer = 'Replaced the <b>power supply</b>; it works again.';
+    const comment = await json<{ id: number; notified: boolean }>(
+      `/api/integration/v1/tickets/${ticket.id}/comments`,
+      key.secret,
+      { senderAgentId: 1, message: `<p>${answer}</p>` },
+      { 'idempotency-key': `e2e-${ticket.id}` },
+    );
+    expect(comment.notified).toBe(true);
+
+    // The customer's conversation shows the agent's answer.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
+    await context.addInitScript((t) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('language', 'en-EN');
+    }, login.token);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/demo/11/tickets/${ticket.id}`);
+    const last = page.getByTestId('ticket-comment').last();
+    await last.waitFor();
+    expect(await last.getByTestId('message-author').innerText()).toBe('Marco Ferri');
+    expect(await last.getByTestId('message-body').innerText()).toBe(
+      'Replaced the power supply; it works again.',
+    );
+    expect(await last.getByTestId('message-body').locator('b').innerText()).toBe('power supply');
+    await screenshot(page, 'integration-agent-answer');
+    await context.close();
+
+    // The creator's e-mail is in the outbox, with the link to the ticket.
+    const mail = await waitForMail('demo@sportello.example', `/demo/11/tickets/${ticket.id}`);
+    expect(mail).toContain('Marco Ferri');
+    expect(mail).toContain('power supply');
+
+    // The back office hears its own answer in the feed, marked with its key.
+    const feed = await fetch(`${baseUrl}/api/integration/v1/events?limit=1000`, {
+      headers: { authorization: `Bearer ${key.secret}` },
+    });
+    const events = ((await feed.json()) as { events: { type: string; source: { type: string } }[] }).events;
+    const mine = events.filter((e) => e.type === 'agent.comment_added');
+    expect(mine.at(-1)!.source.type).toBe('api_key');
+  });
+});
