@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +12,14 @@ const serverArgs = ['--import', 'tsx', 'apps/api/src/server.ts'];
 function startServer(
   dataDir: string,
   port: number,
+  opts: { umask?: string } = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<number> } {
   let out = '';
-  const child = spawn(process.execPath, serverArgs, {
+  // `sh -c 'umask …; exec node …'` starts the server under the umask a careless service unit sets.
+  const [cmd, args] = opts.umask
+    ? ['sh', ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...serverArgs]]
+    : [process.execPath, serverArgs];
+  const child = spawn(cmd as string, args as string[], {
     cwd: root,
     env: {
       ...process.env,
@@ -67,5 +72,50 @@ describe('server process', () => {
     const code = await new Promise((res) => bad.on('exit', res));
     expect(code).toBe(2);
     expect(err).toContain('PORT');
+  }, 30_000);
+
+  it('keeps every file and directory under DATA_DIR private to its user, and tightens an old one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-modes-'));
+    try {
+      // What an older version left: world-readable directory, blob and outbox file.
+      chmodSync(dir, 0o777);
+      mkdirSync(join(dir, 'outbox'), { mode: 0o777 });
+      writeFileSync(join(dir, 'outbox', '1-old.eml'), 'Subject: recovery link', { mode: 0o666 });
+      chmodSync(join(dir, 'outbox'), 0o777);
+      chmodSync(join(dir, 'outbox', '1-old.eml'), 0o666);
+      const server = startServer(dir, 37000 + (process.pid % 1000), { umask: '000' });
+      try {
+        await waitFor(() => server.output().includes('Sportello is ready'), 60_000);
+      } finally {
+        server.child.kill('SIGTERM');
+      }
+      expect(await server.exited).toBe(0);
+      const open: string[] = [];
+      const walk = (p: string) => {
+        const st = lstatSync(p);
+        if ((st.mode & 0o077) !== 0) open.push(`${(st.mode & 0o777).toString(8)} ${p}`);
+        if (st.isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
+      };
+      walk(dir);
+      expect(readdirSync(join(dir, 'pgdata')).length).toBeGreaterThan(5);
+      expect(open).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('refuses a DATA_DIR it cannot use with one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-notdir-'));
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'x');
+    try {
+      const server = startServer(file, 36000 + (process.pid % 1000));
+      expect(await server.exited).toBe(3);
+      const lines = server.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('DATA_DIR');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { DataDirLockedError } from './db/data-dir-lock';
+import { DataDirError, secureDataDir } from './db/data-dir-modes';
 import { migrate } from './db/migrate';
 import { systemClock } from './platform/clock';
 import type { AppContext } from './platform/context';
 import { FileStore, FileUrlSigner } from './platform/files';
+import { FileSweeper } from './platform/file-sweeper';
 import { OutboxWorker } from './platform/outbox';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 
@@ -35,13 +37,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const dataDir = resolve(config.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-
   let database;
   try {
+    // Private modes for everything the process writes, checked before anything is written.
+    secureDataDir(dataDir);
     database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
-    if (e instanceof DataDirLockedError) {
+    if (e instanceof DataDirLockedError || e instanceof DataDirError) {
       console.error(e.message);
       process.exit(3);
     }
@@ -67,6 +69,9 @@ async function main(): Promise<void> {
 
   const worker = new OutboxWorker(ctx, app.log);
   worker.start();
+  // Expired uploads, temp files of killed requests and unreferenced blobs: now, then periodically.
+  const sweeper = new FileSweeper(ctx, app.log);
+  sweeper.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -81,6 +86,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await worker.stop();
+      await sweeper.stop();
       await database.close();
     } finally {
       process.exit(0);

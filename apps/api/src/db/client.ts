@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'drizzle-orm/logger';
 import * as schema from './schema';
 import { lockDataDir } from './data-dir-lock';
+import { OWNER_ONLY_PRELUDE, secureDataDir } from './data-dir-modes';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query API as the database. */
@@ -70,7 +71,7 @@ async function createDataDir(dataDir: string): Promise<void> {
   const staging = `${dataDir}.new`;
   rmSync(staging, { recursive: true, force: true });
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const script = `require(${JSON.stringify(entry)}).PGlite.create({ dataDir: process.argv[1] })
+  const script = `${OWNER_ONLY_PRELUDE}require(${JSON.stringify(entry)}).PGlite.create({ dataDir: process.argv[1] })
     .then((pg) => pg.close())
     .catch((e) => { console.error(e); process.exit(1); });`;
   const child = spawn(process.execPath, ['-e', script, staging], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -128,7 +129,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let unlock = () => {};
   let dataDir: string | undefined;
   if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
+    secureDataDir(opts.dataDir);
     unlock = lockDataDir(opts.dataDir);
     dataDir = join(opts.dataDir, 'pgdata');
   }

@@ -1,43 +1,86 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { open, rename, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { basename, dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { blobs } from '../db/schema';
 import { AppError } from './errors';
 
-export interface StoredBlob {
+/** Bytes written to a temp file and hashed, not yet filed under their hash (see FileStore.record). */
+export interface StagedBlob {
   sha256: string;
   size: number;
-  /** True when this call wrote the bytes (nobody had them): a failed transaction should discard them. */
-  isNew: boolean;
+  /** The temp file; gone once `record` placed it or `discard` dropped it. */
+  tmp: string;
+  /** Set by `record`: the bytes are under their hash (for the caller's transaction to commit). */
+  placed?: boolean;
 }
 
 export const payloadTooLarge = (maxBytes: number) =>
   new AppError(413, 'payload_too_large', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
 
 /**
- * Content-addressed file store under DATA_DIR/files: bytes are written to a temp file, fsynced and
- * renamed to their SHA-256, so a crash never leaves a half-written blob under a real name.
+ * Uploads not attached to a ticket or comment yet: deleted after `ttlMs` by the sweeper, and a contact
+ * may hold at most `maxCount` of them and `maxUploads` times the largest upload in bytes.
+ */
+export const PENDING_UPLOADS = { ttlMs: 24 * 3600_000, maxCount: 20, maxUploads: 4 };
+
+/** Namespace of the per-blob advisory locks. */
+const BLOB_LOCK = 7_270_010;
+
+/**
+ * Takes the blob's lock for the rest of the transaction: placing and removing bytes are serialised.
+ * Hashes share 1,024 locks, so an import recording many thousand blobs in one transaction stays far
+ * below PostgreSQL's lock table (max_locks_per_transaction × connections).
+ */
+export async function lockBlob(tx: Tx | Db, sha256: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${BLOB_LOCK}, hashtext(${sha256}) & 1023)`);
+}
+
+/**
+ * Format and bidirectional control characters (right-to-left override, zero-width marks, isolates),
+ * other control characters and line/paragraph separators: they make `invoice\u202Efdp.exe` read as
+ * `invoiceexe.pdf` and have no business in a file name.
+ */
+const UNSAFE_NAME_CHARS = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** A display name without path, control or bidi characters or surrounding blanks (uploads and imports). */
+export function cleanFileName(raw: string | undefined): string {
+  const name = basename((raw ?? '').replace(/\\/g, '/'))
+    .replace(UNSAFE_NAME_CHARS, '')
+    .trim()
+    .slice(0, 200);
+  return name === '' || name === '.' || name === '..' ? 'file' : name;
+}
+
+/**
+ * Content-addressed file store under DATA_DIR/files. Bytes are staged (written to a temp file,
+ * fsynced, hashed) outside any transaction; `record`, inside the transaction that adds the `files`
+ * row, takes the blob's advisory lock, adds the `blobs` row and renames the temp file to its SHA-256.
+ * Nothing ever deletes a blob synchronously after a failed request (a concurrent request of the same
+ * bytes may have committed a row to it): the sweeper removes blobs no row references, under the same
+ * lock, after re-reading the rows. See file-sweeper.ts.
  */
 export class FileStore {
-  private readonly tmpDir: string;
-  constructor(private readonly root: string) {
+  readonly tmpDir: string;
+  constructor(readonly root: string) {
     this.tmpDir = join(root, 'tmp');
-    mkdirSync(this.tmpDir, { recursive: true });
+    mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
   }
 
   pathOf(sha256: string): string {
     return join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  async putBuffer(bytes: Buffer | Uint8Array): Promise<StoredBlob> {
-    const { Readable } = await import('node:stream');
-    return this.putStream(Readable.from([Buffer.from(bytes)]));
+  async stageBuffer(bytes: Buffer | Uint8Array): Promise<StagedBlob> {
+    return this.stage(Readable.from([Buffer.from(bytes)]));
   }
 
-  /** Streams `input` to the store; above `maxBytes` it throws 413 and keeps nothing. */
-  async putStream(input: Readable, maxBytes = Number.POSITIVE_INFINITY): Promise<StoredBlob> {
+  /** Streams `input` to a temp file; above `maxBytes` it throws 413 and keeps nothing. */
+  async stage(input: Readable, maxBytes = Number.POSITIVE_INFINITY): Promise<StagedBlob> {
     const tmp = join(this.tmpDir, randomUUID());
     const hash = createHash('sha256');
     let size = 0;
@@ -50,7 +93,7 @@ export class FileStore {
       },
     });
     try {
-      await pipeline(input, meter, createWriteStream(tmp));
+      await pipeline(input, meter, createWriteStream(tmp, { mode: 0o600 }));
       // @fastify/multipart truncates instead of failing when its own limit is hit.
       if ((input as Readable & { truncated?: boolean }).truncated) throw payloadTooLarge(maxBytes);
       const fh = await open(tmp, 'r');
@@ -59,24 +102,56 @@ export class FileStore {
       } finally {
         await fh.close();
       }
-      const sha256 = hash.digest('hex');
-      const dest = this.pathOf(sha256);
-      if (existsSync(dest)) {
-        rmSync(tmp, { force: true });
-        return { sha256, size, isNew: false };
-      }
-      mkdirSync(join(dest, '..'), { recursive: true });
-      await rename(tmp, dest);
-      return { sha256, size, isNew: true };
+      return { sha256: hash.digest('hex'), size, tmp };
     } catch (e) {
       rmSync(tmp, { force: true });
       throw e;
     }
   }
 
-  /** Removes bytes written by a request whose transaction failed. */
-  discard(blob: StoredBlob): void {
-    if (blob.isNew) rmSync(this.pathOf(blob.sha256), { force: true });
+  /**
+   * Inside the caller's transaction (before its `files` row): locks the blob, records its row and
+   * files the bytes under their hash, unless identical bytes are already there. The lock is held to
+   * the commit, so the sweeper cannot remove the bytes between this check and the caller's row.
+   */
+  async record(tx: Tx, blob: StagedBlob, now: Date): Promise<void> {
+    await lockBlob(tx, blob.sha256);
+    await tx
+      .insert(blobs)
+      .values({ sha256: blob.sha256, size: blob.size, createdAt: now })
+      .onConflictDoNothing();
+    const dest = this.pathOf(blob.sha256);
+    if (existsSync(dest)) rmSync(blob.tmp, { force: true });
+    else {
+      mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
+      await rename(blob.tmp, dest);
+    }
+    blob.placed = true;
+  }
+
+  /**
+   * Stages and files bytes without a transaction or lock: only for seeding a store nobody else uses
+   * yet (benchmarks, tests), whose caller writes the `blobs` and `files` rows itself.
+   */
+  async putBuffer(bytes: Buffer | Uint8Array): Promise<{ sha256: string; size: number }> {
+    const blob = await this.stageBuffer(bytes);
+    const dest = this.pathOf(blob.sha256);
+    mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
+    await rename(blob.tmp, dest);
+    return { sha256: blob.sha256, size: blob.size };
+  }
+
+  /** Hashes whose transaction failed after `record`: the sweeper checks them on its next pass. */
+  readonly suspects = new Set<string>();
+
+  /**
+   * After a failed transaction: drops the temp file, and leaves placed bytes to the sweeper, which
+   * removes them only if no committed row references them (another request may share the bytes).
+   */
+  discard(blob: StagedBlob | undefined): void {
+    if (!blob) return;
+    rmSync(blob.tmp, { force: true });
+    if (blob.placed) this.suspects.add(blob.sha256);
   }
 
   async size(sha256: string): Promise<number> {

@@ -40,12 +40,15 @@ export function outboxFileStem(meta: SendMeta): string {
   return `${meta.id}-${meta.now.toISOString().replace(/[:.]/g, '')}`;
 }
 
-/** Writes through a temporary name, so a reader never sees half a message. */
+/**
+ * Writes through a temporary name, so a reader never sees half a message. The files hold recovery
+ * links and SMS codes: readable by the server user only.
+ */
 export function writeOutboxFile(dir: string, name: string, data: Buffer | string): string {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, name);
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, data);
+  writeFileSync(tmp, data, { mode: 0o600 });
   renameSync(tmp, path);
   return path;
 }
