@@ -163,25 +163,61 @@ export class FileStore {
   }
 }
 
-/** Signs `/api/files/{id}/{name}` links: HMAC over id and expiry, so a link opens one file until it expires. */
+/** Whom a link was handed to: the session that read it and the contact it was read as. */
+export interface UrlBinding {
+  sessionId: number;
+  contactId: number;
+}
+
+/** `k=<session>.<contact>` of a bound link, or undefined when the value is not one. */
+export function parseBinding(k: string | undefined): UrlBinding | undefined {
+  const m = k === undefined ? null : /^(\d{1,10})\.(\d{1,10})$/.exec(k);
+  return m ? { sessionId: Number(m[1]), contactId: Number(m[2]) } : undefined;
+}
+
+/**
+ * Signs `/api/files/{id}/{name}` links: HMAC over id, expiry and (for links handed to a signed-in
+ * contact) the binding, so a link opens one file until it expires. A bound link also stops working
+ * when its session ends (logout, expiry) or its user no longer holds the contact: the files route
+ * checks that in the database (docs/security.md, "File links").
+ */
 export class FileUrlSigner {
   constructor(
     private readonly secret: string,
     private readonly ttlSeconds = 6 * 3600,
   ) {}
 
-  private mac(fileId: number, exp: number): string {
-    return createHmac('sha256', this.secret).update(`file:${fileId}:${exp}`).digest('base64url');
+  private mac(fileId: number, exp: number, bind: UrlBinding | undefined): string {
+    const bound = bind ? `:${bind.sessionId}.${bind.contactId}` : '';
+    return createHmac('sha256', this.secret).update(`file:${fileId}:${exp}${bound}`).digest('base64url');
   }
 
-  /** Expiry is rounded up to the hour so the same file keeps one URL for a while (browser cache). */
-  sign(fileId: number, name: string, now: Date): string {
-    const exp = Math.ceil((now.getTime() / 1000 + this.ttlSeconds) / 3600) * 3600;
-    return `/api/files/${fileId}/${encodeURIComponent(name)}?e=${exp}&s=${this.mac(fileId, exp)}`;
+  /**
+   * Expiry is rounded up to the hour so the same file keeps one URL for a while (browser cache).
+   * `bind` takes a tenant context: with its session known, the link is bound to it.
+   */
+  sign(
+    fileId: number,
+    name: string,
+    now: Date,
+    opts: { bind?: { sessionId?: number; contactId: number }; ttlSeconds?: number } = {},
+  ): string {
+    const ttl = opts.ttlSeconds ?? this.ttlSeconds;
+    const exp = Math.ceil((now.getTime() / 1000 + ttl) / 3600) * 3600;
+    const b = opts.bind;
+    const bind = b?.sessionId !== undefined ? { sessionId: b.sessionId, contactId: b.contactId } : undefined;
+    const k = bind ? `&k=${bind.sessionId}.${bind.contactId}` : '';
+    return `/api/files/${fileId}/${encodeURIComponent(name)}?e=${exp}${k}&s=${this.mac(fileId, exp, bind)}`;
   }
 
-  verify(fileId: number, exp: number, sig: string, now: Date): 'ok' | 'expired' | 'invalid' {
-    const expected = Buffer.from(this.mac(fileId, exp));
+  verify(
+    fileId: number,
+    exp: number,
+    sig: string,
+    now: Date,
+    bind?: UrlBinding,
+  ): 'ok' | 'expired' | 'invalid' {
+    const expected = Buffer.from(this.mac(fileId, exp, bind));
     const given = Buffer.from(sig);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
     return exp * 1000 < now.getTime() ? 'expired' : 'ok';

@@ -13,7 +13,7 @@ export async function contactDocuments(ctx: AppContext, t: TenantContext): Promi
     id: d.id,
     documentName: d.documentName,
     createDate: d.createDate,
-    url: ctx.signer.sign(d.fileId, d.fileName, now),
+    url: ctx.signer.sign(d.fileId, d.fileName, now, { bind: t }),
     fileName: d.fileName,
     contentType: d.contentType,
   }));
@@ -41,7 +41,7 @@ export async function uploadContactDocument(
         createDate: now,
         fileId: file.id,
       });
-      return { id: extId, url: ctx.signer.sign(file.id, file.name, now) };
+      return { id: extId, url: ctx.signer.sign(file.id, file.name, now, { bind: t }) };
     },
     { attachNow: true },
   );

@@ -60,10 +60,21 @@ export function ticketScope(t: TenantContext, opts: { all?: boolean } = {}): Tic
 }
 
 type Signer = (fileId: number, name: string) => string;
+/**
+ * Links in a detail are bound to the reader's session and contact. A cached list is shared by every
+ * reader of the same scope, so its links cannot be bound: they live one hour (the cache keeps an
+ * answer ten minutes) instead of six.
+ */
 const signerOf =
-  (ctx: AppContext): Signer =>
+  (ctx: AppContext, t: TenantContext | 'shared'): Signer =>
   (fileId, name) =>
-    ctx.signer.sign(fileId, name, ctx.clock.now());
+    ctx.signer.sign(
+      fileId,
+      name,
+      ctx.clock.now(),
+      t === 'shared' ? { ttlSeconds: SHARED_LINK_TTL_S } : { bind: t },
+    );
+const SHARED_LINK_TTL_S = 3600;
 
 const mapAttachment = (sign: Signer, a: RawAttachment): Attachment => ({
   id: a.id,
@@ -183,7 +194,7 @@ async function listJson(ctx: AppContext, t: TenantContext, scope: TicketScope, f
   const hit = key === null ? undefined : cache.get(key, t.listVersion, now);
   if (hit !== undefined) return hit;
   const rows = await listTickets(ctx.database.db, scope, f);
-  const sign = signerOf(ctx);
+  const sign = signerOf(ctx, 'shared');
   const body = JSON.stringify(ticketListSchema.parse(rows.map((r) => mapItem(sign, r))));
   if (key !== null) cache.set(key, t.listVersion, body, now);
   return body;
@@ -220,7 +231,7 @@ export async function ticketDetail(
 ): Promise<TicketDetail> {
   const row = await getTicketDetail(ctx.database.db, ticketScope(t), ticketExtId);
   if (!row) throw ticketNotFound();
-  return mapDetail(signerOf(ctx), row);
+  return mapDetail(signerOf(ctx, t), row);
 }
 
 /** PostgreSQL text cannot hold NUL; browsers drop it anyway. */
@@ -357,7 +368,7 @@ export async function addComment(
     return id;
   });
   const row = await getComment(ctx.database.db, commentId);
-  return mapComment(signerOf(ctx), row!);
+  return mapComment(signerOf(ctx, t), row!);
 }
 
 /** Moves the ticket to the portal's closing step; closing a closed ticket changes nothing. */
