@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +13,14 @@ const serverArgs = ['--import', 'tsx', 'apps/api/src/server.ts'];
 function startServer(
   dataDir: string,
   port: number,
-  opts: { umask?: string } = {},
+  opts: { umask?: string; openFiles?: number } = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<number> } {
   let out = '';
-  // `sh -c 'umask …; exec node …'` starts the server under the umask a careless service unit sets.
-  const [cmd, args] = opts.umask
-    ? ['sh', ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, ...serverArgs]]
+  // `sh -c 'umask …; ulimit -n …; exec node …'`: the umask a careless service unit sets, a low fd limit.
+  const prefix =
+    (opts.umask ? `umask ${opts.umask} && ` : '') + (opts.openFiles ? `ulimit -n ${opts.openFiles} && ` : '');
+  const [cmd, args] = prefix
+    ? ['sh', ['-c', `${prefix}exec "$0" "$@"`, process.execPath, ...serverArgs]]
     : [process.execPath, serverArgs];
   const child = spawn(cmd as string, args as string[], {
     cwd: root,
@@ -118,4 +121,33 @@ describe('server process', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('sheds connections before the fd limit, keeps answering, and recovers when they close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-fds-'));
+    const port = 35000 + (process.pid % 1000);
+    const server = startServer(dir, port, { openFiles: 512 });
+    const sockets: Socket[] = [];
+    try {
+      await waitFor(() => server.output().includes('Sportello is ready'), 60_000);
+      // 450 slow clients that connect and never send a byte.
+      for (let i = 0; i < 450; i++) {
+        const s = connect(port, '127.0.0.1');
+        s.on('error', () => {});
+        sockets.push(s);
+      }
+      await new Promise((r) => setTimeout(r, 3000));
+      const open = readdirSync(`/proc/${server.child.pid}/fd`).length;
+      // Before the limit: descriptors stay free for the database, files and logs.
+      expect(open).toBeLessThan(512 - 200);
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => setTimeout(r, 1000));
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(res.status).toBe(200);
+    } finally {
+      for (const s of sockets) s.destroy();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

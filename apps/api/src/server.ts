@@ -10,6 +10,7 @@ import { migrate } from './db/migrate';
 import { systemClock } from './platform/clock';
 import type { AppContext } from './platform/context';
 import { FileStore, FileUrlSigner } from './platform/files';
+import { connectionLimit } from './platform/fd-limit';
 import { FileSweeper } from './platform/file-sweeper';
 import { OutboxWorker } from './platform/outbox';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
@@ -95,6 +96,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
+  // Shed connections before the fd limit, so the process keeps descriptors for its own files.
+  const maxConnections = connectionLimit();
+  if (maxConnections !== undefined) app.server.maxConnections = maxConnections;
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
     {

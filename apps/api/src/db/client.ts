@@ -54,7 +54,12 @@ export interface OpenOptions {
  * of the server's RSS once warm). PGlite reads pages missing from the pool through the OS page cache,
  * which is not the process's memory, so a small pool costs a system call per miss, not a disk read.
  */
-const PGLITE_SETTINGS = ['shared_buffers=32MB'];
+const PGLITE_SETTINGS = [
+  'shared_buffers=32MB',
+  // PostgreSQL keeps up to this many relation files open (1,000 by default, nearly all of a 1,024 fd
+  // limit); the server sheds client connections above the fd limit minus its reserve (fd-limit.ts).
+  'max_files_per_process=200',
+];
 
 /**
  * Creates a new embedded database (initdb) in a short-lived child process. In-process, PGlite runs
