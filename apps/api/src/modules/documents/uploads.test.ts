@@ -203,10 +203,10 @@ describe('malformed and interrupted uploads', () => {
         req.end(body);
       });
     const tmp = t.ctx.fileStore.tmpDir;
-    // The store's temp directory is gone: the write fails at once, with most of the body unread.
+    // The store's temp directory is gone: the write fails at once, with most of the 4 MB body unread.
     rmSync(tmp, { recursive: true, force: true });
     try {
-      const m = multipartFile('big.bin', Buffer.alloc(9000, 1));
+      const m = multipartFile('big.bin', Buffer.alloc(4_000_000, 1));
       const failed = await send('POST', attachmentUrl(101), { ...mario, ...m.headers }, m.payload);
       expect(failed.status).toBe(500);
       const next = await send('GET', '/api/acme/101/tickets', mario);
