@@ -14,6 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError } from './platform/errors';
+import { withRedaction } from './platform/log-redact';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
 
@@ -26,7 +27,8 @@ export interface BuildOptions {
 /** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
   const app: App = Fastify({
-    logger: opts.logger ?? false,
+    // Request log lines never carry link tokens, document keys, signatures or credentials.
+    logger: withRedaction(opts.logger ?? false),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     // The import document carries files as base64; other JSON bodies are small.
     bodyLimit: 200 * 1024 * 1024,

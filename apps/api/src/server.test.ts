@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +13,16 @@ const serverArgs = ['--import', 'tsx', 'apps/api/src/server.ts'];
 function startServer(
   dataDir: string,
   port: number,
+  opts: { umask?: string; openFiles?: number } = {},
 ): { child: ChildProcess; output: () => string; exited: Promise<number> } {
   let out = '';
-  const child = spawn(process.execPath, serverArgs, {
+  // `sh -c 'umask …; ulimit -n …; exec node …'`: the umask a careless service unit sets, a low fd limit.
+  const prefix =
+    (opts.umask ? `umask ${opts.umask} && ` : '') + (opts.openFiles ? `ulimit -n ${opts.openFiles} && ` : '');
+  const [cmd, args] = prefix
+    ? ['sh', ['-c', `${prefix}exec "$0" "$@"`, process.execPath, ...serverArgs]]
+    : [process.execPath, serverArgs];
+  const child = spawn(cmd as string, args as string[], {
     cwd: root,
     env: {
       ...process.env,
@@ -68,4 +76,78 @@ describe('server process', () => {
     expect(code).toBe(2);
     expect(err).toContain('PORT');
   }, 30_000);
+
+  it('keeps every file and directory under DATA_DIR private to its user, and tightens an old one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-modes-'));
+    try {
+      // What an older version left: world-readable directory, blob and outbox file.
+      chmodSync(dir, 0o777);
+      mkdirSync(join(dir, 'outbox'), { mode: 0o777 });
+      writeFileSync(join(dir, 'outbox', '1-old.eml'), 'Subject: recovery link', { mode: 0o666 });
+      chmodSync(join(dir, 'outbox'), 0o777);
+      chmodSync(join(dir, 'outbox', '1-old.eml'), 0o666);
+      const server = startServer(dir, 37000 + (process.pid % 1000), { umask: '000' });
+      try {
+        await waitFor(() => server.output().includes('Sportello is ready'), 60_000);
+      } finally {
+        server.child.kill('SIGTERM');
+      }
+      expect(await server.exited).toBe(0);
+      const open: string[] = [];
+      const walk = (p: string) => {
+        const st = lstatSync(p);
+        if ((st.mode & 0o077) !== 0) open.push(`${(st.mode & 0o777).toString(8)} ${p}`);
+        if (st.isDirectory()) for (const n of readdirSync(p)) walk(join(p, n));
+      };
+      walk(dir);
+      expect(readdirSync(join(dir, 'pgdata')).length).toBeGreaterThan(5);
+      expect(open).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('refuses a DATA_DIR it cannot use with one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-notdir-'));
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'x');
+    try {
+      const server = startServer(file, 36000 + (process.pid % 1000));
+      expect(await server.exited).toBe(3);
+      const lines = server.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('DATA_DIR');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('sheds connections before the fd limit, keeps answering, and recovers when they close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sportello-fds-'));
+    const port = 35000 + (process.pid % 1000);
+    const server = startServer(dir, port, { openFiles: 512 });
+    const sockets: Socket[] = [];
+    try {
+      await waitFor(() => server.output().includes('Sportello is ready'), 60_000);
+      // 450 slow clients that connect and never send a byte.
+      for (let i = 0; i < 450; i++) {
+        const s = connect(port, '127.0.0.1');
+        s.on('error', () => {});
+        sockets.push(s);
+      }
+      await new Promise((r) => setTimeout(r, 3000));
+      const open = readdirSync(`/proc/${server.child.pid}/fd`).length;
+      // Before the limit: descriptors stay free for the database, files and logs.
+      expect(open).toBeLessThan(512 - 200);
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => setTimeout(r, 1000));
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      expect(res.status).toBe(200);
+    } finally {
+      for (const s of sockets) s.destroy();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { DataDirLockedError } from './db/data-dir-lock';
+import { DataDirError, secureDataDir } from './db/data-dir-modes';
 import { migrate } from './db/migrate';
 import { systemClock } from './platform/clock';
 import type { AppContext } from './platform/context';
 import { FileStore, FileUrlSigner } from './platform/files';
+import { connectionLimit } from './platform/fd-limit';
+import { FileSweeper } from './platform/file-sweeper';
 import { OutboxWorker } from './platform/outbox';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 import { WebhookWorker } from './modules/integration/webhook-worker';
@@ -36,13 +39,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const dataDir = resolve(config.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-
   let database;
   try {
+    // Private modes for everything the process writes, checked before anything is written.
+    secureDataDir(dataDir);
     database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
-    if (e instanceof DataDirLockedError) {
+    if (e instanceof DataDirLockedError || e instanceof DataDirError) {
       console.error(e.message);
       process.exit(3);
     }
@@ -71,6 +74,9 @@ async function main(): Promise<void> {
   // Webhooks have their own loop: a slow receiver never holds up e-mail, nor the reverse.
   const webhooks = new WebhookWorker(ctx, app.log);
   webhooks.start();
+  // Expired uploads, temp files of killed requests and unreferenced blobs: now, then periodically.
+  const sweeper = new FileSweeper(ctx, app.log);
+  sweeper.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -84,7 +90,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
-      await Promise.all([worker.stop(), webhooks.stop()]);
+      await Promise.all([worker.stop(), webhooks.stop(), sweeper.stop()]);
       await database.close();
     } finally {
       process.exit(0);
@@ -93,6 +99,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
+  // Shed connections before the fd limit, so the process keeps descriptors for its own files.
+  const maxConnections = connectionLimit();
+  if (maxConnections !== undefined) app.server.maxConnections = maxConnections;
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info(
     {

@@ -56,11 +56,15 @@ export const platformRoutes = {
     params: z.object({ id: z.coerce.number().int().positive(), name: z.string() }),
     query: z.object({
       e: z.coerce.number().int(),
+      /** `<session>.<contact>` of a link bound to the reader who was handed it (docs/security.md). */
+      k: z.string().max(30).optional(),
       s: z.string().max(100),
       download: z.string().optional(),
     }),
     responses: {
-      200: binaryAnswer('The file; shown inline when its type is safe to render and `download` is absent'),
+      200: binaryAnswer(
+        'The file; shown inline when its type is on the inert list and `download` is absent, otherwise an application/octet-stream attachment',
+      ),
       403: errorSchema,
       404: errorSchema,
       410: errorSchema,
@@ -69,6 +73,8 @@ export const platformRoutes = {
     access: { guard: 'public' },
     tags: ['files'],
     summary: 'Download a file through a signed, expiring URL handed out by another call',
-    description: '403 bad_signature when the signature does not match; 410 link_expired after its expiry.',
+    description:
+      '403 bad_signature when the signature does not match; 410 link_expired after its expiry, or once the ' +
+      'session a bound link was handed to has ended or its user no longer holds the contact.',
   }),
 };

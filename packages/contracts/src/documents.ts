@@ -33,6 +33,12 @@ export const publicFileListSchema = z.array(publicFileSchema);
 export const uploadErrorCodes = {
   multipartRequired: 'multipart_required',
   fileRequired: 'file_required',
+  /** A second file part in one upload request (400): one file per request. */
+  oneFileOnly: 'one_file_only',
+  /** The multipart body is malformed (no boundary, cut short) (400). */
+  badMultipart: 'bad_multipart',
+  /** Too many files or bytes uploaded and not attached yet (429, Retry-After: when the oldest expires). */
+  pendingQuota: 'too_many_pending_uploads',
 } as const;
 
 // --- Routes (see route.ts) ---

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { DataDirLockedError } from '../db/data-dir-lock';
+import { DataDirError } from '../db/data-dir-modes';
 import { migrate } from '../db/migrate';
 import { importDocument } from '../modules/admin/import.service';
 import { systemClock } from '../platform/clock';
@@ -57,7 +58,7 @@ async function main(): Promise<number> {
   try {
     database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
-    if (e instanceof DataDirLockedError) {
+    if (e instanceof DataDirLockedError || e instanceof DataDirError) {
       console.error(e.message);
       return 3;
     }

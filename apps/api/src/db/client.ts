@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'drizzle-orm/logger';
 import * as schema from './schema';
 import { lockDataDir } from './data-dir-lock';
+import { OWNER_ONLY_PRELUDE, secureDataDir } from './data-dir-modes';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle has the same query API as the database. */
@@ -58,7 +59,12 @@ export interface OpenOptions {
  * of the server's RSS once warm). PGlite reads pages missing from the pool through the OS page cache,
  * which is not the process's memory, so a small pool costs a system call per miss, not a disk read.
  */
-const PGLITE_SETTINGS = ['shared_buffers=32MB'];
+const PGLITE_SETTINGS = [
+  'shared_buffers=32MB',
+  // PostgreSQL keeps up to this many relation files open (1,000 by default, nearly all of a 1,024 fd
+  // limit); the server sheds client connections above the fd limit minus its reserve (fd-limit.ts).
+  'max_files_per_process=200',
+];
 
 /**
  * Creates a new embedded database (initdb) in a short-lived child process. In-process, PGlite runs
@@ -75,7 +81,7 @@ async function createDataDir(dataDir: string): Promise<void> {
   const staging = `${dataDir}.new`;
   rmSync(staging, { recursive: true, force: true });
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const script = `require(${JSON.stringify(entry)}).PGlite.create({ dataDir: process.argv[1] })
+  const script = `${OWNER_ONLY_PRELUDE}require(${JSON.stringify(entry)}).PGlite.create({ dataDir: process.argv[1] })
     .then((pg) => pg.close())
     .catch((e) => { console.error(e); process.exit(1); });`;
   const child = spawn(process.execPath, ['-e', script, staging], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -152,7 +158,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let unlock = () => {};
   let dataDir: string | undefined;
   if (opts.dataDir) {
-    mkdirSync(opts.dataDir, { recursive: true });
+    secureDataDir(opts.dataDir);
     unlock = lockDataDir(opts.dataDir);
     dataDir = join(opts.dataDir, 'pgdata');
   }

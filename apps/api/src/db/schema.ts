@@ -64,6 +64,13 @@ export const files = pgTable(
   (t) => [
     index('files_portal_sha_idx').on(t.portalId, t.sha256, t.name, t.contentType),
     index('files_uploader_idx').on(t.uploadedByContactId),
+    index('files_sha_idx').on(t.sha256),
+    index('files_pending_idx')
+      .on(t.uploadedByContactId, t.createdAt)
+      .where(sql`${t.attachedAt} is null`),
+    index('files_unattached_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.attachedAt} is null and ${t.uploadedByContactId} is not null`),
   ],
 );
 

@@ -5,6 +5,14 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 import type { EmailMessage } from './outbox';
 
+/** Limits of one SMTP exchange (the outbox also bounds a whole send, see sendTimeoutMs). */
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 10_000,
+  greetingTimeout: 10_000,
+  socketTimeout: 30_000,
+  dnsTimeout: 10_000,
+};
+
 export const DEFAULT_MAIL_FROM = 'Sportello <no-reply@localhost>';
 
 /** Which queued message is being sent, so a file transport can name its output after it. */
@@ -40,12 +48,15 @@ export function outboxFileStem(meta: SendMeta): string {
   return `${meta.id}-${meta.now.toISOString().replace(/[:.]/g, '')}`;
 }
 
-/** Writes through a temporary name, so a reader never sees half a message. */
+/**
+ * Writes through a temporary name, so a reader never sees half a message. The files hold recovery
+ * links and SMS codes: readable by the server user only.
+ */
 export function writeOutboxFile(dir: string, name: string, data: Buffer | string): string {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, name);
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, data);
+  writeFileSync(tmp, data, { mode: 0o600 });
   renameSync(tmp, path);
   return path;
 }
@@ -57,7 +68,9 @@ export function writeOutboxFile(dir: string, name: string, data: Buffer | string
 export function createMailTransport(config: Config, log: FastifyBaseLogger): MailTransport {
   const from = config.MAIL_FROM ?? DEFAULT_MAIL_FROM;
   if (config.SMTP_URL) {
-    const transporter = nodemailer.createTransport(config.SMTP_URL);
+    // nodemailer waits 2 min to connect, 30 s for the greeting and 10 min on a silent socket: a server
+    // that accepts and never answers would hold the e-mail channel that long per message.
+    const transporter = nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS });
     return {
       kind: 'smtp',
       async send(message, meta) {

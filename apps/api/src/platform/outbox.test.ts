@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -291,7 +291,7 @@ describe('outbox worker', () => {
       send: () => new Promise(() => {}), // never settles, like a process that died mid-send
       close() {},
     };
-    void worker({ mail: crashing, leaseMs: 60_000 }).runOnce();
+    void worker({ mail: crashing, leaseMs: 60_000, sendTimeoutMs: 0 }).runOnce();
     await new Promise((r) => setTimeout(r, 50));
     const sent: number[] = [];
     const ok: MailTransport = { kind: 'smtp', send: async (_m, meta) => void sent.push(meta.id), close() {} };
@@ -299,5 +299,75 @@ describe('outbox worker', () => {
     t.clock.advance(60_000);
     expect(await worker({ mail: ok }).runOnce()).toBe(1);
     expect(sent).toEqual([id]);
+  });
+
+  const payloadOf = async (id: number) => {
+    const r = await db().execute(sql`select payload from outbox where id = ${id}`);
+    return (r as unknown as { rows: { payload: unknown }[] }).rows[0]!.payload;
+  };
+
+  it('keeps no body of a sent message, and writes the dev files for the server user only', async () => {
+    await enqueueEmail(
+      db(),
+      { to: 'r@x.example', subject: 'Recupero password', text: 'Apri /reset?token=SECRET-LINK-TOKEN' },
+      t.clock.now(),
+    );
+    const mailId = await lastId();
+    await enqueueSms(db(), { to: '+393331234567', text: 'Codice: 654321' }, t.clock.now());
+    const smsId = await lastId();
+    expect(await worker().runOnce()).toBe(2);
+    expect(await payloadOf(mailId)).toEqual({
+      to: 'r@x.example',
+      subject: 'Recupero password',
+      redacted: true,
+    });
+    expect(await payloadOf(smsId)).toEqual({ to: '+393331234567', redacted: true });
+    for (const id of [mailId, smsId]) {
+      const [name] = filesOf(id);
+      expect(statSync(join(outboxDir(), name!)).mode & 0o077).toBe(0);
+    }
+  });
+
+  it('drops the body of a given-up message after a week', async () => {
+    await enqueueSms(db(), { to: '+393330000000', text: 'Codice: 111111' }, t.clock.now());
+    const id = await lastId();
+    const failing: SmsTransport = {
+      kind: 'webhook',
+      send: async () => {
+        throw new Error('provider down');
+      },
+    };
+    await db().execute(sql`update outbox set attempts = 9 where id = ${id}`);
+    expect(await worker({ sms: failing }).runOnce()).toBe(1);
+    expect(await payloadOf(id)).toMatchObject({ text: 'Codice: 111111' });
+    t.clock.advance(6 * 24 * 3600_000);
+    await worker({ sms: failing }).runOnce();
+    expect(await payloadOf(id)).toMatchObject({ text: 'Codice: 111111' });
+    t.clock.advance(2 * 24 * 3600_000);
+    await worker({ sms: failing }).runOnce();
+    expect(await payloadOf(id)).toEqual({ to: '+393330000000', redacted: true });
+  });
+
+  it('never lets a stuck channel delay another, and times out a send that never settles', async () => {
+    const sentSms: string[] = [];
+    const stuck: MailTransport = { kind: 'smtp', send: () => new Promise(() => {}), close() {} };
+    const sms: SmsTransport = { kind: 'webhook', send: async (m) => void sentSms.push(m.text) };
+    await enqueueEmail(db(), { to: 'stuck@x.example', subject: 's', text: 't' }, t.clock.now());
+    const mailId = await lastId();
+    await enqueueSms(db(), { to: '+393331234567', text: 'Codice: 222222' }, t.clock.now());
+    const w = worker({ mail: stuck, sms, pollMs: 600_000, sendTimeoutMs: 1500 });
+    w.start();
+    try {
+      for (let i = 0; i < 50 && sentSms.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(sentSms).toEqual(['Codice: 222222']);
+      for (let i = 0; i < 150 && (await rowOf(mailId)).attempts === 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      const row = await rowOf(mailId);
+      expect(row.attempts).toBe(1);
+      expect(row.last_error).toMatch(/did not finish within 1.5 s/);
+      expect(row.sent_at).toBeNull();
+    } finally {
+      await w.stop();
+    }
   });
 });

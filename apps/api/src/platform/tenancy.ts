@@ -34,6 +34,8 @@ export interface TenantContext {
    * under this number is at least as new as the data it was read with.
    */
   listVersion: number;
+  /** The session of this request when it is known (file links handed out are bound to it). */
+  sessionId?: number;
 }
 
 const tenantFields = {
@@ -157,7 +159,10 @@ export async function resolveSessionTenant(
   const user: SessionUser = { sessionId: r.sessionId, userId: r.userId, userName: r.userName };
   if (r.holds === null) return { user, tenant: null };
   // With `holds` set every left-joined row exists (user_contacts → contacts → portal, company).
-  return { user, tenant: toTenant(r.userId, r as TenantRow, r.listVersion ?? 0) };
+  return {
+    user,
+    tenant: { ...toTenant(r.userId, r as TenantRow, r.listVersion ?? 0), sessionId: r.sessionId },
+  };
 }
 
 export function requireFlag(ctx: TenantContext, flag: PermissionFlag): void {

@@ -1,16 +1,20 @@
 /**
  * Receiving one uploaded file (multipart field `file`): streamed to the file store with the
  * MAX_UPLOAD_MB limit, recorded as a `files` row owned by the uploading contact. Above the limit the
- * answer is 413 and nothing is kept; if the database part fails, new bytes are discarded too.
+ * answer is 413 and nothing is kept; a second file part is a 400; if the database part fails, the
+ * bytes are left to the sweeper (another request may share them, see FileStore).
  */
-import { basename } from 'node:path';
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
 import { uploadErrorCodes } from '@sportello/contracts';
 import type { Tx } from '../db/client';
-import { blobs, files } from '../db/schema';
+import { files } from '../db/schema';
 import type { AppContext } from './context';
-import { badRequest } from './errors';
+import { AppError, badRequest } from './errors';
+import { cleanFileName, PENDING_UPLOADS, type StagedBlob } from './files';
 import type { TenantContext } from './tenancy';
+
+export { cleanFileName };
 
 /** Who uploads: a contact of a portal, or a portal API key (integration API). */
 export type UploadOwner = Pick<TenantContext, 'portalId'> &
@@ -22,22 +26,112 @@ export interface StoredUpload {
   contentType: string;
 }
 
-/** A display name without path, control characters or surrounding blanks. */
-export function cleanFileName(raw: string | undefined): string {
-  const name = basename((raw ?? '').replace(/\\/g, '/'))
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 200);
-  return name === '' || name === '.' || name === '..' ? 'file' : name;
-}
-
 const cleanType = (t: string | undefined) =>
   t && /^[\w.+-]{1,100}\/[\w.+-]{1,100}$/.test(t) ? t.toLowerCase() : 'application/octet-stream';
 
+/** Namespaces of the per-owner advisory locks that make the pending-upload quota exact. */
+const PENDING_LOCK = { contact: 7_270_011, apiKey: 7_270_012 } as const;
+
+/**
+ * The body was not read to its end (a failed write, a refused part): stop parsing and discard the
+ * rest, so the answer goes out and the next request on this keep-alive connection is read.
+ */
+function abandonBody(req: FastifyRequest): void {
+  if (req.raw.readableEnded) return;
+  req.raw.unpipe();
+  req.raw.resume();
+}
+
+/** Parser errors of a malformed body are the client's (400); file-system errors are ours. */
+function uploadError(e: unknown): unknown {
+  if (e instanceof AppError) return e;
+  const err = e as { code?: string; statusCode?: number; syscall?: string; message?: string };
+  if (err.code === 'FST_FILES_LIMIT')
+    return badRequest('Send one file per upload request', uploadErrorCodes.oneFileOnly);
+  if (err.code === 'ENOSPC' || err.code === 'EDQUOT')
+    return new AppError(507, 'insufficient_storage', 'The server has no room for this file now');
+  if (err.syscall !== undefined) return e;
+  if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) return e;
+  return badRequest(
+    `The multipart body is malformed: ${err.message ?? 'unreadable'}`,
+    uploadErrorCodes.badMultipart,
+  );
+}
+
+/** Reads the parts: the one `file` part is staged, anything else is drained; two files are a 400. */
+async function stagePart(
+  req: FastifyRequest,
+  ctx: AppContext,
+): Promise<{ blob: StagedBlob; filename: string; mimetype: string }> {
+  const maxBytes = ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
+  let staged: { blob: StagedBlob; filename: string; mimetype: string } | undefined;
+  let extraFile = false;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type !== 'file') continue;
+      if (staged || part.fieldname !== 'file') {
+        extraFile ||= !!staged;
+        part.file.resume();
+        continue;
+      }
+      const blob = await ctx.fileStore.stage(part.file, maxBytes);
+      staged = { blob, filename: part.filename, mimetype: part.mimetype };
+    }
+  } catch (e) {
+    ctx.fileStore.discard(staged?.blob);
+    abandonBody(req);
+    throw uploadError(e);
+  }
+  if (extraFile) {
+    ctx.fileStore.discard(staged?.blob);
+    throw badRequest('Send one file per upload request', uploadErrorCodes.oneFileOnly);
+  }
+  if (!staged) throw badRequest('The multipart field "file" is missing', uploadErrorCodes.fileRequired);
+  return staged;
+}
+
+/**
+ * Refuses an upload that would take the contact's unattached uploads over the quota. The advisory
+ * lock serialises one contact's uploads, so two at once cannot both pass on the same count.
+ */
+async function checkPendingQuota(
+  tx: Tx,
+  ctx: AppContext,
+  t: UploadOwner,
+  size: number,
+  now: Date,
+): Promise<void> {
+  const [lock, id, owner] =
+    t.contactId !== undefined
+      ? [PENDING_LOCK.contact, t.contactId, sql`uploaded_by_contact_id`]
+      : [PENDING_LOCK.apiKey, t.apiKeyId, sql`uploaded_by_api_key_id`];
+  await tx.execute(sql`select pg_advisory_xact_lock(${lock}, ${id})`);
+  const since = new Date(now.getTime() - PENDING_UPLOADS.ttlMs);
+  const r = (
+    (await tx.execute(sql`
+      select count(*)::int as n, coalesce(sum(size), 0)::float8 as bytes, min(created_at) as oldest
+      from files
+      where ${owner} = ${id} and attached_at is null
+        and created_at >= ${since.toISOString()}::timestamptz`)) as unknown as {
+      rows: { n: number; bytes: number; oldest: string | Date | null }[];
+    }
+  ).rows[0]!;
+  const maxBytes = PENDING_UPLOADS.maxUploads * ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
+  if (Number(r.n) + 1 <= PENDING_UPLOADS.maxCount && Number(r.bytes) + size <= maxBytes) return;
+  const frees = r.oldest ? new Date(r.oldest).getTime() + PENDING_UPLOADS.ttlMs : now.getTime();
+  throw new AppError(
+    429,
+    uploadErrorCodes.pendingQuota,
+    `Too many files uploaded and not attached yet (at most ${PENDING_UPLOADS.maxCount} files, ` +
+      `${Math.round(maxBytes / 1024 / 1024)} MB): attach them to a ticket or try again later`,
+    { retryAfterSeconds: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)) },
+  );
+}
+
 /**
  * Stores the request's file and runs `then` in the same transaction as the `files` row (for the row
- * that references it, e.g. a contact document).
+ * that references it, e.g. a contact document). Uploads not attached at once count against the
+ * contact's pending quota until a ticket or comment attaches them.
  */
 export async function receiveUpload<R>(
   req: FastifyRequest,
@@ -51,22 +145,14 @@ export async function receiveUpload<R>(
       'Send the file as multipart/form-data, field "file"',
       uploadErrorCodes.multipartRequired,
     );
-  const part = await req.file();
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume();
-    throw badRequest('The multipart field "file" is missing', uploadErrorCodes.fileRequired);
-  }
-  const maxBytes = ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
-  const blob = await ctx.fileStore.putStream(part.file, maxBytes);
-  const name = cleanFileName(part.filename);
-  const contentType = cleanType(part.mimetype);
+  const { blob, filename, mimetype } = await stagePart(req, ctx);
+  const name = cleanFileName(filename);
+  const contentType = cleanType(mimetype);
   const now = ctx.clock.now();
   try {
     return await ctx.database.db.transaction(async (tx) => {
-      await tx
-        .insert(blobs)
-        .values({ sha256: blob.sha256, size: blob.size, createdAt: now })
-        .onConflictDoNothing();
+      if (!opts.attachNow) await checkPendingQuota(tx, ctx, t, blob.size, now);
+      await ctx.fileStore.record(tx, blob, now);
       const row = await tx
         .insert(files)
         .values({

@@ -4,8 +4,8 @@ import { extname, resolve } from 'node:path';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FileRef, ImportDocument, ImportPortal } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
-import { blobs, files } from '../../db/schema';
-import type { FileStore, StoredBlob } from '../../platform/files';
+import { files } from '../../db/schema';
+import { cleanFileName, type FileStore, type StagedBlob } from '../../platform/files';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
@@ -48,11 +48,6 @@ export function contentTypeOf(name: string): string {
   return CONTENT_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** Names end up in Content-Disposition headers and in the UI: no control characters. */
-const cleanName = (name: string) =>
-  // eslint-disable-next-line no-control-regex
-  name.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'file';
-
 /** Every FileRef of one portal, in document order. */
 export function portalFileRefs(p: ImportPortal): FileRef[] {
   const refs: (FileRef | null | undefined)[] = [p.logo];
@@ -94,7 +89,8 @@ export class ImportFiles {
   private readonly loaded = new Map<FileRef, LoadedFile>();
   private readonly bytes = new Map<string, Buffer>();
   private readonly ids = new Map<number, Map<string, number>>();
-  private readonly stored: StoredBlob[] = [];
+  private readonly staged = new Map<string, StagedBlob>();
+  private fileStore: FileStore | undefined;
 
   /** Reads every FileRef of a validated document (base64 or, with baseDir, a path). */
   async load(doc: ImportDocument, baseDir: string | undefined): Promise<void> {
@@ -108,7 +104,8 @@ export class ImportFiles {
         else throw new Error('a file reference without bytes passed validation');
         const sha256 = createHash('sha256').update(data).digest('hex');
         if (!this.bytes.has(sha256)) this.bytes.set(sha256, data);
-        const name = cleanName(ref.name);
+        // Names end up in Content-Disposition headers and in the UI: the same cleaning as uploads.
+        const name = cleanFileName(ref.name);
         this.loaded.set(ref, {
           sha256,
           size: data.length,
@@ -119,14 +116,19 @@ export class ImportFiles {
     }
   }
 
-  /** Writes the distinct bytes to the file store; `discard()` undoes it when the transaction fails. */
+  /** Stages the distinct bytes in the file store (outside the transaction); `writeRows` records them. */
   async store(fileStore: FileStore): Promise<void> {
-    for (const data of this.bytes.values()) this.stored.push(await fileStore.putBuffer(data));
+    this.fileStore = fileStore;
+    for (const data of this.bytes.values()) {
+      const blob = await fileStore.stageBuffer(data);
+      this.staged.set(blob.sha256, blob);
+    }
     this.bytes.clear();
   }
 
+  /** After a failed transaction: temp files go, placed bytes are left to the sweeper. */
   discard(fileStore: FileStore): void {
-    for (const blob of this.stored) fileStore.discard(blob);
+    for (const blob of this.staged.values()) fileStore.discard(blob);
   }
 
   /** Records the blobs and this portal's `files` rows; afterwards `idOf` answers for its FileRefs. */
@@ -140,12 +142,11 @@ export class ImportFiles {
     this.ids.set(portalId, ids);
     if (wanted.size === 0) return;
     const shas = [...new Set([...wanted.values()].map((f) => f.sha256))];
-    const sizes = new Map([...wanted.values()].map((f) => [f.sha256, f.size]));
-    for (const part of chunk(shas, 5000)) {
-      await tx
-        .insert(blobs)
-        .values(part.map((sha256) => ({ sha256, size: sizes.get(sha256) ?? 0, createdAt: now })))
-        .onConflictDoNothing();
+    // Each blob's lock and row, and its bytes under their hash (a portal may reuse another's).
+    for (const sha256 of shas.sort()) {
+      const blob = this.staged.get(sha256);
+      if (!blob || !this.fileStore) throw new Error(`file ${sha256} was not staged`);
+      await this.fileStore.record(tx, blob, now);
     }
     for (const part of chunk(shas, 5000)) {
       const rows = await tx

@@ -353,6 +353,8 @@ describe('booking', () => {
   });
 
   it('writes the e-mail as an .eml whose text/calendar part parses back to the same event', async () => {
+    // Read before sending: a sent row keeps no body.
+    const queued = icsOf((await mailsTo('mario.rossi@example.com'))[0]!);
     const worker = new OutboxWorker(t.ctx, t.app.log);
     await worker.runOnce();
     const dir = join(t.dataDir, 'outbox');
@@ -366,7 +368,7 @@ describe('booking', () => {
     expect(part).not.toBeNull();
     expect(eml).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/);
     const ics = Buffer.from(part![1]!.replace(/\n/g, ''), 'base64').toString('utf8');
-    expect(ics).toBe(icsOf((await mailsTo('mario.rossi@example.com'))[0]!));
+    expect(ics).toBe(queued);
     expect(readIcs(ics).event.startDate.toJSDate().toISOString()).toBe('2026-11-23T08:00:00.000Z');
   });
 

@@ -12,7 +12,7 @@ import {
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { clear, hit, unhit } from '../../platform/rate-limit';
 import { findPortalBrief, toPortalSettings } from '../../platform/portal-settings';
-import { recoveryEmail } from './auth.mail';
+import { recoveryEmail } from '../../platform/account-mail';
 import {
   consumeLink,
   findLink,

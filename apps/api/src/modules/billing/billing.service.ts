@@ -22,7 +22,7 @@ export async function invoices(ctx: AppContext, t: TenantContext, q: BillingQuer
     documentNumber: i.documentNumber,
     total: Number(i.total),
     invoiceDate: i.invoiceDate,
-    invoiceDocumentUrl: ctx.signer.sign(i.fileId, i.fileName, now),
+    invoiceDocumentUrl: ctx.signer.sign(i.fileId, i.fileName, now, { bind: t }),
   }));
 }
 
@@ -40,7 +40,7 @@ export async function estimates(ctx: AppContext, t: TenantContext, q: BillingQue
     revisionNumber: e.revisionNumber,
     total: Number(e.total),
     estimateCreationDate: e.estimateCreationDate,
-    estimateDocumentUrl: ctx.signer.sign(e.fileId, e.fileName, now),
+    estimateDocumentUrl: ctx.signer.sign(e.fileId, e.fileName, now, { bind: t }),
   }));
 }
 

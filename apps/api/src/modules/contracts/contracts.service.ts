@@ -53,7 +53,7 @@ export async function activityContracts(
   });
   const now = ctx.clock.now();
   const today = localDay(now, t.timeZone);
-  const sign: Signer = (id, name) => ctx.signer.sign(id, name, now);
+  const sign: Signer = (id, name) => ctx.signer.sign(id, name, now, { bind: t });
   return rows.map((c) => {
     const hours = c.hoursAmount === null ? null : Number(c.hoursAmount);
     const unitsTotal = c.unitAmount === null ? null : Number(c.unitAmount);
@@ -89,7 +89,7 @@ export async function serviceContracts(
   const now = ctx.clock.now();
   const today = localDay(now, t.timeZone);
   const horizon = addDays(today, EXPIRING_WINDOW_DAYS);
-  const sign: Signer = (id, name) => ctx.signer.sign(id, name, now);
+  const sign: Signer = (id, name) => ctx.signer.sign(id, name, now, { bind: t });
   return rows.map((c) => {
     const endDay = c.activeTo === null ? null : localDay(c.activeTo, t.timeZone);
     const ended = endDay !== null && endDay < today;

@@ -14,7 +14,7 @@ export async function contactDocuments(ctx: AppContext, t: TenantContext): Promi
     id: d.id,
     documentName: d.documentName,
     createDate: d.createDate,
-    url: ctx.signer.sign(d.fileId, d.fileName, now),
+    url: ctx.signer.sign(d.fileId, d.fileName, now, { bind: t }),
     fileName: d.fileName,
     contentType: d.contentType,
   }));
@@ -43,7 +43,7 @@ export async function uploadContactDocument(
         fileId: file.id,
       });
       await emitDocumentEvent(tx, ctx, documentId, contactSource(t));
-      return { id: extId, url: ctx.signer.sign(file.id, file.name, now) };
+      return { id: extId, url: ctx.signer.sign(file.id, file.name, now, { bind: t }) };
     },
     { attachNow: true },
   );

@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs, files, portals } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { bearer, seedExample, tokenFor } from '../../test/seed';
 
 describe('signed file URLs', () => {
   let t: TestApp;
@@ -22,6 +24,13 @@ describe('signed file URLs', () => {
     ids.pdf = await store('Relazione tecnica è.pdf', 'application/pdf', '%PDF-1.4 fake');
     ids.html = await store('page.html', 'text/html', '<script>alert(1)</script>');
     ids.svg = await store('logo.svg', 'image/svg+xml', '<svg onload="alert(1)"/>');
+    ids.css = await store('style.css', 'text/css', 'body{background:url(x)}');
+    ids.js = await store('app.js', 'application/javascript', 'alert(1)');
+    ids.textJs = await store('app.mjs', 'text/javascript', 'alert(1)');
+    ids.xml = await store('feed.xml', 'application/xml', '<x/>');
+    ids.xhtml = await store('p.xhtml', 'application/xhtml+xml', '<html/>');
+    // A name stored before names were cleaned: a right-to-left override makes "exe" read as "pdf".
+    ids.rlo = await store('invoice\u202Efdp.exe', 'application/pdf', '%PDF-1.4 rlo');
   });
   afterAll(() => t.close());
 
@@ -50,6 +59,22 @@ describe('signed file URLs', () => {
       expect(res.headers['content-type']).toBe('application/octet-stream');
       expect(String(res.headers['content-security-policy'])).toContain('sandbox');
     }
+  });
+
+  it('serves CSS, JavaScript and every other active type as an octet-stream attachment', async () => {
+    for (const id of [ids.css!, ids.js!, ids.textJs!, ids.xml!, ids.xhtml!]) {
+      const res = await t.app.inject({ method: 'GET', url: url(id, 'f') });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['content-disposition']).toMatch(/^attachment/);
+    }
+  });
+
+  it('keeps bidirectional control characters out of Content-Disposition', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url(ids.rlo!, 'x') });
+    const cd = String(res.headers['content-disposition']);
+    expect(cd).not.toContain('%E2%80%AE');
+    expect(cd).toContain("filename*=UTF-8''invoicefdp.exe");
   });
 
   it('refuses a tampered signature', async () => {
@@ -86,5 +111,51 @@ describe('signed file URLs', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/files/${ids.pdf}/x.pdf` });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('validation_error');
+  });
+});
+
+describe('file links handed to a signed-in contact', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await seedExample(t);
+  });
+  afterAll(() => t.close());
+
+  const documentUrl = async (h: Record<string, string>, contact = 101) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/acme/${contact}/documents`, headers: h });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { url: string }[])[0]!.url;
+  };
+  const status = async (url: string) => (await t.app.inject({ method: 'GET', url })).statusCode;
+
+  it('stop working at logout', async () => {
+    const h = bearer(await tokenFor(t, 'mario.rossi'));
+    const url = await documentUrl(h);
+    expect(await status(url)).toBe(200);
+    // A second session of the same user keeps its own links.
+    const other = await documentUrl(bearer(await tokenFor(t, 'mario.rossi')));
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: h });
+    expect(out.statusCode).toBe(204);
+    expect(await status(url)).toBe(410);
+    expect(await status(other)).toBe(200);
+  });
+
+  it('cannot be moved to another session or contact', async () => {
+    const h = bearer(await tokenFor(t, 'mario.rossi'));
+    const url = await documentUrl(h);
+    const moved = url.replace(/k=(\d+)\.(\d+)/, (_m, s: string, c: string) => `k=${Number(s) + 1}.${c}`);
+    expect(await status(moved)).toBe(403);
+    expect(await status(url.replace(/&k=[^&]+/, ''))).toBe(403);
+  });
+
+  it('stop working when the user no longer holds the contact', async () => {
+    const h = bearer(await tokenFor(t, 'mario.rossi'));
+    const url = await documentUrl(h);
+    expect(await status(url)).toBe(200);
+    await t.ctx.database.db.execute(
+      sql`delete from user_contacts where contact_id = (select id from contacts where ext_id = 101 and portal_id = (select id from portals where key = 'acme'))`,
+    );
+    expect(await status(url)).toBe(410);
   });
 });

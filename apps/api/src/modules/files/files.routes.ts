@@ -1,11 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { platformRoutes } from '@sportello/contracts';
 import { files } from '../../db/schema';
 import { AppError, notFound } from '../../platform/errors';
 import type { App, AppContext } from '../../platform/context';
+import { contentDisposition, parseBinding, type UrlBinding } from '../../platform/files';
 import { route } from '../../platform/route';
 
-/** Types a browser may render inline. HTML, SVG and anything scriptable are always downloads. */
+/**
+ * The only types served as themselves: inert ones a browser may show inline. Everything else (HTML,
+ * SVG, CSS, JavaScript, XML, any type a browser might run or interpret) is served as
+ * application/octet-stream, as an attachment.
+ */
 const INLINE_TYPES = new Set([
   'application/pdf',
   'image/png',
@@ -16,32 +21,23 @@ const INLINE_TYPES = new Set([
   'text/plain',
 ]);
 
-/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
-export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
 export function registerFileRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, platformRoutes.file, async (req, reply) => {
     const { id } = req.params;
-    const verdict = ctx.signer.verify(id, req.query.e, req.query.s, ctx.clock.now());
-    if (verdict === 'expired')
+    const bind = parseBinding(req.query.k);
+    if (req.query.k !== undefined && !bind)
+      throw new AppError(403, 'bad_signature', 'This link is not valid');
+    const verdict = ctx.signer.verify(id, req.query.e, req.query.s, ctx.clock.now(), bind);
+    if (verdict === 'expired' || (verdict === 'ok' && bind && !(await stillHeld(ctx, bind))))
       throw new AppError(410, 'link_expired', 'This link has expired: reload the page');
     if (verdict === 'invalid') throw new AppError(403, 'bad_signature', 'This link is not valid');
     const row = (await ctx.database.db.select().from(files).where(eq(files.id, id)).limit(1))[0];
     if (!row) throw notFound('File not found');
     const type = row.contentType.toLowerCase();
-    const inline = INLINE_TYPES.has(type) && req.query.download === undefined;
+    const inert = INLINE_TYPES.has(type);
+    const inline = inert && req.query.download === undefined;
     reply
-      .header(
-        'Content-Type',
-        inline
-          ? type
-          : type.startsWith('text/html') || type.includes('svg')
-            ? 'application/octet-stream'
-            : type,
-      )
+      .header('Content-Type', inert ? type : 'application/octet-stream')
       .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.name))
       .header('Content-Length', String(row.size))
       .header('X-Content-Type-Options', 'nosniff')
@@ -52,4 +48,14 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
       .header('Cache-Control', 'private, max-age=3600');
     return reply.send(ctx.fileStore.read(row.sha256));
   });
+}
+
+/** A bound link works while its session is live and its user still holds the contact. */
+async function stillHeld(ctx: AppContext, b: UrlBinding): Promise<boolean> {
+  const r = await ctx.database.db.execute(sql`
+    select 1 from sessions s
+    join user_contacts uc on uc.user_id = s.user_id and uc.contact_id = ${b.contactId}
+    where s.id = ${b.sessionId} and s.revoked_at is null
+      and s.expires_at > ${ctx.clock.now().toISOString()}::timestamptz`);
+  return (r as unknown as { rows: unknown[] }).rows.length > 0;
 }

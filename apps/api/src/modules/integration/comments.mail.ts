@@ -2,7 +2,7 @@
  * The e-mail a ticket's creator gets when an agent answers: in the user's language (else the portal's),
  * with the portal's name and colour, the answer's text and a link to the ticket.
  */
-import { langOf } from '../auth/auth.mail';
+import { langOf } from '../../platform/account-mail';
 import type { EmailMessage } from '../../platform/outbox';
 
 const texts = {

@@ -12,17 +12,17 @@ import {
   type IntegrationFile,
 } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
-import { blobs, files } from '../../db/schema';
+import { files } from '../../db/schema';
 import type { ApiKeyAccess } from '../../platform/api-keys';
 import type { AppContext } from '../../platform/context';
 import { apiKeySource, emitCommentEvent } from '../../platform/events';
 import { badRequest, conflict, notFound } from '../../platform/errors';
-import { payloadTooLarge, type StoredBlob } from '../../platform/files';
+import { insertAttachments, insertComment, userHtml } from '../../platform/conversation';
+import { payloadTooLarge, type StagedBlob } from '../../platform/files';
+import { reserveExtIds } from '../../platform/portal-sequences';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { queryRows } from '../../platform/sql-json';
-import { cleanFileName } from '../documents/uploads';
-import { insertAttachments, insertComment, reserveExtIds } from '../tickets/tickets.queries';
-import { userHtml } from '../tickets/tickets.service';
+import { cleanFileName } from '../../platform/uploads';
 import { agentAnswerEmail } from './comments.mail';
 import {
   answerRecipients,
@@ -43,7 +43,7 @@ interface InlineFile {
   index: number;
   name: string;
   contentType: string;
-  blob: StoredBlob;
+  blob: StagedBlob;
 }
 
 /** Decodes and stores the base64 attachments before the transaction (bytes are kept only if it commits). */
@@ -57,7 +57,7 @@ async function storeInline(ctx: AppContext, body: AgentCommentCreate): Promise<I
         throw badRequest(`attachments[${index}].base64: not base64`, 'validation_error');
       const bytes = Buffer.from(a.base64, 'base64');
       if (bytes.length > max) throw payloadTooLarge(max);
-      const blob = await ctx.fileStore.putBuffer(bytes);
+      const blob = await ctx.fileStore.stageBuffer(bytes);
       out.push({ index, name: cleanFileName(a.name), contentType: cleanType(a.contentType), blob });
     }
   } catch (e) {
@@ -68,6 +68,7 @@ async function storeInline(ctx: AppContext, body: AgentCommentCreate): Promise<I
 }
 
 async function insertInlineFiles(
+  ctx: AppContext,
   tx: Tx,
   key: ApiKeyAccess,
   inline: InlineFile[],
@@ -75,10 +76,7 @@ async function insertInlineFiles(
 ): Promise<Map<number, { id: number; name: string }>> {
   const byIndex = new Map<number, { id: number; name: string }>();
   for (const f of inline) {
-    await tx
-      .insert(blobs)
-      .values({ sha256: f.blob.sha256, size: f.blob.size, createdAt: now })
-      .onConflictDoNothing();
+    await ctx.fileStore.record(tx, f.blob, now);
     const [row] = await tx
       .insert(files)
       .values({
@@ -183,7 +181,7 @@ export async function addAgentComment(
               integrationErrorCodes.attachmentUnavailable,
             );
           const uploaded = new Map(uploads.map((u) => [u.id, u]));
-          const inlineFiles = await insertInlineFiles(tx, key, inline, now);
+          const inlineFiles = await insertInlineFiles(ctx, tx, key, inline, now);
           const list = body.attachments.map((a, i) =>
             'fileId' in a
               ? { id: a.fileId, name: a.name ? cleanFileName(a.name) : uploaded.get(a.fileId)!.name }

@@ -33,7 +33,7 @@ export async function activityReports(
     id: r.id,
     name: r.name,
     dateTime: r.dateTime,
-    documentUrl: ctx.signer.sign(r.fileId, r.fileName, now),
+    documentUrl: ctx.signer.sign(r.fileId, r.fileName, now, { bind: t }),
     taskId: r.taskId,
     taskName: r.taskName,
   }));

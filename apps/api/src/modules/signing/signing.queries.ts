@@ -1,7 +1,6 @@
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import {
-  blobs,
   companies,
   contacts,
   documents,
@@ -11,7 +10,6 @@ import {
   signatureOtps,
   signatureRequests,
 } from '../../db/schema';
-import type { StoredBlob } from '../../platform/files';
 
 type Conn = Db | Tx;
 
@@ -196,19 +194,15 @@ export async function insertEvent(tx: Tx, requestId: number, e: SignatureEvent):
   await tx.insert(signatureEvents).values({ requestId, ...e });
 }
 
-/** A `files` row for bytes already in the store (the blob row is shared by identical bytes). */
+/** A `files` row for bytes already recorded in the store (FileStore.record, same transaction). */
 export async function insertStoredFile(
   tx: Tx,
   portalId: number,
-  blob: StoredBlob,
+  blob: { sha256: string; size: number },
   name: string,
   contentType: string,
   now: Date,
 ): Promise<number> {
-  await tx
-    .insert(blobs)
-    .values({ sha256: blob.sha256, size: blob.size, createdAt: now })
-    .onConflictDoNothing();
   const [row] = await tx
     .insert(files)
     .values({ portalId, sha256: blob.sha256, name, contentType, size: blob.size, createdAt: now })

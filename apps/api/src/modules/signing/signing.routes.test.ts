@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { PDFDocument, PDFRawStream, StandardFonts, decodePDFRawStream } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documents, outbox, signatureEvents, signatureOtps, signatureRequests } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { bearer, exampleDocument, seedExample, tokenFor } from '../../test/seed';
+import { buildSignedPdf } from './signing.pdf';
 import { maskPhone } from './signing.service';
+
+// The real builder, wrapped so a test can watch what else can run while the PDF is built.
+vi.mock('./signing.pdf', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./signing.pdf')>();
+  return { ...real, buildSignedPdf: vi.fn(real.buildSignedPdf) };
+});
 
 const OTP_KEY = 'acme-sign-otp-7f3a9c1e5b2d4f60';
 const NOPHONE_KEY = 'acme-sign-nophone-1c2d3e4f5a6b7c8d';
@@ -50,6 +57,7 @@ async function fixture(): Promise<Json> {
   add('acme-fail-0001');
   add('acme-expired-request-0001', { expiresAt: '2026-11-01T00:00:00Z' });
   add('acme-future-0001', { expiresAt: '2027-01-01T00:00:00Z', requireOtp: false });
+  add('acme-outside-tx-0001', { requireOtp: false });
   add('acme-multipage-0001', {
     requireOtp: false,
     documentName: 'Contratto quadro è € “firmato”',
@@ -452,15 +460,15 @@ describe('document signing', () => {
     const docsBefore = await db()
       .select({ n: sql<number>`count(*)::int` })
       .from(documents);
-    const put = t.ctx.fileStore.putBuffer.bind(t.ctx.fileStore);
-    t.ctx.fileStore.putBuffer = async () => {
+    const put = t.ctx.fileStore.stageBuffer.bind(t.ctx.fileStore);
+    t.ctx.fileStore.stageBuffer = async () => {
       throw new Error('disk full');
     };
     try {
       const res = await sign(key, { fullName: 'Mario Rossi', accept: true, otpCode: code });
       expect(res.statusCode).toBe(500);
     } finally {
-      t.ctx.fileStore.putBuffer = put;
+      t.ctx.fileStore.stageBuffer = put;
     }
     const row = await requestRow(key);
     expect(row.signedAt).toBeNull();
@@ -474,6 +482,28 @@ describe('document signing', () => {
     // The code was not spent by the failed attempt.
     const ok = await sign(key, { fullName: 'Mario Rossi', accept: true, otpCode: code });
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('builds the signed PDF with no transaction open, then commits the result at once', async () => {
+    const key = 'acme-outside-tx-0001';
+    const real = (await vi.importActual<typeof import('./signing.pdf')>('./signing.pdf')).buildSignedPdf;
+    let probe = '';
+    vi.mocked(buildSignedPdf).mockImplementationOnce(async (...args) => {
+      // Another statement on the request row runs while the PDF is built: an open transaction would
+      // block it (PGlite's one connection) or hold the row (PostgreSQL: NOWAIT fails).
+      const other = db()
+        .execute(sql`select id from signature_requests where document_key = ${key} for update nowait`)
+        .then(
+          () => 'ran',
+          () => 'row locked',
+        );
+      probe = await Promise.race([other, new Promise<string>((r) => setTimeout(() => r('blocked'), 2000))]);
+      return real(...args);
+    });
+    const res = await sign(key, { fullName: 'Mario Rossi', accept: true });
+    expect(res.statusCode).toBe(200);
+    expect(probe).toBe('ran');
+    expect((await requestRow(key)).signedFileId).not.toBeNull();
   });
 
   it('keeps every page of a multi-page original and writes any name safely', async () => {

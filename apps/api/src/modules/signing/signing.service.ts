@@ -15,7 +15,6 @@ import {
 import type { AppContext } from '../../platform/context';
 import { emitSignatureEvent } from '../../platform/events';
 import { AppError } from '../../platform/errors';
-import type { StoredBlob } from '../../platform/files';
 import { enqueueSms, kickOutbox } from '../../platform/outbox';
 import { formatInZone } from '../../platform/time-zone';
 import { auditLanguageOf, buildSignedPdf, type Verification } from './signing.pdf';
@@ -225,15 +224,44 @@ function signedNames(r: SignatureRequestRow): { documentName: string; fileName: 
   return { documentName, fileName: `${base} (${suffix}).pdf`.slice(-200) };
 }
 
-type SignOutcome =
-  | { kind: 'signed'; signedAt: Date; fileId: number; fileName: string }
+type Verified =
+  | { kind: 'verified'; r: SignatureRequestRow; otpId: number | null; verification: Verification }
   | { kind: 'wrong_code'; attemptsLeft: number };
 
+/** Every check of a sign request; `lockedOtp` is re-read under the row lock at commit. */
+function checkSignable(
+  r: SignatureRequestRow | undefined,
+  now: Date,
+  fullName: string,
+  body: SignRequest,
+  otpCode: string,
+): asserts r is SignatureRequestRow {
+  if (isGone(r, now)) throw documentNotFound();
+  if (r.signedAt) throw alreadySigned(r.signedAt);
+  if (!fullName || body.accept !== true || (r.requireOtp && !otpCode))
+    throw new AppError(400, codes.fieldsRequired, 'Please fill in all fields');
+  if (r.requireOtp && !hasPhone(r))
+    throw new AppError(409, codes.noPhone, 'no phone number provided, unable to proceed with OTP signature');
+}
+
+function checkOtpUsable(otp: OtpRow | undefined, now: Date): asserts otp is OtpRow {
+  if (!otp || otp.consumedAt)
+    throw new AppError(400, codes.otpNotSent, 'No valid code was sent for this document: request one');
+  if (otp.attempts >= OTP_MAX_ATTEMPTS)
+    throw new AppError(400, codes.otpLocked, 'Too many wrong codes: request a new code');
+  if (otp.expiresAt.getTime() <= now.getTime())
+    throw new AppError(400, codes.otpExpired, 'The code has expired: request a new code');
+}
+
 /**
- * Signs: verifies the code (a wrong one is counted and committed before the refusal), then in ONE
- * transaction holding the request row: the SHA-256 of the original, the signed PDF with its audit
- * page, the audit events, the signed state and the contact's new document. A second request waits on
- * the row lock and then finds the document signed.
+ * Signs in three steps, so no transaction (and on PGlite the only connection) is held while the PDF
+ * is built: (1) a transaction holding the request row checks the request and the code (a wrong one is
+ * counted and committed before the refusal; a right one is NOT spent yet); (2) the signed PDF with its
+ * audit page is built and its bytes staged, outside any transaction; (3) a transaction holding the
+ * row again re-checks everything that may have changed meanwhile (signed by a concurrent request, the
+ * code replaced, spent or expired), then spends the code and records the PDF, the audit events, the
+ * signed state and the contact's new document at once. Of concurrent requests exactly one passes (3);
+ * the others find the document signed, and their staged PDF is dropped.
  */
 export async function signDocument(
   ctx: AppContext,
@@ -245,82 +273,85 @@ export async function signDocument(
   const now = ctx.clock.now();
   const fullName = body.fullName?.trim() ?? '';
   const otpCode = body.otpCode?.trim() ?? '';
-  let blob: StoredBlob | undefined;
-  let outcome: SignOutcome;
-  try {
-    outcome = await ctx.database.db.transaction(async (tx): Promise<SignOutcome> => {
-      const r = await findRequest(tx, company, documentKey, true);
-      if (isGone(r, now)) throw documentNotFound();
-      if (r.signedAt) throw alreadySigned(r.signedAt);
-      if (!fullName || body.accept !== true || (r.requireOtp && !otpCode))
-        throw new AppError(400, codes.fieldsRequired, 'Please fill in all fields');
-      let verification: Verification = { method: 'acceptance' };
-      let otpId: number | null = null;
-      if (r.requireOtp) {
-        if (!hasPhone(r))
-          throw new AppError(
-            409,
-            codes.noPhone,
-            'no phone number provided, unable to proceed with OTP signature',
-          );
-        const otp = await latestOtp(tx, r.id);
-        if (!otp || otp.consumedAt)
-          throw new AppError(400, codes.otpNotSent, 'No valid code was sent for this document: request one');
-        if (otp.attempts >= OTP_MAX_ATTEMPTS)
-          throw new AppError(400, codes.otpLocked, 'Too many wrong codes: request a new code');
-        if (otp.expiresAt.getTime() <= now.getTime())
-          throw new AppError(400, codes.otpExpired, 'The code has expired: request a new code');
-        const right =
-          /^\d+$/.test(otpCode) &&
-          otpCode.length === OTP_LENGTH &&
-          sameHash(hashCode(ctx.secret, r.id, otpCode), otp.codeHash);
-        if (!right) {
-          const attempts = (await countWrongAttempt(tx, otp.id, OTP_MAX_ATTEMPTS)) ?? OTP_MAX_ATTEMPTS;
-          await insertEvent(tx, r.id, {
-            event: 'otp_failed',
-            at: now,
-            ip: client.ip,
-            userAgent: client.userAgent,
-            details: { otpId: otp.id, attempts },
-          });
-          return { kind: 'wrong_code', attemptsLeft: Math.max(0, OTP_MAX_ATTEMPTS - attempts) };
-        }
-        await consumeOtp(tx, otp.id, now);
-        otpId = otp.id;
-        verification = { method: 'sms_otp', maskedPhone: maskPhone(r.phone!) };
-      }
+  const db = ctx.database.db;
 
-      const original = await readAll(ctx.fileStore.read(r.fileSha256));
-      const originalSha256 = createHash('sha256').update(original).digest('hex');
-      const pdf = await buildSignedPdf(
-        original,
-        r.fileContentType,
-        {
-          documentName: r.documentName,
-          documentKey: r.documentKey,
-          signerName: r.signerName,
-          typedName: fullName,
-          companyName: r.companyName,
-          portalName: r.portalName,
-          signedAtLocal: `${formatInZone(now, r.timeZone, 'DD/MM/YYYY HH:mm:ss')} (${r.timeZone})`,
-          signedAtUtc: now.toISOString(),
-          ip: client.ip,
-          userAgent: client.userAgent || '-',
-          verification,
-          originalSha256,
-          originalFileName: r.fileName,
-        },
-        auditLanguageOf(r.defaultLanguage),
-        now,
-      );
-      blob = await ctx.fileStore.putBuffer(pdf.bytes);
-      const names = signedNames(r);
-      const fileId = await insertStoredFile(tx, r.portalId, blob, names.fileName, 'application/pdf', now);
-      const signedAt = await markSigned(tx, r.id, fileId, now);
+  const checked = await db.transaction(async (tx): Promise<Verified> => {
+    const r = await findRequest(tx, company, documentKey, true);
+    checkSignable(r, now, fullName, body, otpCode);
+    if (!r.requireOtp) return { kind: 'verified', r, otpId: null, verification: { method: 'acceptance' } };
+    const otp = await latestOtp(tx, r.id);
+    checkOtpUsable(otp, now);
+    const right =
+      /^\d+$/.test(otpCode) &&
+      otpCode.length === OTP_LENGTH &&
+      sameHash(hashCode(ctx.secret, r.id, otpCode), otp.codeHash);
+    if (!right) {
+      const attempts = (await countWrongAttempt(tx, otp.id, OTP_MAX_ATTEMPTS)) ?? OTP_MAX_ATTEMPTS;
+      await insertEvent(tx, r.id, {
+        event: 'otp_failed',
+        at: now,
+        ip: client.ip,
+        userAgent: client.userAgent,
+        details: { otpId: otp.id, attempts },
+      });
+      return { kind: 'wrong_code', attemptsLeft: Math.max(0, OTP_MAX_ATTEMPTS - attempts) };
+    }
+    return {
+      kind: 'verified',
+      r,
+      otpId: otp.id,
+      verification: { method: 'sms_otp', maskedPhone: maskPhone(r.phone!) },
+    };
+  });
+  if (checked.kind === 'wrong_code')
+    throw new AppError(400, codes.invalidOtp, 'Invalid OTP code', { attemptsLeft: checked.attemptsLeft });
+  const { r, otpId, verification } = checked;
+
+  const original = await readAll(ctx.fileStore.read(r.fileSha256));
+  const originalSha256 = createHash('sha256').update(original).digest('hex');
+  const pdf = await buildSignedPdf(
+    original,
+    r.fileContentType,
+    {
+      documentName: r.documentName,
+      documentKey: r.documentKey,
+      signerName: r.signerName,
+      typedName: fullName,
+      companyName: r.companyName,
+      portalName: r.portalName,
+      signedAtLocal: `${formatInZone(now, r.timeZone, 'DD/MM/YYYY HH:mm:ss')} (${r.timeZone})`,
+      signedAtUtc: now.toISOString(),
+      ip: client.ip,
+      userAgent: client.userAgent || '-',
+      verification,
+      originalSha256,
+      originalFileName: r.fileName,
+    },
+    auditLanguageOf(r.defaultLanguage),
+    now,
+  );
+  const blob = await ctx.fileStore.stageBuffer(pdf.bytes);
+
+  let signed: { signedAt: Date; fileId: number; fileName: string };
+  try {
+    signed = await db.transaction(async (tx) => {
+      const again = await findRequest(tx, company, documentKey, true);
+      checkSignable(again, now, fullName, body, otpCode);
+      if (otpId !== null) {
+        const otp = await latestOtp(tx, again.id);
+        checkOtpUsable(otp, now);
+        // A new code sent meanwhile replaced the one that was checked.
+        if (otp.id !== otpId || !(await consumeOtp(tx, otp.id, now)))
+          throw new AppError(400, codes.otpNotSent, 'No valid code was sent for this document: request one');
+      }
+      await ctx.fileStore.record(tx, blob, now);
+      const names = signedNames(again);
+      const fileId = await insertStoredFile(tx, again.portalId, blob, names.fileName, 'application/pdf', now);
+      const signedAt = await markSigned(tx, again.id, fileId, now);
       // The row lock makes this unreachable; the condition stays so a bug cannot sign twice.
       if (!signedAt) throw alreadySigned(now);
-      const documentId = await insertContactDocument(tx, r, names.documentName, fileId, now);
-      await insertEvent(tx, r.id, {
+      const documentId = await insertContactDocument(tx, again, names.documentName, fileId, now);
+      await insertEvent(tx, again.id, {
         event: 'signed',
         at: now,
         ip: client.ip,
@@ -331,9 +362,9 @@ export async function signDocument(
             verification.method === 'sms_otp' ? `SMS OTP to ${verification.maskedPhone}` : 'acceptance',
           otpId,
           typedName: fullName,
-          signerName: r.signerName,
+          signerName: again.signerName,
           originalSha256,
-          originalFileId: r.fileId,
+          originalFileId: again.fileId,
           signedSha256: blob.sha256,
           signedFileId: fileId,
           documentId,
@@ -341,17 +372,15 @@ export async function signDocument(
         },
       });
       // The signer opened a capability link: the payload names the contact.
-      await emitSignatureEvent(tx, ctx, r.id, documentId, { type: 'contact' });
-      return { kind: 'signed', signedAt, fileId, fileName: names.fileName };
+      await emitSignatureEvent(tx, ctx, again.id, documentId, { type: 'contact' });
+      return { signedAt, fileId, fileName: names.fileName };
     });
   } catch (e) {
-    if (blob) ctx.fileStore.discard(blob);
+    ctx.fileStore.discard(blob);
     throw e;
   }
-  if (outcome.kind === 'wrong_code')
-    throw new AppError(400, codes.invalidOtp, 'Invalid OTP code', { attemptsLeft: outcome.attemptsLeft });
   return {
-    signedAt: outcome.signedAt.toISOString(),
-    documentUrl: ctx.signer.sign(outcome.fileId, outcome.fileName, now),
+    signedAt: signed.signedAt.toISOString(),
+    documentUrl: ctx.signer.sign(signed.fileId, signed.fileName, now),
   };
 }

@@ -4,7 +4,7 @@
  * are aggregated as JSON inside the statement.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { ticketAttachments, ticketComments, tickets } from '../../db/schema';
+import { tickets } from '../../db/schema';
 import {
   intArrayParam,
   isoText,
@@ -13,7 +13,6 @@ import {
   tsParam,
   type Queryable,
 } from '../../platform/sql-json';
-import { reserveExtIds } from '../../platform/portal-sequences';
 
 /** A file reference as the queries answer it; the service turns it into a signed URL. */
 export interface FileRef {
@@ -262,11 +261,6 @@ export async function insertTicket(tx: Queryable, v: typeof tickets.$inferInsert
   return r[0]!.id;
 }
 
-export async function insertComment(tx: Queryable, v: typeof ticketComments.$inferInsert): Promise<number> {
-  const r = await tx.insert(ticketComments).values(v).returning({ id: ticketComments.id });
-  return r[0]!.id;
-}
-
 /**
  * Marks uploads as attached, only those uploaded by this contact in this portal and not attached yet,
  * and answers the ones it took (the caller compares with what it asked for).
@@ -284,24 +278,6 @@ export async function claimUploads(
       returning id, name`,
   );
   return rows.map((r) => ({ id: Number(r.id), name: r.name }));
-}
-
-export async function insertAttachments(
-  tx: Queryable,
-  p: { portalId: number; ticketId: number; commentId: number | null; files: { id: number; name: string }[] },
-): Promise<void> {
-  if (p.files.length === 0) return;
-  const first = await reserveExtIds(tx, p.portalId, 'attachment_seq', p.files.length);
-  await tx.insert(ticketAttachments).values(
-    p.files.map((f, i) => ({
-      portalId: p.portalId,
-      ticketId: p.ticketId,
-      commentId: p.commentId,
-      extId: first + i,
-      name: f.name,
-      fileId: f.id,
-    })),
-  );
 }
 
 /** The portal's ticket types, by name. */

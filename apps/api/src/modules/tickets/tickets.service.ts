@@ -21,7 +21,7 @@ import { parseDateRange } from '../../platform/date-range';
 import { yearBounds } from '../../platform/time-zone';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import { contactSource, emitCommentEvent, emitTicketEvent } from '../../platform/events';
-import { sanitizeHtml } from '../../platform/html';
+import { insertAttachments, insertComment, stripNul, userHtml } from '../../platform/conversation';
 import type { TenantContext } from '../../platform/tenancy';
 import {
   claimUploads,
@@ -29,8 +29,6 @@ import {
   findTicketForUpdate,
   getComment,
   getTicketDetail,
-  insertAttachments,
-  insertComment,
   insertTicket,
   listColleagues,
   listTickets,
@@ -61,10 +59,21 @@ export function ticketScope(t: TenantContext, opts: { all?: boolean } = {}): Tic
 }
 
 type Signer = (fileId: number, name: string) => string;
+/**
+ * Links in a detail are bound to the reader's session and contact. A cached list is shared by every
+ * reader of the same scope, so its links cannot be bound: they live one hour (the cache keeps an
+ * answer ten minutes) instead of six.
+ */
 const signerOf =
-  (ctx: AppContext): Signer =>
+  (ctx: AppContext, t: TenantContext | 'shared'): Signer =>
   (fileId, name) =>
-    ctx.signer.sign(fileId, name, ctx.clock.now());
+    ctx.signer.sign(
+      fileId,
+      name,
+      ctx.clock.now(),
+      t === 'shared' ? { ttlSeconds: SHARED_LINK_TTL_S } : { bind: t },
+    );
+const SHARED_LINK_TTL_S = 3600;
 
 const mapAttachment = (sign: Signer, a: RawAttachment): Attachment => ({
   id: a.id,
@@ -184,7 +193,7 @@ async function listJson(ctx: AppContext, t: TenantContext, scope: TicketScope, f
   const hit = key === null ? undefined : cache.get(key, t.listVersion, now);
   if (hit !== undefined) return hit;
   const rows = await listTickets(ctx.database.db, scope, f);
-  const sign = signerOf(ctx);
+  const sign = signerOf(ctx, 'shared');
   const body = JSON.stringify(ticketListSchema.parse(rows.map((r) => mapItem(sign, r))));
   if (key !== null) cache.set(key, t.listVersion, body, now);
   return body;
@@ -221,21 +230,7 @@ export async function ticketDetail(
 ): Promise<TicketDetail> {
   const row = await getTicketDetail(ctx.database.db, ticketScope(t), ticketExtId);
   if (!row) throw ticketNotFound();
-  return mapDetail(signerOf(ctx), row);
-}
-
-/** PostgreSQL text cannot hold NUL; browsers drop it anyway. */
-export const stripNul = (s: string) => s.replaceAll('\u0000', '');
-
-/**
- * HTML from the editor is sanitised; text from the plain textarea (the portal may disable the editor)
- * is escaped and keeps its line breaks.
- */
-export function userHtml(raw: string): string {
-  const input = stripNul(raw);
-  if (/<[a-z!/?]/i.test(input)) return sanitizeHtml(input);
-  const escaped = input.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return sanitizeHtml(escaped.replace(/\r?\n/g, '<br>'));
+  return mapDetail(signerOf(ctx, t), row);
 }
 
 /** Sanitised HTML with no text and no image (the sanitiser's output is well-formed, so tags strip cleanly). */
@@ -360,7 +355,7 @@ export async function addComment(
     return id;
   });
   const row = await getComment(ctx.database.db, commentId);
-  return mapComment(signerOf(ctx), row!);
+  return mapComment(signerOf(ctx, t), row!);
 }
 
 /** Moves the ticket to the portal's closing step; closing a closed ticket changes nothing. */

@@ -25,7 +25,7 @@ export async function wikiElements(ctx: AppContext, t: TenantContext, q: WikiQue
       value: p.value ?? (p.dataType === 'file' ? p.fileName : null),
       url:
         p.dataType === 'file' && p.fileId !== null
-          ? ctx.signer.sign(p.fileId, p.fileName ?? 'file', now)
+          ? ctx.signer.sign(p.fileId, p.fileName ?? 'file', now, { bind: t })
           : null,
     })),
     contracts: e.contracts.map((c) => ({ id: c.id, name: c.name })),

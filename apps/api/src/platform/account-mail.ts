@@ -1,4 +1,4 @@
-import type { EmailMessage } from '../../platform/outbox';
+import type { EmailMessage } from './outbox';
 
 type Lang = 'it' | 'en' | 'es';
 

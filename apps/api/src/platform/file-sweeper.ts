@@ -1,0 +1,198 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from './context';
+import { lockBlob } from './files';
+
+export const SWEEP_DEFAULTS = {
+  /** How often a process looks for expired uploads, dead temp files and blobs of failed requests. */
+  intervalMs: 10 * 60_000,
+  /** How often (and at start) it also reconciles the whole store with the database. */
+  fullIntervalMs: 24 * 3600_000,
+  /** An upload nobody attached to a ticket or comment is deleted after this long. */
+  unattachedTtlMs: 24 * 3600_000,
+  /** A temp file not written to for this long belongs to a request that died (killed, timed out). */
+  tmpGraceMs: 60 * 60_000,
+  batch: 500,
+};
+
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+const SHA = /^[0-9a-f]{64}$/;
+
+export interface SweepCounts {
+  expiredUploads: number;
+  removedBlobs: number;
+  removedTmp: number;
+}
+
+/**
+ * Keeps DATA_DIR/files in step with the database. Safe with several processes: expiring uploads is
+ * one DELETE, and a blob is removed only under its advisory lock after re-reading that no `files`
+ * row references it (the lock `FileStore.record` holds until its transaction commits).
+ */
+export class FileSweeper {
+  private readonly opts: typeof SWEEP_DEFAULTS;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private lastFull = Number.NEGATIVE_INFINITY;
+  private stopped = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: FastifyBaseLogger,
+    options: Partial<typeof SWEEP_DEFAULTS> = {},
+  ) {
+    this.opts = { ...SWEEP_DEFAULTS, ...options };
+  }
+
+  /** A full pass now (clears what killed uploads left), then a pass every interval. */
+  start(): void {
+    const tick = () => {
+      const now = this.ctx.clock.now().getTime();
+      const full = now - this.lastFull >= this.opts.fullIntervalMs;
+      if (full) this.lastFull = now;
+      this.running = this.sweep({ full })
+        .then((c) => {
+          if (c.expiredUploads || c.removedBlobs || c.removedTmp) this.log.info(c, 'file store swept');
+        })
+        .catch((err: unknown) => this.log.error({ err }, 'file sweep failed'))
+        .finally(() => {
+          this.running = undefined;
+          if (this.stopped) return;
+          this.timer = setTimeout(tick, this.opts.intervalMs);
+          this.timer.unref();
+        });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  async sweep(opts: { full?: boolean } = {}): Promise<SweepCounts> {
+    const now = this.ctx.clock.now();
+    const counts: SweepCounts = { expiredUploads: 0, removedBlobs: 0, removedTmp: 0 };
+    counts.removedTmp = this.removeDeadTmp(now);
+    const candidates = new Set(this.ctx.fileStore.suspects);
+    this.ctx.fileStore.suspects.clear();
+    for (const sha of await this.expireUploads(now, counts)) candidates.add(sha);
+    if (opts.full) {
+      for (const sha of await this.unreferencedBlobRows()) candidates.add(sha);
+      for (const sha of await this.blobsWithoutRow()) candidates.add(sha);
+    }
+    for (const sha of candidates) if (await this.removeIfUnreferenced(sha)) counts.removedBlobs++;
+    return counts;
+  }
+
+  private removeDeadTmp(now: Date): number {
+    const dir = this.ctx.fileStore.tmpDir;
+    let removed = 0;
+    for (const name of safeReaddir(dir)) {
+      const path = join(dir, name);
+      try {
+        if (statSync(path).mtimeMs < now.getTime() - this.opts.tmpGraceMs) {
+          rmSync(path, { force: true });
+          removed++;
+        }
+      } catch {
+        // Renamed into place or removed meanwhile.
+      }
+    }
+    return removed;
+  }
+
+  /** Deletes uploads older than the TTL that were never attached; answers their hashes. */
+  private async expireUploads(now: Date, counts: SweepCounts): Promise<string[]> {
+    const cutoff = new Date(now.getTime() - this.opts.unattachedTtlMs).toISOString();
+    const shas: string[] = [];
+    for (;;) {
+      const rows = rowsOf<{ sha256: string }>(
+        await this.ctx.database.db.execute(sql`
+          delete from files where id in (
+            select id from files
+            where attached_at is null and uploaded_by_contact_id is not null
+              and created_at < ${cutoff}::timestamptz
+            order by created_at limit ${this.opts.batch})
+          returning sha256`),
+      );
+      counts.expiredUploads += rows.length;
+      shas.push(...rows.map((r) => r.sha256));
+      if (rows.length < this.opts.batch) return shas;
+    }
+  }
+
+  private async unreferencedBlobRows(): Promise<string[]> {
+    const out: string[] = [];
+    let after = '';
+    for (;;) {
+      const rows = rowsOf<{ sha256: string }>(
+        await this.ctx.database.db.execute(sql`
+          select b.sha256 from blobs b
+          where b.sha256 > ${after} and not exists (select 1 from files f where f.sha256 = b.sha256)
+          order by b.sha256 limit ${this.opts.batch}`),
+      );
+      out.push(...rows.map((r) => r.sha256));
+      if (rows.length < this.opts.batch) return out;
+      after = rows[rows.length - 1]!.sha256;
+    }
+  }
+
+  /** Bytes on disk with no `blobs` row: a process killed between placing them and its commit. */
+  private async blobsWithoutRow(): Promise<string[]> {
+    const root = this.ctx.fileStore.root;
+    const out: string[] = [];
+    let batch: string[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const known = new Set(
+        rowsOf<{ sha256: string }>(
+          await this.ctx.database.db.execute(
+            sql`select sha256 from blobs where sha256 in (${sql.join(
+              batch.map((b) => sql`${b}`),
+              sql`, `,
+            )})`,
+          ),
+        ).map((r) => r.sha256),
+      );
+      out.push(...batch.filter((b) => !known.has(b)));
+      batch = [];
+    };
+    for (const a of safeReaddir(root)) {
+      if (!/^[0-9a-f]{2}$/.test(a)) continue;
+      for (const b of safeReaddir(join(root, a))) {
+        for (const name of safeReaddir(join(root, a, b))) {
+          if (!SHA.test(name)) continue;
+          batch.push(name);
+          if (batch.length >= this.opts.batch) await flush();
+        }
+      }
+    }
+    await flush();
+    return out;
+  }
+
+  /** Removes row and bytes of a blob no `files` row references, under the blob's lock. */
+  async removeIfUnreferenced(sha256: string): Promise<boolean> {
+    return this.ctx.database.db.transaction(async (tx) => {
+      await lockBlob(tx, sha256);
+      const used = rowsOf(await tx.execute(sql`select 1 from files where sha256 = ${sha256} limit 1`));
+      if (used.length > 0) return false;
+      await tx.execute(sql`delete from blobs where sha256 = ${sha256}`);
+      rmSync(this.ctx.fileStore.pathOf(sha256), { force: true });
+      return true;
+    });
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,68 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { createTestApp, type TestApp } from '../test/harness';
+import type { App } from './context';
+import { redactedUrl } from './log-redact';
+
+describe('request log lines', () => {
+  let t: TestApp;
+  let app: App;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines.push(chunk.toString());
+        cb();
+      },
+    });
+    // The server's own logger settings (default level), writing where the test can read.
+    app = await buildApp(t.ctx, { logger: { level: 'info', stream } });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  it('never contain a link token, document or event key, file signature or credential', async () => {
+    const secrets = [
+      'LINKTOKEN0123456789abcdef',
+      'DOCKEYsign0123456789',
+      'EVENTKEY0123456789ab',
+      'CANCELKEY0123456789a',
+      'TASKKEY0123456789abc',
+      'FILESIGNATURE0123456789',
+      'BEARERTOKEN0123456789',
+      'IDEMPOTENCY0123456789',
+    ];
+    const [link, doc, event, cancel, task, sig, bearer, idem] = secrets;
+    const headers = { authorization: `Bearer ${bearer}`, 'idempotency-key': idem! };
+    for (const url of [
+      `/api/auth/links/${link}`,
+      `/api/signing/acme/${doc}`,
+      `/api/signing/acme/${doc}/otp`,
+      `/api/appointments/acme/${event}/slots?from=2026-11-20`,
+      `/api/appointments/acme/cancellation/${cancel}`,
+      `/api/tasks/acme/${task}`,
+      `/api/files/1/x.pdf?e=1999999999&s=${sig}`,
+      `/api/FILES/1/x.pdf/?S=${sig}&e=1`,
+    ])
+      await app.inject({ method: url.includes('/otp') ? 'POST' : 'GET', url, headers });
+    const log = lines.join('');
+    expect(log).toContain('incoming request');
+    expect(log).toContain('/api/signing/acme/[redacted]/otp');
+    for (const s of secrets) expect(log, s).not.toContain(s);
+  });
+
+  it('keeps what is not secret', () => {
+    expect(redactedUrl('/api/acme/101/tickets?page=2', '/api/:company/:contactid/tickets')).toBe(
+      '/api/acme/101/tickets?page=2',
+    );
+    expect(redactedUrl('/api/files/7/a.pdf?e=5&s=abc', '/api/files/:id/:name')).toBe(
+      '/api/files/7/a.pdf?e=5&s=%5Bredacted%5D',
+    );
+  });
+});
