@@ -14,6 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError } from './platform/errors';
+import { DEFAULT_BODY_LIMIT, installRequestGuards } from './platform/request-guards';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
 
@@ -28,11 +29,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const app: App = Fastify({
     logger: opts.logger ?? false,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
-    // The import document carries files as base64; other JSON bodies are small.
-    bodyLimit: 200 * 1024 * 1024,
+    // Each route gets its own limit (request-guards.ts); this is the one for routes it does not name.
+    bodyLimit: DEFAULT_BODY_LIMIT,
     trustProxy: ctx.config.TRUST_PROXY as boolean | string,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
+  installRequestGuards(app, ctx.config.MAX_UPLOAD_MB);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((err: FastifyError, req, reply) => {

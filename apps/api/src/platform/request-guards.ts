@@ -1,0 +1,134 @@
+/**
+ * What every request must pass before a route sees it: a body no larger than its route needs, JSON no
+ * deeper than any schema of ours, no control characters in URLs or JSON texts, a client that keeps
+ * sending, and answers that no cache keeps. One place, so a new route is covered without doing anything.
+ */
+import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import { TICKET_DESCRIPTION_MAX } from '@sportello/contracts';
+import type { App } from './context';
+import { AppError, badRequest } from './errors';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** A login, a booking, a comment without HTML: a few KiB. Anything bigger is refused (413) unread. */
+export const DEFAULT_BODY_LIMIT = 64 * KiB;
+
+/**
+ * Routes that need more. A ticket or a comment carries up to TICKET_DESCRIPTION_MAX characters of HTML;
+ * JSON may spell each as `\uXXXX` (6 bytes). The import carries files as base64. Uploads are multipart,
+ * which this limit does not read: MAX_UPLOAD_MB bounds them as they stream.
+ */
+const TICKET_HTML_LIMIT = TICKET_DESCRIPTION_MAX * 6 + DEFAULT_BODY_LIMIT;
+export const BODY_LIMITS: Record<string, number> = {
+  '/api/admin/import': 200 * MiB,
+  '/api/:company/:contactid/tickets': TICKET_HTML_LIMIT,
+  '/api/:company/:contactid/comments': TICKET_HTML_LIMIT,
+};
+
+/** Deeper than any request schema of the API (the import document nests about ten levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Seconds a client may stay silent while it still owes part of its request (headers or body). */
+export const IDLE_REQUEST_MS = 10_000;
+/** All the headers must arrive within this. */
+export const HEADERS_TIMEOUT_MS = 15_000;
+/**
+ * Longer than the idle timeout of the usual load balancers (60 s), so they never reuse a connection we
+ * are closing (which they would answer with a 502).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** The whole request (the largest upload included, at 1 Mbit/s) must arrive within this. */
+export const requestTimeoutMs = (maxUploadMb: number) => Math.max(60_000, maxUploadMb * 8_000);
+
+export const guardErrorCodes = {
+  jsonTooDeep: 'json_too_deep',
+  controlCharacter: 'control_character',
+} as const;
+
+const controlCharacter = (where: string) =>
+  badRequest(
+    `${where} contains a control character (such as NUL), which no field accepts`,
+    guardErrorCodes.controlCharacter,
+  );
+
+/**
+ * One pass over a JSON text before it is parsed: refuses nesting deeper than `maxDepth`, and escaped
+ * control characters in strings (U+0000–U+001F except tab, line feed and carriage return; `\b`, `\f`).
+ * Raw control characters are already invalid JSON. Linear and allocation-free: a 200 MB import costs
+ * a fraction of its JSON.parse.
+ */
+export function checkJsonText(text: string, maxDepth = MAX_JSON_DEPTH): AppError | undefined {
+  let depth = 0;
+  let inString = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x22) inString = false;
+      else if (c === 0x5c) {
+        const e = text.charCodeAt(++i);
+        if (e === 0x62 || e === 0x66) return controlCharacter('The JSON body'); // \b \f
+        if (e === 0x75 && text.charCodeAt(i + 1) === 0x30 && text.charCodeAt(i + 2) === 0x30) {
+          // \u00XY: XY below 0x20 and not 09, 0a, 0d
+          const hi = text.charCodeAt(i + 3);
+          const code = Number.parseInt(text.slice(i + 3, i + 5), 16);
+          if ((hi === 0x30 || hi === 0x31) && code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d)
+            return controlCharacter('The JSON body');
+        }
+      }
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth)
+        return badRequest(`The JSON body nests deeper than ${maxDepth} levels`, guardErrorCodes.jsonTooDeep);
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return undefined;
+}
+
+/** A control character in the path or query, raw or percent-encoded (`%00`–`%1F`, `%7F`). */
+// eslint-disable-next-line no-control-regex
+const URL_CONTROL = /%(?:[01][0-9a-f]|7f)|[\u0000-\u001f\u007f]/i;
+
+/** Every answer of the API is personal or a capability's unless its route says otherwise. */
+const isApi = (url: string) => url.slice(0, 5).toLowerCase() === '/api/';
+
+export function installRequestGuards(app: App, maxUploadMb: number): void {
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= BODY_LIMITS[route.url] ?? DEFAULT_BODY_LIMIT;
+  });
+
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const problem = checkJsonText(body as string);
+    if (problem) return done(problem, undefined);
+    return parseJson(req, body as string, done);
+  });
+
+  // Requests whose answer is still owed, by socket: the idle timeout spares those fully received
+  // (the handler is at work), and cuts those the client is still sending, or never finished.
+  const inFlight = new WeakMap<Socket, IncomingMessage>();
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    inFlight.set(req.raw.socket, req.raw);
+    if (URL_CONTROL.test(req.url)) throw controlCharacter('The address');
+  });
+  app.addHook('onResponse', async (req) => {
+    inFlight.delete(req.raw.socket);
+  });
+  app.addHook('onSend', async (req, reply) => {
+    if (isApi(req.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  });
+
+  const server = app.server;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = requestTimeoutMs(maxUploadMb);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.setTimeout(IDLE_REQUEST_MS);
+  server.on('timeout', (socket: Socket) => {
+    if (inFlight.get(socket)?.complete) return;
+    socket.destroy();
+  });
+}
