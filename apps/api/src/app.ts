@@ -26,12 +26,15 @@ export interface BuildOptions {
 
 /** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
+  const tp = ctx.config.TRUST_PROXY;
   const app: App = Fastify({
     logger: opts.logger ?? false,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
     // Each route gets its own limit (request-guards.ts); this is the one for routes it does not name.
     bodyLimit: DEFAULT_BODY_LIMIT,
-    trustProxy: ctx.config.TRUST_PROXY as boolean | string,
+    // A hop count trusts that many proxies nearest to us, whoever they are (Fastify's own number
+    // option trusts none): only for a server that nothing reaches but through them.
+    trustProxy: typeof tp === 'number' ? (_addr: string, hop: number) => hop < tp : tp,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
   installRequestGuards(app, ctx.config.MAX_UPLOAD_MB);

@@ -9,7 +9,7 @@ import {
   verifyPassword,
 } from '../../platform/passwords';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
-import { clear, hit, unhit } from '../../platform/rate-limit';
+import { addressKey, clear, clearPrefix, hit, unhit } from '../../platform/rate-limit';
 import { findPortalBrief, toPortalSettings } from '../../platform/portal-settings';
 import { recoveryEmail } from './auth.mail';
 import {
@@ -29,7 +29,8 @@ import {
 
 /** Throttling windows. Every counter lives in `rate_limits`, so they hold across processes. */
 export const LIMITS = {
-  loginPerUser: { limit: 5, windowSeconds: 15 * 60 },
+  /** Failures against one account from one address: the guesser's address is stopped, not the owner. */
+  loginPerAccountAndAddress: { limit: 5, windowSeconds: 15 * 60 },
   loginPerIp: { limit: 30, windowSeconds: 15 * 60 },
   recoveryPerName: { limit: 3, windowSeconds: 60 * 60 },
   recoveryPerIp: { limit: 10, windowSeconds: 15 * 60 },
@@ -86,7 +87,10 @@ async function matchCandidate(
 
 /**
  * Every attempt is counted before the password is checked (so parallel guesses cannot slip past the
- * limit); a success then takes its own attempt back from the address and clears the user's counter.
+ * limit): once per address, and once per account it names *from that address*. So five wrong passwords
+ * close that account to that address only, and the owner elsewhere still gets in. A name shared by
+ * several accounts (an e-mail) counts against each of them: it cannot be used to dodge an account's
+ * counter. A success takes its own attempt back from the address and clears the account's counter there.
  */
 export async function login(
   ctx: AppContext,
@@ -96,22 +100,27 @@ export async function login(
 ): Promise<SessionAnswer> {
   const db = ctx.database.db;
   const candidates = await findUsersByNameOrEmail(db, userName);
-  // One counter per account however it is named (name or e-mail); unknown names count by their text.
-  const userKey =
-    candidates.length === 1
-      ? `login:user:${candidates[0]!.id}`
-      : `login:name:${userName.trim().toLowerCase()}`;
-  const ipKey = `login:ip:${ip}`;
+  const address = addressKey(ip);
+  const ipKey = `login:ip:${address}`;
+  // Unknown names count by their text, so they cost a caller the same as known ones.
+  const accountKeys =
+    candidates.length > 0
+      ? candidates.map((c) => accountKey(c.id, address))
+      : [`login:name:${userName.trim().toLowerCase()}:${address}`];
   await throttle(ctx, ipKey, LIMITS.loginPerIp);
-  await throttle(ctx, userKey, LIMITS.loginPerUser);
+  for (const key of accountKeys) await throttle(ctx, key, LIMITS.loginPerAccountAndAddress);
 
   const user = await matchCandidate(candidates, password);
   if (!user) throw wrongCredentials();
 
-  await clear(db, userKey);
+  const own = accountKey(user.id, address);
+  for (const key of accountKeys) await (key === own ? clear(db, key) : unhit(db, key));
   await unhit(db, ipKey);
   return toAnswer(await issueSession(db, ctx.clock, user.id, ctx.config.TOKEN_TTL_HOURS));
 }
+
+/** The failed-login counter of one account from one address (see `login`). */
+const accountKey = (userId: number, address: string) => `login:user:${userId}:${address}`;
 
 export async function logout(ctx: AppContext, sessionId: number): Promise<void> {
   await revokeSession(ctx.database.db, sessionId, ctx.clock.now());
@@ -155,7 +164,7 @@ export async function requestRecovery(
   ip: string,
 ): Promise<void> {
   const db = ctx.database.db;
-  await throttle(ctx, `recovery:ip:${ip}`, LIMITS.recoveryPerIp);
+  await throttle(ctx, `recovery:ip:${addressKey(ip)}`, LIMITS.recoveryPerIp);
   await throttle(ctx, `recovery:name:${userName.trim().toLowerCase()}`, LIMITS.recoveryPerName);
 
   const candidates = await findUsersByNameOrEmail(db, userName);
@@ -219,7 +228,8 @@ export async function confirm(
     await revokeAllSessions(tx, link.userId, now);
     return insertSession(tx, link.userId, now, ctx.config.TOKEN_TTL_HOURS);
   });
-  await clear(db, `login:user:${link.userId}`);
+  // A new password ends every lockout of the account, from every address.
+  await clearPrefix(db, `login:user:${link.userId}:`);
   return toAnswer(session);
 }
 
