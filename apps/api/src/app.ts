@@ -14,7 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError } from './platform/errors';
-import { DEFAULT_BODY_LIMIT, installRequestGuards } from './platform/request-guards';
+import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
 
@@ -64,6 +64,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         message: first ? `${first.path}: ${first.message}` : 'Invalid request',
         errors,
       });
+    }
+    if (isMultipartSyntaxError(err)) {
+      return reply.code(400).send({ code: 'invalid_multipart', message: 'The multipart body is malformed' });
     }
     const status = err.statusCode ?? 500;
     if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {

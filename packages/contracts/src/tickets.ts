@@ -5,6 +5,7 @@ import {
   dayString,
   errorSchema,
   isoDateTime,
+  rowIdSchema,
   tenantParams,
   uploadResultSchema,
 } from './common';
@@ -171,7 +172,7 @@ export const newTicketRequestSchema = z.object({
   taskTypeId: z.number().int().safe().nullable(),
   description: z.string().max(TICKET_DESCRIPTION_MAX),
   wikiElementId: z.number().int().safe().nullable().optional(),
-  attachments: z.array(z.number().int().safe()).max(MAX_ATTACHMENTS).optional(),
+  attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).optional(),
 });
 export type NewTicketRequest = z.infer<typeof newTicketRequestSchema>;
 
@@ -189,7 +190,7 @@ export const newCommentRequestSchema = z.object({
     .union([z.string().max(4000), z.array(z.string().max(320)).max(50)])
     .nullable()
     .optional(),
-  attachments: z.array(z.number().int().safe()).max(MAX_ATTACHMENTS).optional(),
+  attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).optional(),
 });
 export type NewCommentRequest = z.infer<typeof newCommentRequestSchema>;
 

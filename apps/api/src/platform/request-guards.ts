@@ -88,6 +88,15 @@ export function checkJsonText(text: string, maxDepth = MAX_JSON_DEPTH): AppError
   return undefined;
 }
 
+/**
+ * The multipart parser (busboy) throws plain errors for a body that is not multipart: no boundary, a
+ * body that ends before its closing boundary. They are the client's mistake, so 400, not 500.
+ */
+const MULTIPART_SYNTAX =
+  /^(Multipart: Boundary not found|Boundary required|Unsupported Content-Type\.)$|unexpected end of multipart data$/i;
+export const isMultipartSyntaxError = (err: { message?: string; statusCode?: number }) =>
+  err.statusCode === undefined && MULTIPART_SYNTAX.test(err.message ?? '');
+
 /** A control character in the path or query, raw or percent-encoded (`%00`–`%1F`, `%7F`). */
 // eslint-disable-next-line no-control-regex
 const URL_CONTROL = /%(?:[01][0-9a-f]|7f)|[\u0000-\u001f\u007f]/i;
