@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,4 +68,27 @@ describe('server process', () => {
     expect(code).toBe(2);
     expect(err).toContain('PORT');
   }, 30_000);
+
+  it('stops with one clear line on a DATA_DIR it cannot write', async () => {
+    // Permission bits do not stop root: a sysfs directory does.
+    let readOnly = '/sys/kernel';
+    if (process.getuid?.() !== 0) {
+      readOnly = mkdtempSync(join(tmpdir(), 'sportello-ro-'));
+      chmodSync(readOnly, 0o555);
+    }
+    for (const dir of [readOnly, join(readOnly, 'sportello-data')]) {
+      const bad = spawn(process.execPath, serverArgs, {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: '0' },
+      });
+      let err = '';
+      bad.stderr.on('data', (d) => (err += d));
+      bad.stdout.on('data', (d) => (err += d));
+      const code = await new Promise((res) => bad.on('exit', res));
+      expect(code).toBe(4);
+      expect(err.trim().split('\n')).toEqual([
+        expect.stringMatching(/^DATA_DIR .* is not a writable directory/),
+      ]);
+    }
+  }, 60_000);
 });
