@@ -10,7 +10,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   });
   route(app, ctx, authRoutes.me, (_req, _reply, user) => me(ctx, user.userId));
   route(app, ctx, authRoutes.recovery, async (req) => {
-    await requestRecovery(ctx, req.body.userName, req.body.company, req.ip);
+    await requestRecovery(ctx, req.body, req.ip);
     return { status: 'sent' as const };
   });
   route(app, ctx, authRoutes.link, (req) => checkLink(ctx, req.params.token));

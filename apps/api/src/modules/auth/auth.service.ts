@@ -10,12 +10,13 @@ import {
 } from '../../platform/passwords';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { addressKey, clear, clearPrefix, hit, unhit } from '../../platform/rate-limit';
-import { findPortalBrief, toPortalSettings } from '../../platform/portal-settings';
-import { recoveryEmail } from './auth.mail';
+import { toPortalSettings } from '../../platform/portal-settings';
+import { recoveryEmail } from '../../platform/account-mail';
 import {
   consumeLink,
   findLink,
   findPasswordHash,
+  findUserPortals,
   findUsersByNameOrEmail,
   insertSession,
   insertUserToken,
@@ -156,14 +157,17 @@ export async function me(ctx: AppContext, userId: number): Promise<MeAnswer> {
 /**
  * Mails a single-use recovery link when the name or e-mail belongs to a user with an e-mail address.
  * The caller answers the same whatever happens here, so nobody learns whether an account exists.
+ * The e-mail wears the branding of the portal named in the request only if the user belongs to it
+ * (anyone may name any portal), and speaks the language of the screen it was asked from, else that
+ * of the user's portal.
  */
 export async function requestRecovery(
   ctx: AppContext,
-  userName: string,
-  company: string | undefined,
+  req: { userName: string; company?: string | undefined; language?: string | undefined },
   ip: string,
 ): Promise<void> {
   const db = ctx.database.db;
+  const userName = req.userName;
   await throttle(ctx, `recovery:ip:${addressKey(ip)}`, LIMITS.recoveryPerIp);
   await throttle(ctx, `recovery:name:${userName.trim().toLowerCase()}`, LIMITS.recoveryPerName);
 
@@ -171,7 +175,10 @@ export async function requestRecovery(
   // An e-mail shared by several users names none of them for sure: send nothing rather than guess.
   const user = candidates.length === 1 ? candidates[0] : undefined;
   if (!user?.email) return;
-  const portal = company ? await findPortalBrief(db, company) : undefined;
+  const own = await findUserPortals(db, user.id);
+  const named = req.company?.toLowerCase();
+  const portal = named ? own.find((p) => p.key.toLowerCase() === named) : undefined;
+  const language = req.language ?? (portal ?? (own.length === 1 ? own[0] : undefined))?.defaultLanguage;
   const now = ctx.clock.now();
   await db.transaction(async (tx) => {
     // A new link replaces any earlier recovery link still open.
@@ -182,13 +189,7 @@ export async function requestRecovery(
       (portal ? `&company=${encodeURIComponent(portal.key)}` : '');
     await enqueueEmail(
       tx,
-      recoveryEmail({
-        to: user.email!,
-        userName: user.userName,
-        portalName: portal?.name,
-        link,
-        language: portal?.defaultLanguage,
-      }),
+      recoveryEmail({ to: user.email!, userName: user.userName, portalName: portal?.name, link, language }),
       now,
     );
   });
