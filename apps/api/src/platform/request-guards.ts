@@ -120,15 +120,18 @@ export function installRequestGuards(app: App, maxUploadMb: number): void {
   // Requests whose answer is still owed, by socket: the idle timeout spares those fully received
   // (the handler is at work), and cuts those the client is still sending, or never finished.
   const inFlight = new WeakMap<Socket, IncomingMessage>();
-  app.addHook('onRequest', async (req: FastifyRequest) => {
+  // Callback hooks, not async ones: they run on every request and need no promise.
+  app.addHook('onRequest', (req: FastifyRequest, _reply, done) => {
     inFlight.set(req.raw.socket, req.raw);
-    if (URL_CONTROL.test(req.url)) throw controlCharacter('The address');
+    done(URL_CONTROL.test(req.url) ? controlCharacter('The address') : undefined);
   });
-  app.addHook('onResponse', async (req) => {
+  app.addHook('onResponse', (req, _reply, done) => {
     inFlight.delete(req.raw.socket);
+    done();
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (isApi(req.url) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    done(null, payload);
   });
 
   const server = app.server;
