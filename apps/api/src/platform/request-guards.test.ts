@@ -131,6 +131,27 @@ describe('request guards', () => {
       }
     });
 
+    it('cuts a trickle on a keep-alive connection too, after a first request', async () => {
+      t.app.server.setTimeout(500);
+      try {
+        const c = rawClient(port);
+        c.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+        expect(await waitFor(() => c.received().includes('"ok"'), 3000)).toBe(true);
+        c.socket.write(
+          'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{',
+        );
+        const trickle = setInterval(() => c.socket.writable && c.socket.write(' '), 1500);
+        const closedAfter = await Promise.race([
+          c.closed,
+          new Promise<number>((r) => setTimeout(() => r(-1), 5000)),
+        ]);
+        clearInterval(trickle);
+        expect(closedAfter).toBeGreaterThan(0);
+      } finally {
+        t.app.server.setTimeout(IDLE_REQUEST_MS);
+      }
+    });
+
     it('spares a request the client has sent whole while its handler works', async () => {
       // argon2 takes far longer than 30 ms: the socket stays silent while the password is checked.
       t.app.server.setTimeout(30);
