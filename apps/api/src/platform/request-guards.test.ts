@@ -70,6 +70,16 @@ describe('request guards', () => {
       expect(checkJsonText(`[${atLimit}]`)?.code).toBe('json_too_deep');
       expect(checkJsonText(JSON.stringify({ a: 'x\\"[[[', b: '\\' }))).toBeUndefined();
     });
+
+    it('tells an escaped control character from an escaped backslash', () => {
+      const bad = (s: string) => checkJsonText(s)?.code;
+      expect(bad(JSON.stringify({ a: 'x\\b \\f \\u0000 \\u001F' }))).toBeUndefined();
+      expect(bad('{"a":"\\\\b"}')).toBeUndefined();
+      expect(bad('{"a":"\\\\\\b"}')).toBe('control_character');
+      expect(bad('{"a":"\\u000B"}')).toBe('control_character');
+      expect(bad('{"a":"\\u007f \\u0009 \\u000a \\r \\n \\t"}')).toBeUndefined();
+      expect(bad(JSON.stringify({ a: 'a\u0000b' }))).toBe('control_character');
+    });
   });
 
   describe('body limits', () => {
