@@ -34,6 +34,11 @@ export const ticketErrorCodes = {
 export const MAX_ATTACHMENTS = 20;
 export const TICKET_TITLE_MAX = 255;
 export const TICKET_DESCRIPTION_MAX = 500_000;
+/**
+ * Body limit of the new ticket and comment routes: TICKET_DESCRIPTION_MAX characters of HTML, each of
+ * which JSON may spell as `\uXXXX` (6 bytes), plus room for the other fields.
+ */
+export const TICKET_BODY_LIMIT = TICKET_DESCRIPTION_MAX * 6 + 64 * 1024;
 
 /** `{company}/{contactid}/tickets/{ticketid}` params; `ticketid` is the back office's ticket id. */
 export const ticketParamsSchema = tenantParams.extend({ ticketid: z.coerce.number().int().safe() });
@@ -249,6 +254,7 @@ export const ticketRoutes = {
   }),
   create: defineRoute({
     method: 'POST',
+    bodyLimit: TICKET_BODY_LIMIT,
     path: '/api/:company/:contactid/tickets',
     params: tenantParams,
     body: newTicketRequestSchema,
@@ -268,6 +274,7 @@ export const ticketRoutes = {
   }),
   comment: defineRoute({
     method: 'POST',
+    bodyLimit: TICKET_BODY_LIMIT,
     path: '/api/:company/:contactid/comments',
     params: tenantParams,
     body: newCommentRequestSchema,

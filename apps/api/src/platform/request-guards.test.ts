@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/harness';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../test/harness';
 import { bearer, seedExample, tokenFor } from '../test/seed';
 import {
   checkJsonText,
@@ -94,6 +94,16 @@ describe('request guards', () => {
       expect(c.received()).toMatch(/^HTTP\/1\.1 413/);
       expect(c.received()).toContain('payload_too_large');
       c.socket.destroy();
+    });
+
+    it('lets the import take the large body its contract names', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/import',
+        headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+        payload: { formatVersion: 1, portals: [], users: [], padding: 'x'.repeat(2 * DEFAULT_BODY_LIMIT) },
+      });
+      expect(res.statusCode).not.toBe(413);
     });
 
     it('gives the ticket routes room for a long HTML description, and the rest a few KiB', async () => {

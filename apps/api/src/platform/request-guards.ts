@@ -6,27 +6,17 @@
 import type { Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import { TICKET_DESCRIPTION_MAX } from '@sportello/contracts';
 import type { App } from './context';
 import { AppError, badRequest } from './errors';
 
 const KiB = 1024;
-const MiB = 1024 * KiB;
-
-/** A login, a booking, a comment without HTML: a few KiB. Anything bigger is refused (413) unread. */
-export const DEFAULT_BODY_LIMIT = 64 * KiB;
 
 /**
- * Routes that need more. A ticket or a comment carries up to TICKET_DESCRIPTION_MAX characters of HTML;
- * JSON may spell each as `\uXXXX` (6 bytes). The import carries files as base64. Uploads are multipart,
- * which this limit does not read: MAX_UPLOAD_MB bounds them as they stream.
+ * A login, a booking, a comment without HTML: a few KiB. Anything bigger is refused (413) unread. A
+ * route that needs more says so in its contract (`bodyLimit`: the import, new tickets and comments);
+ * uploads are multipart, which this limit does not read: MAX_UPLOAD_MB bounds them as they stream.
  */
-const TICKET_HTML_LIMIT = TICKET_DESCRIPTION_MAX * 6 + DEFAULT_BODY_LIMIT;
-export const BODY_LIMITS: Record<string, number> = {
-  '/api/admin/import': 200 * MiB,
-  '/api/:company/:contactid/tickets': TICKET_HTML_LIMIT,
-  '/api/:company/:contactid/comments': TICKET_HTML_LIMIT,
-};
+export const DEFAULT_BODY_LIMIT = 64 * KiB;
 
 /** Deeper than any request schema of the API (the import document nests about ten levels). */
 export const MAX_JSON_DEPTH = 64;
@@ -112,10 +102,6 @@ const URL_CONTROL = /%(?:[01][0-9a-f]|7f)|[\u0000-\u001f\u007f]/i;
 const isApi = (url: string) => url.slice(0, 5).toLowerCase() === '/api/';
 
 export function installRequestGuards(app: App, maxUploadMb: number): void {
-  app.addHook('onRoute', (route) => {
-    route.bodyLimit ??= BODY_LIMITS[route.url] ?? DEFAULT_BODY_LIMIT;
-  });
-
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
