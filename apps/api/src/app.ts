@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { AppError } from './platform/errors';
 import { withRedaction } from './platform/log-redact';
+import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
 
@@ -26,15 +27,19 @@ export interface BuildOptions {
 
 /** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
+  const tp = ctx.config.TRUST_PROXY;
   const app: App = Fastify({
     // Request log lines never carry link tokens, document keys, signatures or credentials.
     logger: withRedaction(opts.logger ?? false),
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 200 },
-    // The import document carries files as base64; other JSON bodies are small.
-    bodyLimit: 200 * 1024 * 1024,
-    trustProxy: ctx.config.TRUST_PROXY as boolean | string,
+    // Each route gets its own limit (request-guards.ts); this is the one for routes it does not name.
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    // A hop count trusts that many proxies nearest to us, whoever they are (Fastify's own number
+    // option trusts none): only for a server that nothing reaches but through them.
+    trustProxy: typeof tp === 'number' ? (_addr: string, hop: number) => hop < tp : tp,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
+  installRequestGuards(app, ctx.config.MAX_UPLOAD_MB);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -61,6 +66,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         message: first ? `${first.path}: ${first.message}` : 'Invalid request',
         errors,
       });
+    }
+    if (isMultipartSyntaxError(err)) {
+      return reply.code(400).send({ code: 'invalid_multipart', message: 'The multipart body is malformed' });
     }
     const status = err.statusCode ?? 500;
     if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {

@@ -29,4 +29,24 @@ describe('loadConfig', () => {
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DEMO_DATA: 'false' })).toMatchObject({ PORT: 3000, DEMO_DATA: false });
   });
+
+  it('reads TRUST_PROXY as a hop count or a list of proxy addresses', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.1,2001:db8::/32,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.1',
+      '2001:db8::/32',
+      'loopback',
+    ]);
+  });
+
+  it.each(['true', 'yes', '10.0.0.0/33', 'proxy.example', '11'])('refuses TRUST_PROXY=%s', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('says why TRUST_PROXY=true is refused', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/any client could choose its own address/);
+  });
 });

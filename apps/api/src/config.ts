@@ -1,8 +1,18 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** An address, a CIDR, or one of proxy-addr's names (loopback, linklocal, uniquelocal). */
+function isProxyAddress(a: string): boolean {
+  if (a === 'loopback' || a === 'linklocal' || a === 'uniquelocal') return true;
+  const [ip, bits, ...rest] = a.split('/');
+  const family = isIP(ip ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
 
 const optionalUrl = z.url({ message: 'must be a URL' }).optional();
 
@@ -45,11 +55,29 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Time allowed to a webhook receiver for one delivery. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
-  /** Trust X-Forwarded-For from a load balancer (true, or a hop count / address list). */
+  /**
+   * Which X-Forwarded-For entries to believe: a hop count (the proxies in front of us) or the proxies'
+   * addresses / CIDRs. `true` (every hop) is refused: any client could then pick its own address.
+   */
   TRUST_PROXY: z
     .string()
     .optional()
-    .transform((v) => (v === undefined || v === 'false' ? false : v === 'true' ? true : v)),
+    .transform((v, c): false | number | string[] => {
+      const value = (v ?? 'false').trim();
+      if (value === 'false' || value === '0') return false;
+      if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value);
+      const list = value.split(',').map((a) => a.trim());
+      if (list.every(isProxyAddress)) return list;
+      c.addIssue({
+        code: 'custom',
+        message:
+          value === 'true'
+            ? 'true trusts every X-Forwarded-For hop, so any client could choose its own address: give the ' +
+              'number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8)'
+            : 'must be false, a hop count (1-10) or a comma list of proxy addresses or CIDRs',
+      });
+      return z.NEVER;
+    }),
 });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string };

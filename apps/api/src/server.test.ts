@@ -113,7 +113,7 @@ describe('server process', () => {
     writeFileSync(file, 'x');
     try {
       const server = startServer(file, 36000 + (process.pid % 1000));
-      expect(await server.exited).toBe(3);
+      expect(await server.exited).toBe(4);
       const lines = server.output().trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain('DATA_DIR');
@@ -150,4 +150,27 @@ describe('server process', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('stops with one clear line on a DATA_DIR it cannot write', async () => {
+    // Permission bits do not stop root: a sysfs directory does.
+    let readOnly = '/sys/kernel';
+    if (process.getuid?.() !== 0) {
+      readOnly = mkdtempSync(join(tmpdir(), 'sportello-ro-'));
+      chmodSync(readOnly, 0o555);
+    }
+    for (const dir of [readOnly, join(readOnly, 'sportello-data')]) {
+      const bad = spawn(process.execPath, serverArgs, {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', PORT: '0' },
+      });
+      let err = '';
+      bad.stderr.on('data', (d) => (err += d));
+      bad.stdout.on('data', (d) => (err += d));
+      const code = await new Promise((res) => bad.on('exit', res));
+      expect(code).toBe(4);
+      expect(err.trim().split('\n')).toEqual([
+        expect.stringMatching(/^DATA_DIR .* is not a writable directory/),
+      ]);
+    }
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -26,6 +26,23 @@ function resolveSecret(config: Config): string {
   return secret;
 }
 
+/**
+ * Why the data directory cannot hold the database and files, in words, or undefined when it can. Tried
+ * by writing, because permission bits do not tell (root, read-only mounts).
+ */
+function dataDirProblem(dataDir: string): string | undefined {
+  const probe = join(dataDir, `.write-test-${process.pid}`);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(probe, '');
+    rmSync(probe);
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    return `is not a writable directory (${code}): give the service user a directory it may write, or set DATA_DIR`;
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   let config: Config;
@@ -39,13 +56,23 @@ async function main(): Promise<void> {
     throw e;
   }
   const dataDir = resolve(config.DATA_DIR);
+  const problem = dataDirProblem(dataDir);
+  if (problem) {
+    console.error(`DATA_DIR ${dataDir} ${problem}`);
+    process.exit(4);
+  }
+
   let database;
   try {
     // Private modes for everything the process writes, checked before anything is written.
     secureDataDir(dataDir);
     database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
-    if (e instanceof DataDirLockedError || e instanceof DataDirError) {
+    if (e instanceof DataDirError) {
+      console.error(e.message);
+      process.exit(4);
+    }
+    if (e instanceof DataDirLockedError) {
       console.error(e.message);
       process.exit(3);
     }

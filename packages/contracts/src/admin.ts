@@ -470,6 +470,8 @@ export const adminRoutes = {
   import: defineRoute({
     method: 'POST',
     path: '/api/admin/import',
+    // The document carries files as base64.
+    bodyLimit: 200 * 1024 * 1024,
     body: importDocumentSchema,
     responses: { 200: importResultSchema, 409: errorSchema },
     access: { guard: 'adminKey' },

@@ -23,6 +23,10 @@ export const appointmentErrorCodes = {
   invalidDuration: 'invalid_duration',
   /** 400: the slots range is reversed or too long. */
   invalidRange: 'invalid_range',
+  /** 400: a name holds markup or a web address (the confirmation e-mail would carry it to anyone). */
+  invalidName: 'invalid_name',
+  /** 429 with Retry-After: too many bookings from this address, on this link or to this e-mail. */
+  tooManyBookings: 'too_many_bookings',
 } as const;
 
 /** A4/A8 messages the server also answers with. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { permissionShape } from './permissions';
 import { isoDateTime } from './common';
-import { portalSettingsSchema } from './portals';
+import { portalLanguageSchema, portalSettingsSchema } from './portals';
 import { errorSchema } from './common';
 import { defineRoute } from './route';
 
@@ -72,8 +72,13 @@ export type MeAnswer = z.infer<typeof meAnswerSchema>;
 export const recoveryRequestSchema = z.object({
   /** User name or e-mail. */
   userName: z.string().trim().min(1).max(320),
-  /** Portal key, carried into the mailed link as `&company=` so the client can brand the page. */
+  /**
+   * Portal key, carried into the mailed link as `&company=` so the client can brand the page; the
+   * e-mail wears its branding only if the user belongs to it.
+   */
   company: z.string().trim().min(1).max(40).optional(),
+  /** The language of the screen the request comes from: the e-mail is written in it. */
+  language: portalLanguageSchema.optional(),
 });
 export type RecoveryRequest = z.infer<typeof recoveryRequestSchema>;
 export const recoveryAnswerSchema = z.object({ status: z.literal('sent') });

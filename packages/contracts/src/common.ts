@@ -12,10 +12,20 @@ export type ApiError = z.infer<typeof errorSchema>;
 /** Dates cross the wire as ISO 8601 strings. */
 export const isoDateTime = z.string().describe('ISO 8601 date-time');
 
+/** The largest value of a PostgreSQL `integer` column, where the server's own row ids live. */
+export const INT4_MAX = 2_147_483_647;
+/**
+ * The id of a row the server numbered itself (an uploaded file): 1 … 2^31−1. A bigger number names
+ * nothing and is a 400, never a database error.
+ */
+export const rowIdSchema = z.number().int().min(1).max(INT4_MAX);
+/** A back office id (kept as bigint): any safe integer. */
+export const extIdParam = z.coerce.number().int().safe();
+
 /** The `{company}/{contactid}` prefix of every contact-scoped route. */
 export const tenantParams = z.object({
   company: z.string().min(1).max(40),
-  contactid: z.coerce.number().int().safe(),
+  contactid: extIdParam,
 });
 
 /** `YYYY-MM-DD`, the start of a day in the portal's time zone. */
@@ -25,7 +35,7 @@ export const dayOrMinuteString = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/, 'expected YYYY-MM-DD or YYYY-MM-DD HH:mm');
 
-export const uploadResultSchema = z.object({ id: z.number().int(), url: z.string() });
+export const uploadResultSchema = z.object({ id: rowIdSchema, url: z.string() });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
 export const healthSchema = z.object({ status: z.literal('ok') });
@@ -36,7 +46,7 @@ export const platformRoutes = {
   health: defineRoute({
     method: 'GET',
     path: '/api/health',
-    responses: { 200: healthSchema },
+    responses: { 200: healthSchema, 503: errorSchema },
     access: { guard: 'public' },
     tags: ['health'],
     summary: 'Readiness: 200 once the database answers (503 while it does not)',

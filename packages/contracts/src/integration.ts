@@ -388,6 +388,8 @@ export const integrationRoutes = {
     path: '/api/integration/v1/tickets/:ticketid/comments',
     params: integrationTicketParamSchema,
     body: agentCommentCreateSchema,
+    // Inline attachments travel as base64 (the schema's own bound); the key is checked before the body is read.
+    bodyLimit: 72 * 1024 * 1024,
     responses: { 201: agentCommentSchema, 404: errorSchema, 409: errorSchema, 422: errorSchema },
     access: keyWith('write'),
     tags: ['integration: tickets'],

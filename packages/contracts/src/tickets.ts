@@ -5,6 +5,7 @@ import {
   dayString,
   errorSchema,
   isoDateTime,
+  rowIdSchema,
   tenantParams,
   uploadResultSchema,
 } from './common';
@@ -33,6 +34,11 @@ export const ticketErrorCodes = {
 export const MAX_ATTACHMENTS = 20;
 export const TICKET_TITLE_MAX = 255;
 export const TICKET_DESCRIPTION_MAX = 500_000;
+/**
+ * Body limit of the new ticket and comment routes: TICKET_DESCRIPTION_MAX characters of HTML, each of
+ * which JSON may spell as `\uXXXX` (6 bytes), plus room for the other fields.
+ */
+export const TICKET_BODY_LIMIT = TICKET_DESCRIPTION_MAX * 6 + 64 * 1024;
 
 /** `{company}/{contactid}/tickets/{ticketid}` params; `ticketid` is the back office's ticket id. */
 export const ticketParamsSchema = tenantParams.extend({ ticketid: z.coerce.number().int().safe() });
@@ -171,7 +177,7 @@ export const newTicketRequestSchema = z.object({
   taskTypeId: z.number().int().safe().nullable(),
   description: z.string().max(TICKET_DESCRIPTION_MAX),
   wikiElementId: z.number().int().safe().nullable().optional(),
-  attachments: z.array(z.number().int().safe()).max(MAX_ATTACHMENTS).optional(),
+  attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).optional(),
 });
 export type NewTicketRequest = z.infer<typeof newTicketRequestSchema>;
 
@@ -189,7 +195,7 @@ export const newCommentRequestSchema = z.object({
     .union([z.string().max(4000), z.array(z.string().max(320)).max(50)])
     .nullable()
     .optional(),
-  attachments: z.array(z.number().int().safe()).max(MAX_ATTACHMENTS).optional(),
+  attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).optional(),
 });
 export type NewCommentRequest = z.infer<typeof newCommentRequestSchema>;
 
@@ -248,6 +254,7 @@ export const ticketRoutes = {
   }),
   create: defineRoute({
     method: 'POST',
+    bodyLimit: TICKET_BODY_LIMIT,
     path: '/api/:company/:contactid/tickets',
     params: tenantParams,
     body: newTicketRequestSchema,
@@ -267,6 +274,7 @@ export const ticketRoutes = {
   }),
   comment: defineRoute({
     method: 'POST',
+    bodyLimit: TICKET_BODY_LIMIT,
     path: '/api/:company/:contactid/comments',
     params: tenantParams,
     body: newCommentRequestSchema,

@@ -13,6 +13,7 @@ import { DataDirLockedError } from '../db/data-dir-lock';
 import { DataDirError } from '../db/data-dir-modes';
 import { migrate } from '../db/migrate';
 import { importDocument } from '../modules/admin/import.service';
+import { checkJsonText } from '../platform/request-guards';
 import { systemClock } from '../platform/clock';
 import type { AppContext } from '../platform/context';
 import { AppError } from '../platform/errors';
@@ -46,7 +47,11 @@ async function main(): Promise<number> {
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    // The same checks as the HTTP import: a NUL would otherwise reach PostgreSQL mid-import.
+    const problem = checkJsonText(text);
+    if (problem) throw problem;
+    doc = JSON.parse(text);
   } catch (e) {
     console.error(`Cannot read ${file}: ${(e as Error).message}`);
     return 1;

@@ -27,4 +27,19 @@ describe('parseDateRange', () => {
       expect(() => parseDateRange({ to: 'yesterday' }, 'Europe/Rome')).toThrow(/expected YYYY-MM-DD/);
     }
   });
+
+  it('refuses years outside 1900–2199, which name no data and break zone arithmetic', () => {
+    for (const q of [
+      { from: '0100-01-01' },
+      { to: '9999-12-31' },
+      { from: '1899-12-31' },
+      { to: '2200-01-01' },
+    ])
+      expect(() => parseDateRange(q, 'Europe/Rome')).toThrow(
+        expect.objectContaining({ code: 'invalid_date' }),
+      );
+    expect(parseDateRange({ from: '1900-01-01', to: '2199-12-31' }, 'Europe/Rome').toExclusive).toEqual(
+      new Date('2199-12-31T23:00:00Z'),
+    );
+  });
 });

@@ -11,6 +11,13 @@ export interface DateRange {
   toExclusive: Date | null;
 }
 
+/**
+ * Filters outside these years name no data of ours, and far from today the time-zone arithmetic
+ * breaks (year 0100 came out as an invalid instant, 9999-12-31 ends in year 10000).
+ */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2199;
+
 const PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 function parse(value: string, field: string, tz: string): { start: Date; end: Date } {
@@ -22,6 +29,8 @@ function parse(value: string, field: string, tz: string): { start: Date; end: Da
     probe.getUTCFullYear() === y && probe.getUTCMonth() === mo! - 1 && probe.getUTCDate() === d;
   const validTime = (h ?? 0) <= 23 && (mi ?? 0) <= 59 && (s ?? 0) <= 59;
   if (!validDay || !validTime) throw badRequest(`${field}: ${value} is not a real date`, 'invalid_date');
+  if (y! < MIN_YEAR || y! > MAX_YEAR)
+    throw badRequest(`${field}: ${value} is outside the years ${MIN_YEAR}–${MAX_YEAR}`, 'invalid_date');
   const day = `${m[1]}-${m[2]}-${m[3]}`;
   const hms = [h ?? 0, mi ?? 0, s ?? 0].map((x) => String(x).padStart(2, '0')).join(':');
   const start = wallToInstant(day, hms, tz);
@@ -30,6 +39,9 @@ function parse(value: string, field: string, tz: string): { start: Date; end: Da
     h === undefined
       ? wallToInstant(addDays(day, 1), '00:00', tz)
       : new Date(start.getTime() + (s === undefined ? 60_000 : 1000));
+  // Zone rules far from today are where date libraries give up: never hand an invalid instant on.
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()))
+    throw badRequest(`${field}: ${value} is not a date we can place in time`, 'invalid_date');
   return { start, end };
 }
 

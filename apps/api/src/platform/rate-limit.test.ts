@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client';
 import { openTestDatabase } from '../test/harness';
-import { clear, hit, purgeStale, unhit } from './rate-limit';
+import { addressKey, clear, clearPrefix, hit, purgeStale, unhit } from './rate-limit';
 
 const t0 = new Date('2026-11-20T10:00:00Z');
 const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
@@ -56,5 +56,26 @@ describe('rate-limit counters', () => {
     expect(await purgeStale(db, new Date('2026-06-01T00:00:00Z'))).toBeGreaterThanOrEqual(1);
     const r = await db.execute(sql`select key from rate_limits where key in ('k:old', 'k:new')`);
     expect((r as unknown as { rows: { key: string }[] }).rows.map((x) => x.key)).toEqual(['k:new']);
+  });
+
+  it('clears every key under a prefix, and only those', async () => {
+    const { db } = database;
+    for (const k of ['p:1:a', 'p:1:b', 'p:10:a', 'p_1:x']) await hit(db, k, 5, 60, at(1));
+    await clearPrefix(db, 'p:1:');
+    expect((await hit(db, 'p:1:a', 5, 60, at(2))).count).toBe(1);
+    expect((await hit(db, 'p:10:a', 5, 60, at(2))).count).toBe(2);
+    expect((await hit(db, 'p_1:x', 5, 60, at(2))).count).toBe(2);
+  });
+});
+
+describe('addressKey', () => {
+  it('counts IPv4 as it is, IPv4-mapped IPv6 as IPv4, and IPv6 by its /64', () => {
+    expect(addressKey('192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressKey('2001:db8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
+    expect(addressKey('2001:0db8:0000:0001:ffff:1:2:3')).toBe('2001:db8:0:1::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 });

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 
@@ -70,4 +71,32 @@ export async function purgeStale(db: Conn, olderThan: Date): Promise<number> {
     sql`delete from rate_limits where window_start < ${olderThan.toISOString()}::timestamptz returning key`,
   );
   return rowsOf(result).length;
+}
+
+/** Forgets every key starting with `prefix` (e.g. all of one account's per-address counters). */
+export async function clearPrefix(db: Conn, prefix: string): Promise<void> {
+  const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  await db.execute(sql`delete from rate_limits where key like ${pattern}`);
+}
+
+/**
+ * The client address as a throttling key. An IPv6 client usually holds a whole /64 and can take a new
+ * address from it for every request, so IPv6 counts by its /64; IPv4-mapped IPv6 counts as IPv4.
+ */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (isIPv6(ip)) {
+    const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
+    const left = head ? head.split(':') : [];
+    const right = tail ? tail.split(':') : [];
+    const groups = ip.includes('::')
+      ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+      : left;
+    return `${groups
+      .slice(0, 4)
+      .map((g) => g.replace(/^0+(?=.)/, ''))
+      .join(':')}::/64`;
+  }
+  return ip;
 }

@@ -110,6 +110,14 @@ const escapeHtml = (s: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
+/**
+ * The text part shows what people typed as it is, so tags in it would reach a mail client that renders
+ * text as HTML (or a reader who trusts them): drop tags and comments, keep a lone `<` as in `a < b`.
+ */
+export function withoutMarkup(text: string): string {
+  return text.replace(/<!--[\s\S]*?(?:-->|$)|<\/?[a-z!?][^<>]*(?:>|$)/gi, '');
+}
+
 /** `DD/MM/YYYY HH:mm–HH:mm (Europe/Rome)`, in the portal's zone as the booking page shows it. */
 export function formatWhen(start: Date, end: Date, tz: string): string {
   const sameDay = localDay(start, tz) === localDay(end, tz);
@@ -150,7 +158,7 @@ function message(
   ics: string,
   method: IcsEvent['method'],
 ): EmailMessage {
-  const text = paragraphs.join('\n\n') + (link ? `\n\n${link}` : '') + '\n';
+  const text = withoutMarkup(paragraphs.join('\n\n')) + (link ? `\n\n${link}` : '') + '\n';
   const html =
     paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('') +
     (link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : '');

@@ -569,6 +569,63 @@ describe('abuse', () => {
   });
 });
 
+describe('abuse: links, recipients and markup', () => {
+  const setCount = (key: string, count: number) =>
+    t.ctx.database.db.execute(
+      sql`insert into rate_limits (key, count, window_start) values (${key}, ${count}, ${NOW}::timestamptz)
+          on conflict (key) do update set count = excluded.count, window_start = excluded.window_start`,
+    );
+  const forget = (key: string) => t.ctx.database.db.execute(sql`delete from rate_limits where key = ${key}`);
+
+  it('refuses a 6th booking to one e-mail address within a day, from any address', async () => {
+    t.clock.set(NOW);
+    await setCount('appointments:to:victim@example.com', 5);
+    const res = await bookAt(LINK, '2026-11-30T09:00:00.000Z', 60, { email: 'Victim@Example.com' });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().code).toBe('too_many_bookings');
+    expect(await mailsTo('Victim@Example.com')).toEqual([]);
+    await forget('appointments:to:victim@example.com');
+  });
+
+  it('refuses a 31st booking on one link within the hour', async () => {
+    t.clock.set(NOW);
+    const { id } = await one<{ id: number }>(
+      sql`select id from appointment_links where event_key = 'acme-sopralluogo-5e6f7a8b'`,
+    );
+    await setCount(`appointments:link:${id}`, 30);
+    const res = await bookAt(LINK, '2026-11-30T10:00:00.000Z', 60, { email: 'someone@example.com' });
+    expect(res.statusCode).toBe(429);
+    expect(await mailsTo('someone@example.com')).toEqual([]);
+    await forget(`appointments:link:${id}`);
+  });
+
+  it.each([
+    ['firstName', '<a href="https://evil.example">Win</a>'],
+    ['lastName', 'visit https://evil.example'],
+    ['firstName', 'www.evil.example'],
+    ['companyName', '<img src=x>'],
+  ])('refuses markup or a web address in %s', async (field, value) => {
+    t.clock.set(NOW);
+    const res = await bookAt(LINK, '2026-11-30T11:00:00.000Z', 60, {
+      email: 'spam2@example.com',
+      [field]: value,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_name', errors: [{ path: field }] });
+    expect(await mailsTo('spam2@example.com')).toEqual([]);
+  });
+
+  it('keeps tags out of the text part, and a lone < in', async () => {
+    t.clock.set(NOW);
+    const notes = '<b>Bold</b> <a href="https://x.example">link</a> <!-- hidden --> arrive < 10:00';
+    const res = await bookAt(LINK, '2026-12-01T08:00:00.000Z', 60, { email: 'notes@example.com', notes });
+    expect(res.statusCode, res.body).toBe(201);
+    const agentMail = (await mailsTo('luca@acme.example')).find((m) => m.text.includes('arrive'));
+    expect(agentMail!.text).toContain('Bold link  arrive < 10:00');
+    expect(agentMail!.text).not.toMatch(/<[a-z!/]/i);
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents every appointments route', async () => {
     const doc = (await t.app.inject({ url: '/api/docs' })).json<{ paths: Record<string, object> }>();

@@ -20,7 +20,7 @@ import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../platform/errors';
 import { DEFAULT_MAIL_FROM } from '../../platform/mail';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
-import { hit } from '../../platform/rate-limit';
+import { addressKey, hit } from '../../platform/rate-limit';
 import {
   agentBookedEmail,
   agentCancelledEmail,
@@ -51,7 +51,16 @@ import {
 import { addDays, daysBetween, localDay } from '../../platform/time-zone';
 
 /** Confirmation e-mails one address (IP) may cause per hour: the booking page is public. */
-const BOOKINGS_PER_IP_PER_HOUR = 20;
+/**
+ * Successful bookings, counted in the booking's transaction. Each one mails the address it names with
+ * the portal's branding: the address limit stops one sender, the link limit a spread-out sender, the
+ * recipient limit mail to one victim from anywhere.
+ */
+export const BOOKING_LIMITS = {
+  perAddress: { limit: 20, windowSeconds: 3600 },
+  perLink: { limit: 30, windowSeconds: 3600 },
+  perRecipient: { limit: 5, windowSeconds: 24 * 3600 },
+};
 
 const linkNotFound = () => notFound('No appointment link with this key', codes.linkNotFound);
 const appointmentNotFound = () => notFound('No appointment with this key', codes.appointmentNotFound);
@@ -162,6 +171,16 @@ function checkFields(body: AppointmentBookingRequest): BookingFields {
       missing.map((path) => ({ path, message: 'required' })),
     );
   }
+  const bad = (['firstName', 'lastName', 'companyName'] as const).filter((k) =>
+    /[<>]|:\/\/|\bwww\./i.test(f[k]),
+  );
+  if (bad.length > 0) {
+    throw badRequest(
+      'A name may not contain markup or a web address',
+      codes.invalidName,
+      bad.map((path) => ({ path, message: 'invalid' })),
+    );
+  }
   if (!appointmentEmailPattern.test(f.email)) {
     throw badRequest('Please enter a valid e-mail address', codes.invalidEmail, [
       { path: 'email', message: 'invalid' },
@@ -260,13 +279,18 @@ export async function book(
       await insertClaims(tx, link.agentId, appointmentId, claimStarts(slot));
       await emitAppointmentEvent(tx, ctx, 'appointment.booked', appointmentId, visitorSource);
       // Counted only for bookings that got their slot: a refused race costs the caller nothing.
-      const limit = await hit(tx, `appointments:book:${ip}`, BOOKINGS_PER_IP_PER_HOUR, 3600, now);
-      if (!limit.allowed) {
-        throw tooMany(
-          'Too many bookings from this address; try again later',
-          'too_many_bookings',
-          limit.retryAfterSeconds,
-        );
+      for (const [key, rule] of [
+        [`appointments:book:${addressKey(ip)}`, BOOKING_LIMITS.perAddress],
+        [`appointments:link:${link.linkId}`, BOOKING_LIMITS.perLink],
+        [`appointments:to:${fields.email.toLowerCase()}`, BOOKING_LIMITS.perRecipient],
+      ] as const) {
+        const limit = await hit(tx, key, rule.limit, rule.windowSeconds, now);
+        if (!limit.allowed)
+          throw tooMany(
+            'Too many bookings; please try again later',
+            codes.tooManyBookings,
+            limit.retryAfterSeconds,
+          );
       }
       await enqueueEmail(tx, confirmationEmail(data), now);
       if (link.agentEmail)

@@ -208,3 +208,20 @@ export async function consumeLink(db: Conn, linkId: number, now: Date): Promise<
     .returning({ id: userTokens.id });
   return rows.length === 1;
 }
+
+export interface UserPortal {
+  key: string;
+  name: string;
+  defaultLanguage: string;
+}
+
+/** The portals a user holds a contact in (the only ones whose branding their e-mails may wear). */
+export async function findUserPortals(db: Conn, userId: number): Promise<UserPortal[]> {
+  return db
+    .selectDistinct({ key: portals.key, name: portals.name, defaultLanguage: portals.defaultLanguage })
+    .from(userContacts)
+    .innerJoin(contacts, eq(contacts.id, userContacts.contactId))
+    .innerJoin(portals, eq(portals.id, contacts.portalId))
+    .where(eq(userContacts.userId, userId))
+    .orderBy(asc(portals.key));
+}

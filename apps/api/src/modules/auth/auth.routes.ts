@@ -4,18 +4,13 @@ import { route } from '../../platform/route';
 import { changePassword, checkLink, confirm, login, logout, me, requestRecovery } from './auth.service';
 
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
-  // Nothing about a session may be cached by a browser or a proxy.
-  app.addHook('onSend', async (req, reply) => {
-    if (/^\/api\/(auth|users\/me)(\/|$|\?)/i.test(req.url)) reply.header('Cache-Control', 'no-store');
-  });
-
   route(app, ctx, authRoutes.login, (req) => login(ctx, req.body.userName, req.body.password, req.ip));
   route(app, ctx, authRoutes.logout, async (_req, _reply, user) => {
     await logout(ctx, user.sessionId);
   });
   route(app, ctx, authRoutes.me, (_req, _reply, user) => me(ctx, user.userId));
   route(app, ctx, authRoutes.recovery, async (req) => {
-    await requestRecovery(ctx, req.body.userName, req.body.company, req.ip);
+    await requestRecovery(ctx, req.body, req.ip);
     return { status: 'sent' as const };
   });
   route(app, ctx, authRoutes.link, (req) => checkLink(ctx, req.params.token));

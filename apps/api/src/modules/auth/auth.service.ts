@@ -10,13 +10,14 @@ import {
   verifyPassword,
 } from '../../platform/passwords';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
-import { clear, hit, unhit } from '../../platform/rate-limit';
+import { addressKey, clear, clearPrefix, hit, unhit } from '../../platform/rate-limit';
 import { findPortalBrief, toPortalSettings } from '../../platform/portal-settings';
 import { recoveryEmail } from '../../platform/account-mail';
 import {
   consumeLink,
   findLink,
   findPasswordHash,
+  findUserPortals,
   findUsersByNameOrEmail,
   insertSession,
   insertUserToken,
@@ -30,7 +31,8 @@ import {
 
 /** Throttling windows. Every counter lives in `rate_limits`, so they hold across processes. */
 export const LIMITS = {
-  loginPerUser: { limit: 5, windowSeconds: 15 * 60 },
+  /** Failures against one account from one address: the guesser's address is stopped, not the owner. */
+  loginPerAccountAndAddress: { limit: 5, windowSeconds: 15 * 60 },
   loginPerIp: { limit: 30, windowSeconds: 15 * 60 },
   recoveryPerName: { limit: 3, windowSeconds: 60 * 60 },
   recoveryPerIp: { limit: 10, windowSeconds: 15 * 60 },
@@ -87,7 +89,10 @@ async function matchCandidate(
 
 /**
  * Every attempt is counted before the password is checked (so parallel guesses cannot slip past the
- * limit); a success then takes its own attempt back from the address and clears the user's counter.
+ * limit): once per address, and once per account it names *from that address*. So five wrong passwords
+ * close that account to that address only, and the owner elsewhere still gets in. A name shared by
+ * several accounts (an e-mail) counts against each of them: it cannot be used to dodge an account's
+ * counter. A success takes its own attempt back from the address and clears the account's counter there.
  */
 export async function login(
   ctx: AppContext,
@@ -97,22 +102,27 @@ export async function login(
 ): Promise<SessionAnswer> {
   const db = ctx.database.db;
   const candidates = await findUsersByNameOrEmail(db, userName);
-  // One counter per account however it is named (name or e-mail); unknown names count by their text.
-  const userKey =
-    candidates.length === 1
-      ? `login:user:${candidates[0]!.id}`
-      : `login:name:${userName.trim().toLowerCase()}`;
-  const ipKey = `login:ip:${ip}`;
+  const address = addressKey(ip);
+  const ipKey = `login:ip:${address}`;
+  // Unknown names count by their text, so they cost a caller the same as known ones.
+  const accountKeys =
+    candidates.length > 0
+      ? candidates.map((c) => accountKey(c.id, address))
+      : [`login:name:${userName.trim().toLowerCase()}:${address}`];
   await throttle(ctx, ipKey, LIMITS.loginPerIp);
-  await throttle(ctx, userKey, LIMITS.loginPerUser);
+  for (const key of accountKeys) await throttle(ctx, key, LIMITS.loginPerAccountAndAddress);
 
   const user = await matchCandidate(candidates, password);
   if (!user) throw wrongCredentials();
 
-  await clear(db, userKey);
+  const own = accountKey(user.id, address);
+  for (const key of accountKeys) await (key === own ? clear(db, key) : unhit(db, key));
   await unhit(db, ipKey);
   return toAnswer(await issueSession(db, ctx.clock, user.id, ctx.config.TOKEN_TTL_HOURS));
 }
+
+/** The failed-login counter of one account from one address (see `login`). */
+const accountKey = (userId: number, address: string) => `login:user:${userId}:${address}`;
 
 export async function logout(ctx: AppContext, sessionId: number): Promise<void> {
   await revokeSession(ctx.database.db, sessionId, ctx.clock.now());
@@ -148,22 +158,28 @@ export async function me(ctx: AppContext, userId: number): Promise<MeAnswer> {
 /**
  * Mails a single-use recovery link when the name or e-mail belongs to a user with an e-mail address.
  * The caller answers the same whatever happens here, so nobody learns whether an account exists.
+ * The e-mail wears the branding of the portal named in the request only if the user belongs to it
+ * (anyone may name any portal), and speaks the language of the screen it was asked from, else that
+ * of the user's portal.
  */
 export async function requestRecovery(
   ctx: AppContext,
-  userName: string,
-  company: string | undefined,
+  req: { userName: string; company?: string | undefined; language?: string | undefined },
   ip: string,
 ): Promise<void> {
   const db = ctx.database.db;
-  await throttle(ctx, `recovery:ip:${ip}`, LIMITS.recoveryPerIp);
+  const userName = req.userName;
+  await throttle(ctx, `recovery:ip:${addressKey(ip)}`, LIMITS.recoveryPerIp);
   await throttle(ctx, `recovery:name:${userName.trim().toLowerCase()}`, LIMITS.recoveryPerName);
 
   const candidates = await findUsersByNameOrEmail(db, userName);
   // An e-mail shared by several users names none of them for sure: send nothing rather than guess.
   const user = candidates.length === 1 ? candidates[0] : undefined;
   if (!user?.email) return;
-  const portal = company ? await findPortalBrief(db, company) : undefined;
+  const own = await findUserPortals(db, user.id);
+  const named = req.company?.toLowerCase();
+  const portal = named ? own.find((p) => p.key.toLowerCase() === named) : undefined;
+  const language = req.language ?? (portal ?? (own.length === 1 ? own[0] : undefined))?.defaultLanguage;
   const now = ctx.clock.now();
   await db.transaction(async (tx) => {
     // A new link replaces any earlier recovery link still open.
@@ -174,13 +190,7 @@ export async function requestRecovery(
       (portal ? `&company=${encodeURIComponent(portal.key)}` : '');
     await enqueueEmail(
       tx,
-      recoveryEmail({
-        to: user.email!,
-        userName: user.userName,
-        portalName: portal?.name,
-        link,
-        language: portal?.defaultLanguage,
-      }),
+      recoveryEmail({ to: user.email!, userName: user.userName, portalName: portal?.name, link, language }),
       now,
     );
   });
@@ -221,7 +231,8 @@ export async function confirm(
     if (link.purpose === 'invite') await emitUserActivated(tx, ctx, link.userId);
     return insertSession(tx, link.userId, now, ctx.config.TOKEN_TTL_HOURS);
   });
-  await clear(db, `login:user:${link.userId}`);
+  // A new password ends every lockout of the account, from every address.
+  await clearPrefix(db, `login:user:${link.userId}:`);
   return toAnswer(session);
 }
 

@@ -24,7 +24,10 @@ describe('sign-in, sessions and the current user', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ now: NOW });
-    await seedExample(t);
+    const doc = exampleDocument() as { users: object[] };
+    for (const userName of ['shared.one', 'shared.two'])
+      doc.users.push({ userName, email: 'shared@acme.example', password: PASSWORD, contacts: [] });
+    await seedExample(t, doc);
   });
   afterAll(() => t.close());
   beforeEach(async () => {
@@ -103,13 +106,14 @@ describe('sign-in, sessions and the current user', () => {
   });
 
   describe('throttling', () => {
-    it('answers 429 after 5 failures for one account, in every process, until the window ends', async () => {
-      // Failures spread over addresses and over name and e-mail still count for the one account.
+    it('after 5 failures from one address refuses that address for the account, in every process, until the window ends', async () => {
+      // Failures by name and by e-mail count for the one account.
+      const guesser = '198.51.100.9';
       for (let i = 0; i < 5; i++) {
-        const res = await login(i % 2 ? 'anna@acme.example' : 'ANNA.VERDI', 'nope-nope-nope');
+        const res = await login(i % 2 ? 'anna@acme.example' : 'ANNA.VERDI', 'nope-nope-nope', guesser);
         expect(res.statusCode).toBe(401);
       }
-      const blocked = await login('anna.verdi', PASSWORD);
+      const blocked = await login('anna.verdi', PASSWORD, guesser);
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toMatchObject({ code: 'too_many_attempts' });
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
@@ -118,17 +122,47 @@ describe('sign-in, sessions and the current user', () => {
       // A second app on the same database shares the counters.
       const other = await createTestApp({ now: NOW, database: t.ctx.database });
       try {
-        const res = await login('anna.verdi', PASSWORD, freshIp(), other.app);
+        const res = await login('anna.verdi', PASSWORD, guesser, other.app);
         expect(res.statusCode).toBe(429);
         other.clock.advance(15 * 60_000 + 1000);
-        expect((await login('anna.verdi', PASSWORD, freshIp(), other.app)).statusCode).toBe(200);
+        expect((await login('anna.verdi', PASSWORD, guesser, other.app)).statusCode).toBe(200);
       } finally {
         await other.close();
       }
     });
 
+    it('does not lock the owner out: the right password from another address still signs in', async () => {
+      for (let i = 0; i < 8; i++) await login('anna.verdi', 'nope-nope-nope', '198.51.100.10');
+      expect((await login('anna.verdi', PASSWORD, '198.51.100.10')).statusCode).toBe(429);
+      expect((await login('anna.verdi', PASSWORD, '203.0.113.5')).statusCode).toBe(200);
+      expect((await login('anna@acme.example', PASSWORD, '203.0.113.6')).statusCode).toBe(200);
+    });
+
+    it('counts addresses of one IPv6 /64 as one', async () => {
+      for (let i = 0; i < 5; i++)
+        expect((await login('anna.verdi', 'nope-nope-nope', `2001:db8:1:2::${i + 1}`)).statusCode).toBe(401);
+      expect((await login('anna.verdi', PASSWORD, '2001:db8:1:2:ffff::9')).statusCode).toBe(429);
+      expect((await login('anna.verdi', PASSWORD, '2001:db8:1:3::1')).statusCode).toBe(200);
+    });
+
+    it('counts a shared e-mail against every account it names', async () => {
+      const guesser = '198.51.100.11';
+      // shared.one and shared.two (added in beforeAll) have the same e-mail.
+      for (let i = 0; i < 5; i++)
+        expect((await login('shared@acme.example', 'nope-nope-nope', guesser)).statusCode).toBe(401);
+      expect((await login('shared.one', PASSWORD, guesser)).statusCode).toBe(429);
+      expect((await login('shared.two', PASSWORD, guesser)).statusCode).toBe(429);
+      // The other way round: failures by name close the e-mail too.
+      const second = '198.51.100.12';
+      for (let i = 0; i < 5; i++)
+        expect((await login('shared.two', 'nope-nope-nope', second)).statusCode).toBe(401);
+      expect((await login('shared@acme.example', PASSWORD, second)).statusCode).toBe(429);
+      expect((await login('shared.one', PASSWORD, second)).statusCode).toBe(200);
+    });
+
     it('a success clears the account counter', async () => {
-      const attempt = (pw: string) => login('mario.rossi', pw);
+      const ip = '198.51.100.13';
+      const attempt = (pw: string) => login('mario.rossi', pw, ip);
       for (let i = 0; i < 4; i++) expect((await attempt('bad-password-x')).statusCode).toBe(401);
       expect((await attempt(PASSWORD)).statusCode).toBe(200);
       for (let i = 0; i < 4; i++) expect((await attempt('bad-password-x')).statusCode).toBe(401);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { bearer, seedExample } from '../../test/seed';
+import { bearer, exampleDocument, seedExample } from '../../test/seed';
 import { linkTokenMailedTo } from './auth-fixture';
 import { insertUserToken } from './auth.queries';
 
@@ -96,6 +96,52 @@ describe('recovery and invitation links', () => {
       const mail = (r as unknown as { rows: { payload: { text: string } }[] }).rows[0]!.payload;
       expect(mail.text).toMatch(/\/confirm\?token=[\w-]+\n/);
       expect(mail.text).not.toContain('company=');
+    });
+
+    const lastMail = async () => {
+      const r = await t.ctx.database.db.execute(sql`select payload from outbox order by id desc limit 1`);
+      return (
+        r as unknown as { rows: { payload: { to: string; subject: string; text: string; html: string } }[] }
+      ).rows[0]!.payload;
+    };
+
+    it('writes the e-mail in the language of the screen it was asked from', async () => {
+      for (const [language, subject] of [
+        ['en-EN', 'Reset your password'],
+        ['es-ES', 'Restablece tu contraseña'],
+        ['it-IT', 'Reimposta la tua password'],
+      ]) {
+        expect(
+          (await post('/api/auth/recovery', { userName: 'anna.verdi', company: 'acme', language }))
+            .statusCode,
+        ).toBe(202);
+        expect((await lastMail()).subject).toBe(subject);
+      }
+      // Without one, the language of the user's portal.
+      await recover('anna.verdi');
+      expect((await lastMail()).subject).toBe('Reimposta la tua password');
+      expect((await post('/api/auth/recovery', { userName: 'anna.verdi', language: 'xx' })).statusCode).toBe(
+        400,
+      );
+    });
+
+    it('wears the branding of a named portal only if the user belongs to it', async () => {
+      const acme = (exampleDocument() as { portals: object[] }).portals[0]!;
+      const beta = JSON.parse(JSON.stringify(acme).replaceAll('ACME', 'BETA Truffa')) as Record<
+        string,
+        unknown
+      >;
+      beta.webPortalKey = 'beta';
+      await seedExample(t, { formatVersion: 1, portals: [beta], users: [] });
+      await recover('anna.verdi', 'beta');
+      const foreign = await lastMail();
+      expect(foreign.to).toBe('anna@acme.example');
+      expect(`${foreign.subject} ${foreign.text} ${foreign.html}`).not.toContain('BETA');
+      expect(foreign.text).not.toContain('company=');
+      await recover('anna.verdi', 'ACME');
+      const own = await lastMail();
+      expect(own.text).toContain('ACME Assistenza');
+      expect(own.text).toContain('company=acme');
     });
 
     it('expires the link after one hour', async () => {

@@ -60,7 +60,10 @@ describe('wiki elements', () => {
     expect(await wiki('?filter=%25')).toEqual([]);
     expect(await wiki('?filter=_')).toEqual([]);
     expect((await wiki('?filter=')).length).toBe(3);
-    expect(await wiki('?filter=a%00b')).toEqual([]);
+    // A control character is refused before any route (request-guards), not searched for.
+    const nul = await t.app.inject({ url: '/api/acme/101/wikielements?filter=a%00b', headers: mario });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().code).toBe('control_character');
   });
 
   it('shows another company only its own elements', async () => {

@@ -110,7 +110,9 @@ describe('login page', () => {
     fireEvent.change(await screen.findByLabelText(/Nome utente o e-mail/), { target: { value: 'someone' } });
     fireEvent.click(screen.getByRole('button', { name: 'Invia' }));
     expect((await screen.findByRole('status')).textContent).toContain('Se il nome utente');
-    expect(posted).toEqual([{ url: '/api/auth/recovery', body: { userName: 'someone', company: 'demo' } }]);
+    expect(posted).toEqual([
+      { url: '/api/auth/recovery', body: { userName: 'someone', company: 'demo', language: 'it-IT' } },
+    ]);
   });
 });
 

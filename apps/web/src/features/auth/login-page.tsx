@@ -4,6 +4,7 @@ import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { isLanguage } from '../../i18n';
 import { storage } from '../../lib/storage';
 import { useLogin } from './api/login';
 import { useRecovery } from './api/recovery';
@@ -126,7 +127,7 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
 }
 
 function RecoveryForm({ company, focusHeading, onSwitch }: FormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const heading = useHeadingFocus(focusHeading);
   const [userName, setUserName] = useState('');
   const [isSubmitted, setIsSubmitted] = useState(false);
@@ -136,7 +137,9 @@ function RecoveryForm({ company, focusHeading, onSwitch }: FormProps) {
     e.preventDefault();
     setIsSubmitted(true);
     if (!userName.trim()) return;
-    mutation.mutate({ userName: userName.trim(), company: company || undefined });
+    // The e-mail is written in the language of this screen.
+    const language = isLanguage(i18n.language) ? i18n.language : undefined;
+    mutation.mutate({ userName: userName.trim(), company: company || undefined, language });
   };
 
   return (

@@ -10,6 +10,7 @@ import { newToken, sha256 } from '../../../platform/auth';
 import { AppError } from '../../../platform/errors';
 import { enqueueEmail } from '../../../platform/outbox';
 import { hashPassword, verifyPassword } from '../../../platform/passwords';
+import { invitationEmail } from '../../../platform/account-mail';
 import { chunk } from '../import.files';
 import { onlyChanged } from './support';
 
@@ -77,44 +78,6 @@ export async function prepareUsers(db: Db, list: ImportUser[]): Promise<Prepared
 function sameUser(a: StoredUser | undefined, b: StoredUser | undefined): boolean {
   if (!a || !b) return a === b;
   return a.id === b.id && a.passwordHash === b.passwordHash;
-}
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
-/** The invitation, in Italian then English (the user's language is not known yet). */
-export function invitationEmail(to: string, userName: string, portalName: string, link: string) {
-  const text = [
-    'Buongiorno,',
-    '',
-    `è stato creato per te un accesso a ${portalName} con il nome utente "${userName}".`,
-    'Per attivarlo scegli una password da questo link, valido 7 giorni:',
-    link,
-    '',
-    'Se non aspettavi questo messaggio puoi ignorarlo.',
-    '',
-    '---',
-    '',
-    'Hello,',
-    '',
-    `an account on ${portalName} has been created for you with the user name "${userName}".`,
-    'To activate it, choose a password with this link, valid for 7 days:',
-    link,
-    '',
-    'If you were not expecting this message, you can ignore it.',
-  ].join('\n');
-  const [p, u, l] = [escapeHtml(portalName), escapeHtml(userName), escapeHtml(link)];
-  const html =
-    `<p>Buongiorno,</p><p>è stato creato per te un accesso a <b>${p}</b> con il nome utente <b>${u}</b>.</p>` +
-    `<p>Per attivarlo scegli una password da questo link, valido 7 giorni:<br><a href="${l}">${l}</a></p>` +
-    `<p>Se non aspettavi questo messaggio puoi ignorarlo.</p><hr>` +
-    `<p>Hello,</p><p>an account on <b>${p}</b> has been created for you with the user name <b>${u}</b>.</p>` +
-    `<p>To activate it, choose a password with this link, valid for 7 days:<br><a href="${l}">${l}</a></p>` +
-    `<p>If you were not expecting this message, you can ignore it.</p>`;
-  return { to, subject: `Invito a ${portalName} / Invitation to ${portalName}`, text, html };
 }
 
 export async function writeUsers(
@@ -196,18 +159,24 @@ export async function writeUsers(
   const wanted = prepared.flatMap((p) => (p.user.contacts ?? []).map((c) => ({ p, ...c })));
   const portalKeys = [...new Set(wanted.map((w) => w.webPortalKey))];
   const contactExts = [...new Set(wanted.map((w) => w.contactId))];
-  const contactOf = new Map<string, { id: number; portalName: string }>();
+  const contactOf = new Map<string, { id: number; portalName: string; language: string }>();
   for (const part of chunk(contactExts, 5000)) {
     if (portalKeys.length === 0) break;
     const rows = await tx
-      .select({ id: contacts.id, ext: contacts.extId, key: portals.key, portalName: portals.name })
+      .select({
+        id: contacts.id,
+        ext: contacts.extId,
+        key: portals.key,
+        portalName: portals.name,
+        language: portals.defaultLanguage,
+      })
       .from(contacts)
       .innerJoin(portals, eq(portals.id, contacts.portalId))
       .where(and(inArray(portals.key, portalKeys), inArray(contacts.extId, part)));
-    for (const r of rows) contactOf.set(`${r.key}\n${r.ext}`, { id: r.id, portalName: r.portalName });
+    for (const r of rows) contactOf.set(`${r.key}\n${r.ext}`, r);
   }
   const pairs = new Map<string, [number, number]>();
-  const portalNameOf = new Map<number, string>();
+  const portalOf = new Map<number, { portalName: string; language: string }>();
   for (const w of wanted) {
     const c = contactOf.get(`${w.webPortalKey}\n${w.contactId}`);
     if (!c)
@@ -218,7 +187,7 @@ export async function writeUsers(
       );
     const uid = userId(w.p);
     pairs.set(`${uid}:${c.id}`, [uid, c.id]);
-    if (!portalNameOf.has(uid)) portalNameOf.set(uid, c.portalName);
+    if (!portalOf.has(uid)) portalOf.set(uid, c);
   }
   const allIds = prepared.map(userId);
   const existingPairs: { userId: number; contactId: number }[] = [];
@@ -280,7 +249,13 @@ export async function writeUsers(
     const link = `${publicUrl}/confirm?token=${encodeURIComponent(token)}`;
     await enqueueEmail(
       tx,
-      invitationEmail(p.user.email, p.user.userName, portalNameOf.get(uid) ?? 'Sportello', link),
+      invitationEmail({
+        to: p.user.email,
+        userName: p.user.userName,
+        portalName: portalOf.get(uid)?.portalName ?? 'Sportello',
+        link,
+        language: portalOf.get(uid)?.language,
+      }),
       now,
     );
   }
