@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionIcon, Group, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
-import '@mantine/dropzone/styles.css';
+import '@mantine/dropzone/styles.layer.css';
 import { IconCheck, IconPaperclip, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { UploadResult } from '@sportello/contracts';
 import { ApiRequestError, upload } from '../lib/api-client';

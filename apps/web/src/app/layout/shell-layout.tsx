@@ -12,6 +12,7 @@ import { storage } from '../../lib/storage';
 import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
 import { contactPath, loginPath, pickContact } from '../sections';
+import { loadRestStylesWhenIdle } from '../styles/load-rest-styles';
 import { AppHeader } from './header';
 import { AppFooter } from './footer';
 import { MainMenu } from './main-menu';
@@ -108,6 +109,8 @@ function Shell({ tenantKey }: { tenantKey: string }) {
   const isPhone = useMediaQuery(PHONE_QUERY) ?? false;
   const navRef = useRef<HTMLDivElement>(null);
   const location = useLocation();
+  // Menus and dialogs of the shell and of My tickets open with the styles that the first paint left out.
+  useEffect(() => loadRestStylesWhenIdle(), []);
   // A page change on a phone closes the drawer.
   const [lastPath, setLastPath] = useState(location.pathname);
   if (lastPath !== location.pathname) {
