@@ -18,6 +18,7 @@ import { AppFooter } from './footer';
 import { MainMenu } from './main-menu';
 import { FullScreenSpinner, PageLoader } from './spinners';
 import classes from './shell.module.css';
+import { usePageTitle } from '../../ui/page-title';
 
 /** SPEC A9: the spinner stays this long after the portal settings arrive, so the branding settles unseen. */
 export const SPINNER_SETTLE_MS = 200;
@@ -163,6 +164,7 @@ function Shell({ tenantKey }: { tenantKey: string }) {
 
 function NoContacts() {
   const { t } = useTranslation();
+  usePageTitle(t('layout.noContactsTitle'));
   const logout = useLogout();
   return (
     <Stack component="main" align="center" justify="center" mih="100dvh" p="md" ta="center">

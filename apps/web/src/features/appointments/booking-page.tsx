@@ -37,6 +37,7 @@ import {
   type FieldErrors,
 } from './components/booking-form';
 import { SlotNotice, SlotPicker } from './components/slot-picker';
+import { usePageTitle } from '../../ui/page-title';
 
 /** The hours offered: up to 8, or more when the link's default is longer. */
 const MAX_HOURS = 8;
@@ -103,6 +104,7 @@ type Step = 'choose' | 'confirm' | 'done';
 
 function Booking({ company, eventKey, link }: { company: string; eventKey: string; link: AppointmentLink }) {
   const { t } = useTranslation();
+  usePageTitle(link.title);
   const whenText = useWhenText();
   const [step, setStep] = useState<Step>('choose');
   const [duration, setDuration] = useState(link.defaultDurationMinutes);

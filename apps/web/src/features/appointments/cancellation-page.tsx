@@ -11,6 +11,7 @@ import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-fr
 import { useAppointment, useCancelAppointment } from './api/appointment';
 import { SummaryList } from '../../ui/summary-list';
 import { useWhenText } from './components/appointment-summary';
+import { usePageTitle } from '../../ui/page-title';
 
 /**
  * `/appointments/{company}/cancellation/{key}` (SPEC A2), open without sign-in: the appointment the
@@ -72,6 +73,7 @@ function Appointment({
   appointment: AppointmentSummary;
 }) {
   const { t } = useTranslation();
+  usePageTitle(a.title);
   const whenText = useWhenText();
   const cancel = useCancelAppointment(company, cancelKey);
   const [isAsking, setIsAsking] = useState(false);

@@ -15,6 +15,7 @@ import { OtpStep } from './components/otp-step';
 import { ReviewStep } from './components/review-step';
 import { SignedView } from './components/signed-view';
 import { signingErrorMessage } from './errors';
+import { usePageTitle } from '../../ui/page-title';
 
 /** What the review step hands the code step (kept in the history entry, so a reload keeps it). */
 interface ConfirmState {
@@ -65,6 +66,7 @@ function DocumentView({
   doc: SigningDocument;
 }) {
   const { t } = useTranslation();
+  usePageTitle(doc.documentName);
   const location = useLocation();
   const navigate = useNavigate();
   const signing = useSignDocument(company, documentKey);

@@ -12,6 +12,7 @@ import { SafeHtml } from '../../ui/safe-html';
 import { useTaskPage } from './api/task-page';
 import { SummaryList } from '../../ui/summary-list';
 import classes from './task-page.module.css';
+import { usePageTitle } from '../../ui/page-title';
 
 /**
  * `/tasks/{company}/{eventkey}` (SPEC A2, B3), open without sign-in: a read-only summary of one ticket
@@ -65,6 +66,7 @@ function TaskContent({ company, eventKey }: { company: string; eventKey: string 
 
 function Task({ task }: { task: TaskPageData }) {
   const { t } = useTranslation();
+  usePageTitle(task.title);
   const number =
     task.internalAnnualProgressive > 0 ? task.ticketNumber || String(task.internalAnnualProgressive) : '';
   const details: { label: string; value: string }[] = [
