@@ -137,7 +137,11 @@ function Shell({ tenantKey }: { tenantKey: string }) {
       header={{ height: 60 }}
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }}
       padding="md"
-      styles={{ main: { minHeight: 0, flex: '1 0 auto' } }}
+      // The page area fills the screen below the header, so the footer starts below the fold: a page
+      // growing as its data and code arrive pushes nothing visible (it shifted a ticket's layout by 0.25).
+      styles={{
+        main: { minHeight: 'calc(100dvh - var(--app-shell-header-offset, 0rem))', flex: '1 0 auto' },
+      }}
     >
       <SkipLink />
       <AppHeader isNavOpen={isNavOpen} onToggleNav={nav.toggle} burgerId={BURGER_ID} />

@@ -73,11 +73,9 @@ function BookingContent({ company, eventKey }: { company: string; eventKey: stri
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);
   }, [timeZone]);
-  useEffect(() => {
-    document.title = link.data
-      ? `${link.data.title} · ${t('appointments.pageTitle')}`
-      : t('appointments.pageTitle');
-  }, [link.data, t]);
+  usePageTitle(
+    link.data ? `${link.data.title} · ${t('appointments.pageTitle')}` : t('appointments.pageTitle'),
+  );
 
   if (link.isPending)
     return (
@@ -104,7 +102,6 @@ type Step = 'choose' | 'confirm' | 'done';
 
 function Booking({ company, eventKey, link }: { company: string; eventKey: string; link: AppointmentLink }) {
   const { t } = useTranslation();
-  usePageTitle(link.title);
   const whenText = useWhenText();
   const [step, setStep] = useState<Step>('choose');
   const [duration, setDuration] = useState(link.defaultDurationMinutes);

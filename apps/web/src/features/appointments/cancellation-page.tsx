@@ -46,9 +46,7 @@ function CancellationContent({ company, cancelKey }: { company: string; cancelKe
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);
   }, [timeZone]);
-  useEffect(() => {
-    document.title = t('appointments.cancellation.pageTitle');
-  }, [t]);
+  usePageTitle(t('appointments.cancellation.pageTitle'));
   if (query.isPending)
     return (
       <Stack gap="md" role="status" aria-label={t('common.loading')}>
@@ -73,7 +71,6 @@ function Appointment({
   appointment: AppointmentSummary;
 }) {
   const { t } = useTranslation();
-  usePageTitle(a.title);
   const whenText = useWhenText();
   const cancel = useCancelAppointment(company, cancelKey);
   const [isAsking, setIsAsking] = useState(false);

@@ -43,11 +43,9 @@ export default function SignPage() {
 function SignContent({ company, documentKey }: { company: string; documentKey: string }) {
   const { t } = useTranslation();
   const query = useSigningDocument(company, documentKey);
-  useEffect(() => {
-    document.title = query.data
-      ? `${query.data.documentName} · ${t('signing.pageTitle')}`
-      : t('signing.pageTitle');
-  }, [query.data, t]);
+  usePageTitle(
+    query.data ? `${query.data.documentName} · ${t('signing.pageTitle')}` : t('signing.pageTitle'),
+  );
   if (query.isPending) return <LoadingView />;
   if (query.isError) {
     if (query.error instanceof ApiRequestError && query.error.status === 404) return <SigningNotFound />;
@@ -66,7 +64,6 @@ function DocumentView({
   doc: SigningDocument;
 }) {
   const { t } = useTranslation();
-  usePageTitle(doc.documentName);
   const location = useLocation();
   const navigate = useNavigate();
   const signing = useSignDocument(company, documentKey);

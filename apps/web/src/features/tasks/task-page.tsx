@@ -46,9 +46,7 @@ function TaskContent({ company, eventKey }: { company: string; eventKey: string 
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);
   }, [timeZone]);
-  useEffect(() => {
-    document.title = query.data ? `${query.data.title} · ${t('tasks.pageTitle')}` : t('tasks.pageTitle');
-  }, [query.data, t]);
+  usePageTitle(query.data ? `${query.data.title} · ${t('tasks.pageTitle')}` : t('tasks.pageTitle'));
   if (query.isPending)
     return (
       <Stack gap="md" role="status" aria-label={t('common.loading')}>
@@ -66,7 +64,6 @@ function TaskContent({ company, eventKey }: { company: string; eventKey: string 
 
 function Task({ task }: { task: TaskPageData }) {
   const { t } = useTranslation();
-  usePageTitle(task.title);
   const number =
     task.internalAnnualProgressive > 0 ? task.ticketNumber || String(task.internalAnnualProgressive) : '';
   const details: { label: string; value: string }[] = [
