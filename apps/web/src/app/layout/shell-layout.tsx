@@ -137,11 +137,10 @@ function Shell({ tenantKey }: { tenantKey: string }) {
       header={{ height: 60 }}
       navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }}
       padding="md"
-      // The page area fills the screen below the header, so the footer starts below the fold: a page
-      // growing as its data and code arrive pushes nothing visible (it shifted a ticket's layout by 0.25).
-      styles={{
-        main: { minHeight: 'calc(100dvh - var(--app-shell-header-offset, 0rem))', flex: '1 0 auto' },
-      }}
+      // The page area (its top padding is the header's room) fills the screen, so the footer starts below
+      // the fold: a page growing as its data and code arrive pushes nothing visible (the footer's moves
+      // made most of a ticket's layout shift, 0.25 on a phone).
+      styles={{ main: { minHeight: '100dvh', flex: '1 0 auto' } }}
     >
       <SkipLink />
       <AppHeader isNavOpen={isNavOpen} onToggleNav={nav.toggle} burgerId={BURGER_ID} />

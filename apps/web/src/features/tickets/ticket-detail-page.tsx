@@ -99,10 +99,12 @@ export default function TicketDetailPage() {
     );
   }
   if (query.isPending) {
-    // The page's outline at its final size (header row, then status box and conversation), and at
-    // least a screen tall so the footer stays below it: the ticket arriving moves nothing on screen.
+    // The page's outline (header row, then status box and conversation), at least a screen tall so the
+    // footer stays below it. Its own key: the ticket replaces the outline instead of React moving the
+    // outline's elements to the ticket's places (which the browser counts as the layout shifting).
     return (
       <Stack
+        key="loading"
         gap="md"
         aria-busy="true"
         role="status"
@@ -126,7 +128,7 @@ export default function TicketDetailPage() {
   const ticket = query.data;
   const isClosed = ticket.isClosed || isClosedTicket(ticket);
   return (
-    <Stack gap="md">
+    <Stack key="ticket" gap="md">
       {back}
       <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
         <Group gap="sm" align="center" wrap="wrap" style={{ minWidth: 0 }}>
