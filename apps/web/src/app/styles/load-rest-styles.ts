@@ -6,8 +6,11 @@
 let loading: Promise<unknown> | null = null;
 export const loadRestStyles = (): Promise<unknown> => (loading ??= import('./mantine-rest'));
 
-/** After the first paint, when the main thread is free (at the latest after `timeout` ms). */
-export function loadRestStylesWhenIdle(timeout = 1500): () => void {
+/**
+ * After the first paint, when the main thread is free (at the latest after `timeout` ms: long enough that
+ * a slow phone still busy with My tickets is not made to parse 150 KB of CSS before the list shows).
+ */
+export function loadRestStylesWhenIdle(timeout = 5000): () => void {
   if (typeof requestIdleCallback === 'function') {
     const id = requestIdleCallback(() => void loadRestStyles(), { timeout });
     return () => cancelIdleCallback(id);
