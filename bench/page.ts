@@ -8,6 +8,7 @@
  *   options: --runs N (default 3)  --pg  --trace DIR (Chromium traces of every load)
  *            --profile DIR (JavaScript CPU profiles of every load, for DevTools)
  *            --build-to DIR (build into DIR and keep it)  --dist DIR (an existing build; repeatable)
+ *            --cls-runs N (default 3): cold loads of a ticket on a 360 px phone, for its layout shift (CLS)
  * With several builds (e.g. `--dist before --build-to after`) the runs alternate between them, so a
  * machine shared with other work slows both alike: compare the medians of one invocation only.
  */
@@ -29,6 +30,7 @@ const { values: opt } = parseArgs({
     'build-to': { type: 'string' },
     trace: { type: 'string' },
     profile: { type: 'string' },
+    'cls-runs': { type: 'string', default: '3' },
   },
 });
 const RUNS = Math.max(1, Number(opt.runs));
@@ -152,6 +154,24 @@ async function main(): Promise<void> {
       }
     }
   }
+  // Ticket detail on a phone: how far the page moves while its code and data arrive.
+  const list = (await (
+    await fetch(`${baseUrl}/api/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json()) as { id: number }[];
+  const ticketUrl = `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets/${list[0]!.id}`;
+  const cls: number[][] = dists.map(() => []);
+  for (let i = 0; i < Math.max(0, Number(opt['cls-runs'])); i++)
+    for (const [d, dist] of dists.entries()) {
+      serve(dist);
+      const r = await measureCls(ticketUrl, storage);
+      cls[d]!.push(r.cls);
+      log(
+        `build ${d + 1} CLS run ${i + 1}: ${r.cls.toFixed(3)}${r.shifts.length ? `  (${r.shifts.join('; ')})` : ''}`,
+      );
+    }
+
   for (const [d, dist] of dists.entries())
     for (const kind of ['cold', 'warm'] as const) {
       const pick = (k: 'fcp' | 'lcp' | 'tbt') => median(runs[d]!.map((r) => r[kind][k]));
@@ -159,6 +179,71 @@ async function main(): Promise<void> {
         `build ${d + 1} (${dist}) median ${kind}: FCP ${pick('fcp')} LCP ${pick('lcp')} TBT ${pick('tbt')}`,
       );
     }
+  for (const [d, dist] of dists.entries())
+    if (cls[d]!.length)
+      log(`build ${d + 1} (${dist}) ticket on a phone: CLS max ${Math.max(...cls[d]!).toFixed(3)}`);
+}
+
+/**
+ * A cold load of `url` signed in, on a 360 x 740 phone screen with 4x CPU throttling: the cumulative
+ * layout shift over the first 5 s (PerformanceObserver 'layout-shift', shifts after input excluded), and
+ * the elements that moved the most.
+ */
+async function measureCls(
+  url: string,
+  entries: Record<string, string>,
+): Promise<{ cls: number; shifts: string[] }> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+    });
+    await context.addInitScript((storage) => {
+      for (const [k, v] of Object.entries(storage)) localStorage.setItem(k, v);
+      const w = window as unknown as { __cls: { value: number; shifts: string[] } };
+      w.__cls = { value: 0, shifts: [] };
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries() as unknown as {
+          value: number;
+          hadRecentInput: boolean;
+          sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+        }[]) {
+          if (e.hadRecentInput) continue;
+          w.__cls.value += e.value;
+          if (e.value >= 0.01)
+            w.__cls.shifts.push(
+              `${e.value.toFixed(3)}: ` +
+                e.sources
+                  .map((s) => {
+                    const el = s.node as Element | undefined;
+                    const name = el
+                      ? `${el.nodeName.toLowerCase()}.${String(el.className).split(' ')[0]}`
+                      : '?';
+                    return `${name} y ${Math.round(s.previousRect.y)}→${Math.round(s.currentRect.y)}`;
+                  })
+                  .join(', '),
+            );
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    }, entries);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForTimeout(5000);
+    const r = await page.evaluate(
+      () => (window as unknown as { __cls: { value: number; shifts: string[] } }).__cls,
+    );
+    return { cls: r.value, shifts: r.shifts };
+  } finally {
+    await browser.close();
+  }
 }
 
 try {

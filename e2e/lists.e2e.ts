@@ -158,7 +158,8 @@ describe('list screens', () => {
   });
 
   it('activity contracts: only active by default, expired faded under all, activities on expand', async () => {
-    await open(page, 'activitycontracts', 'Contracts');
+    // Beside service contracts (the demo portal has them) the page is named as its menu item.
+    await open(page, 'activitycontracts', 'Hour and unit contracts');
     await expect.poll(() => rows(page, 'activity-contract').count()).toBe(2);
     const hours = rows(page, 'activity-contract').filter({ hasText: 'Monte ore assistenza IT' });
     expect(await hours.getByTestId('contract-residual').textContent()).toBe(

@@ -169,6 +169,7 @@ describe('the shell', () => {
         'I miei ticket',
         'Tutti i ticket',
         'Contratti',
+        'Contratti a ore e a unità',
         'Abbonamenti attivi',
         'Rapportini',
         'Wiki',
@@ -178,8 +179,12 @@ describe('the shell', () => {
         'Documenti pubblici',
       ]);
     // The portal enables service contracts: Contracts points there.
-    expect(await demo.getByRole('link', { name: 'Contratti' }).getAttribute('href')).toBe(
+    expect(await demo.getByRole('link', { name: 'Contratti', exact: true }).getAttribute('href')).toBe(
       '/demo/11/servicecontracts',
+    );
+    // ...and hour and unit contracts keep an item of their own.
+    expect(await demo.getByRole('link', { name: 'Contratti a ore e a unità' }).getAttribute('href')).toBe(
+      '/demo/11/activitycontracts',
     );
     await demo.close();
 

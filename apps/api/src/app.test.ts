@@ -41,3 +41,11 @@ describe('app shell', () => {
     expect(Object.keys(res.json().paths)).toContain('/api/health');
   });
 });
+
+describe('zod', () => {
+  it('validates without compiling code at run time (jitless), as the browser must under its CSP', async () => {
+    const { z } = await import('zod');
+    await import('./app');
+    expect(z.config().jitless).toBe(true);
+  });
+});

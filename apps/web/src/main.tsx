@@ -1,4 +1,5 @@
-// First: its requests leave before the app modules are evaluated and long before the first render.
+import './app/zod-config';
+// Then: its requests leave before the app modules are evaluated and long before the first render.
 import { seedEarlyData } from './app/early-data';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -65,6 +65,8 @@ export const meAnswerSchema = z.object({
   id: z.number().int(),
   userName: z.string(),
   contacts: z.array(meContactSchema),
+  /** The largest file the server takes in one upload (its MAX_UPLOAD_MB): the forms state it. */
+  maxUploadBytes: z.number().int().positive(),
 });
 export type MeAnswer = z.infer<typeof meAnswerSchema>;
 

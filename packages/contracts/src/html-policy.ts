@@ -88,7 +88,11 @@ export function cleanStyle(style: string): string {
     .join('; ');
 }
 
-export const isSafeHref = (href: string) => /^(https?:|mailto:)/i.test(href.trim());
+/** A phone number as RFC 3966 writes it (digits, `+`, visual separators, an extension), nothing else. */
+const TEL = /^tel:\+?[\d\s().-]*\d[\d\s().-]*(;ext=\d+)?$/i;
+const isTel = (href: string) => TEL.test(href.trim());
+/** Web pages, e-mail addresses and phone numbers (`tel:`, which a phone dials from a ticket). */
+export const isSafeHref = (href: string) => /^(https?:|mailto:)/i.test(href.trim()) || isTel(href);
 /** Images only from the portal's own signed file URLs or inline data of a raster type. */
 export const isSafeImageSrc = (src: string) =>
   /^\/api\/files\//.test(src.trim()) ||
@@ -136,7 +140,8 @@ export function installHtmlPolicy(purify: PurifierLike): void {
     if (tag === 'a') {
       const href = node.getAttribute('href');
       if (href !== null && !isSafeHref(href)) node.removeAttribute('href');
-      if (node.hasAttribute('href')) {
+      // A phone number opens the dialler: no new tab for it.
+      if (node.hasAttribute('href') && !isTel(node.getAttribute('href')!)) {
         node.setAttribute('target', '_blank');
         node.setAttribute('rel', 'noopener noreferrer nofollow');
       }

@@ -24,6 +24,8 @@ export const ticketErrorCodes = {
   attachmentUnavailable: 'attachment_unavailable',
   /** 404: no such ticket among those the contact may open (never 403, so ids do not leak). */
   ticketNotFound: 'ticket_not_found',
+  /** 400, reply: no text (markup and spaces do not count) and no attachment. */
+  emptyComment: 'empty_comment',
   /** 409: the portal has no closing status step. */
   noClosingStep: 'no_closing_step',
   /** 400, colleagues: the contact id exists in several portals the user holds; add ?company=. */
@@ -182,8 +184,8 @@ export const newTicketRequestSchema = z.object({
 export type NewTicketRequest = z.infer<typeof newTicketRequestSchema>;
 
 /**
- * `POST …/Comments` → 201 TicketComment. `message` may be empty (A5); it is sanitised HTML. `commentType` is
- * always 0. The e-mail reply fields are accepted for compatibility with A7 and are not used: replies
+ * `POST …/Comments` → 201 TicketComment. `message` is sanitised HTML; a reply needs text or an attachment
+ * (400 `empty_comment`). A reply to a closed ticket reopens it. `commentType` is always 0. The e-mail reply fields are accepted for compatibility with A7 and are not used: replies
  * by e-mail are sent by the back office, never relayed by the portal.
  */
 export const newCommentRequestSchema = z.object({

@@ -17,6 +17,17 @@ describe('sanitizeHtml', () => {
     expect(out).not.toMatch(/onerror|<script|javascript:|onload|<svg/i);
   });
 
+  it('keeps tel: links to a phone number, in the same tab, and drops tel: with anything else', () => {
+    const out = sanitizeHtml(
+      '<p><a href="tel:+39 051 000 0000">call</a> <a href="TEL:051-000.00(00);ext=12">b</a> ' +
+        '<a href="tel:javascript:alert(1)">x</a> <a href="tel:">y</a></p>',
+    );
+    expect(out).toContain('<a href="tel:+39 051 000 0000">call</a>');
+    expect(out).toContain('<a href="TEL:051-000.00(00);ext=12">b</a>');
+    expect(out).not.toContain('javascript');
+    expect(out).toContain('<a>y</a>');
+  });
+
   it('keeps editor styles but drops dangerous CSS', () => {
     const out = sanitizeHtml(
       '<p style="text-align: center; background-image: url(http://evil)">a</p><mark style="background-color: #ff0">b</mark>',

@@ -1,5 +1,4 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles/mantine-first-paint.css';
 import '../i18n';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import {
@@ -64,9 +63,7 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
  * The toast container comes after the first paint: `notifications.show` only needs the store, and toasts
  * queued before the container mounts still appear.
  */
-const Notifications = lazy(() =>
-  import('@mantine/notifications').then((m) => ({ default: m.Notifications })),
-);
+const Notifications = lazy(() => import('./notifications').then((m) => ({ default: m.Notifications })));
 
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
   const portal = useActivePortal();

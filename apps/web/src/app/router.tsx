@@ -2,33 +2,41 @@ import { Suspense, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import type { MeContact } from '@sportello/contracts';
 import { early } from './early-data';
-import { lazyPage } from './lazy-page';
+import { lazyPage, type PageModule } from './lazy-page';
+import { loadRestStyles } from './styles/load-rest-styles';
 import { DashboardRedirect, NotFoundPage, RequireContact } from './layout/route-guards';
 import { ShellLayout } from './layout/shell-layout';
 import { PageLoader } from './layout/spinners';
 import { canOpenTicket, SECTION_RULES } from './sections';
 
+/**
+ * A page that shows only once Mantine's styles beyond the first paint are here (load-rest-styles.ts).
+ * My tickets, where a contact lands, needs none of them: its first paint waits for no more CSS.
+ */
+const page = (load: () => Promise<PageModule>) =>
+  lazyPage(() => Promise.all([load(), loadRestStyles()]).then(([m]) => m));
+
 // Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
 const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page'), early.ticketsPage);
-const AllTicketsPage = lazyPage(() => import('../features/tickets/all-tickets-page'));
-const NewTicketPage = lazyPage(() => import('../features/tickets/new-ticket-page'));
-const TicketDetailPage = lazyPage(() => import('../features/tickets/ticket-detail-page'));
-const ReportsPage = lazyPage(() => import('../features/reports/reports-page'));
-const ActivityContractsPage = lazyPage(() => import('../features/contracts/activity-contracts-page'));
-const ServiceContractsPage = lazyPage(() => import('../features/contracts/service-contracts-page'));
-const DocumentsPage = lazyPage(() => import('../features/documents/documents-page'));
-const PublicFilesPage = lazyPage(() => import('../features/documents/public-files-page'));
-const InvoicesPage = lazyPage(() => import('../features/billing/invoices-page'));
-const EstimatesPage = lazyPage(() => import('../features/billing/estimates-page'));
-const RecurringAdvancesPage = lazyPage(() => import('../features/billing/recurring-advances-page'));
-const WikiPage = lazyPage(() => import('../features/wiki/wiki-page'));
-const LoginPage = lazyPage(() => import('../features/auth/login-page'));
-const ConfirmPage = lazyPage(() => import('../features/auth/confirm-page'));
-const PrivacyPage = lazyPage(() => import('../features/auth/privacy-page'));
-const SignPage = lazyPage(() => import('../features/signing/sign-page'));
-const BookingPage = lazyPage(() => import('../features/appointments/booking-page'));
-const CancellationPage = lazyPage(() => import('../features/appointments/cancellation-page'));
-const TaskPage = lazyPage(() => import('../features/tasks/task-page'));
+const AllTicketsPage = page(() => import('../features/tickets/all-tickets-page'));
+const NewTicketPage = page(() => import('../features/tickets/new-ticket-page'));
+const TicketDetailPage = page(() => import('../features/tickets/ticket-detail-page'));
+const ReportsPage = page(() => import('../features/reports/reports-page'));
+const ActivityContractsPage = page(() => import('../features/contracts/activity-contracts-page'));
+const ServiceContractsPage = page(() => import('../features/contracts/service-contracts-page'));
+const DocumentsPage = page(() => import('../features/documents/documents-page'));
+const PublicFilesPage = page(() => import('../features/documents/public-files-page'));
+const InvoicesPage = page(() => import('../features/billing/invoices-page'));
+const EstimatesPage = page(() => import('../features/billing/estimates-page'));
+const RecurringAdvancesPage = page(() => import('../features/billing/recurring-advances-page'));
+const WikiPage = page(() => import('../features/wiki/wiki-page'));
+const LoginPage = page(() => import('../features/auth/login-page'));
+const ConfirmPage = page(() => import('../features/auth/confirm-page'));
+const PrivacyPage = page(() => import('../features/auth/privacy-page'));
+const SignPage = page(() => import('../features/signing/sign-page'));
+const BookingPage = page(() => import('../features/appointments/booking-page'));
+const CancellationPage = page(() => import('../features/appointments/cancellation-page'));
+const TaskPage = page(() => import('../features/tasks/task-page'));
 
 type Page = ComponentType;
 

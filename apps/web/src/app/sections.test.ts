@@ -67,12 +67,19 @@ describe('menuItems (SPEC A2 menu by permission)', () => {
     ]);
   });
 
-  it('points Contracts to the portal setting', () => {
+  it('points Contracts to the portal setting, and keeps hour and unit contracts reachable', () => {
     const c = contact({
       viewContactContracts: true,
       portalSettings: portalSettings({ enableServiceContracts: true }),
     });
-    expect(menuItems(c, false)).toEqual([{ key: 'contracts', section: 'servicecontracts' }]);
+    // Service contracts do not replace the hour and unit (activity) contracts: both have their item.
+    expect(menuItems(c, false)).toEqual([
+      { key: 'contracts', section: 'servicecontracts' },
+      { key: 'hourContracts', section: 'activitycontracts' },
+    ]);
+    expect(menuItems(contact({ viewContactContracts: true }), false)).toEqual([
+      { key: 'contracts', section: 'activitycontracts' },
+    ]);
   });
 });
 

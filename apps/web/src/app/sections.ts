@@ -61,6 +61,7 @@ export type MenuKey =
   | 'myTickets'
   | 'allTickets'
   | 'contracts'
+  | 'hourContracts'
   | 'subscriptions'
   | 'reports'
   | 'wiki'
@@ -80,6 +81,12 @@ export function menuItems(c: MeContact, hasPublicFiles: boolean): MenuItem[] {
     { key: 'myTickets', section: 'tickets', show: c.manageTickets },
     { key: 'allTickets', section: 'alltickets', show: c.administrator },
     { key: 'contracts', section: contractsSection(c), show: c.viewContactContracts },
+    // With service contracts on, Contracts opens those: hour and unit contracts keep an item of their own.
+    {
+      key: 'hourContracts',
+      section: 'activitycontracts',
+      show: c.viewContactContracts && c.portalSettings.enableServiceContracts,
+    },
     { key: 'subscriptions', section: 'recurringAdvances', show: c.viewRecurringAdvances },
     { key: 'reports', section: 'activityreports', show: c.viewContactActivityReports },
     { key: 'wiki', section: 'wiki', show: c.viewContactWiki },

@@ -27,3 +27,15 @@ describe('translations', () => {
       expect(values(tree as Tree).filter((v) => v.trim() === '')).toEqual([]);
   });
 });
+
+describe('meta description', () => {
+  it('follows the language shown', async () => {
+    const { applyLanguage, loadAllLanguages } = await import('./index');
+    await loadAllLanguages();
+    const meta = () => document.querySelector<HTMLMetaElement>('meta[name="description"]')?.content;
+    applyLanguage('es-ES', { remember: false });
+    expect(meta()).toBe(esES.common.metaDescription);
+    applyLanguage('it-IT', { remember: false });
+    expect(meta()).toBe(itIT.common.metaDescription);
+  });
+});

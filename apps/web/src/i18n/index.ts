@@ -60,6 +60,19 @@ export function applyLanguage(lang: Language, { remember = true }: { remember?: 
   if (remember) storage.set('language', lang);
 }
 
+/** `<meta name="description">` in the language shown (search engines and link previews read it). */
+function describePage(): void {
+  if (typeof document === 'undefined') return;
+  let meta = document.querySelector<HTMLMetaElement>('meta[name="description"]');
+  if (!meta) {
+    meta = document.createElement('meta');
+    meta.name = 'description';
+    document.head.appendChild(meta);
+  }
+  meta.content = i18n.t('common.metaDescription');
+}
+i18n.on('languageChanged', describePage);
+
 const startLanguage = initialLanguage();
 void i18n.use(initReactI18next).init({
   resources: { 'it-IT': { translation: itIT } },

@@ -191,6 +191,24 @@ export function useActivePortal(): PortalSettings | null {
   );
 }
 
+/** The colour index.html declares for the browser's bars (the default header's). */
+export const DEFAULT_THEME_COLOR = DEFAULT_HEADER_COLOR;
+
+/** Sets `<meta name="theme-color">` (made if missing); the returned function puts the previous one back. */
+export function setThemeColor(color: string): () => void {
+  let meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
+  if (!meta) {
+    meta = document.createElement('meta');
+    meta.name = 'theme-color';
+    document.head.appendChild(meta);
+  }
+  const before = meta.content;
+  meta.content = color;
+  return () => {
+    meta.content = before || DEFAULT_THEME_COLOR;
+  };
+}
+
 /**
  * Applies a portal's branding while the calling page is mounted: theme colour (read by the provider) and
  * the portal's customCss. The CSS goes in as a <style> element's textContent, never parsed as markup, so
@@ -198,7 +216,7 @@ export function useActivePortal(): PortalSettings | null {
  */
 export function usePortalBranding(settings: PortalSettings | null | undefined): void {
   const css = settings?.customCss ?? '';
-  const name = settings?.webPortalName;
+  const baseColor = settings?.baseColor;
   const defaultLanguage = settings?.defaultLanguage;
   useEffect(() => {
     setActivePortal(settings ?? null);
@@ -209,14 +227,12 @@ export function usePortalBranding(settings: PortalSettings | null | undefined): 
     if (!storage.get('language') && isLanguage(defaultLanguage))
       applyLanguage(defaultLanguage, { remember: false });
   }, [defaultLanguage]);
+  // The browser's own bars (a phone's address bar, an installed app's title bar) take the header's colour;
+  // the document title names the portal through usePageTitle.
   useEffect(() => {
-    if (!name) return;
-    const before = document.title;
-    document.title = name;
-    return () => {
-      document.title = before;
-    };
-  }, [name]);
+    if (baseColor === undefined) return;
+    return setThemeColor(headerColors(baseColor).background);
+  }, [baseColor]);
   useEffect(() => {
     if (!css.trim()) return;
     const style = document.createElement('style');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dayjs, formatDate, formatDateTime, formatEuro, formatTime } from './format';
+import {
+  dayjs,
+  formatDate,
+  formatDateTime,
+  formatEuro,
+  formatFileSize,
+  formatNumber,
+  formatTime,
+} from './format';
 import { setDisplayTimeZone } from './time-zone';
 
 describe('format', () => {
@@ -43,5 +51,22 @@ describe('format', () => {
   it('shows euro with two decimals', () => {
     expect(formatEuro(12345.5, 'it-IT')).toMatch(/^12\.345,50\s€$/);
     expect(formatEuro(1234.5, 'en-EN')).toBe('€1,234.50');
+  });
+
+  it('groups thousands in every language, four digits included', () => {
+    // Italian and Spanish leave 1234 ungrouped by default (CLDR's minimum grouping digits).
+    expect(formatEuro(1234.5, 'it-IT')).toMatch(/^1\.234,50\s€$/);
+    expect(formatEuro(1234.5, 'es-ES')).toMatch(/^1\.234,50\s€$/);
+    expect(formatNumber(1234, 'it-IT')).toBe('1.234');
+    expect(formatNumber(1234.25, 'es-ES')).toBe('1.234,25');
+    expect(formatNumber(1234.25, 'en-EN')).toBe('1,234.25');
+  });
+
+  it('writes file sizes with the decimal separator of the language', () => {
+    expect(formatFileSize(2.5 * 1024 * 1024, 'it-IT')).toBe('2,5 MB');
+    expect(formatFileSize(2.5 * 1024 * 1024, 'en-EN')).toBe('2.5 MB');
+    expect(formatFileSize(25 * 1024 * 1024, 'es-ES')).toBe('25 MB');
+    expect(formatFileSize(300, 'it-IT')).toBe('1 KB');
+    expect(formatFileSize(1536 * 1024 * 1024, 'it-IT')).toBe('1,5 GB');
   });
 });

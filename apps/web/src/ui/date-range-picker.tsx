@@ -1,4 +1,4 @@
-import '@mantine/dates/styles.css';
+import '@mantine/dates/styles.layer.css';
 import { useId, useState, type KeyboardEvent } from 'react';
 import {
   Box,

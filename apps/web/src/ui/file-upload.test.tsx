@@ -3,6 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { beforeAll, beforeEach, describe, expect, it, vi, afterEach } from 'vitest';
 import { i18n } from '../i18n';
 import { ApiRequestError } from '../lib/api-client';
+import { TenantContext } from '../lib/tenant';
+import { contact, user } from '../test/fixtures';
 import { FileUpload, useFileUploads } from './file-upload';
 
 type Pending = {
@@ -98,5 +100,35 @@ describe('FileUpload', () => {
     fireEvent.click(screen.getByRole('button', { name: 'clear' }));
     await waitFor(() => expect(screen.queryByText('b.pdf')).toBeNull());
     expect(ids()).toBe('');
+  });
+});
+
+describe('FileUpload, under a signed-in contact', () => {
+  afterEach(() => i18n.changeLanguage('en-EN'));
+
+  it('states the server’s upload limit and writes sizes the language’s way', async () => {
+    const { loadAllLanguages } = await import('../i18n');
+    await loadAllLanguages();
+    await i18n.changeLanguage('it-IT');
+    const c = contact({ contactId: 11 });
+    const tenant = {
+      company: 'demo',
+      contactId: 11,
+      contact: c,
+      user: user([c], { maxUploadBytes: 2.5 * 1024 * 1024 }),
+      basePath: '/demo/11',
+    };
+    render(
+      <MantineProvider>
+        <TenantContext.Provider value={tenant}>
+          <Harness />
+        </TenantContext.Provider>
+      </MantineProvider>,
+    );
+    expect(screen.getByTestId('upload-limit').textContent).toBe('File fino a 2,5 MB ciascuno');
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    const big = new File(['x'.repeat(1.5 * 1024 * 1024)], 'big.bin', { type: 'application/octet-stream' });
+    fireEvent.change(input, { target: { files: [big] } });
+    expect(await screen.findByText('1,5 MB')).toBeTruthy();
   });
 });

@@ -1,11 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ActionIcon, Group, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
-import '@mantine/dropzone/styles.css';
+import '@mantine/dropzone/styles.layer.css';
 import { IconCheck, IconPaperclip, IconTrash, IconUpload } from '@tabler/icons-react';
 import type { UploadResult } from '@sportello/contracts';
 import { ApiRequestError, upload } from '../lib/api-client';
+import { errorText } from '../lib/error-text';
+import { formatFileSize } from '../lib/format';
+import { TenantContext } from '../lib/tenant';
 
 export type UploadStatus = 'uploading' | 'done' | 'error';
 
@@ -102,19 +106,21 @@ export function useFileUploads(uploadUrl: string): FileUploads {
   };
 }
 
-function uploadErrorText(err: unknown, t: (key: string, opts?: Record<string, unknown>) => string): string {
+function uploadErrorText(err: unknown, t: TFunction): string {
   if (err instanceof ApiRequestError) {
     if (err.status === 413) return t('tickets.upload.tooLarge');
     if (err.status === 0) return t('tickets.upload.networkError');
-    return t('tickets.upload.failedWithReason', { reason: err.message });
+    return t('tickets.upload.failedWithReason', { reason: errorText(err, t) });
   }
   return t('tickets.upload.failed');
 }
 
-const formatSize = (bytes: number) =>
-  bytes >= 1024 * 1024
-    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
-    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+/** "Files up to 25 MB each": the server's limit (GET /api/Users/me), said before a file is picked. */
+export function useUploadLimitText(): string | null {
+  const { t, i18n } = useTranslation();
+  const max = useContext(TenantContext)?.user.maxUploadBytes;
+  return max ? t('common.uploadLimit', { size: formatFileSize(max, i18n.language) }) : null;
+}
 
 export interface FileUploadProps {
   uploads: FileUploads;
@@ -125,7 +131,8 @@ export interface FileUploadProps {
 
 /** Drag-and-drop or click to pick files; one progress bar per file and a delete button before sending. */
 export function FileUpload({ uploads, label, disabled }: FileUploadProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const limit = useUploadLimitText();
   return (
     <Stack gap="xs">
       <Dropzone
@@ -142,6 +149,11 @@ export function FileUpload({ uploads, label, disabled }: FileUploadProps) {
             <Text size="sm" c="dimmed">
               {t('tickets.upload.hint')}
             </Text>
+            {limit && (
+              <Text size="sm" c="dimmed" data-testid="upload-limit">
+                {limit}
+              </Text>
+            )}
           </div>
         </Group>
       </Dropzone>
@@ -161,7 +173,7 @@ export function FileUpload({ uploads, label, disabled }: FileUploadProps) {
                       {it.name}
                     </Text>
                     <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
-                      {formatSize(it.size)}
+                      {formatFileSize(it.size, i18n.language)}
                     </Text>
                   </Group>
                   {it.status === 'error' ? (

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColorSwatch, Menu, Popover, SimpleGrid, UnstyledButton } from '@mantine/core';
 import { RichTextEditor, type RichTextEditorLabels } from '@mantine/tiptap';
-import '@mantine/tiptap/styles.css';
+import '@mantine/tiptap/styles.layer.css';
 import { useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import TextAlign from '@tiptap/extension-text-align';

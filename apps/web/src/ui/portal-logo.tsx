@@ -1,8 +1,12 @@
 import { useState } from 'react';
 
+const LOGO_HEIGHT = 40;
+
 /**
  * The portal's logo, or the default Sportello mark when it has none or the signed URL no longer loads.
- * `alt` is empty when a visible name or the surrounding button already says what it is.
+ * `alt` is empty when a visible name or the surrounding button already says what it is. Its height is
+ * fixed (40 px, the header's room) before the image arrives, so the header does not grow when it does;
+ * the width follows the image's proportions, up to 160 px.
  */
 export function PortalLogo({
   logoUrl,
@@ -20,9 +24,19 @@ export function PortalLogo({
         src={logoUrl}
         alt={alt}
         className={className}
-        style={{ maxHeight: 40, maxWidth: 160, objectFit: 'contain' }}
+        height={LOGO_HEIGHT}
+        style={{ display: 'block', height: LOGO_HEIGHT, width: 'auto', maxWidth: 160, objectFit: 'contain' }}
         onError={() => setFailedUrl(logoUrl)}
       />
     );
-  return <img src="/favicon.svg" alt={alt} className={className} width={36} height={36} />;
+  return (
+    <img
+      src="/favicon.svg"
+      alt={alt}
+      className={className}
+      width={36}
+      height={36}
+      style={{ display: 'block' }}
+    />
+  );
 }

@@ -26,6 +26,17 @@ describe('sanitizeHtml', () => {
     expect(out).toContain('<strong>b</strong>');
   });
 
+  it('keeps tel: links to a phone number, in the same tab, and drops tel: with anything else', () => {
+    const out = sanitizeHtml(
+      '<p><a href="tel:+39 051 000 0000">call</a> <a href="TEL:051-000.00(00);ext=12">b</a> ' +
+        '<a href="tel:javascript:alert(1)">x</a> <a href="tel:">y</a></p>',
+    );
+    expect(out).toContain('<a href="tel:+39 051 000 0000">call</a>');
+    expect(out).toContain('<a href="TEL:051-000.00(00);ext=12">b</a>');
+    expect(out).not.toContain('javascript');
+    expect(out).toContain('<a>y</a>');
+  });
+
   it('drops dangerous CSS and foreign image sources, keeps our own files', () => {
     const out = sanitizeHtml(
       '<p style="background-image: url(https://evil/x); color: red">a</p>' +

@@ -3,7 +3,6 @@ import {
   Box,
   CloseButton,
   Combobox,
-  Group,
   Input,
   Loader,
   ScrollArea,
@@ -86,7 +85,8 @@ export function ServerSearchSelect({ label, url, value, onChange, hideLabel }: S
           combobox.focusTarget();
         }}
       >
-        <Group gap={4} wrap="nowrap">
+        {/* The clear button sits inside the field's border (drawn over it: a button holds no button). */}
+        <div className={classes.field} data-clearable={value ? true : undefined}>
           <Combobox.Target withAriaAttributes={false}>
             <button
               type="button"
@@ -105,11 +105,13 @@ export function ServerSearchSelect({ label, url, value, onChange, hideLabel }: S
           </Combobox.Target>
           {value && (
             <CloseButton
+              size="sm"
+              className={classes.fieldClear}
               aria-label={t('widgets.serverSearch.clearSelection', { label })}
               onClick={() => onChange(null)}
             />
           )}
-        </Group>
+        </div>
         <Combobox.Dropdown miw={260}>
           <Combobox.Search
             value={search}

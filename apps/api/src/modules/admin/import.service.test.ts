@@ -132,6 +132,8 @@ describe('importDocument', () => {
     expect(payload.text).toContain('Hello');
     const token = /\/confirm\?token=([\w-]+)/.exec(payload.text)?.[1];
     expect(token).toBeTruthy();
+    // The link names the portal, so the invitation page shows its branding.
+    expect(payload.text).toMatch(/\/confirm\?token=[\w-]+&company=acme\b/);
     const tokens = await rows(t, `select purpose, token_hash, expires_at from user_tokens`);
     expect(tokens).toHaveLength(1);
     expect(tokens[0]?.purpose).toBe('invite');

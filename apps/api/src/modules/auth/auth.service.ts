@@ -152,7 +152,12 @@ export async function me(ctx: AppContext, userId: number): Promise<MeAnswer> {
       portalSettings: toPortalSettings(r.settings, ctx.signer, now),
     });
   }
-  return { id: first.userId, userName: first.userName, contacts };
+  return {
+    id: first.userId,
+    userName: first.userName,
+    contacts,
+    maxUploadBytes: ctx.config.MAX_UPLOAD_MB * 1024 * 1024,
+  };
 }
 
 /**

@@ -275,6 +275,8 @@ describe('sign-in, sessions and the current user', () => {
       expect(t.ctx.database.stats.statements - before).toBe(2);
       expect(res.statusCode).toBe(200);
       const body = res.json();
+      // The largest upload the server takes (MAX_UPLOAD_MB), for the forms to state before a file is chosen.
+      expect(body.maxUploadBytes).toBe(t.ctx.config.MAX_UPLOAD_MB * 1024 * 1024);
       const settings = {
         webPortalKey: 'acme',
         webPortalName: 'ACME Assistenza',
@@ -302,6 +304,7 @@ describe('sign-in, sessions and the current user', () => {
       expect(body).toEqual({
         id: expect.any(Number),
         userName: 'mario.rossi',
+        maxUploadBytes: 25 * 1024 * 1024,
         contacts: [
           { contactId: 101, companyName: 'ACME Contoso Srl', ...all, portalSettings: settings },
           { contactId: 201, companyName: 'ACME Globex Spa', ...all, portalSettings: settings },
@@ -348,7 +351,12 @@ describe('sign-in, sessions and the current user', () => {
       );
       const res = await me(await tokenFor(t, 'lonely.user'));
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ id: expect.any(Number), userName: 'lonely.user', contacts: [] });
+      expect(res.json()).toEqual({
+        id: expect.any(Number),
+        userName: 'lonely.user',
+        contacts: [],
+        maxUploadBytes: 25 * 1024 * 1024,
+      });
     });
 
     it('matches the path case-insensitively', async () => {

@@ -237,6 +237,21 @@ export async function closingStepId(db: Queryable, portalId: number): Promise<nu
   return rows[0] ? Number(rows[0].id) : null;
 }
 
+/** The portal's default step if `stepId` is a closed one (task status 2), else null. */
+export async function reopeningStepId(
+  db: Queryable,
+  portalId: number,
+  stepId: number,
+): Promise<number | null> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select d.id from status_steps s join status_steps d on d.portal_id = s.portal_id and d.is_default
+      where s.id = ${stepId} and s.portal_id = ${portalId} and s.task_status = 2
+      order by d.ext_id limit 1`,
+  );
+  return rows[0] ? Number(rows[0].id) : null;
+}
+
 export async function setTicketStep(db: Queryable, ticketId: number, stepId: number): Promise<void> {
   await db.execute(sql`update ${tickets} set status_step_id = ${stepId} where id = ${ticketId}`);
 }

@@ -411,10 +411,27 @@ describe('comments', () => {
     expect(c.attachments.map((a) => a.name)).toEqual(['log.txt']);
     const d = (await get('owner', '/tickets/5003')).json() as TicketDetail;
     expect(d.comments.at(-1)!.id).toBe(c.id);
-    // An empty message is allowed (A5: a comment has no validation).
-    expect((await post('owner', '/comments', { taskId: 5003, message: '', commentType: 0 })).statusCode).toBe(
-      201,
-    );
+  });
+
+  it('refuses a reply with no text and no attachment, whatever markup or spaces it holds', async () => {
+    const before = await count('ticket_comments');
+    for (const message of [
+      '',
+      '   ',
+      '<p></p>',
+      '<p> &nbsp; </p><p><br></p>',
+      '\n\t',
+      '<script>x</script>',
+    ]) {
+      const res = await post('owner', '/Comments', { taskId: 5003, message, commentType: 0 });
+      expect(res.statusCode, JSON.stringify(message)).toBe(400);
+      expect(res.json().code).toBe('empty_comment');
+    }
+    expect(await count('ticket_comments')).toBe(before);
+    // A file alone is a reply.
+    const up = (await upload('owner', '/comments/attachments', 'only.txt', 'x')).json() as { id: number };
+    const res = await post('owner', '/Comments', { taskId: 5003, message: '<p></p>', attachments: [up.id] });
+    expect(res.statusCode).toBe(201);
   });
 
   it('refuses a ticket the contact may not open, and bad input', async () => {
@@ -449,6 +466,33 @@ describe('closing a ticket', () => {
     expect(second.statusCode).toBe(200);
     expect(second.json().taskStatus).toEqual(first.json().taskStatus);
     expect((await post('colleague', `/tickets/${d.id}/close`, {})).statusCode).toBe(404);
+  });
+
+  it('reopens a closed ticket that gets a reply, moving it to the default step', async () => {
+    const d = (
+      await post('owner', '/tickets', { title: 'To reopen', taskTypeId: 1, description: 'x' })
+    ).json() as TicketDetail;
+    const opened = d.taskStatus;
+    expect(d.isClosed).toBe(false);
+    expect((await post('owner', `/tickets/${d.id}/close`, {})).json().isClosed).toBe(true);
+    const reply = await post('owner', '/Comments', { taskId: d.id, message: 'Still broken', commentType: 0 });
+    expect(reply.statusCode).toBe(201);
+    const after = (await get('owner', `/tickets/${d.id}`)).json() as TicketDetail;
+    expect(after.isClosed).toBe(false);
+    expect(after.taskStatus).toEqual(opened);
+    // A reply to an open ticket leaves its step alone.
+    await post('owner', '/Comments', { taskId: d.id, message: 'More', commentType: 0 });
+    expect(((await get('owner', `/tickets/${d.id}`)).json() as TicketDetail).taskStatus).toEqual(opened);
+  });
+
+  it('keeps a closed ticket closed when the reply is refused', async () => {
+    const d = (
+      await post('owner', '/tickets', { title: 'Stays closed', taskTypeId: 1, description: 'x' })
+    ).json() as TicketDetail;
+    await post('owner', `/tickets/${d.id}/close`, {});
+    const bad = await post('owner', '/Comments', { taskId: d.id, message: 'x', attachments: [2_000_000] });
+    expect(bad.statusCode).toBe(400);
+    expect(((await get('owner', `/tickets/${d.id}`)).json() as TicketDetail).isClosed).toBe(true);
   });
 });
 

@@ -26,6 +26,7 @@ import type { TenantContext } from '../../platform/tenancy';
 import {
   claimUploads,
   closingStepId,
+  reopeningStepId,
   findTicketForUpdate,
   getComment,
   getTicketDetail,
@@ -337,9 +338,12 @@ export async function addComment(
 ): Promise<TicketComment> {
   const message = userHtml(body.message);
   const attachmentIds = checkAttachmentIds(body.attachments);
+  if (isBlankHtml(message) && attachmentIds.length === 0)
+    throw badRequest('A reply needs some text or a file', ticketErrorCodes.emptyComment);
   const commentId = await ctx.database.db.transaction(async (tx) => {
     const ticket = await findTicketForUpdate(tx, ticketScope(t), body.taskId);
     if (!ticket) throw ticketNotFound();
+    await reopenTicketIfClosed(tx, t, ticket);
     const ext = await reserveExtIds(tx, t.portalId, 'comment_seq');
     const id = await insertComment(tx, {
       portalId: t.portalId,
@@ -356,6 +360,22 @@ export async function addComment(
   });
   const row = await getComment(ctx.database.db, commentId);
   return mapComment(signerOf(ctx, t), row!);
+}
+
+/**
+ * A reply to a closed ticket reopens it: the ticket goes back to the portal's default step, in the
+ * reply's transaction (a refused reply leaves it closed). The web app says so before the reply is sent.
+ * Returns whether it reopened.
+ */
+export async function reopenTicketIfClosed(
+  tx: Tx,
+  t: TenantContext,
+  ticket: { id: number; statusStepId: number },
+): Promise<boolean> {
+  const step = await reopeningStepId(tx, t.portalId, ticket.statusStepId);
+  if (step === null) return false;
+  await setTicketStep(tx, ticket.id, step);
+  return true;
 }
 
 /** Moves the ticket to the portal's closing step; closing a closed ticket changes nothing. */

@@ -21,7 +21,7 @@ export function CompanySwitcher() {
   const face = (
     <>
       <PortalLogo logoUrl={settings.logoUrl} alt="" />
-      <span className={`${classes.companyName} ${classes.hideXs}`}>{contact.companyName}</span>
+      <span className={classes.companyName}>{contact.companyName}</span>
     </>
   );
   const label = t('layout.switchCompany', { company: `${contact.companyName} ${settings.webPortalName}` });

@@ -23,7 +23,7 @@ function CompanyFace() {
   return (
     <div className={classes.headerButton}>
       <PortalLogo logoUrl={contact.portalSettings.logoUrl} alt="" />
-      <span className={`${classes.companyName} ${classes.hideXs}`}>{contact.companyName}</span>
+      <span className={classes.companyName}>{contact.companyName}</span>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { NavLink as MantineNavLink, Stack, VisuallyHidden } from '@mantine/core';
 import {
   IconCalendarRepeat,
+  IconClockHour4,
   IconFileInvoice,
   IconFileText,
   IconFiles,
@@ -23,6 +24,7 @@ const ICONS: Record<MenuKey, Icon> = {
   myTickets: IconTicket,
   allTickets: IconListDetails,
   contracts: IconFileText,
+  hourContracts: IconClockHour4,
   subscriptions: IconCalendarRepeat,
   reports: IconReportAnalytics,
   wiki: IconBook2,

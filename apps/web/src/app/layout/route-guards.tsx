@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
 import { useTenant } from '../../lib/tenant';
 import { firstAllowedSection } from '../sections';
+import { usePageTitle } from '../../ui/page-title';
 
 /**
  * A layout route the contact may not open goes to the dashboard, which picks the first section it may
@@ -25,6 +26,7 @@ export function RequireContact({
 /** The empty child path: straight to the first section the contact may see (SPEC A2 order). */
 export function DashboardRedirect() {
   const { t } = useTranslation();
+  usePageTitle(t('dashboard.title'));
   const { contact, basePath } = useTenant();
   const section = firstAllowedSection(contact);
   if (section) return <Navigate to={`${basePath}/${section}`} replace />;
@@ -39,6 +41,7 @@ export function DashboardRedirect() {
 /** An unknown path under a contact. */
 export function NotFoundPage() {
   const { t } = useTranslation();
+  usePageTitle(t('common.notFoundTitle'));
   const { basePath } = useTenant();
   return (
     <Stack>

@@ -37,6 +37,7 @@ import {
   type FieldErrors,
 } from './components/booking-form';
 import { SlotNotice, SlotPicker } from './components/slot-picker';
+import { usePageTitle } from '../../ui/page-title';
 
 /** The hours offered: up to 8, or more when the link's default is longer. */
 const MAX_HOURS = 8;
@@ -72,11 +73,9 @@ function BookingContent({ company, eventKey }: { company: string; eventKey: stri
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);
   }, [timeZone]);
-  useEffect(() => {
-    document.title = link.data
-      ? `${link.data.title} · ${t('appointments.pageTitle')}`
-      : t('appointments.pageTitle');
-  }, [link.data, t]);
+  usePageTitle(
+    link.data ? `${link.data.title} · ${t('appointments.pageTitle')}` : t('appointments.pageTitle'),
+  );
 
   if (link.isPending)
     return (

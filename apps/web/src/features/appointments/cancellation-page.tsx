@@ -12,6 +12,7 @@ import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-fr
 import { useAppointment, useCancelAppointment } from './api/appointment';
 import { SummaryList } from '../../ui/summary-list';
 import { useWhenText } from './components/appointment-summary';
+import { usePageTitle } from '../../ui/page-title';
 
 /**
  * `/appointments/{company}/cancellation/{key}` (SPEC A2), open without sign-in: the appointment the
@@ -46,9 +47,7 @@ function CancellationContent({ company, cancelKey }: { company: string; cancelKe
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);
   }, [timeZone]);
-  useEffect(() => {
-    document.title = t('appointments.cancellation.pageTitle');
-  }, [t]);
+  usePageTitle(t('appointments.cancellation.pageTitle'));
   if (query.isPending)
     return (
       <Stack gap="md" role="status" aria-label={t('common.loading')}>

@@ -12,6 +12,7 @@ import { useAuthLink } from './api/auth-link';
 import { useConfirmPassword } from './api/confirm';
 import { AuthFrame } from './components/auth-frame';
 import { authErrorKey } from './errors';
+import { usePageTitle } from '../../ui/page-title';
 
 /** What is wrong with a new password, as translation keys per field (SPEC A5, B2). */
 export function checkNewPassword(password: string, repeat: string): { password?: string; repeat?: string } {
@@ -26,6 +27,7 @@ const isLinkProblem = (e: unknown) => e instanceof ApiRequestError && (e.status 
 /** `/confirm?token=…[&company=…]`: set a password from an invitation or recovery link, then sign in. */
 export default function ConfirmPage() {
   const { t } = useTranslation();
+  usePageTitle(t('auth.confirmInviteTitle'));
   const [params] = useSearchParams();
   const token = params.get('token');
   const company = params.get('company') ?? storage.get('company');

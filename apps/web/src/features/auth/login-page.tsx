@@ -10,6 +10,7 @@ import { useLogin } from './api/login';
 import { useRecovery } from './api/recovery';
 import { AuthFrame } from './components/auth-frame';
 import { authErrorKey } from './errors';
+import { usePageTitle } from '../../ui/page-title';
 
 /** Where to go after signing in: back to the deep link the guard refused, else the portal's layout. */
 export function afterLoginPath(from: unknown, company: string | undefined): string {
@@ -57,6 +58,7 @@ function useHeadingFocus(focus: boolean) {
 
 function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
   const { t } = useTranslation();
+  usePageTitle(t('auth.loginTitle'));
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
@@ -128,6 +130,7 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
 
 function RecoveryForm({ company, focusHeading, onSwitch }: FormProps) {
   const { t, i18n } = useTranslation();
+  usePageTitle(t('auth.recoveryTitle'));
   const heading = useHeadingFocus(focusHeading);
   const [userName, setUserName] = useState('');
   const [isSubmitted, setIsSubmitted] = useState(false);

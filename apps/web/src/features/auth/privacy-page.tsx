@@ -8,6 +8,7 @@ import { ListError } from '../../ui/list-states';
 import { SafeHtml } from '../../ui/safe-html';
 import { usePrivacy } from './api/privacy';
 import { AuthFrame } from './components/auth-frame';
+import { usePageTitle } from '../../ui/page-title';
 
 /**
  * The page has one h1: a leading h1 of the portal's HTML becomes the page title, and the remaining
@@ -49,6 +50,7 @@ export default function PrivacyPage() {
     () => (privacy.data?.html ? fitPrivacyHtml(privacy.data.html) : null),
     [privacy.data],
   );
+  usePageTitle(fitted?.title ?? t('auth.privacyTitle'));
   let body;
   if (!company) body = <Text>{t('auth.privacyNoPortal')}</Text>;
   else if (privacy.isPending)

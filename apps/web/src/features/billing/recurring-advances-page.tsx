@@ -2,26 +2,25 @@ import { useState } from 'react';
 import { Group, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarEvent, IconRepeat } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatEuro } from '../../lib/format';
+import { formatDate, formatEuro, formatNumber } from '../../lib/format';
 import { useTenant } from '../../lib/tenant';
 import { FilterBar, SearchFilter, matchesText } from '../../ui/filter-bar';
 import { ListStates } from '../../ui/list-states';
 import listClasses from '../../ui/list.module.css';
 import { useRecurringAdvances } from './api/recurring-advances';
 import { recurrenceText } from './recurrence';
+import { usePageTitle } from '../../ui/page-title';
 
 /** SPEC A2 "Recurring subscriptions" (menu: Active subscriptions): search by description or code. */
 export default function RecurringAdvancesPage() {
   const { t, i18n } = useTranslation();
+  usePageTitle(t('billing.subscriptionsTitle'));
   const { company, contactId } = useTenant();
   const advances = useRecurringAdvances(company, contactId);
   const [text, setText] = useState('');
   const rows = (advances.data ?? []).filter(
     (a) => matchesText(a.description, text) || matchesText(a.code, text),
   );
-  const quantity = new Intl.NumberFormat(i18n.language === 'en-EN' ? 'en-GB' : i18n.language, {
-    maximumFractionDigits: 2,
-  });
 
   return (
     <>
@@ -39,7 +38,7 @@ export default function RecurringAdvancesPage() {
                 <Group justify="space-between" gap="xs" wrap="wrap" align="flex-start">
                   <Text fw={600}>
                     <Text span fw={400} c="gray.7" mr={6}>
-                      {t('billing.quantity', { n: quantity.format(a.quantity) })}
+                      {t('billing.quantity', { n: formatNumber(a.quantity, i18n.language) })}
                     </Text>
                     {a.description}
                   </Text>

@@ -20,11 +20,17 @@ import { ActivityList } from './components/activity-list';
 import { Validity } from './components/validity';
 import classes from './components/contracts.module.css';
 import { formatAmount, type ActiveFilter } from './contract-rules';
+import { usePageTitle } from '../../ui/page-title';
 
 /** SPEC A2 "Activity contracts": only active / all, date range; a contract expands to its activities. */
 export default function ActivityContractsPage() {
   const { t } = useTranslation();
-  const { company, contactId } = useTenant();
+  const { company, contactId, contact } = useTenant();
+  // Beside service contracts the menu names these 'Hour and unit contracts': the page says the same.
+  const title = contact.portalSettings.enableServiceContracts
+    ? t('menu.hourContracts')
+    : t('contracts.activityTitle');
+  usePageTitle(title);
   const [active, setActive] = useState<ActiveFilter>('active');
   const [range, setRange] = useState<DateRange>(EMPTY_RANGE);
   const [openId, setOpenId] = useState<number | null>(null);
@@ -35,7 +41,7 @@ export default function ActivityContractsPage() {
   return (
     <>
       <Title order={1} mb="md">
-        {t('contracts.activityTitle')}
+        {title}
       </Title>
       <FilterBar label={t('contracts.filters')}>
         <ActiveFilterSelect value={active} onChange={setActive} />

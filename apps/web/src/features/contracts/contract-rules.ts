@@ -4,6 +4,7 @@ import {
   type ContractActivity,
   type ServiceContract,
 } from '@sportello/contracts';
+import { formatNumber } from '../../lib/format';
 
 /** 'only active' (the default) or 'all' (SPEC A2). */
 export type ActiveFilter = 'active' | 'all';
@@ -52,10 +53,6 @@ export function filterServiceContracts(list: ServiceContract[], f: ServiceFilter
 export const activityAddress = (a: Pick<ContractActivity, 'addressType' | 'activityLocation_Address'>) =>
   a.addressType === ADDRESS_TYPE_LOCATION ? a.activityLocation_Address : null;
 
-/** `1.5` → `1,5` in Italian: amounts read in the interface language. */
+/** `1.5` → `1,5` and `1234` → `1.234` in Italian: amounts read in the interface language. */
 export const formatAmount = (n: number | null, language: string) =>
-  n === null
-    ? '—'
-    : new Intl.NumberFormat(language === 'en-EN' ? 'en-GB' : language, { maximumFractionDigits: 2 }).format(
-        n,
-      );
+  n === null ? '—' : formatNumber(n, language);

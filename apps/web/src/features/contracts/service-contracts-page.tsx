@@ -24,6 +24,7 @@ import {
   type ActiveFilter,
   type ServiceBadge,
 } from './contract-rules';
+import { usePageTitle } from '../../ui/page-title';
 
 /**
  * Shades whose badge text (white on teal and red, black on yellow, by the theme's autoContrast) keeps AA
@@ -38,6 +39,7 @@ const BADGE_COLOR: Record<ServiceBadge, string> = {
 /** SPEC A2 "Service contracts": active / all, date range, assets and tags; packages expand to activities. */
 export default function ServiceContractsPage() {
   const { t } = useTranslation();
+  usePageTitle(t('contracts.serviceTitle'));
   const { company, contactId } = useTenant();
   const [active, setActive] = useState<ActiveFilter>('active');
   const [range, setRange] = useState<DateRange>(EMPTY_RANGE);

@@ -5,10 +5,12 @@ import { useTenant } from '../../lib/tenant';
 import { useContactDocuments } from './api/contact-documents';
 import { DocumentUpload } from './components/document-upload';
 import { FileBrowser } from './components/file-browser';
+import { usePageTitle } from '../../ui/page-title';
 
 /** SPEC A2 "Documents" (menu: Company files): search, upload when allowed, list and an 800 px preview. */
 export default function DocumentsPage() {
   const { t } = useTranslation();
+  usePageTitle(t('documents.title'));
   const { company, contactId, contact } = useTenant();
   const documents = useContactDocuments(company, contactId);
 

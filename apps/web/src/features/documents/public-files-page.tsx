@@ -3,10 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useTenant } from '../../lib/tenant';
 import { usePublicFiles } from './api/public-files';
 import { FileBrowser } from './components/file-browser';
+import { usePageTitle } from '../../ui/page-title';
 
 /** SPEC A2 "Public files": search by file name, preview like documents. */
 export default function PublicFilesPage() {
   const { t } = useTranslation();
+  usePageTitle(t('publicFiles.title'));
   const { company } = useTenant();
   const files = usePublicFiles(company);
 

@@ -19,10 +19,12 @@ import { useActivityReports } from './api/activity-reports';
 import { wikiRoutes } from '@sportello/contracts';
 import { pathOf } from '../../lib/api-client';
 import { useVisibleTicketIds } from './api/visible-tickets';
+import { usePageTitle } from '../../ui/page-title';
 
 /** SPEC A2 "Activity reports": date range, wiki search, name filter; a row toggles its document beside the list. */
 export default function ReportsPage() {
   const { t } = useTranslation();
+  usePageTitle(t('reports.title'));
   const { company, contactId, contact, basePath } = useTenant();
   const [range, setRange] = useState<DateRange>(EMPTY_RANGE);
   const [wiki, setWiki] = useState<ServerSearchItem | null>(null);

@@ -15,6 +15,7 @@ import { OtpStep } from './components/otp-step';
 import { ReviewStep } from './components/review-step';
 import { SignedView } from './components/signed-view';
 import { signingErrorMessage } from './errors';
+import { usePageTitle } from '../../ui/page-title';
 
 /** What the review step hands the code step (kept in the history entry, so a reload keeps it). */
 interface ConfirmState {
@@ -42,11 +43,9 @@ export default function SignPage() {
 function SignContent({ company, documentKey }: { company: string; documentKey: string }) {
   const { t } = useTranslation();
   const query = useSigningDocument(company, documentKey);
-  useEffect(() => {
-    document.title = query.data
-      ? `${query.data.documentName} · ${t('signing.pageTitle')}`
-      : t('signing.pageTitle');
-  }, [query.data, t]);
+  usePageTitle(
+    query.data ? `${query.data.documentName} · ${t('signing.pageTitle')}` : t('signing.pageTitle'),
+  );
   if (query.isPending) return <LoadingView />;
   if (query.isError) {
     if (query.error instanceof ApiRequestError && query.error.status === 404) return <SigningNotFound />;

@@ -13,6 +13,7 @@ import { SafeHtml } from '../../ui/safe-html';
 import { useTaskPage } from './api/task-page';
 import { SummaryList } from '../../ui/summary-list';
 import classes from './task-page.module.css';
+import { usePageTitle } from '../../ui/page-title';
 
 /**
  * `/tasks/{company}/{eventkey}` (SPEC A2, B3), open without sign-in: a read-only summary of one ticket
@@ -46,9 +47,7 @@ function TaskContent({ company, eventKey }: { company: string; eventKey: string 
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);
   }, [timeZone]);
-  useEffect(() => {
-    document.title = query.data ? `${query.data.title} · ${t('tasks.pageTitle')}` : t('tasks.pageTitle');
-  }, [query.data, t]);
+  usePageTitle(query.data ? `${query.data.title} · ${t('tasks.pageTitle')}` : t('tasks.pageTitle'));
   if (query.isPending)
     return (
       <Stack gap="md" role="status" aria-label={t('common.loading')}>

@@ -12,10 +12,12 @@ import { TicketFiltersBar } from './components/ticket-filters-bar';
 import { TicketList } from './components/ticket-list';
 import { ticketListQuery, visibleTickets, webUserIdsParam } from './ticket-filters';
 import { useTicketFilters } from './use-ticket-filters';
+import { usePageTitle } from '../../ui/page-title';
 
 /** All tickets of the company (administrators), with the filters of my tickets plus colleagues. */
 export default function AllTicketsPage() {
   const { t } = useTranslation();
+  usePageTitle(t('tickets.allTitle'));
   const { company, contactId, contact, basePath } = useTenant();
   const [filters, setFilters] = useTicketFilters();
   const [colleagueIds, setColleagueIds] = useState<number[]>([]);
@@ -59,6 +61,7 @@ export default function AllTicketsPage() {
         basePath={basePath}
         canViewReports={contact.viewContactActivityReports}
         showCreator
+        from="alltickets"
       />
     </Stack>
   );

@@ -15,10 +15,13 @@ import { ticketAttachmentUrl } from './api/upload';
 import { useWikiElements, wikiSearchUrl } from './api/wiki-elements';
 import { isBlankHtml } from './ticket-filters';
 import { notifySuccess } from './notify';
+import { usePageTitle } from '../../ui/page-title';
+import { errorText } from '../../lib/error-text';
 
 /** New ticket: type, subject and description are required; wiki item and attachments are optional. */
 export default function NewTicketPage() {
   const { t } = useTranslation();
+  usePageTitle(t('tickets.new.title'));
   const navigate = useNavigate();
   const { company, contactId, contact, basePath } = useTenant();
   const isPlain = contact.portalSettings.disableHtmlEditor;
@@ -76,7 +79,7 @@ export default function NewTicketPage() {
           setProblem(
             err instanceof ApiRequestError && err.code === ticketErrorCodes.requiredFields
               ? t('tickets.new.requiredFields')
-              : t('tickets.new.sendError', { reason: err.message }),
+              : t('tickets.new.sendError', { reason: errorText(err, t) }),
           );
         },
       },

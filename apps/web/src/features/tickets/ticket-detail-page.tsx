@@ -1,7 +1,7 @@
 import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
 import { IconArrowLeft, IconLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import type { TicketComment, TicketDetail } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
 import { useTenant, type Tenant } from '../../lib/tenant';
@@ -14,6 +14,7 @@ import { TicketNumber } from './components/ticket-number';
 import { TicketSidePanel } from './components/ticket-side-panel';
 import { TypeBadge } from './components/type-badge';
 import { isClosedTicket } from './ticket-filters';
+import { usePageTitle } from '../../ui/page-title';
 import classes from './components/tickets.module.css';
 
 type T = (key: string) => string;
@@ -63,20 +64,22 @@ export default function TicketDetailPage() {
   const params = useParams();
   const ticketId = Number(params.ticketid);
   const query = useTicket(company, contactId, ticketId);
-  const backPath = contact.manageTickets ? `${basePath}/tickets` : `${basePath}/alltickets`;
+  // Back to the list it was opened from (a colleague's ticket from All tickets), else to the contact's own.
+  const cameFrom = (useLocation().state as { from?: unknown } | null)?.from;
+  const toAll = cameFrom === 'alltickets' || !contact.manageTickets;
   const back = (
-    <Anchor component={Link} to={backPath} size="sm">
+    <Anchor component={Link} to={`${basePath}/${toAll ? 'alltickets' : 'tickets'}`} size="sm">
       <Group gap={4} component="span">
         <IconArrowLeft size={14} aria-hidden />
-        {contact.manageTickets ? t('tickets.detail.back') : t('tickets.allTitle')}
+        {toAll ? t('tickets.detail.backToAll') : t('tickets.detail.back')}
       </Group>
     </Anchor>
   );
+  const isNotFound =
+    !Number.isSafeInteger(ticketId) || (query.error instanceof ApiRequestError && query.error.status === 404);
+  usePageTitle(isNotFound ? t('tickets.detail.notFound') : (query.data?.title ?? null));
 
-  if (
-    !Number.isSafeInteger(ticketId) ||
-    (query.error instanceof ApiRequestError && query.error.status === 404)
-  ) {
+  if (isNotFound) {
     return (
       <Stack gap="md">
         {back}
@@ -96,12 +99,28 @@ export default function TicketDetailPage() {
     );
   }
   if (query.isPending) {
+    // The page's outline (header row, then status box and conversation), at least a screen tall so the
+    // footer stays below it. Its own key: the ticket replaces the outline instead of React moving the
+    // outline's elements to the ticket's places (which the browser counts as the layout shifting).
     return (
-      <Stack gap="md" aria-busy="true" role="status" aria-label={t('common.loading')}>
+      <Stack
+        key="loading"
+        gap="md"
+        aria-busy="true"
+        role="status"
+        aria-label={t('common.loading')}
+        className={classes.detailLoading}
+      >
         {back}
         <Skeleton height={36} width="60%" />
-        <Skeleton height={120} />
-        <Skeleton height={120} />
+        <div className={classes.detail}>
+          <Skeleton height={200} className={classes.detailSide} />
+          <Stack gap="md" className={classes.detailMain}>
+            <Skeleton height={26} width={160} />
+            <Skeleton height={120} />
+            <Skeleton height={120} />
+          </Stack>
+        </div>
       </Stack>
     );
   }
@@ -109,7 +128,7 @@ export default function TicketDetailPage() {
   const ticket = query.data;
   const isClosed = ticket.isClosed || isClosedTicket(ticket);
   return (
-    <Stack gap="md">
+    <Stack key="ticket" gap="md">
       {back}
       <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
         <Group gap="sm" align="center" wrap="wrap" style={{ minWidth: 0 }}>
@@ -123,8 +142,12 @@ export default function TicketDetailPage() {
           <CloseTicketButton company={company} contactId={contactId} ticketId={ticket.id} />
         )}
       </Group>
+      {/* The status box first: beside the conversation on a wide screen, above it on a phone. */}
       <div className={classes.detail}>
-        <Stack gap="md" style={{ minWidth: 0 }}>
+        <div className={classes.detailSide}>
+          <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
+        </div>
+        <Stack gap="md" className={classes.detailMain}>
           <Title order={2} size="h4">
             {t('tickets.detail.conversation')}
           </Title>
@@ -149,7 +172,7 @@ export default function TicketDetailPage() {
           </Stack>
           {isClosed && (
             <Alert color="gray" variant="light" icon={<IconLock aria-hidden />}>
-              {t('tickets.detail.isClosed')}
+              {t('tickets.detail.replyReopens')}
             </Alert>
           )}
           <ReplyBox
@@ -157,9 +180,9 @@ export default function TicketDetailPage() {
             contactId={contactId}
             ticketId={ticket.id}
             isPlain={contact.portalSettings.disableHtmlEditor}
+            isClosed={isClosed}
           />
         </Stack>
-        <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
       </div>
     </Stack>
   );

@@ -9,10 +9,12 @@ import { TicketFiltersBar } from './components/ticket-filters-bar';
 import { TicketList } from './components/ticket-list';
 import { ticketListQuery, visibleTickets } from './ticket-filters';
 import { useTicketFilters } from './use-ticket-filters';
+import { usePageTitle } from '../../ui/page-title';
 
 /** My tickets: the tickets this contact opened, with status, date and wiki filters. */
 export default function TicketsPage() {
   const { t } = useTranslation();
+  usePageTitle(t('tickets.myTitle'));
   const { company, contactId, contact, basePath } = useTenant();
   const [filters, setFilters] = useTicketFilters();
   const query = useMyTickets(company, contactId, ticketListQuery(filters.range, filters.wiki?.id ?? null));

@@ -68,7 +68,7 @@ function tenantWith(over: Parameters<typeof contact>[0] = {}): Tenant {
   return { company: 'demo', contactId: 11, contact: c, user: user([c], { id: 1 }), basePath: '/demo/11' };
 }
 
-function renderAt(path: string, tenant: Tenant) {
+function renderAt(path: string | { pathname: string; state: unknown }, tenant: Tenant) {
   return renderWithProviders(
     <MemoryRouter initialEntries={[path]}>
       <TenantContext.Provider value={tenant}>
@@ -259,7 +259,7 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     expect(descriptionAuthor(byAgent, { contactId: 11 }, t).name).toBe('Agent');
   });
 
-  it('renders the conversation sanitised, the side panel, and sends an empty reply (A5)', async () => {
+  it('renders the conversation sanitised, the side panel, and refuses an empty reply', async () => {
     const detail: TicketDetail = {
       ...item({ id: 42, title: 'Broken printer' }),
       description: '<p>It <b>jams</b></p><img src=x onerror="window.__xss=1"><script>window.__xss=1</script>',
@@ -294,10 +294,65 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('side-assignee').textContent).toContain('Sara Conti');
     expect(screen.getByTestId('side-step').textContent).toContain('New');
 
+    expect(document.title).toBe('Broken printer · Sportello');
+    // The ticket's status box comes before the conversation (on a phone it shows first).
+    const side = screen.getByTestId('side-step');
+    expect(side.compareDocumentPosition(description) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.queryByText('This ticket is closed: sending a reply reopens it.')).toBeNull();
+
+    // Nothing to send: spaces only (the server refuses it too).
+    await userEvent.type(screen.getByRole('textbox', { name: 'Reply' }), '   ');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Write a message or attach a file.');
+    expect(calls.filter((c) => c.init?.method === 'POST')).toHaveLength(0);
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Reply' }), 'Thanks');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(calls.filter((c) => c.init?.method === 'POST')).toHaveLength(1));
     const body = JSON.parse(String(calls.find((c) => c.init?.method === 'POST')!.init!.body));
-    expect(body).toMatchObject({ taskId: 42, message: '', commentType: 0, attachments: [] });
+    expect(body).toMatchObject({ taskId: 42, message: '   Thanks', commentType: 0, attachments: [] });
+  });
+
+  it('says before sending that a reply reopens a closed ticket, and translates a failure', async () => {
+    const detail: TicketDetail = {
+      ...item({ id: 43, title: 'Done' }),
+      description: '<p>x</p>',
+      attachments: [],
+      assignedGroup: null,
+      assignedUser: null,
+      isClosed: true,
+      comments: [],
+    };
+    stubFetch((u, init) => {
+      if (u === '/api/demo/11/tickets/43') return json(detail);
+      if (u === '/api/demo/11/Comments' && init?.method === 'POST')
+        return new Response('Internal Server Error', { status: 500, statusText: 'Internal Server Error' });
+      return undefined;
+    });
+    renderAt(
+      '/demo/11/tickets/43',
+      tenantWith({ portalSettings: portalSettings({ disableHtmlEditor: true }) }),
+    );
+    await screen.findByText('This ticket is closed: sending a reply reopens it.');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Reply' }), 'Again');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    const problem = await screen.findByText(/^The reply could not be sent/);
+    expect(problem.textContent).toBe(
+      'The reply could not be sent: Something went wrong on the server. Please try again in a few minutes.',
+    );
+  });
+
+  it('leads back to all tickets when opened from there', async () => {
+    const detail = {
+      ...item({ id: 44, title: 'A colleague’s' }),
+      description: '',
+      attachments: [],
+      comments: [],
+    };
+    stubFetch((u) => (u === '/api/demo/11/tickets/44' ? json(detail) : undefined));
+    renderAt({ pathname: '/demo/11/tickets/44', state: { from: 'alltickets' } }, tenantWith());
+    const back = await screen.findByRole('link', { name: 'Back to all tickets' });
+    expect(back.getAttribute('href')).toBe('/demo/11/alltickets');
   });
 
   it('says when a ticket does not exist or may not be opened', async () => {

@@ -12,10 +12,12 @@ import { SidePanelLayout } from '../../ui/side-panel-layout';
 import { useWikiElements } from './api/wiki-elements';
 import classes from './components/wiki.module.css';
 import { groupByFolder, type WikiFolder } from './wiki-tree';
+import { usePageTitle } from '../../ui/page-title';
 
 /** SPEC A2 "Wiki": folders (all open) of elements, a name search, and a property panel for the chosen element. */
 export default function WikiPage() {
   const { t } = useTranslation();
+  usePageTitle(t('wiki.title'));
   const { company, contactId } = useTenant();
   const elements = useWikiElements(company, contactId);
   const [text, setText] = useState('');

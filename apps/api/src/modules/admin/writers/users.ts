@@ -177,6 +177,8 @@ export async function writeUsers(
   }
   const pairs = new Map<string, [number, number]>();
   const portalOf = new Map<number, { portalName: string; language: string }>();
+  /** The portal key of the invitation link (`&company=`): the page it opens wears that portal's branding. */
+  const portalKeyOf = new Map<number, string>();
   for (const w of wanted) {
     const c = contactOf.get(`${w.webPortalKey}\n${w.contactId}`);
     if (!c)
@@ -188,6 +190,7 @@ export async function writeUsers(
     const uid = userId(w.p);
     pairs.set(`${uid}:${c.id}`, [uid, c.id]);
     if (!portalOf.has(uid)) portalOf.set(uid, c);
+    if (!portalKeyOf.has(uid)) portalKeyOf.set(uid, w.webPortalKey);
   }
   const allIds = prepared.map(userId);
   const existingPairs: { userId: number; contactId: number }[] = [];
@@ -246,7 +249,10 @@ export async function writeUsers(
       expiresAt: new Date(now.getTime() + INVITE_TTL_MS),
       createdAt: now,
     });
-    const link = `${publicUrl}/confirm?token=${encodeURIComponent(token)}`;
+    const key = portalKeyOf.get(uid);
+    const link =
+      `${publicUrl}/confirm?token=${encodeURIComponent(token)}` +
+      (key ? `&company=${encodeURIComponent(key)}` : '');
     await enqueueEmail(
       tx,
       invitationEmail({

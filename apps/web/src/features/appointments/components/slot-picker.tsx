@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Box, Button, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
-import '@mantine/dates/styles.css';
+import '@mantine/dates/styles.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { AppointmentLink, AppointmentSlot } from '@sportello/contracts';
 import { dayjs, formatDate, formatTime } from '../../../lib/format';

@@ -13,6 +13,7 @@ import { ListRow } from '../../../ui/list-row';
 import { ListStates } from '../../../ui/list-states';
 import { SidePanelLayout } from '../../../ui/side-panel-layout';
 import listClasses from '../../../ui/list.module.css';
+import { usePageTitle } from '../../../ui/page-title';
 
 export interface BillingListPageProps<T extends { id: number }> {
   title: string;
@@ -35,6 +36,7 @@ export interface BillingListPageProps<T extends { id: number }> {
 export function BillingListPage<T extends { id: number }>(props: BillingListPageProps<T>) {
   const { useList } = props;
   const { t } = useTranslation();
+  usePageTitle(props.title);
   const { company, contactId } = useTenant();
   const [range, setRange] = useState<DateRange>(EMPTY_RANGE);
   const [text, setText] = useState('');

@@ -1,4 +1,4 @@
-import '@mantine/dropzone/styles.css';
+import '@mantine/dropzone/styles.layer.css';
 import { useId, useState } from 'react';
 import { Button, CloseButton, Group, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
@@ -6,6 +6,8 @@ import { IconAlertTriangle, IconCheck, IconUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useUploadContactDocument } from '../api/upload-document';
+import { errorText } from '../../../lib/error-text';
+import { useUploadLimitText } from '../../../ui/file-upload';
 
 interface UploadItem {
   key: string;
@@ -25,13 +27,14 @@ export function DocumentUpload({ company, contactId }: { company: string; contac
   const mutation = useUploadContactDocument(company, contactId);
   const [items, setItems] = useState<UploadItem[]>([]);
   const hintId = useId();
+  const limit = useUploadLimitText();
   const update = (key: string, patch: Partial<UploadItem>) =>
     setItems((list) => list.map((i) => (i.key === key ? { ...i, ...patch } : i)));
 
-  const errorText = (e: unknown) => {
+  const uploadErrorText = (e: unknown) => {
     if (e instanceof ApiRequestError && e.status === 413) return t('documents.tooLarge');
     if (e instanceof ApiRequestError && e.status === 0) return t('documents.networkError');
-    return t('documents.uploadFailed', { message: e instanceof Error ? e.message : String(e) });
+    return t('documents.uploadFailed', { message: errorText(e, t) });
   };
 
   const onDrop = async (files: File[]) => {
@@ -51,7 +54,7 @@ export function DocumentUpload({ company, contactId }: { company: string; contac
         await mutation.mutateAsync({ file, onProgress: (progress) => update(item.key, { progress }) });
         update(item.key, { status: 'done', progress: 1 });
       } catch (e) {
-        update(item.key, { status: 'error', error: errorText(e) });
+        update(item.key, { status: 'error', error: uploadErrorText(e) });
       }
     }
   };
@@ -76,6 +79,7 @@ export function DocumentUpload({ company, contactId }: { company: string; contac
           </Button>
           <Text size="sm" id={hintId}>
             {t('documents.dropHint')}
+            {limit && ` (${limit})`}
           </Text>
         </Group>
       </Dropzone>

@@ -4,6 +4,7 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useCloseTicket } from '../api/close-ticket';
 import { notifySuccess } from '../notify';
+import { errorText } from '../../../lib/error-text';
 
 /** 'Close the ticket' with a confirmation; afterwards the detail refetches and shows the closing step. */
 export function CloseTicketButton({
@@ -38,7 +39,7 @@ export function CloseTicketButton({
         <Text size="sm">{t('tickets.detail.closeText')}</Text>
         {closeTicket.isError && (
           <Text size="sm" c="red.8" mt="sm" role="alert">
-            {t('tickets.detail.closeError', { reason: closeTicket.error.message })}
+            {t('tickets.detail.closeError', { reason: errorText(closeTicket.error, t) })}
           </Text>
         )}
         <Group justify="flex-end" mt="md">

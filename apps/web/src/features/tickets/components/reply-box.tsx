@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '../../../lib/error-text';
 import { FileUpload, useFileUploads } from '../../../ui/file-upload';
 import { HtmlEditor } from '../../../ui/html-editor';
 import { commentAttachmentUrl, useCreateComment } from '../api/create-comment';
@@ -11,10 +12,26 @@ export interface ReplyBoxProps {
   contactId: number;
   ticketId: number;
   isPlain: boolean;
+  /** A reply reopens a closed ticket (the server does it): the page says so, the notice says it happened. */
+  isClosed?: boolean;
 }
 
-/** The reply editor with attachments; an empty message may be sent (SPEC A5). Cleared after sending. */
-export function ReplyBox({ company, contactId, ticketId, isPlain }: ReplyBoxProps) {
+/**
+ * Editor HTML or plain text with nothing to read: no text (tags, `&nbsp;` and spaces do not count) and no
+ * image. The server refuses such a reply too (`empty_comment`), unless it carries files.
+ */
+export function isBlankMessage(message: string): boolean {
+  if (/<img\s/i.test(message)) return false;
+  return (
+    message
+      .replace(/<[^>]*>/g, '')
+      .replace(/&nbsp;|&#160;|\u00a0|\s/g, '')
+      .trim() === ''
+  );
+}
+
+/** The reply editor with attachments; a reply needs some text or a file. Cleared after sending. */
+export function ReplyBox({ company, contactId, ticketId, isPlain, isClosed = false }: ReplyBoxProps) {
   const { t } = useTranslation();
   const [message, setMessage] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -25,6 +42,10 @@ export function ReplyBox({ company, contactId, ticketId, isPlain }: ReplyBoxProp
   const onSend = () => {
     if (uploads.isUploading) {
       setProblem(t('tickets.new.waitUploads'));
+      return;
+    }
+    if (isBlankMessage(message) && uploads.uploadedIds.length === 0) {
+      setProblem(t('tickets.detail.replyEmpty'));
       return;
     }
     setProblem(null);
@@ -41,9 +62,9 @@ export function ReplyBox({ company, contactId, ticketId, isPlain }: ReplyBoxProp
         onSuccess: () => {
           setMessage('');
           uploads.clear();
-          notifySuccess(t('tickets.detail.replySent'), t);
+          notifySuccess(t(isClosed ? 'tickets.detail.reopened' : 'tickets.detail.replySent'), t);
         },
-        onError: (err) => setProblem(t('tickets.detail.replyError', { reason: err.message })),
+        onError: (err) => setProblem(t('tickets.detail.replyError', { reason: errorText(err, t) })),
       },
     );
   };

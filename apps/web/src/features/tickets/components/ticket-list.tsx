@@ -3,7 +3,7 @@ import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TicketListItem } from '@sportello/contracts';
 import { ListStates, type ListQueryState } from '../../../ui/list-states';
-import { TicketRow } from './ticket-row';
+import { TicketRow, type TicketListName } from './ticket-row';
 import classes from './tickets.module.css';
 
 export interface TicketListProps {
@@ -13,6 +13,8 @@ export interface TicketListProps {
   basePath: string;
   canViewReports: boolean;
   showCreator?: boolean;
+  /** Which list this is (the ticket page's back link returns to it). */
+  from?: TicketListName;
 }
 
 /** Rows of the first paint (what a laptop screen shows, and more); the rest follow in batches. */
@@ -42,7 +44,7 @@ function useProgressiveCount(total: number): number {
 }
 
 /** Loading, error and empty states, then the rows (each a link to its ticket). */
-export function TicketList({ query, tickets, basePath, canViewReports, showCreator }: TicketListProps) {
+export function TicketList({ query, tickets, basePath, canViewReports, showCreator, from }: TicketListProps) {
   const { t } = useTranslation();
   const shown = useProgressiveCount(tickets.length);
   return (
@@ -58,6 +60,7 @@ export function TicketList({ query, tickets, basePath, canViewReports, showCreat
             href={`${basePath}/tickets/${ticket.id}`}
             canViewReports={canViewReports}
             showCreator={showCreator}
+            from={from}
             t={t}
           />
         ))}

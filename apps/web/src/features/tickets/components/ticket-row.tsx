@@ -19,7 +19,12 @@ export interface TicketRowProps {
   showCreator?: boolean;
   /** The list's translate function (one subscription per list, not one per row). */
   t: TFunction;
+  /** The list the row belongs to, handed to the ticket page for its way back. */
+  from?: TicketListName;
 }
+
+/** Which list a ticket was opened from (router state of its page): its back link returns there. */
+export type TicketListName = 'tickets' | 'alltickets';
 
 /*
  * A list shows up to hundreds of rows, so a row is plain elements wearing Mantine's own classes (Badge,
@@ -49,6 +54,7 @@ export const TicketRow = memo(function TicketRow({
   canViewReports,
   showCreator,
   t,
+  from,
 }: TicketRowProps) {
   const creator = ticket.creatorContactWebUser;
   const type = coloursOf(ticket.taskType.color);
@@ -71,7 +77,12 @@ export const TicketRow = memo(function TicketRow({
                 </span>
               </div>
             )}
-            <Link to={href} className={`${ANCHOR} ${classes.titleLink}`} data-underline="hover">
+            <Link
+              to={href}
+              state={from ? { from } : undefined}
+              className={`${ANCHOR} ${classes.titleLink}`}
+              data-underline="hover"
+            >
               {ticket.title}
             </Link>
           </div>

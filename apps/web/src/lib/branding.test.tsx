@@ -1,5 +1,7 @@
+import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import * as contracts from '@sportello/contracts';
+import { portalSettings } from '../test/fixtures';
 import {
   BASE_COLOR_UNSET,
   brandPalette,
@@ -8,6 +10,7 @@ import {
   headerColors,
   parseColor,
   readablePrimaryShade,
+  usePortalBranding,
 } from './branding';
 
 const rgb = (hex: string) => parseColor(hex, () => null)!;
@@ -81,5 +84,25 @@ describe('theme palette', () => {
       '#1864ab',
     ];
     expect(readablePrimaryShade(blue)).toBe(8);
+  });
+});
+
+describe('usePortalBranding: the browser bars', () => {
+  function Branded({ baseColor }: { baseColor: string | null }) {
+    usePortalBranding(portalSettings({ baseColor }));
+    return null;
+  }
+
+  it('takes the portal header colour as theme-color, and gives it back', () => {
+    const { rerender, unmount } = render(<Branded baseColor="#1565c0" />);
+    const meta = () => document.querySelector<HTMLMetaElement>('meta[name="theme-color"]')?.content;
+    expect(meta()).toBe('#1565c0');
+    // No colour set: the default header colour (#202124, SPEC A2).
+    rerender(<Branded baseColor={null} />);
+    expect(meta()).toBe('#202124');
+    rerender(<Branded baseColor="#e8f5e9" />);
+    expect(meta()).toBe('#e8f5e9');
+    unmount();
+    expect(meta()).toBe('#202124');
   });
 });

@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './test/harness';
+
+/** A built web app with one asset and its pre-compressed twin (scripts/precompress.mjs makes these). */
+function fakeWebDist(): { dir: string; js: string; br: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'sportello-web-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), `<!doctype html><title>x</title>${'<p>x</p>'.repeat(400)}`);
+  const js = `console.log(${JSON.stringify('y'.repeat(5000))});`;
+  const br = brotliCompressSync(js);
+  writeFileSync(join(dir, 'assets', 'app.js'), js);
+  writeFileSync(join(dir, 'assets', 'app.js.br'), br);
+  return { dir, js, br };
+}
+
+describe('compression', () => {
+  let t: TestApp;
+  let web: ReturnType<typeof fakeWebDist>;
+  beforeAll(async () => {
+    web = fakeWebDist();
+    t = await createTestApp({ env: { WEB_DIST: web.dir } });
+  });
+  afterAll(() => t.close());
+
+  it('compresses a large API answer for a client that accepts it', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/docs',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    const body = gunzipSync(res.rawPayload).toString('utf8');
+    expect(JSON.parse(body).openapi).toBeDefined();
+    expect(res.rawPayload.length).toBeLessThan(body.length / 3);
+  });
+
+  it('leaves tiny answers and clients without accept-encoding alone', async () => {
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toEqual({ status: 'ok' });
+    const plain = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().openapi).toBeDefined();
+  });
+
+  it('sends a pre-compressed asset as it is on disk, not compressed twice', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(Buffer.compare(res.rawPayload, web.br)).toBe(0);
+  });
+});
