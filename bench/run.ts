@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { autocannon, call, type Cannon } from './lib/cannon';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
 import { bundleReport, measurePage, type BundleReport, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
@@ -91,70 +92,9 @@ process.once('SIGTERM', () => abort(143));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function call<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
-  const res = await fetch(url, {
-    ...init,
-    ...(init?.json !== undefined
-      ? {
-          method: 'POST',
-          body: JSON.stringify(init.json),
-          headers: { 'content-type': 'application/json', ...init.headers },
-        }
-      : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
-
-interface Cannon {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  errors: number;
-}
-
-/** autocannon's CLI in its own process (client and server then do not share one event loop). */
-function autocannon(
-  url: string,
-  seconds: number,
-  token?: string,
-  connections = CONNECTIONS,
-): Promise<Cannon> {
-  const args = ['-c', String(connections), '-d', String(seconds), '--json'];
-  if (token) args.push('-H', `authorization=Bearer ${token}`);
-  args.push(url);
-  return new Promise((res, rej) => {
-    const child = spawn(join(root, 'node_modules/.bin/autocannon'), args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', () => {});
-    child.on('exit', (code) => {
-      try {
-        const j = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
-          requests: { average: number; total: number };
-          latency: { p50: number; p99: number };
-          errors: number;
-          timeouts: number;
-          non2xx: number;
-        };
-        res({
-          rps: Math.round(j.requests.average),
-          p50: j.latency.p50,
-          p99: j.latency.p99,
-          requests: j.requests.total,
-          errors: j.errors + j.timeouts + j.non2xx,
-        });
-      } catch (e) {
-        rej(new Error(`autocannon exited ${code}: ${out.slice(0, 300)} ${String(e)}`));
-      }
-    });
-  });
-}
+/** autocannon at the runs' connection count; the runner kills it when interrupted. */
+const cannon = (url: string, seconds: number, token?: string, connections = CONNECTIONS) =>
+  autocannon(url, seconds, { token, connections, onChild: (c) => children.add(c) });
 
 /**
  * Waits until the previous run has drained: autocannon stops sending, but the server may still be
@@ -179,9 +119,9 @@ const listCache = (base: string, mb: number) => call(`${base}/bench/admin/list-c
 async function load(url: string, token?: string): Promise<Cannon> {
   const base = new URL(url).origin;
   await drain(base);
-  await autocannon(url, WARMUP, token);
+  await cannon(url, WARMUP, token);
   await drain(base);
-  const r = await autocannon(url, DURATION, token);
+  const r = await cannon(url, DURATION, token);
   await drain(base);
   return r;
 }
@@ -376,7 +316,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
     }
     // The same list one request at a time: the latency of one request without queueing.
     await drain(b);
-    const single = await autocannon(`${b}${listPath}`, Math.max(2, Math.round(DURATION / 2)), token, 1);
+    const single = await cannon(`${b}${listPath}`, Math.max(2, Math.round(DURATION / 2)), token, 1);
     log(`${name}: list at 1 connection: p50 ${single.p50} ms p99 ${single.p99} ms`);
     const constant = await load(`${b}/bench/const`);
     log(`${name}: constant route ${constant.rps} req/s`);
