@@ -24,6 +24,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../../apps/api/src/app';
 import { loadConfig } from '../../apps/api/src/config';
 import { openDatabase } from '../../apps/api/src/db/client';
@@ -52,7 +53,9 @@ const ctx: AppContext = {
   signer: new FileUrlSigner(secret),
   secret,
 };
-const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
+// Logged as server.ts logs.
+const stream = pino.destination({ dest: 1, sync: false });
+const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream } });
 
 // The counting logger object is shared by every prepared query: wrapping its method sees them all. Only
 // statements of the captured request's own async context are kept (a load run may still be draining).
