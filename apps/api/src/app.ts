@@ -19,6 +19,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError } from './platform/errors';
+import { installLoadShedding } from './platform/load-shedding';
 import { installSecurityHeaders } from './platform/security-headers';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
@@ -60,7 +61,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     if (err instanceof AppError) {
       const errors = Array.isArray(err.details) ? { errors: err.details } : {};
       if (
-        err.statusCode === 429 &&
+        (err.statusCode === 429 || err.statusCode === 503) &&
         err.details &&
         typeof err.details === 'object' &&
         'retryAfterSeconds' in err.details
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     frameguard: { action: 'sameorigin' },
     crossOriginEmbedderPolicy: false,
   });
+  installLoadShedding(app, ctx);
   await app.register(multipart, {
     limits: { fileSize: ctx.config.MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 10 },
   });
