@@ -32,6 +32,8 @@ const { values: opt } = parseArgs({
 const DURATION = Number(opt.duration);
 const CONNECTIONS = Number(opt.connections);
 const children = new Set<ChildProcess>();
+/** The bench server's origin (its admin routes), set once it runs. */
+let admin = '';
 const log = (...a: unknown[]) => console.error('[speed]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -50,16 +52,52 @@ const CASES: { key: string; name: string; path: string; cacheOff?: boolean }[] =
   { key: 'me', name: '/api/Users/me', path: '/api/Users/me' },
 ];
 
-async function load(url: string, token?: string): Promise<Cannon> {
-  const o = { token, connections: CONNECTIONS, onChild: (c: ChildProcess) => children.add(c) };
-  await autocannon(url, 1, o); // warm-up: JIT, prepared statements, pool
-  await sleep(300);
-  return autocannon(url, DURATION, o);
+/**
+ * Runs the URLs in turn, in short slices (a, b, c, a, b, c, …), after a warm-up of each: on a shared
+ * machine the load of the neighbours changes from second to second, and interleaving spreads it over
+ * every URL alike, so their ratios hold. Per URL: mean req/s, median p50 / p99 of the slices.
+ */
+async function interleaved(targets: { url: string; token?: string }[], slices = 3): Promise<Cannon[]> {
+  // autocannon stops sending, but the server may still be working through queued requests: the next
+  // slice starts once no SQL statement has been sent for 500 ms.
+  const drain = async () => {
+    let last = -1;
+    for (let i = 0; i < 240; i++) {
+      const { statements } = await call<{ statements: number }>(`${admin}/bench/admin/stats`);
+      if (statements === last) return;
+      last = statements;
+      await sleep(500);
+    }
+  };
+  const run = (t: { url: string; token?: string }, seconds: number) =>
+    autocannon(t.url, seconds, {
+      token: t.token,
+      connections: CONNECTIONS,
+      onChild: (c: ChildProcess) => children.add(c),
+    });
+  for (const t of targets) await run(t, 1); // warm-up: JIT, prepared statements, pool
+  const got: Cannon[][] = targets.map(() => []);
+  for (let i = 0; i < slices; i++)
+    for (const [k, t] of targets.entries()) {
+      await drain();
+      got[k]!.push(await run(t, Math.max(1, Math.round(DURATION / slices))));
+    }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return got.map((runs) => ({
+    rps: Math.round(runs.reduce((a, r) => a + r.rps, 0) / runs.length),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    requests: runs.reduce((a, r) => a + r.requests, 0),
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+  }));
 }
 
 interface Row {
   name: string;
   real: Cannon;
+  /** The app's constant route, interleaved with this row's runs. */
+  constant: Cannon;
   bare?: Cannon;
   statements?: number;
   bytes?: number;
@@ -81,6 +119,7 @@ async function main(): Promise<void> {
   const server = await startServer(env, await freePort(), 'bench/lib/bench-server.ts', 'ignore');
   children.add(server.child);
   const b = server.baseUrl;
+  admin = b;
   try {
     const tickets = Number(opt.tickets);
     log(`${opt.db}: loading ${tickets} tickets`);
@@ -94,22 +133,30 @@ async function main(): Promise<void> {
     const { token } = await call<{ token: string }>(`${b}/api/auth/login`, {
       json: { userName: BENCH_USER, password: BENCH_PASSWORD },
     });
-    const { bareUrl } = await call<{ bareUrl: string }>(`${b}/bench/admin/stats`);
+    const { bareUrl, rss: startRss } = await call<{ bareUrl: string; rss: number }>(`${b}/bench/admin/stats`);
+    let maxRss = startRss;
+    const rssPoll = setInterval(() => {
+      call<{ rss: number }>(`${b}/bench/admin/stats`)
+        .then((st) => (maxRss = Math.max(maxRss, st.rss)))
+        .catch(() => {});
+    }, 1000);
     const only = opt.only?.split(',');
     const rows: Row[] = [];
     const run = async (name: string, f: () => Promise<Row>) => {
       if (only && !only.some((o) => name.toLowerCase().includes(o.toLowerCase()))) return;
       const r = await f();
-      log(`${r.name}: ${r.real.rps} req/s p99 ${r.real.p99} ms${r.bare ? `; bare ${r.bare.rps} req/s` : ''}`);
+      log(
+        `${r.name}: ${r.real.rps} req/s p99 ${r.real.p99} ms${r.bare ? `; bare ${r.bare.rps} req/s` : ''}; constant p99 ${r.constant.p99} ms`,
+      );
       rows.push(r);
     };
-    const bareConst = await load(`${bareUrl}/bench/const`);
-    const appConst = await load(`${b}/bench/const`);
-    log(`constant: bare Fastify ${bareConst.rps} req/s, through the app ${appConst.rps} req/s`);
-    await run('unknown /api path', async () => ({
-      name: 'unknown /api path (JSON 404)',
-      real: await load(`${b}/api/no-such-route`),
-    }));
+    const appConst = { url: `${b}/bench/const` };
+    const [bareConst, appConstant] = await interleaved([{ url: `${bareUrl}/bench/const` }, appConst]);
+    log(`constant: bare Fastify ${bareConst!.rps} req/s, through the app ${appConstant!.rps} req/s`);
+    await run('unknown /api path', async () => {
+      const [real, constant] = await interleaved([{ url: `${b}/api/no-such-route` }, appConst]);
+      return { name: 'unknown /api path (JSON 404)', real: real!, constant: constant! };
+    });
     for (const c of CASES) {
       await run(c.name, async () => {
         await call(`${b}/bench/admin/list-cache`, { json: { mb: c.cacheOff ? 0 : 16 } });
@@ -118,26 +165,38 @@ async function main(): Promise<void> {
           { json: { name: c.key, url: c.path, token } },
         );
         if (cap.status !== 200) throw new Error(`${c.path} answered ${cap.status}`);
-        const real = await load(`${b}${c.path}`, token);
-        const bare = await load(`${b}/bench/sql/${c.key}`);
-        return { name: c.name, real, bare, statements: cap.statements, bytes: cap.bytes };
+        const [real, bare, constant] = await interleaved([
+          { url: `${b}${c.path}`, token },
+          { url: `${b}/bench/sql/${c.key}` },
+          appConst,
+        ]);
+        return {
+          name: c.name,
+          real: real!,
+          bare: bare!,
+          constant: constant!,
+          statements: cap.statements,
+          bytes: cap.bytes,
+        };
       });
     }
+    clearInterval(rssPoll);
+    const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
     const pct = (a: number, z: number) => `${Math.round((100 * a) / Math.max(z, 1))} %`;
     const L = [
       `${opt.db === 'pg' ? 'PostgreSQL' : 'PGlite'}, ${tickets.toLocaleString('en')} tickets, ${CONNECTIONS} connections, ` +
-        `${DURATION} s runs, LOG_LEVEL=${env.LOG_LEVEL}, ${process.env.BENCH_TSX === '1' ? 'tsx' : 'compiled'}; ` +
+        `${DURATION} s per route in 3 interleaved slices, LOG_LEVEL=${env.LOG_LEVEL}, ${process.env.BENCH_TSX === '1' ? 'tsx' : 'compiled'}; ` +
         `load average at the end ${loadavg()
           .map((l) => l.toFixed(1))
-          .join(' ')}.`,
+          .join(' ')}; server RSS ${mb(startRss)} after loading, at most ${mb(maxRss)} during the runs.`,
       '',
-      '| route | req/s | p50 / p99 ms | p99 / constant p99 | bare SQL req/s | real / bare SQL | statements, bytes | errors |',
+      '| route | req/s | p50 / p99 ms | p99 / constant p99 (constant p99 ms) | bare SQL req/s | real / bare SQL | statements, bytes | errors |',
       '|---|---:|---:|---:|---:|---:|---:|---:|',
-      `| bare Fastify constant (framework ceiling) | ${bareConst.rps} | ${bareConst.p50} / ${bareConst.p99} | | | | | ${bareConst.errors} |`,
-      `| constant through the app | ${appConst.rps} (${pct(appConst.rps, bareConst.rps)} of bare Fastify) | ${appConst.p50} / ${appConst.p99} | 1.0 | | | | ${appConst.errors} |`,
+      `| bare Fastify constant (framework ceiling) | ${bareConst!.rps} | ${bareConst!.p50} / ${bareConst!.p99} | | | | | ${bareConst!.errors} |`,
+      `| constant through the app | ${appConstant!.rps} (${pct(appConstant!.rps, bareConst!.rps)} of bare Fastify) | ${appConstant!.p50} / ${appConstant!.p99} | 1.0 | | | | ${appConstant!.errors} |`,
       ...rows.map(
         (r) =>
-          `| ${r.name} | ${r.real.rps} | ${r.real.p50} / ${r.real.p99} | ${(r.real.p99 / Math.max(appConst.p99, 1)).toFixed(1)} | ` +
+          `| ${r.name} | ${r.real.rps} | ${r.real.p50} / ${r.real.p99} | ${(r.real.p99 / Math.max(r.constant.p99, 1)).toFixed(1)} (${r.constant.p99}) | ` +
           `${r.bare ? r.bare.rps : ''} | ${r.bare ? pct(r.real.rps, r.bare.rps) : ''} | ${r.statements ?? ''}${r.bytes !== undefined ? `, ${r.bytes}` : ''} | ` +
           `${r.bare ? r.real.errors + r.bare.errors : r.real.errors - r.real.non2xx} |`,
       ),
