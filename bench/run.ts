@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { autocannon, call, type Cannon } from './lib/cannon';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
 import { bundleReport, measurePage, type BundleReport, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
@@ -91,70 +92,9 @@ process.once('SIGTERM', () => abort(143));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function call<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
-  const res = await fetch(url, {
-    ...init,
-    ...(init?.json !== undefined
-      ? {
-          method: 'POST',
-          body: JSON.stringify(init.json),
-          headers: { 'content-type': 'application/json', ...init.headers },
-        }
-      : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
-
-interface Cannon {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  errors: number;
-}
-
-/** autocannon's CLI in its own process (client and server then do not share one event loop). */
-function autocannon(
-  url: string,
-  seconds: number,
-  token?: string,
-  connections = CONNECTIONS,
-): Promise<Cannon> {
-  const args = ['-c', String(connections), '-d', String(seconds), '--json'];
-  if (token) args.push('-H', `authorization=Bearer ${token}`);
-  args.push(url);
-  return new Promise((res, rej) => {
-    const child = spawn(join(root, 'node_modules/.bin/autocannon'), args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', () => {});
-    child.on('exit', (code) => {
-      try {
-        const j = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
-          requests: { average: number; total: number };
-          latency: { p50: number; p99: number };
-          errors: number;
-          timeouts: number;
-          non2xx: number;
-        };
-        res({
-          rps: Math.round(j.requests.average),
-          p50: j.latency.p50,
-          p99: j.latency.p99,
-          requests: j.requests.total,
-          errors: j.errors + j.timeouts + j.non2xx,
-        });
-      } catch (e) {
-        rej(new Error(`autocannon exited ${code}: ${out.slice(0, 300)} ${String(e)}`));
-      }
-    });
-  });
-}
+/** autocannon at the runs' connection count; the runner kills it when interrupted. */
+const cannon = (url: string, seconds: number, token?: string, connections = CONNECTIONS) =>
+  autocannon(url, seconds, { token, connections, onChild: (c) => children.add(c) });
 
 /**
  * Waits until the previous run has drained: autocannon stops sending, but the server may still be
@@ -176,12 +116,13 @@ async function drain(baseUrl: string): Promise<void> {
 const LIST_CACHE_MB = 16;
 const listCache = (base: string, mb: number) => call(`${base}/bench/admin/list-cache`, { json: { mb } });
 
-async function load(url: string, token?: string): Promise<Cannon> {
-  const base = new URL(url).origin;
+/** `admin`: the bench server whose statement counter tells when a run has drained. */
+async function load(url: string, token?: string, admin?: string): Promise<Cannon> {
+  const base = admin ?? new URL(url).origin;
   await drain(base);
-  await autocannon(url, WARMUP, token);
+  await cannon(url, WARMUP, token);
   await drain(base);
-  const r = await autocannon(url, DURATION, token);
+  const r = await cannon(url, DURATION, token);
   await drain(base);
   return r;
 }
@@ -214,6 +155,7 @@ interface DbResult {
   loadMs: number;
   growth: GrowthStep[];
   constant: Cannon;
+  bareConstant: Cannon;
   single: Cannon;
   cases: CaseResult[];
   idleRss: number;
@@ -223,6 +165,7 @@ interface DbResult {
     requests: number;
     counts: Record<string, number>;
     errorCount: number;
+    shed: number;
     errors: string[];
     p50: number;
     p99: number;
@@ -376,10 +319,12 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
     }
     // The same list one request at a time: the latency of one request without queueing.
     await drain(b);
-    const single = await autocannon(`${b}${listPath}`, Math.max(2, Math.round(DURATION / 2)), token, 1);
+    const single = await cannon(`${b}${listPath}`, Math.max(2, Math.round(DURATION / 2)), token, 1);
     log(`${name}: list at 1 connection: p50 ${single.p50} ms p99 ${single.p99} ms`);
     const constant = await load(`${b}/bench/const`);
-    log(`${name}: constant route ${constant.rps} req/s`);
+    const { bareUrl } = await call<{ bareUrl: string }>(`${b}/bench/admin/stats`);
+    const bareConstant = await load(`${bareUrl}/bench/const`, undefined, b);
+    log(`${name}: constant ${constant.rps} req/s through the app, ${bareConstant.rps} on bare Fastify`);
 
     await sleep(5000);
     const idleRss = (await call<{ rss: number }>(`${b}/bench/admin/stats`)).rss;
@@ -410,6 +355,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
       requests: number;
       counts: Record<string, number>;
       errorCount: number;
+      shed?: number;
       errors: string[];
       p50: number;
       p99: number;
@@ -430,6 +376,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
       loadMs,
       growth,
       constant,
+      bareConstant,
       single,
       cases: results,
       idleRss,
@@ -439,6 +386,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
         requests: soak.requests,
         counts: soak.counts,
         errorCount: soak.errorCount,
+        shed: soak.shed ?? 0,
         errors: soak.errors,
         p50: soak.p50,
         p99: soak.p99,
@@ -563,7 +511,8 @@ function report(
   L.push(
     `autocannon, ${CONNECTIONS} connections, ${DURATION} s after a ${WARMUP} s warm-up, with ${dbs[0]?.counts.tickets?.toLocaleString('en')} tickets in the database. ` +
       '"Bare SQL" is a route in the same process that replays the statements the real route sent (captured through the drizzle logger), ' +
-      'with the same driver and pool, and answers the rows: the database\'s own cost. "Constant" is a bare Fastify route answering a constant: ' +
+      'with the same driver and pool, and answers the rows: the database\'s own cost. "Constant" is a route answering a constant through the whole app (its hooks, headers, logging); ' +
+      '"bare Fastify" answers it from a Fastify with no plugin in the same process: the framework\'s ceiling. Each p99 is also given as a multiple of the constant route\'s p99 of the same run, so machines compare; ' +
       "the framework's ceiling. The difference between the real route and bare SQL is our overhead (auth, tenancy, validation, serialisation). " +
       'On PostgreSQL the bare route prepares each statement once per connection (named statements), as the API prepares its session lookups. ' +
       "The ticket list is served from the API's list cache while the company's list counter is unchanged (one statement: session, tenant and counter); " +
@@ -573,23 +522,25 @@ function report(
   for (const d of dbs) {
     L.push(`### ${d.name}`, '');
     L.push(
-      '| endpoint | statements | req/s | p50 ms | p99 ms | bare SQL req/s | bare SQL p50 / p99 ms | real / bare SQL | real / constant | errors |',
+      '| endpoint | statements | req/s | p50 ms | p99 ms | p99 / constant p99 | bare SQL req/s | bare SQL p50 / p99 ms | real / bare SQL | real / constant | errors |',
     );
-    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    const x99 = (c: Cannon) => (c.p99 / Math.max(d.constant.p99, 1)).toFixed(1);
     for (const c of d.cases) {
       L.push(
-        `| ${c.name} | ${c.hitStatements ?? c.statements} | ${c.real.rps} | ${c.real.p50} | ${c.real.p99} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.real.rps, c.bare.rps)} | ${pct(c.real.rps, d.constant.rps)} | ${c.real.errors + c.bare.errors} |`,
+        `| ${c.name} | ${c.hitStatements ?? c.statements} | ${c.real.rps} | ${c.real.p50} | ${c.real.p99} | ${x99(c.real)} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.real.rps, c.bare.rps)} | ${pct(c.real.rps, d.constant.rps)} | ${c.real.errors + c.bare.errors} |`,
       );
       if (c.realOff)
         L.push(
-          `| ${c.name}, list cache off | ${c.statements} | ${c.realOff.rps} | ${c.realOff.p50} | ${c.realOff.p99} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.realOff.rps, c.bare.rps)} | ${pct(c.realOff.rps, d.constant.rps)} | ${c.realOff.errors} |`,
+          `| ${c.name}, list cache off | ${c.statements} | ${c.realOff.rps} | ${c.realOff.p50} | ${c.realOff.p99} | ${x99(c.realOff)} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.realOff.rps, c.bare.rps)} | ${pct(c.realOff.rps, d.constant.rps)} | ${c.realOff.errors} |`,
         );
     }
     L.push(
-      `| My tickets, 1 connection (no queueing) | ${d.cases[0]!.hitStatements ?? d.cases[0]!.statements} | ${d.single.rps} | ${d.single.p50} | ${d.single.p99} | | | | | ${d.single.errors} |`,
+      `| My tickets, 1 connection (no queueing) | ${d.cases[0]!.hitStatements ?? d.cases[0]!.statements} | ${d.single.rps} | ${d.single.p50} | ${d.single.p99} | | | | | | ${d.single.errors} |`,
     );
     L.push(
-      `| constant (Fastify ceiling) | 0 | ${d.constant.rps} | ${d.constant.p50} | ${d.constant.p99} | | | | 100 % | ${d.constant.errors} |`,
+      `| constant through the app | 0 | ${d.constant.rps} | ${d.constant.p50} | ${d.constant.p99} | 1.0 | | | | 100 % | ${d.constant.errors} |`,
+      `| constant on bare Fastify (framework ceiling) | 0 | ${d.bareConstant.rps} | ${d.bareConstant.p50} | ${d.bareConstant.p99} | | | | | app: ${pct(d.constant.rps, d.bareConstant.rps)} of it | ${d.bareConstant.errors} |`,
     );
     L.push('');
   }
@@ -666,12 +617,12 @@ function report(
     '',
   );
   L.push(
-    '| database | requests | list / detail / comment / upload | errors | p50 / p99 ms | acknowledged comments found | acknowledged uploads found | RSS after start / idle after load |',
-    '|---|---:|---|---:|---:|---:|---:|---:|',
+    '| database | requests | list / detail / comment / upload | errors | 503 + Retry-After (load shed) | p50 / p99 ms | acknowledged comments found | acknowledged uploads found | RSS after start / idle after load |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
   );
   for (const d of dbs)
     L.push(
-      `| ${d.name} | ${d.soak.requests} | ${d.soak.counts.list} / ${d.soak.counts.detail} / ${d.soak.counts.comment} / ${d.soak.counts.upload} | ${d.soak.errorCount} | ${d.soak.p50} / ${d.soak.p99} | ${d.soak.foundComments} / ${d.soak.ackedComments} | ${d.soak.foundFiles} / ${d.soak.ackedFiles} | ${mb(d.startRss)} / ${mb(d.idleRss)} |`,
+      `| ${d.name} | ${d.soak.requests} | ${d.soak.counts.list} / ${d.soak.counts.detail} / ${d.soak.counts.comment} / ${d.soak.counts.upload} | ${d.soak.errorCount} | ${d.soak.shed} | ${d.soak.p50} / ${d.soak.p99} | ${d.soak.foundComments} / ${d.soak.ackedComments} | ${d.soak.foundFiles} / ${d.soak.ackedFiles} | ${mb(d.startRss)} / ${mb(d.idleRss)} |`,
     );
   for (const d of dbs)
     if (d.soak.errors.length)

@@ -1,9 +1,10 @@
-// `npm start`: builds the web app when its build is missing or older than its sources, then runs the
-// API server (TypeScript, through tsx) in this same process so signals reach it directly.
+// `npm start`: builds the web app and the API when their builds are missing or older than their sources,
+// then runs the compiled API server (apps/api/dist) in this same process so signals reach it directly.
+// `npm run dev` (--dev) runs the API's TypeScript sources through tsx instead, without building it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = join(root, 'apps/web');
@@ -31,6 +32,18 @@ if (!process.env.WEB_DIST) {
   }
 }
 
-const { register } = await import('tsx/esm/api');
-register();
-await import(join(root, 'apps/api/src/server.ts'));
+if (process.argv.includes('--dev')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(join(root, 'apps/api/src/server.ts'));
+} else {
+  const { apiBuildIsStale, apiEntry, buildApi } = await import('./build-api.mjs');
+  if (apiBuildIsStale()) {
+    console.log('Building the API…');
+    await buildApi();
+  }
+  // Stack traces of logged errors name the TypeScript sources. Node reads a module's map when the
+  // module loads and consults it only when a stack is printed, so a request pays nothing for it.
+  process.setSourceMapsEnabled(true);
+  await import(pathToFileURL(apiEntry).href);
+}

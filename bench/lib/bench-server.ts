@@ -3,7 +3,9 @@
  * handle, the references of the benchmark and a few loopback-only admin calls. PGlite is one process,
  * so the references and the data generator must live in the server that holds it.
  *
- *   GET  /bench/const            a constant: the framework's ceiling
+ *   GET  /bench/const            a constant through the whole app (its hooks, headers, logging)
+ *   GET  /bench/admin/stats      … and `bareUrl`: a bare Fastify (no plugin, no hook, no logger) in
+ *                                this process answering the same constant: the framework's ceiling
  *   GET  /bench/sql/:case        replays the statements the real route ran for that case (captured
  *                                once through the drizzle logger), same driver, and answers the rows
  *   POST /bench/admin/capture    {case, url, token}: runs the real request once, records its statements
@@ -21,6 +23,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
+import Fastify from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../../apps/api/src/app';
 import { loadConfig } from '../../apps/api/src/config';
 import { openDatabase } from '../../apps/api/src/db/client';
@@ -49,7 +53,9 @@ const ctx: AppContext = {
   signer: new FileUrlSigner(secret),
   secret,
 };
-const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
+// Logged as server.ts logs.
+const stream = pino.destination({ dest: 1, sync: false });
+const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream } });
 
 // The counting logger object is shared by every prepared query: wrapping its method sees them all. Only
 // statements of the captured request's own async context are kept (a load run may still be draining).
@@ -80,7 +86,14 @@ async function runStatement(s: Statement): Promise<unknown[]> {
   return database.withConnection(async (raw) => (await raw.query(s.text, s.params)).rows);
 }
 
-app.get('/bench/const', async () => ({ ok: true, service: 'sportello', n: 42 }));
+const constant = async () => ({ ok: true, service: 'sportello', n: 42 });
+app.get('/bench/const', constant);
+
+// The same constant from a bare Fastify in this process (same runtime, same build): what the framework
+// alone costs, so the app's own per-request cost reads as a ratio that holds across machines.
+const bare = Fastify();
+bare.get('/bench/const', constant);
+const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 app.get<{ Params: { name: string } }>('/bench/sql/:name', async (req, reply) => {
   const list = cases.get(req.params.name);
@@ -139,6 +152,7 @@ app.get('/bench/admin/stats', async () => {
     heapTotal: m.heapTotal,
     external: m.external,
     kind: database.kind,
+    bareUrl,
   };
 });
 
@@ -176,6 +190,7 @@ app.post<{ Body: { text: string } }>('/bench/admin/sql', async (req) => {
 
 const stop = async () => {
   await app.close();
+  await bare.close();
   await replayPool?.end();
   await database.close();
   process.exit(0);

@@ -2,7 +2,9 @@
  * The soak client (its own process, so it does not share the server's event loop): N connections for
  * D seconds of mixed traffic on the known contact: 40 % ticket list, 30 % ticket detail, 20 % new comment,
  * 10 % upload. Prints one JSON line: counts, errors (any non-2xx or network error) and the acknowledged
- * writes (comment texts, uploaded file ids), which the caller then looks up in the database.
+ * writes (comment texts, uploaded file ids), which the caller then looks up in the database. A 503 with
+ * Retry-After (the server shedding load) is no error: the connection waits as asked, and it is counted
+ * apart (`shed`).
  *
  *   tsx bench/lib/soak-client.ts <baseUrl> <token> <company> <contactId> <connections> <seconds> <label>
  */
@@ -25,6 +27,7 @@ const base = `${baseUrl}/api/${company}/${contactId}`;
 const counts = { list: 0, detail: 0, comment: 0, upload: 0 };
 const errors: string[] = [];
 let errorCount = 0;
+let shed = 0;
 const ackedMessages: string[] = [];
 const ackedFiles: number[] = [];
 const latencies: number[] = [];
@@ -67,7 +70,11 @@ async function once(): Promise<void> {
   }
   const body = await res.text();
   latencies.push(performance.now() - started);
-  if (!res.ok) {
+  const retryAfter = Number(res.headers.get('retry-after'));
+  if (res.status === 503 && retryAfter > 0) {
+    shed++;
+    await new Promise((r) => setTimeout(r, retryAfter * 1000));
+  } else if (!res.ok) {
     errorCount++;
     if (errors.length < 10) errors.push(`${res.status} ${body.slice(0, 200)}`);
   }
@@ -96,6 +103,7 @@ console.log(
     requests: latencies.length,
     counts,
     errorCount,
+    shed,
     errors,
     p50: pct(0.5),
     p99: pct(0.99),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import pino from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -89,7 +90,10 @@ async function main(): Promise<void> {
     signer: new FileUrlSigner(secret),
     secret,
   };
-  const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL } });
+  // Asynchronous writes: lines logged while a write is in flight leave together in the next one, where a
+  // synchronous stdout costs one blocking write per line (pino flushes the rest when the process exits).
+  const stream = pino.destination({ dest: 1, sync: false });
+  const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream } });
 
   if (config.DEMO_DATA) {
     const loaded = await loadDemoDataIfEmpty(ctx);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDateRange } from './date-range';
+import { localDay, yearBounds } from './time-zone';
 
 describe('parseDateRange', () => {
   it('reads days and minutes in the portal zone as half-open bounds, across DST', () => {
@@ -41,5 +42,27 @@ describe('parseDateRange', () => {
     expect(parseDateRange({ from: '1900-01-01', to: '2199-12-31' }, 'Europe/Rome').toExclusive).toEqual(
       new Date('2199-12-31T23:00:00Z'),
     );
+  });
+});
+
+describe('localDay and yearBounds', () => {
+  it('give the calendar day and year of an instant in the zone, across DST and New Year', () => {
+    expect(localDay('2026-03-28T23:30:00Z', 'Europe/Rome')).toBe('2026-03-29');
+    expect(localDay(new Date('2026-03-29T21:59:59Z'), 'Europe/Rome')).toBe('2026-03-29');
+    expect(localDay(new Date('2026-03-29T22:00:00Z'), 'Europe/Rome')).toBe('2026-03-30');
+    expect(localDay('2026-10-25T22:59:59Z', 'Europe/Rome')).toBe('2026-10-25');
+    expect(localDay('2026-10-25T23:00:00Z', 'Europe/Rome')).toBe('2026-10-26');
+    expect(localDay('2026-06-01T03:00:00Z', 'America/New_York')).toBe('2026-05-31');
+    expect(yearBounds(new Date('2026-12-31T23:30:00Z'), 'Europe/Rome')).toEqual({
+      year: 2027,
+      start: new Date('2026-12-31T23:00:00Z'),
+      end: new Date('2027-12-31T23:00:00Z'),
+    });
+  });
+
+  it('cost microseconds, not a formatter built per call (lists call it per row)', () => {
+    const t = performance.now();
+    for (let i = 0; i < 2000; i++) localDay(new Date(Date.UTC(2026, 0, 1) + i * 3_600_000), 'Europe/Rome');
+    expect(performance.now() - t).toBeLessThan(200);
   });
 });

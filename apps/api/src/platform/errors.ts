@@ -20,3 +20,6 @@ export const notFound = (message = 'Not found', code = 'not_found') => new AppEr
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
 export const tooMany = (message: string, code = 'too_many_requests', retryAfterSeconds?: number) =>
   new AppError(429, code, message, retryAfterSeconds === undefined ? undefined : { retryAfterSeconds });
+/** The server is saturated: the client should come back after `retryAfterSeconds` (Retry-After). */
+export const unavailable = (message: string, code: string, retryAfterSeconds: number) =>
+  new AppError(503, code, message, { retryAfterSeconds });

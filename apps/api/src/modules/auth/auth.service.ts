@@ -11,7 +11,7 @@ import {
 } from '../../platform/passwords';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { addressKey, clear, clearPrefix, hit, unhit } from '../../platform/rate-limit';
-import { findPortalBrief, toPortalSettings } from '../../platform/portal-settings';
+import { toPortalSettings } from '../../platform/portal-settings';
 import { recoveryEmail } from '../../platform/account-mail';
 import {
   consumeLink,

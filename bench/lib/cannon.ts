@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { root } from './server';
+
+/** One JSON call to the server (a body in `json` makes it a POST); throws on a non-2xx answer. */
+export async function call<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+  const res = await fetch(url, {
+    ...init,
+    ...(init?.json !== undefined
+      ? {
+          method: 'POST',
+          body: JSON.stringify(init.json),
+          headers: { 'content-type': 'application/json', ...init.headers },
+        }
+      : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+export interface Cannon {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Connection errors, timeouts and answers other than 2xx. */
+  errors: number;
+  /** Answers other than 2xx alone (a run against a 404 route expects them). */
+  non2xx: number;
+}
+
+/**
+ * autocannon's CLI in its own process (client and server then do not share one event loop).
+ * `onChild` sees the process, so a runner interrupted mid-run can kill it.
+ */
+export function autocannon(
+  url: string,
+  seconds: number,
+  opts: { token?: string | undefined; connections: number; onChild?: (c: ChildProcess) => void },
+): Promise<Cannon> {
+  const args = ['-c', String(opts.connections), '-d', String(seconds), '--json'];
+  if (opts.token) args.push('-H', `authorization=Bearer ${opts.token}`);
+  args.push(url);
+  return new Promise((res, rej) => {
+    const child = spawn(join(root, 'node_modules/.bin/autocannon'), args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    opts.onChild?.(child);
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', () => {});
+    child.on('exit', (code) => {
+      try {
+        const j = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
+          requests: { average: number; total: number };
+          latency: { p50: number; p99: number };
+          errors: number;
+          timeouts: number;
+          non2xx: number;
+        };
+        res({
+          rps: Math.round(j.requests.average),
+          p50: j.latency.p50,
+          p99: j.latency.p99,
+          requests: j.requests.total,
+          errors: j.errors + j.timeouts + j.non2xx,
+          non2xx: j.non2xx,
+        });
+      } catch (e) {
+        rej(new Error(`autocannon exited ${code}: ${out.slice(0, 300)} ${String(e)}`));
+      }
+    });
+  });
+}
