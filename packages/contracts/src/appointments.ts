@@ -23,6 +23,8 @@ export const appointmentErrorCodes = {
   invalidDuration: 'invalid_duration',
   /** 400: the slots range is reversed or too long. */
   invalidRange: 'invalid_range',
+  /** 429: too many bookings from one address in an hour (with Retry-After). */
+  tooManyBookings: 'too_many_bookings',
 } as const;
 
 /** A4/A8 messages the server also answers with. */

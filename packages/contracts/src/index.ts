@@ -14,3 +14,4 @@ export * from './signing';
 export * from './appointments';
 export * from './tasks';
 export * from './routes';
+export * from './errors';

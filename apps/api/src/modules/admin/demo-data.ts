@@ -9,7 +9,12 @@
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
-import type { FileRef, ImportDocumentInput } from '@sportello/contracts';
+import {
+  permissionFlags,
+  type FileRef,
+  type ImportDocumentInput,
+  type PermissionFlag,
+} from '@sportello/contracts';
 import { avatarPng, demoLogoPng, floorPlanPng, makePdf, screenshotPng, type PdfSpec } from './demo-assets';
 
 dayjs.extend(utc);
@@ -32,18 +37,10 @@ type Input<K extends keyof NonNullable<ImportDocumentInput['portals']>[number]> 
 type CompanyInput = Input<'companies'>[number];
 type TicketInput = NonNullable<CompanyInput['tickets']>[number];
 
-const ALL_PERMISSIONS = {
-  manageTickets: true,
-  administrator: true,
-  viewContactContracts: true,
-  viewRecurringAdvances: true,
-  viewContactActivityReports: true,
-  viewContactWiki: true,
-  viewEstimates: true,
-  viewContactInvoices: true,
-  viewContactDocuments: true,
-  uploadContactDocuments: true,
-};
+const ALL_PERMISSIONS = Object.fromEntries(permissionFlags.map((f) => [f, true])) as Record<
+  PermissionFlag,
+  true
+>;
 
 export async function buildDemoDocument(now: Date): Promise<ImportDocumentInput> {
   const local = dayjs(now).tz(DEMO_TIME_ZONE);
