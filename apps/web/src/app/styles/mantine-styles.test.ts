@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 // Resolved as the bundler does: the package exports its style files, not its package.json.
 const stylesDir = dirname(createRequire(import.meta.url).resolve('@mantine/core/styles/global.layer.css'));
 const imports = (file: string) =>
-  [...readFileSync(join(__dirname, file), 'utf8').matchAll(/@import '@mantine\/core\/styles\/([^']+)';/g)].map(
-    (m) => m[1]!,
-  );
+  [
+    ...readFileSync(join(__dirname, file), 'utf8').matchAll(/@import '@mantine\/core\/styles\/([^']+)';/g),
+  ].map((m) => m[1]!);
 
 describe('Mantine styles split between the first paint and the rest', () => {
   const first = imports('mantine-first-paint.css');
