@@ -455,14 +455,15 @@ describe('tickets', () => {
     await dialog.getByRole('button', { name: 'Close the ticket' }).click();
     await expect.poll(() => page.getByTestId('side-step').innerText()).toContain('Chiuso');
     expect(await page.getByRole('button', { name: 'Close the ticket' }).count()).toBe(0);
-    await page.getByText('This ticket is closed.').waitFor();
+    // A reply would reopen it: the page says so before anything is sent.
+    await page.getByText('This ticket is closed: sending a reply reopens it.').waitFor();
 
     await page.goto(`${MINE}/tickets`);
     await page.getByTestId('ticket-row').first().waitFor();
     expect(await titlesOfRows(page)).not.toContain(subject);
   });
 
-  it('fits a 375 px phone: side panel below the conversation, nothing wider than the screen', async () => {
+  it('fits a 375 px phone: the status panel above the conversation, nothing wider than the screen', async () => {
     const phone = await signedIn(browser, demoToken, 375);
     const p = await phone.newPage();
     await p.goto(createdUrl);
@@ -471,7 +472,8 @@ describe('tickets', () => {
       p.getByTestId('conversation').boundingBox(),
       p.getByRole('complementary').boundingBox(),
     ]);
-    expect(panel!.y).toBeGreaterThan(conversation!.y);
+    // The ticket's status first: a phone shows it before the whole conversation.
+    expect(panel!.y).toBeLessThan(conversation!.y);
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expectAccessible(p);
     await screenshot(p, 'ticket-detail-375');

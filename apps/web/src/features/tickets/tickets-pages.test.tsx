@@ -277,7 +277,8 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     };
     const calls = stubFetch((u, init) => {
       if (u === '/api/demo/11/tickets/42') return json(detail);
-      if (u === '/api/demo/11/Comments' && init?.method === 'POST') return json(comment({ id: 3 }), 201);
+      if (u.toLowerCase() === '/api/demo/11/comments' && init?.method === 'POST')
+        return json(comment({ id: 3 }), 201);
       return undefined;
     });
     renderAt(
@@ -325,7 +326,7 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     };
     stubFetch((u, init) => {
       if (u === '/api/demo/11/tickets/43') return json(detail);
-      if (u === '/api/demo/11/Comments' && init?.method === 'POST')
+      if (u.toLowerCase() === '/api/demo/11/comments' && init?.method === 'POST')
         return new Response('Internal Server Error', { status: 500, statusText: 'Internal Server Error' });
       return undefined;
     });
