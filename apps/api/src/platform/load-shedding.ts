@@ -12,8 +12,7 @@ const isApi = (url: string) => /^\/api\//i.test(url) && !/^\/api\/health(\/|\?|$
  * timeouts at a million tickets, memory growing with the waiting requests). With PGLITE_QUEUE_LIMIT API
  * requests already in progress, a new one is refused before it does any work (nothing half done), with
  * 503 and Retry-After; the admitted ones are answered in a bounded time. The queue is counted in
- * requests, not statements: PGlite's own queue stays short because each statement runs synchronously,
- * so the waiting happens in requests parsed and not yet answered. `/api/health` is never refused: a busy
+ * requests, not statements: PGlite's own queue stays short because each statement runs synchronously. `/api/health` is never refused: a busy
  * server is not a dead one. PostgreSQL runs outside the process and has its own pool queue.
  */
 export function installLoadShedding(app: App, ctx: AppContext): void {
@@ -29,6 +28,9 @@ export function installLoadShedding(app: App, ctx: AppContext): void {
     inProgress++;
     // 'close' comes once, whether the answer was sent or the client went away.
     reply.raw.once('close', () => inProgress--);
-    done();
+    // PGlite answers through microtasks only, so an admitted request would otherwise run to its answer
+    // before the event loop reads the next socket: requests waited unparsed in socket buffers, where no
+    // count sees them. One turn of the loop first lets every request that has arrived be counted.
+    setImmediate(done);
   });
 }
