@@ -48,8 +48,8 @@ const schema = z.object({
    */
   LIST_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
   /**
-   * Embedded database only: past this many statements waiting for it, new API requests are refused at
-   * once (503, Retry-After) instead of queueing for seconds behind the others.
+   * Embedded database only: with this many API requests in progress, a new one is refused at once
+   * (503, Retry-After) instead of queueing for seconds behind the others.
    */
   PGLITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(32),
   /** Where the built SPA lives; tests and API-only deployments may point it elsewhere. */

@@ -30,11 +30,6 @@ export interface Database {
    * outside the pool, closed with the database). Answers the function that stops listening.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
-  /**
-   * Statements and transactions waiting for or running on the embedded database (PGlite only: it runs
-   * one at a time, so this is its queue). PostgreSQL has no such single queue.
-   */
-  queueDepth?(): number;
   /** The embedded database's files as a gzipped tarball (PGlite only): tests start from a migrated copy. */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
@@ -178,19 +173,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     unlock();
     throw e;
   }
-  // Every way in (drizzle's queries and transactions, raw SQL) counts while it waits and runs.
-  let depth = 0;
-  for (const m of ['query', 'exec', 'transaction'] as const) {
-    const run = (pglite[m] as (...a: unknown[]) => Promise<unknown>).bind(pglite);
-    (pglite as unknown as Record<string, unknown>)[m] = async (...args: unknown[]) => {
-      depth++;
-      try {
-        return await run(...args);
-      } finally {
-        depth--;
-      }
-    };
-  }
   const { drizzle } = await import('drizzle-orm/pglite');
   const db = drizzle({ client: pglite, schema, logger }) as unknown as Db;
   const raw: RawSql = {
@@ -213,7 +195,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         await stop();
       };
     },
-    queueDepth: () => depth,
     dumpDataDir: () => pglite.dumpDataDir('gzip'),
     async close() {
       await pglite.close();

@@ -52,7 +52,8 @@ describe('request log lines', () => {
     ])
       await app.inject({ method: url.includes('/otp') ? 'POST' : 'GET', url, headers });
     const log = lines.join('');
-    expect(log).toContain('incoming request');
+    // The one access line per request carries the request (app.ts, OneLinePerRequest).
+    expect(log).toContain('request completed');
     expect(log).toContain('/api/signing/acme/[redacted]/otp');
     for (const s of secrets) expect(log, s).not.toContain(s);
   });
