@@ -138,7 +138,7 @@ describe('server process', () => {
       await new Promise((r) => setTimeout(r, 3000));
       const open = readdirSync(`/proc/${server.child.pid}/fd`).length;
       // Before the limit: descriptors stay free for the database, files and logs.
-      expect(open).toBeLessThan(512 - 200);
+      expect(open).toBeLessThan(512 - 128);
       for (const s of sockets) s.destroy();
       await new Promise((r) => setTimeout(r, 1000));
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
