@@ -21,6 +21,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { issueCode } from '@sportello/contracts';
 import { AppError } from './platform/errors';
 import { withRedaction } from './platform/log-redact';
 import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
@@ -90,9 +91,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
         message: v.message ?? 'invalid',
       }));
       const first = errors[0];
+      // A rule of a shared schema may name its own code (password_too_short, …): answer it, with its text.
+      const named = err.validation.find((v) => issueCode(v.params) !== 'validation_error');
       return reply.code(400).send({
-        code: 'validation_error',
-        message: first ? `${first.path}: ${first.message}` : 'Invalid request',
+        code: named ? issueCode(named.params) : 'validation_error',
+        message: named?.message ?? (first ? `${first.path}: ${first.message}` : 'Invalid request'),
         errors,
       });
     }

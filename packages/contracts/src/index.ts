@@ -15,3 +15,4 @@ export * from './appointments';
 export * from './tasks';
 export * from './integration';
 export * from './routes';
+export * from './errors';

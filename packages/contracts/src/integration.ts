@@ -248,6 +248,10 @@ export const integrationErrorCodes = {
   webhookTargetRefused: 'webhook_target_refused',
   attachmentUnavailable: 'attachment_unavailable',
   commentIdTaken: 'comment_id_taken',
+  invalidIdempotencyKey: 'invalid_idempotency_key',
+  fileNotFound: 'file_not_found',
+  apiKeyNotFound: 'api_key_not_found',
+  webhookNotFound: 'webhook_not_found',
 } as const;
 
 // ---- routes (see route.ts) -----------------------------------------------------------------------

@@ -8,8 +8,6 @@ const OPTIONS = {
   parallelism: 1,
 };
 
-export const MIN_PASSWORD_LENGTH = 10;
-
 export function hashPassword(password: string): Promise<string> {
   return hash(password, OPTIONS);
 }

@@ -17,6 +17,15 @@ import { preparedPerDb } from './prepared';
 
 export { permissionFlags, type PermissionFlag };
 
+/** The contact columns of the ten flags, for selects (one list: contracts/permissions.ts). */
+export const permissionColumns = Object.fromEntries(permissionFlags.map((f) => [f, contacts[f]])) as {
+  [F in PermissionFlag]: (typeof contacts)[F];
+};
+
+/** The flags of a row read with `permissionColumns` (a left join's null is false). */
+export const flagsOf = (r: { [F in PermissionFlag]: boolean | null }): Record<PermissionFlag, boolean> =>
+  Object.fromEntries(permissionFlags.map((f) => [f, r[f] === true])) as Record<PermissionFlag, boolean>;
+
 /** Who is asking, inside which portal and company: every portal query is scoped by this. */
 export interface TenantContext {
   userId: number;
@@ -46,21 +55,12 @@ const tenantFields = {
   companyName: companies.companyName,
   contactId: contacts.id,
   contactExtId: contacts.extId,
-  manageTickets: contacts.manageTickets,
-  administrator: contacts.administrator,
-  viewContactContracts: contacts.viewContactContracts,
-  viewRecurringAdvances: contacts.viewRecurringAdvances,
-  viewContactActivityReports: contacts.viewContactActivityReports,
-  viewContactWiki: contacts.viewContactWiki,
-  viewEstimates: contacts.viewEstimates,
-  viewContactInvoices: contacts.viewContactInvoices,
-  viewContactDocuments: contacts.viewContactDocuments,
-  uploadContactDocuments: contacts.uploadContactDocuments,
+  ...permissionColumns,
 };
 type TenantRow = { [K in keyof typeof tenantFields]: (typeof tenantFields)[K]['_']['data'] };
 
 function toTenant(userId: number, r: TenantRow, listVersion: number): TenantContext {
-  const flags = Object.fromEntries(permissionFlags.map((f) => [f, r[f]])) as Record<PermissionFlag, boolean>;
+  const flags = flagsOf(r);
   return {
     userId,
     portalId: r.portalId,

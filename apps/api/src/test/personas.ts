@@ -3,22 +3,12 @@
  * key that reuses every id (contacts, tickets, wiki elements…) with other users. Built from
  * fixtures/example.json so the importer is exercised too.
  */
+import { permissionFlags } from '@sportello/contracts';
 import { bearer, exampleDocument, seedExample, tokenFor } from './seed';
 import type { TestApp } from './harness';
 
 type Json = Record<string, unknown>;
-const ALL_FLAGS = [
-  'manageTickets',
-  'administrator',
-  'viewContactContracts',
-  'viewRecurringAdvances',
-  'viewContactActivityReports',
-  'viewContactWiki',
-  'viewEstimates',
-  'viewContactInvoices',
-  'viewContactDocuments',
-  'uploadContactDocuments',
-] as const;
+const ALL_FLAGS = permissionFlags;
 
 const flags = (on: boolean, except: string[] = []) =>
   Object.fromEntries(ALL_FLAGS.map((f) => [f, on && !except.includes(f)]));

@@ -1,5 +1,6 @@
 import type {
   ApiError,
+  ErrorCode,
   BodyInputOf,
   ParamsOf,
   QueryOf,
@@ -8,11 +9,15 @@ import type {
 } from '@sportello/contracts';
 import { storage } from './storage';
 
+/** Codes the client makes up: no answer, a cancelled upload, an answer without a JSON code. */
+export type ClientErrorCode = 'network_error' | 'aborted' | `http_${number}`;
+
 /** An API answer that is not 2xx, with the server's `{code, message}`. */
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** One of the API's error codes (packages/contracts/src/errors.ts), or one the client made up. */
+    readonly code: ErrorCode | ClientErrorCode,
     message: string,
     readonly body?: ApiError,
   ) {
@@ -81,7 +86,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     }
     throw new ApiRequestError(
       res.status,
-      err.code ?? `http_${res.status}`,
+      (err.code as ErrorCode | undefined) ?? `http_${res.status}`,
       err.message ?? res.statusText,
       data as ApiError,
     );
@@ -122,7 +127,7 @@ export function upload<T>(
         reject(
           new ApiRequestError(
             xhr.status,
-            data?.code ?? `http_${xhr.status}`,
+            (data?.code as ErrorCode | undefined) ?? `http_${xhr.status}`,
             data?.message ?? xhr.statusText,
           ),
         );

@@ -16,7 +16,7 @@ describe('errorText', () => {
         errorText(new ApiRequestError(502, 'http_502', 'Bad Gateway'), t),
         errorText(new ApiRequestError(503, 'http_503', 'Service Unavailable'), t),
         errorText(new ApiRequestError(413, 'payload_too_large', 'Payload Too Large'), t),
-        errorText(new ApiRequestError(429, 'too_many', 'Too Many Requests'), t),
+        errorText(new ApiRequestError(429, 'too_many_requests', 'Too Many Requests'), t),
         errorText(new Error('boom'), t),
       ];
       for (const text of texts) {

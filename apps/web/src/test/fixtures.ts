@@ -1,4 +1,10 @@
-import type { MeAnswer, MeContact, PortalSettings } from '@sportello/contracts';
+import {
+  permissionFlags,
+  type MeAnswer,
+  type MeContact,
+  type PermissionFlag,
+  type PortalSettings,
+} from '@sportello/contracts';
 
 /** Test data for shell tests: a portal, contacts with chosen flags, a user holding them. */
 export function portalSettings(over: Partial<PortalSettings> = {}): PortalSettings {
@@ -17,18 +23,10 @@ export function portalSettings(over: Partial<PortalSettings> = {}): PortalSettin
   };
 }
 
-const NO_FLAGS = {
-  manageTickets: false,
-  administrator: false,
-  viewContactContracts: false,
-  viewRecurringAdvances: false,
-  viewContactActivityReports: false,
-  viewContactWiki: false,
-  viewEstimates: false,
-  viewContactInvoices: false,
-  viewContactDocuments: false,
-  uploadContactDocuments: false,
-};
+const NO_FLAGS = Object.fromEntries(permissionFlags.map((f) => [f, false])) as Record<
+  PermissionFlag,
+  boolean
+>;
 
 export function contact(over: Partial<MeContact> = {}): MeContact {
   return {

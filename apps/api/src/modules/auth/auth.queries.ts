@@ -1,5 +1,7 @@
+import type { PermissionFlag } from '@sportello/contracts';
 import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { permissionColumns } from '../../platform/tenancy';
 import {
   companies,
   contacts,
@@ -50,21 +52,11 @@ export async function findPasswordHash(db: Conn, userId: number): Promise<string
   return rows[0]?.hash ?? null;
 }
 
-export interface MeRow {
+export interface MeRow extends Record<PermissionFlag, boolean | null> {
   userId: number;
   userName: string;
   contactExtId: number | null;
   companyName: string | null;
-  manageTickets: boolean | null;
-  administrator: boolean | null;
-  viewContactContracts: boolean | null;
-  viewRecurringAdvances: boolean | null;
-  viewContactActivityReports: boolean | null;
-  viewContactWiki: boolean | null;
-  viewEstimates: boolean | null;
-  viewContactInvoices: boolean | null;
-  viewContactDocuments: boolean | null;
-  uploadContactDocuments: boolean | null;
   /** Null when the user holds no contact (the left joins found nothing). */
   settings: PortalSettingsRow | null;
 }
@@ -78,16 +70,7 @@ const meRowsQuery = preparedPerDb((db) =>
       userName: users.userName,
       contactExtId: contacts.extId,
       companyName: companies.companyName,
-      manageTickets: contacts.manageTickets,
-      administrator: contacts.administrator,
-      viewContactContracts: contacts.viewContactContracts,
-      viewRecurringAdvances: contacts.viewRecurringAdvances,
-      viewContactActivityReports: contacts.viewContactActivityReports,
-      viewContactWiki: contacts.viewContactWiki,
-      viewEstimates: contacts.viewEstimates,
-      viewContactInvoices: contacts.viewContactInvoices,
-      viewContactDocuments: contacts.viewContactDocuments,
-      uploadContactDocuments: contacts.uploadContactDocuments,
+      ...permissionColumns,
       settings: portalSettingsColumns,
     })
     .from(users)

@@ -1,14 +1,10 @@
-import type { MeAnswer, SessionAnswer } from '@sportello/contracts';
+import { passwordLength, PASSWORD_MIN_LENGTH, type MeAnswer, type SessionAnswer } from '@sportello/contracts';
 import { invalidSession, issueSession } from '../../platform/auth';
 import { emitUserActivated } from '../../platform/events';
 import type { AppContext } from '../../platform/context';
+import { flagsOf } from '../../platform/tenancy';
 import { AppError, badRequest, notFound, tooMany, unauthorized } from '../../platform/errors';
-import {
-  burnPasswordCheck,
-  hashPassword,
-  MIN_PASSWORD_LENGTH,
-  verifyPassword,
-} from '../../platform/passwords';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/passwords';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { addressKey, clear, clearPrefix, hit, unhit } from '../../platform/rate-limit';
 import { toPortalSettings } from '../../platform/portal-settings';
@@ -61,13 +57,16 @@ async function throttle(
   if (!r.allowed) throw tooManyAttempts(r.retryAfterSeconds);
 }
 
-/** Checks new passwords the same way for the invitation, recovery and password change. */
+/**
+ * Checks new passwords the same way for the invitation, recovery and password change. The request
+ * schemas state the same rules (newPasswordSchema), so this only guards callers that skip them.
+ */
 export function checkNewPassword(password: string, repeat?: string): void {
   if (repeat !== undefined && password !== repeat)
     throw badRequest('Please check the entered passwords', 'passwords_differ');
-  if ([...password].length < MIN_PASSWORD_LENGTH)
+  if (passwordLength(password) < PASSWORD_MIN_LENGTH)
     throw badRequest(
-      `The password must be at least ${MIN_PASSWORD_LENGTH} characters long`,
+      `The password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
       'password_too_short',
     );
 }
@@ -139,16 +138,7 @@ export async function me(ctx: AppContext, userId: number): Promise<MeAnswer> {
     contacts.push({
       contactId: r.contactExtId,
       companyName: r.companyName,
-      manageTickets: r.manageTickets === true,
-      administrator: r.administrator === true,
-      viewContactContracts: r.viewContactContracts === true,
-      viewRecurringAdvances: r.viewRecurringAdvances === true,
-      viewContactActivityReports: r.viewContactActivityReports === true,
-      viewContactWiki: r.viewContactWiki === true,
-      viewEstimates: r.viewEstimates === true,
-      viewContactInvoices: r.viewContactInvoices === true,
-      viewContactDocuments: r.viewContactDocuments === true,
-      uploadContactDocuments: r.uploadContactDocuments === true,
+      ...flagsOf(r),
       portalSettings: toPortalSettings(r.settings, ctx.signer, now),
     });
   }

@@ -379,5 +379,22 @@ describe('sign-in, sessions and the current user', () => {
     ]) {
       expect(Object.keys(doc.paths), p).toContain(p);
     }
+    // The password rule is stated, not only enforced.
+    const body = doc.paths['/api/auth/password'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.newPassword.minLength).toBe(10);
+  });
+
+  it('counts a new password in characters, as the web form does (an emoji is one)', async () => {
+    const token = await tokenFor(t, 'anna.verdi');
+    const change = (newPassword: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        headers: bearer(token),
+        payload: { currentPassword: PASSWORD, newPassword },
+      });
+    const short = await change('12345678😀'); // 9 characters, 10 UTF-16 units
+    expect(short.statusCode).toBe(400);
+    expect(short.json().code).toBe('password_too_short');
   });
 });

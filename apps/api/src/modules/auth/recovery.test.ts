@@ -208,7 +208,7 @@ describe('recovery and invitation links', () => {
 
       const differ = await confirm(token, 'Nuovo-password-1', 'Nuovo-password-2');
       expect(differ.statusCode).toBe(400);
-      expect(differ.json()).toEqual({
+      expect(differ.json()).toMatchObject({
         code: 'passwords_differ',
         message: 'Please check the entered passwords',
       });

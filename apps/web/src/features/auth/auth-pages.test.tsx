@@ -157,6 +157,12 @@ describe('auth rules', () => {
     expect(checkNewPassword('long-enough-1', 'long-enough-1')).toEqual({});
   });
 
+  it('counts a password as the server does (an emoji is one character)', () => {
+    // 9 characters, 10 UTF-16 units: the server refuses it, so the form must too.
+    expect(checkNewPassword('12345678😀', '12345678😀')).toEqual({ password: 'auth.passwordTooShort' });
+    expect(checkNewPassword('123456789😀', '123456789😀')).toEqual({});
+  });
+
   it('returns only to an internal, non-login path after sign-in', () => {
     expect(afterLoginPath('/demo/101/invoices', 'demo')).toBe('/demo/101/invoices');
     expect(afterLoginPath('//evil.example', 'demo')).toBe('/demo');

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { PASSWORD_MIN_LENGTH } from '@sportello/contracts';
+import { confirmRequestSchema, issueCode, PASSWORD_MIN_LENGTH } from '@sportello/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../lib/api-client';
@@ -14,11 +14,18 @@ import { AuthFrame } from './components/auth-frame';
 import { authErrorKey } from './errors';
 import { usePageTitle } from '../../ui/page-title';
 
-/** What is wrong with a new password, as translation keys per field (SPEC A5, B2). */
+/**
+ * What is wrong with a new password, as translation keys per field (SPEC A5, B2): the rules of the
+ * request schema the server validates with, so both sides count and compare the same way.
+ */
 export function checkNewPassword(password: string, repeat: string): { password?: string; repeat?: string } {
   const out: { password?: string; repeat?: string } = {};
-  if (password.length < PASSWORD_MIN_LENGTH) out.password = 'auth.passwordTooShort';
-  if (password !== repeat) out.repeat = 'auth.passwordsDiffer';
+  const r = confirmRequestSchema.safeParse({ token: '-', password, passwordRepeat: repeat });
+  for (const issue of r.error?.issues ?? []) {
+    const code = issueCode(issue);
+    if (code === 'password_too_short') out.password = 'auth.passwordTooShort';
+    if (code === 'passwords_differ') out.repeat = 'auth.passwordsDiffer';
+  }
   return out;
 }
 
