@@ -1,7 +1,8 @@
 import { platformRoutes } from '@sportello/contracts';
 import type { App, AppContext } from './platform/context';
 import { route } from './platform/route';
-import { installAccessControl } from './platform/access';
+import { installAccessControl, registeredRoutes } from './platform/access';
+import { finishOpenApi } from './platform/openapi';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerFileRoutes } from './modules/files/files.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
@@ -37,5 +38,13 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerAppointmentsRoutes(app, ctx);
   registerTasksRoutes(app, ctx);
   registerIntegrationRoutes(app, ctx);
-  route(app, ctx, platformRoutes.docs, async () => app.swagger() as unknown as Record<string, unknown>);
+  // Built once, on first ask: every route is registered by then.
+  let docs: Record<string, unknown> | undefined;
+  route(app, ctx, platformRoutes.docs, async () => {
+    docs ??= finishOpenApi(
+      app.swagger(),
+      registeredRoutes(app).flatMap((r) => (r.contract && r.method !== 'HEAD' ? [r.contract] : [])),
+    );
+    return docs;
+  });
 }

@@ -1,6 +1,7 @@
 // Schemas of the admin area: the back office's import document (docs: fixture-format.md) and its answer.
 import { z } from 'zod';
 import { permissionShape } from './permissions';
+import { APPOINTMENT_DURATION_STEP, APPOINTMENT_MAX_DURATION_MINUTES } from './appointments';
 import { portalLanguageSchema } from './portals';
 import { errorSchema } from './common';
 import { defineRoute } from './route';
@@ -9,7 +10,8 @@ import { defineRoute } from './route';
  * Every object of the document is strict, so a typo surfaces as an error; `extra` is the one place
  * where the back office may put anything (accepted and ignored).
  */
-const extra = z.json().optional().describe('Free data of the back office, accepted and ignored');
+// Any JSON value. Not z.json(): its recursive JSON Schema became a $ref the OpenAPI document lacked.
+const extra = z.unknown().optional().describe('Free data of the back office, accepted and ignored');
 function strict<S extends z.ZodRawShape>(shape: S) {
   return z.strictObject({ ...shape, extra });
 }
@@ -91,6 +93,19 @@ export const importStatusStepSchema = strict({
   isDefault: z.boolean().nullish(),
   isClosing: z.boolean().nullish(),
 });
+
+/**
+ * A portal's steps: at most one `isDefault` and one `isClosing` in the list. Steps are merged by id
+ * with those already imported, so "exactly one of each" over the merged set is checked by the import.
+ */
+export const importStatusStepListSchema = z
+  .array(importStatusStepSchema)
+  .refine((steps) => steps.filter((s) => s.isDefault === true).length <= 1, {
+    message: 'at most one status step may have isDefault',
+  })
+  .refine((steps) => steps.filter((s) => s.isClosing === true).length <= 1, {
+    message: 'at most one status step may have isClosing',
+  });
 
 export const importGroupSchema = strict({ id: importIdSchema, name });
 
@@ -370,11 +385,13 @@ export const importAppointmentLinkSchema = strict({
   eventKey: urlKey,
   title: name,
   agentId: importIdSchema,
+  // Bookable as it is: the same 5-minute steps as any booking.
   defaultDurationMinutes: z
     .number()
     .int()
-    .min(5)
-    .max(24 * 60),
+    .min(APPOINTMENT_DURATION_STEP)
+    .max(APPOINTMENT_MAX_DURATION_MINUTES)
+    .multipleOf(APPOINTMENT_DURATION_STEP),
   slotMinutes: z
     .number()
     .int()
@@ -406,7 +423,7 @@ export const importPortalSchema = strict({
   /** Default it-IT. */
   defaultLanguage: portalLanguageSchema.nullish(),
   ticketTypes: z.array(importTicketTypeSchema).nullish(),
-  statusSteps: z.array(importStatusStepSchema).nullish(),
+  statusSteps: importStatusStepListSchema.nullish(),
   groups: z.array(importGroupSchema).nullish(),
   agents: z.array(importAgentSchema).nullish(),
   tags: z.array(importTagSchema).nullish(),

@@ -36,6 +36,21 @@ export const APPOINTMENT_FIELDS_REQUIRED_MESSAGE = 'Please fill in the required 
 export const APPOINTMENT_DURATION_STEP = 5;
 /** The longest appointment one booking may take. */
 export const APPOINTMENT_MAX_DURATION_MINUTES = 12 * 60;
+/**
+ * A duration in minutes: whole 5-minute steps (APPOINTMENT_DURATION_STEP), at most the maximum. The
+ * refinement names the code the API answers (`invalid_duration`); `multipleOf` states it in OpenAPI.
+ */
+export const appointmentDurationSchema = z
+  .number()
+  .int()
+  .min(APPOINTMENT_DURATION_STEP)
+  .max(APPOINTMENT_MAX_DURATION_MINUTES)
+  .refine((m) => m % APPOINTMENT_DURATION_STEP === 0, {
+    message: `must be a multiple of ${APPOINTMENT_DURATION_STEP} minutes`,
+    params: { code: 'invalid_duration' },
+  })
+  .meta({ multipleOf: APPOINTMENT_DURATION_STEP });
+
 /** The widest slots range one request may ask for, in days. */
 export const APPOINTMENT_MAX_RANGE_DAYS = 62;
 
@@ -74,7 +89,7 @@ export type AppointmentLink = z.infer<typeof appointmentLinkSchema>;
 export const appointmentSlotsQuerySchema = z.object({
   from: dayString,
   to: dayString,
-  duration: z.coerce.number().int().min(1).max(APPOINTMENT_MAX_DURATION_MINUTES).optional(),
+  duration: z.coerce.number().pipe(appointmentDurationSchema).optional(),
 });
 export type AppointmentSlotsQuery = z.infer<typeof appointmentSlotsQuerySchema>;
 
@@ -114,7 +129,7 @@ export const appointmentEmailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const appointmentBookingRequestSchema = z.object({
   /** One of the offered slot starts (ISO instant). */
   start: isoDateTime,
-  durationMinutes: z.number().int().min(1).max(APPOINTMENT_MAX_DURATION_MINUTES),
+  durationMinutes: appointmentDurationSchema,
   firstName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
   lastName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
   phone: z.string().max(40).optional(),

@@ -32,6 +32,9 @@ export const ticketErrorCodes = {
   companyRequired: 'company_required',
 } as const;
 
+/** A8: the answer to a new ticket without title, description or type. */
+export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
+
 /** At most this many files per ticket or comment. */
 export const MAX_ATTACHMENTS = 20;
 export const TICKET_TITLE_MAX = 255;
@@ -175,8 +178,20 @@ export type TicketDetail = z.infer<typeof ticketDetailSchema>;
  * `attachments` are ids answered by `POST …/documents/upload`, each usable once by its uploader.
  */
 export const newTicketRequestSchema = z.object({
-  title: z.string().max(TICKET_TITLE_MAX),
-  taskTypeId: z.number().int().safe().nullable(),
+  title: z
+    .string()
+    .max(TICKET_TITLE_MAX)
+    .refine((s) => s.trim() !== '', {
+      message: REQUIRED_FIELDS_MESSAGE,
+      params: { code: 'required_fields' },
+    }),
+  /** null is accepted by the shape (the form sends it when nothing is chosen) and refused as required. */
+  taskTypeId: z
+    .number()
+    .int()
+    .safe()
+    .nullable()
+    .refine((v) => v !== null, { message: REQUIRED_FIELDS_MESSAGE, params: { code: 'required_fields' } }),
   description: z.string().max(TICKET_DESCRIPTION_MAX),
   wikiElementId: z.number().int().safe().nullable().optional(),
   attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).optional(),

@@ -17,6 +17,7 @@ import {
   isBinaryAnswer,
   pathParamNames,
   routeKey,
+  statusesOf,
   successStatusOf,
   type BodyOf,
   type ParamsOf,
@@ -28,7 +29,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { resolvedAccess, resolverOf, type ContractRouteConfig, type GuardResultOf } from './access';
+import {
+  contractOf,
+  resolvedAccess,
+  resolverOf,
+  type ContractRouteConfig,
+  type GuardResultOf,
+} from './access';
 import type { App, AppContext } from './context';
 
 export type ContractRequest<R extends RouteContract> = Omit<FastifyRequest, 'params' | 'query' | 'body'> & {
@@ -128,4 +135,27 @@ export function route<R extends RouteContract>(
       return result;
     },
   });
+}
+
+const documented = new WeakMap<RouteContract, Set<number>>();
+const statusSet = (c: RouteContract) => {
+  let s = documented.get(c);
+  if (!s) documented.set(c, (s = new Set(statusesOf(c))));
+  return s;
+};
+
+/**
+ * Records every answer a contract route gives with a status its contract does not document (the
+ * test harness installs it on every test app and fails a test file that produced one). Answers the
+ * list, `GET /api/x → 418` each.
+ */
+export function recordUndocumentedAnswers(app: App): string[] {
+  const seen: string[] = [];
+  app.addHook('onResponse', async (req, reply) => {
+    const c = contractOf(req);
+    if (!c || statusSet(c).has(reply.statusCode)) return;
+    const entry = `${routeKey(c)} → ${reply.statusCode}`;
+    if (!seen.includes(entry)) seen.push(entry);
+  });
+  return seen;
 }

@@ -17,6 +17,7 @@ import { migrate } from '../db/migrate';
 import { fixedClock } from '../platform/clock';
 import type { App, AppContext } from '../platform/context';
 import { FileStore, FileUrlSigner } from '../platform/files';
+import { recordUndocumentedAnswers } from '../platform/route';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
 
@@ -25,6 +26,8 @@ export interface TestApp {
   ctx: AppContext;
   clock: ReturnType<typeof fixedClock>;
   dataDir: string;
+  /** `GET /api/x → 418` for each answer a route gave that its contract does not document. */
+  undocumented: string[];
   close(): Promise<void>;
 }
 
@@ -55,16 +58,23 @@ export async function createTestApp(
     secret,
   };
   const app = await buildApp(ctx);
+  // Every answer a test sees must be one its route's contract documents (OpenAPI completeness).
+  const undocumented = recordUndocumentedAnswers(app);
   await app.ready();
   return {
     app,
     ctx,
     clock,
     dataDir,
+    undocumented,
     async close() {
       await app.close();
       if (!opts.database) await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (undocumented.length > 0)
+        throw new Error(
+          `Answers their route contracts do not document (add them to the contract's responses):\n${undocumented.join('\n')}`,
+        );
     },
   };
 }

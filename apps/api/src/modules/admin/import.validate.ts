@@ -170,13 +170,17 @@ export function referenceProblems(
       if (id !== undefined)
         k.statusSteps.set(id, { isDefault: s.isDefault === true, isClosing: s.isClosing === true });
     }
+    // A list with two of a kind is refused by the schema (importStatusStepListSchema); here, the
+    // steps merged with those already imported must hold exactly one of each.
     const steps = [...k.statusSteps.values()];
-    const defaults = steps.filter((s) => s.isDefault).length;
-    const closings = steps.filter((s) => s.isClosing).length;
-    if (defaults !== 1)
-      problem(`${pp}.statusSteps`, `exactly one status step must have isDefault (found ${defaults})`);
-    if (closings !== 1)
-      problem(`${pp}.statusSteps`, `exactly one status step must have isClosing (found ${closings})`);
+    const listed = [...items(p.statusSteps)].map(([s]) => s);
+    const count = (of: typeof steps, flag: 'isDefault' | 'isClosing') =>
+      of.filter((s) => s[flag] === true).length;
+    for (const flag of ['isDefault', 'isClosing'] as const) {
+      const n = count(steps, flag);
+      if (n !== 1 && count(listed as typeof steps, flag) <= 1)
+        problem(`${pp}.statusSteps`, `exactly one status step must have ${flag} (found ${n})`);
+    }
 
     // First pass over companies: everything that can be referenced, so order inside the document is free.
     const companies = items(p.companies);

@@ -3,6 +3,7 @@
  * mapping of query rows to the A3 answer shapes (file references become signed URLs here).
  */
 import {
+  REQUIRED_FIELDS_MESSAGE,
   ticketErrorCodes,
   type AllTicketsQuery,
   type Attachment,
@@ -286,7 +287,7 @@ export async function createTicket(
   const title = stripNul(body.title).trim();
   const description = userHtml(body.description);
   if (title === '' || body.taskTypeId === null || isBlankHtml(description))
-    throw badRequest('Please fill in all required fields', ticketErrorCodes.requiredFields);
+    throw badRequest(REQUIRED_FIELDS_MESSAGE, ticketErrorCodes.requiredFields);
   const wikiExtId = body.wikiElementId ?? null;
   if (wikiExtId !== null && !t.flags.viewContactWiki)
     throw forbidden('This contact lacks the viewContactWiki permission', 'missing_permission');

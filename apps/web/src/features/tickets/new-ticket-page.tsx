@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Ti
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { TICKET_TITLE_MAX, ticketErrorCodes } from '@sportello/contracts';
+import { newTicketRequestSchema, TICKET_TITLE_MAX, ticketErrorCodes } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
 import { useTenant } from '../../lib/tenant';
 import { FileUpload, useFileUploads } from '../../ui/file-upload';
@@ -39,9 +39,11 @@ export default function NewTicketPage() {
   const [isSubmitted, setIsSubmitted] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
+  // The request schema's own rules (non-blank title, a type); the description's is about its HTML.
+  const rules = newTicketRequestSchema.shape;
   const missing = {
-    type: typeId === null,
-    title: title.trim() === '',
+    type: !rules.taskTypeId.safeParse(typeId === null ? null : Number(typeId)).success,
+    title: !rules.title.safeParse(title).success,
     description: isPlain ? description.trim() === '' : isBlankHtml(description),
   };
   const hasMissing = missing.type || missing.title || missing.description;
