@@ -11,7 +11,14 @@ const codes = (r: { success: boolean; error?: { issues: unknown[] } }) =>
 
 describe('rules in the shared schemas', () => {
   it('books durations in 5-minute steps', () => {
-    const booking = { start: '2026-11-20T10:00:00Z', durationMinutes: 45 };
+    const booking = {
+      start: '2026-11-20T10:00:00Z',
+      durationMinutes: 45,
+      firstName: 'A',
+      lastName: 'B',
+      phone: '1',
+      email: 'a@b.it',
+    };
     expect(appointmentBookingRequestSchema.safeParse(booking).success).toBe(true);
     expect(codes(appointmentBookingRequestSchema.safeParse({ ...booking, durationMinutes: 47 }))).toEqual([
       'invalid_duration',
@@ -58,5 +65,27 @@ describe('rules in the shared schemas', () => {
     expect(codes(newTicketRequestSchema.safeParse({ ...ticket, taskTypeId: null }))).toEqual([
       'required_fields',
     ]);
+  });
+});
+
+describe('booking fields', () => {
+  const booking = {
+    start: '2026-11-20T10:00:00Z',
+    durationMinutes: 60,
+    firstName: 'Anna',
+    lastName: 'Verdi',
+    phone: '+39 02 1234',
+    email: 'anna@example.com',
+  };
+  it('refuses blank or absent required fields as fields_required, a malformed address as invalid_email', () => {
+    expect(appointmentBookingRequestSchema.safeParse(booking).success).toBe(true);
+    expect(codes(appointmentBookingRequestSchema.safeParse({ ...booking, lastName: '  ' }))).toEqual([
+      'fields_required',
+    ]);
+    const { phone: _phone, ...noPhone } = booking;
+    expect(codes(appointmentBookingRequestSchema.safeParse(noPhone))).toEqual(['fields_required']);
+    expect(codes(appointmentBookingRequestSchema.safeParse({ ...booking, email: 'not-an-address' }))).toEqual(
+      ['invalid_email'],
+    );
   });
 });
