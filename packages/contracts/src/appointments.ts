@@ -36,6 +36,21 @@ export const APPOINTMENT_FIELDS_REQUIRED_MESSAGE = 'Please fill in the required 
 export const APPOINTMENT_DURATION_STEP = 5;
 /** The longest appointment one booking may take. */
 export const APPOINTMENT_MAX_DURATION_MINUTES = 12 * 60;
+/**
+ * A duration in minutes: whole 5-minute steps (APPOINTMENT_DURATION_STEP), at most the maximum. The
+ * refinement names the code the API answers (`invalid_duration`); `multipleOf` states it in OpenAPI.
+ */
+export const appointmentDurationSchema = z
+  .number()
+  .int()
+  .min(APPOINTMENT_DURATION_STEP)
+  .max(APPOINTMENT_MAX_DURATION_MINUTES)
+  .refine((m) => m % APPOINTMENT_DURATION_STEP === 0, {
+    message: `must be a multiple of ${APPOINTMENT_DURATION_STEP} minutes`,
+    params: { code: 'invalid_duration' },
+  })
+  .meta({ multipleOf: APPOINTMENT_DURATION_STEP });
+
 /** The widest slots range one request may ask for, in days. */
 export const APPOINTMENT_MAX_RANGE_DAYS = 62;
 
@@ -74,7 +89,7 @@ export type AppointmentLink = z.infer<typeof appointmentLinkSchema>;
 export const appointmentSlotsQuerySchema = z.object({
   from: dayString,
   to: dayString,
-  duration: z.coerce.number().int().min(1).max(APPOINTMENT_MAX_DURATION_MINUTES).optional(),
+  duration: z.coerce.number().pipe(appointmentDurationSchema).optional(),
 });
 export type AppointmentSlotsQuery = z.infer<typeof appointmentSlotsQuerySchema>;
 
@@ -108,21 +123,42 @@ export const APPOINTMENT_REQUIRED_FIELDS = ['firstName', 'lastName', 'phone', 'e
 export const appointmentEmailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * `POST /api/appointments/{company}/{eventkey}`. Text fields may arrive empty or absent: the server
- * answers 400 `fields_required` for the A8 message instead of a schema error.
+ * `POST /api/appointments/{company}/{eventkey}`. The required texts may arrive empty or absent in the
+ * shape, and are refused with 400 `fields_required` (the A8 message); a malformed e-mail address with
+ * `invalid_email`.
  */
-export const appointmentBookingRequestSchema = z.object({
-  /** One of the offered slot starts (ISO instant). */
-  start: isoDateTime,
-  durationMinutes: z.number().int().min(1).max(APPOINTMENT_MAX_DURATION_MINUTES),
-  firstName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
-  lastName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
-  phone: z.string().max(40).optional(),
-  /** Where the confirmation and its .ics go (required). */
-  email: z.string().max(254).optional(),
-  companyName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
-  notes: z.string().max(APPOINTMENT_NOTES_MAX).optional(),
-});
+export const appointmentBookingRequestSchema = z
+  .object({
+    /** One of the offered slot starts (ISO instant). */
+    start: isoDateTime,
+    durationMinutes: appointmentDurationSchema,
+    firstName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
+    lastName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
+    phone: z.string().max(40).optional(),
+    /** Where the confirmation and its .ics go (required). */
+    email: z.string().max(254).optional(),
+    companyName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
+    notes: z.string().max(APPOINTMENT_NOTES_MAX).optional(),
+  })
+  .superRefine((b, ctx) => {
+    for (const k of APPOINTMENT_REQUIRED_FIELDS) {
+      if ((b[k] ?? '').trim() === '')
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: APPOINTMENT_FIELDS_REQUIRED_MESSAGE,
+          params: { code: 'fields_required' },
+        });
+    }
+    const email = (b.email ?? '').trim();
+    if (email !== '' && !appointmentEmailPattern.test(email))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['email'],
+        message: 'Please enter a valid e-mail address',
+        params: { code: 'invalid_email' },
+      });
+  });
 export type AppointmentBookingRequest = z.infer<typeof appointmentBookingRequestSchema>;
 
 /** 201 answer of a booking ('Appointment Confirmed'). */

@@ -2,8 +2,8 @@
 // the web app maps them to translated texts. Area codes live beside their area's schemas; the codes
 // any route may answer are here.
 import { appointmentErrorCodes } from './appointments';
-import { integrationErrorCodes } from './integration';
 import { authErrorCodes } from './auth';
+import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
 import { signingErrorCodes } from './signing';
@@ -46,13 +46,15 @@ export const commonErrorCodes = {
   unavailable: 'unavailable',
   /** 503, health: the database does not answer. */
   databaseUnavailable: 'database_unavailable',
-  /** 503 with Retry-After: the embedded database's queue is full; come back in a moment. */
+  /** 503 with Retry-After: the server is saturated (the embedded database's queue); come back in a moment. */
   serverBusy: 'server_busy',
-  /** 507: no room on the server's disk for this file now. */
+  /** 507: the disk is full (an upload could not be stored). */
   insufficientStorage: 'insufficient_storage',
-  /** 400: a control character (NUL, other C0 but tab/CR/LF) in the URL or in a JSON text. */
+  /** 400: a NUL or another control character where text may not hold one. */
   controlCharacter: 'control_character',
-  /** 400: a JSON body nested deeper than the server accepts. */
+  /** 400: a multipart body without boundary or closing boundary. */
+  invalidMultipart: 'invalid_multipart',
+  /** 400: a JSON body nested deeper than the server reads. */
   jsonTooDeep: 'json_too_deep',
   /** 400, import: the document has problems, each listed in `errors`. */
   importInvalid: 'import_invalid',

@@ -88,12 +88,15 @@ describe('answers outside the contracts', () => {
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>x</title>');
     const web = await createTestApp({ env: { WEB_DIST: dir } });
     try {
-      // `/api/a%00b` used to reach the static files and answer their 403.
-      for (const url of ['/api/nothing-here', '/api/.env', '/api/a%00b', '/api/index.html']) {
+      for (const url of ['/api/nothing-here', '/api/.env', '/api/index.html', '/api/..%2findex.html']) {
         const res = await web.app.inject({ method: 'GET', url });
         expect(res.statusCode, url).toBe(404);
         expect(res.json().code, url).toBe('not_found');
       }
+      // It used to reach the static files and answer their 403 (fst_static_forbidden_path).
+      const nul = await web.app.inject({ method: 'GET', url: '/api/a%00b' });
+      expect(nul.statusCode).toBe(400);
+      expect(typeof nul.json().code).toBe('string');
     } finally {
       await web.close();
     }

@@ -5,6 +5,7 @@
  * request bodies. `openapi.test.ts` validates the result with an OpenAPI validator.
  */
 import { errorSchema, isBinaryAnswer, statusesOf, type RouteContract } from '@sportello/contracts';
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 
 /** What each common error answer means; the codes are those of contracts/errors.ts. */
@@ -21,6 +22,7 @@ const errorDescriptions: Record<number, string> = {
   429: 'Too many requests: `Retry-After` says when to try again',
   500: 'A fault of the server (`internal_error`); details are in its log',
   503: 'The server or its database cannot answer now (`Retry-After` when known)',
+  507: 'The server has no room to store the upload now (`insufficient_storage`)',
 };
 
 interface Operation {
@@ -42,12 +44,14 @@ export function finishOpenApi(generated: object, contracts: readonly RouteContra
   const responses = (components.responses ??= {});
   schemas.ApiError = z.toJSONSchema(errorSchema, { target: 'openapi-3.0' });
   delete (schemas.ApiError as Record<string, unknown>).$schema;
-  for (const [status, description] of Object.entries(errorDescriptions)) {
-    responses[`Error${status}`] = {
-      description,
+  /** The shared answer of an error status, made on first use. */
+  const errorRef = (status: number) => {
+    responses[`Error${status}`] ??= {
+      description: errorDescriptions[status] ?? STATUS_CODES[status] ?? 'Error',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
     };
-  }
+    return { $ref: `#/components/responses/Error${status}` };
+  };
 
   for (const c of contracts) {
     if (c.hide) continue;
@@ -57,7 +61,7 @@ export function finishOpenApi(generated: object, contracts: readonly RouteContra
     for (const status of statusesOf(c)) {
       const declared = c.responses[status];
       if (status >= 400 && (declared === undefined || declared === errorSchema)) {
-        answers[status] = { $ref: `#/components/responses/Error${status}` };
+        answers[status] = errorRef(status);
       } else if (declared === null) {
         answers[status] = { description: 'No content' };
       } else if (isBinaryAnswer(declared)) {
