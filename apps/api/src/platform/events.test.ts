@@ -125,6 +125,22 @@ describe('events of the customer side', () => {
     expect(await during(async () => expect((await close()).statusCode).toBe(200))).toEqual([]);
   });
 
+  it('ticket.reopened once, before the comment, when a contact replies to a closed ticket', async () => {
+    const evs = await during(async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/acme/102/comments',
+        headers: anna,
+        payload: { taskId: ticketId, message: '<p>Still broken</p>', attachments: [] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    });
+    expect(evs.map((e) => e.type)).toEqual(['ticket.reopened', 'ticket.comment_added']);
+    expect(evs[0]!.data.ticket).toMatchObject({ id: ticketId, isClosed: false });
+    expect(evs[0]!.data.previousStatusStepId).not.toBeNull();
+    expect(evs[0]!.source).toEqual({ type: 'contact', contactId: 102 });
+  });
+
   it('document.uploaded once, with name and size', async () => {
     const m = multipartFile('visura.pdf', '%PDF-1.4 x', 'application/pdf');
     const evs = await during(async () => {

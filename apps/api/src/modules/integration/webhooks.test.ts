@@ -306,6 +306,21 @@ describe('webhook delivery', () => {
     await until(() => receiver.received.length >= 1);
   });
 
+  it('records the batch even when an endpoint is deleted while its message is on the wire', async () => {
+    const gone = await addEndpoint();
+    const kept = await addEndpoint();
+    receiver.script = ['hang', 'hang'];
+    const requestsBefore = receiver.requests;
+    await newTicket();
+    startWorker();
+    await until(() => receiver.requests >= requestsBefore + 2);
+    expect((await api('DELETE', `/api/integration/v1/webhooks/${gone.id}`)).statusCode).toBe(204);
+    await until(async () => {
+      const log = (await api('GET', `/api/integration/v1/webhooks/${kept.id}/attempts`)).json();
+      return log.attempts.length > 0;
+    });
+  });
+
   it('delivers only the subscribed types, and replays from a cursor', async () => {
     const feedKey = key.secret;
     const tail = (

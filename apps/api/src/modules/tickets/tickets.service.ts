@@ -344,7 +344,8 @@ export async function addComment(
   const commentId = await ctx.database.db.transaction(async (tx) => {
     const ticket = await findTicketForUpdate(tx, ticketScope(t), body.taskId);
     if (!ticket) throw ticketNotFound();
-    await reopenTicketIfClosed(tx, t, ticket);
+    if (await reopenTicketIfClosed(tx, t, ticket))
+      await emitTicketEvent(tx, ctx, 'ticket.reopened', ticket.id, contactSource(t), ticket.statusStepId);
     const ext = await reserveExtIds(tx, t.portalId, 'comment_seq');
     const id = await insertComment(tx, {
       portalId: t.portalId,
