@@ -932,3 +932,118 @@ export const idempotencyKeys = pgTable(
     index('idempotency_keys_created_idx').on(t.createdAt),
   ],
 );
+
+// --- Staff desk (migration 0008). Staff accounts are apart from the contacts' users: their own
+// sessions and links, so no contact lookup can match a staff token and the other way round.
+
+export const staffUsers = pgTable(
+  'staff_users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    profileFileId: integer('profile_file_id').references(() => files.id, { onDelete: 'set null' }),
+    passwordHash: text('password_hash'),
+    passwordChangedAt: ts('password_changed_at'),
+    status: text('status', { enum: ['invited', 'active', 'disabled'] })
+      .notNull()
+      .default('invited'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('staff_users_email_uq').on(sql`lower(${t.email})`)],
+);
+
+/** A staff user's role in a portal; agentId is the portal's agent row tickets name as assignee. */
+export const staffMemberships = pgTable(
+  'staff_memberships',
+  {
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    portalId: portalRef(),
+    role: text('role', { enum: ['agent', 'admin'] })
+      .notNull()
+      .default('agent'),
+    agentId: integer('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staffUserId, t.portalId] }),
+    index('staff_memberships_portal_idx').on(t.portalId),
+    uniqueIndex('staff_memberships_agent_uq').on(t.agentId),
+  ],
+);
+
+export const staffGroupMembers = pgTable(
+  'staff_group_members',
+  {
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => assigneeGroups.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staffUserId, t.groupId] }),
+    index('staff_group_members_group_idx').on(t.groupId),
+  ],
+);
+
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('staff_sessions_user_idx').on(t.staffUserId)],
+);
+
+export const staffTokens = pgTable(
+  'staff_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    portalId: portalRef(),
+    purpose: text('purpose', { enum: ['invite', 'recovery'] }).notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('staff_tokens_user_idx').on(t.staffUserId)],
+);
+
+export const staffPreferences = pgTable('staff_preferences', {
+  staffUserId: integer('staff_user_id')
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  emailNewTicket: boolean('email_new_ticket').notNull().default(true),
+  emailCustomerReply: boolean('email_customer_reply').notNull().default(true),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const staffTicketReads = pgTable(
+  'staff_ticket_reads',
+  {
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    readAt: ts('read_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staffUserId, t.ticketId] }),
+    index('staff_ticket_reads_ticket_idx').on(t.ticketId),
+  ],
+);

@@ -1,0 +1,140 @@
+// Schemas of the staff desk (issue 13): staff accounts and their sign-in. Staff are not contacts:
+// their sessions are separate (a contact token is refused on every staff route, a staff token on every
+// contact route), and a staff user sees only the portals they belong to.
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, sessionAnswerSchema } from './auth';
+import { errorSchema } from './common';
+import { defineRoute } from './route';
+
+export const staffRoleSchema = z.enum(['agent', 'admin']);
+export type StaffRole = z.infer<typeof staffRoleSchema>;
+
+/** Stable error codes of the staff area (besides the auth area's, which staff sign-in reuses). */
+export const staffErrorCodes = {
+  /** 403: the staff user does not belong to the `:company` portal. */
+  notYourPortal: 'not_staff_of_portal',
+  /** 403: the route needs the admin role in this portal. */
+  adminRequired: 'admin_required',
+} as const;
+
+const email = z.string().trim().min(3).max(320);
+
+export const staffLoginRequestSchema = z.object({
+  email,
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+});
+export type StaffLoginRequest = z.infer<typeof staffLoginRequestSchema>;
+
+export const staffPortalSchema = z.object({
+  /** The portal key (route value `{company}`). */
+  webPortalKey: z.string(),
+  webPortalName: z.string(),
+  role: staffRoleSchema,
+});
+export type StaffPortal = z.infer<typeof staffPortalSchema>;
+
+/** `GET /api/staff/me`: the signed-in staff user and the portals they belong to (and nothing else). */
+export const staffMeAnswerSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  displayName: z.string(),
+  portals: z.array(staffPortalSchema),
+});
+export type StaffMeAnswer = z.infer<typeof staffMeAnswerSchema>;
+
+export const staffLinkParamsSchema = z.object({ token: z.string().min(1).max(200) });
+/** What a staff invitation or recovery link is for; 404 link_invalid, 410 link_expired. */
+export const staffLinkAnswerSchema = z.object({
+  purpose: z.enum(['invite', 'recovery']),
+  email: z.string(),
+  displayName: z.string(),
+  webPortalKey: z.string(),
+});
+export type StaffLinkAnswer = z.infer<typeof staffLinkAnswerSchema>;
+
+/** Sets the password from a staff invitation or recovery link (server checks length and equality). */
+export const staffConfirmRequestSchema = z.object({
+  token: z.string().min(1).max(200),
+  password: z.string().max(PASSWORD_MAX_LENGTH),
+  passwordRepeat: z.string().max(PASSWORD_MAX_LENGTH),
+});
+export type StaffConfirmRequest = z.infer<typeof staffConfirmRequestSchema>;
+
+export const staffRecoveryRequestSchema = z.object({
+  email,
+  /** The portal whose branded staff page the mailed link opens. */
+  company: z.string().trim().min(1).max(40),
+});
+export type StaffRecoveryRequest = z.infer<typeof staffRecoveryRequestSchema>;
+export const staffRecoveryAnswerSchema = z.object({ status: z.literal('sent') });
+
+export const staffSessionAnswerSchema = sessionAnswerSchema;
+export type StaffSessionAnswer = z.infer<typeof staffSessionAnswerSchema>;
+
+export const staffPortalParamsSchema = z.object({ company: z.string().min(1).max(40) });
+
+// --- Routes (see route.ts) ---
+
+export const staffAuthRoutes = {
+  login: defineRoute({
+    method: 'POST',
+    path: '/api/staff/auth/login',
+    body: staffLoginRequestSchema,
+    responses: { 200: staffSessionAnswerSchema, 401: errorSchema, 429: errorSchema },
+    access: { guard: 'public' },
+    tags: ['staff'],
+    summary: 'Staff sign-in with e-mail and password (a staff session, never a contact session)',
+    description:
+      '401 wrong_credentials for a wrong password, an unknown e-mail, an invited user without a password ' +
+      'or a disabled one alike. 429 too_many_attempts (with Retry-After) after 5 failures for one ' +
+      'account or 30 attempts from one address in 15 minutes.',
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/api/staff/auth/logout',
+    responses: { 204: null },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'Revoke the staff token of this request',
+  }),
+  me: defineRoute({
+    method: 'GET',
+    path: '/api/staff/me',
+    responses: { 200: staffMeAnswerSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'The signed-in staff user and the portals they belong to, with their role in each',
+  }),
+  recovery: defineRoute({
+    method: 'POST',
+    path: '/api/staff/auth/recovery',
+    body: staffRecoveryRequestSchema,
+    responses: { 202: staffRecoveryAnswerSchema, 429: errorSchema },
+    access: { guard: 'public' },
+    tags: ['staff'],
+    summary: 'Mail a single-use password link (valid 1 hour) to a staff user of the portal, if there is one',
+    description: 'Always 202 {status:"sent"}, whether the staff user exists or not.',
+  }),
+  link: defineRoute({
+    method: 'GET',
+    path: '/api/staff/auth/links/:token',
+    params: staffLinkParamsSchema,
+    responses: { 200: staffLinkAnswerSchema, 404: errorSchema, 410: errorSchema },
+    // The single-use link token is the capability.
+    access: { guard: 'public' },
+    tags: ['staff'],
+    summary: 'What a staff invitation or recovery link is for (it is not consumed)',
+  }),
+  confirm: defineRoute({
+    method: 'POST',
+    path: '/api/staff/auth/confirm',
+    body: staffConfirmRequestSchema,
+    responses: { 200: staffSessionAnswerSchema, 404: errorSchema, 410: errorSchema },
+    access: { guard: 'public' },
+    tags: ['staff'],
+    summary: 'Accept a staff invitation (7 days) or recovery link (1 hour): set the password and sign in',
+    description:
+      '400 passwords_differ / password_too_short; 404 link_invalid (unknown or used); 410 link_expired. ' +
+      'Every earlier staff session of the user is revoked.',
+  }),
+};
