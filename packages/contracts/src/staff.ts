@@ -3,7 +3,7 @@
 // contact route), and a staff user sees only the portals they belong to.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, sessionAnswerSchema } from './auth';
-import { errorSchema } from './common';
+import { errorSchema, isoDateTime } from './common';
 import { defineRoute } from './route';
 
 export const staffRoleSchema = z.enum(['agent', 'admin']);
@@ -73,6 +73,97 @@ export type StaffSessionAnswer = z.infer<typeof staffSessionAnswerSchema>;
 
 export const staffPortalParamsSchema = z.object({ company: z.string().min(1).max(40) });
 
+// --- Inbox ---
+
+export const inboxViews = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'] as const;
+export const inboxViewSchema = z.enum(inboxViews);
+export type InboxView = z.infer<typeof inboxViewSchema>;
+
+/** Counts stop at this many (a count of a million closed tickets is slow and says nothing more). */
+export const INBOX_COUNT_CAP = 10_000;
+export const INBOX_PAGE_MAX = 100;
+
+const extIdParam = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * `GET /api/staff/portals/{company}/tickets`: one page of a view, newest activity first. Every filter
+ * is optional and ANDed; ids are the back office's. `cursor` is the `nextCursor` of the previous page.
+ */
+export const inboxQuerySchema = z.object({
+  view: inboxViewSchema.default('open'),
+  company: extIdParam.optional(),
+  contact: extIdParam.optional(),
+  type: extIdParam.optional(),
+  step: extIdParam.optional(),
+  group: extIdParam.optional(),
+  /** An agent id; `0` means unassigned. */
+  assignee: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Creation day range, in the portal's time zone (YYYY-MM-DD). */
+  from: z.string().max(20).optional(),
+  to: z.string().max(20).optional(),
+  /** Ticket number or id, words of title, description and conversation, or a fragment of a title. */
+  q: z.string().trim().max(200).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(INBOX_PAGE_MAX).default(50),
+});
+export type InboxQuery = z.input<typeof inboxQuerySchema>;
+
+const named = z.object({ id: z.number().int(), name: z.string() });
+
+export const inboxItemSchema = z.object({
+  id: z.number().int(),
+  ticketNumber: z.string(),
+  title: z.string(),
+  company: named,
+  contact: z.object({ id: z.number().int(), referentName: z.string() }).nullable(),
+  type: z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable() }),
+  step: z.object({ id: z.number().int(), name: z.string(), taskStatus: z.number().int() }),
+  group: named.nullable(),
+  assignee: z.object({ id: z.number().int(), displayName: z.string() }).nullable(),
+  createdOn: isoDateTime,
+  lastActivityAt: isoDateTime,
+  waitingOnCustomer: z.boolean(),
+  closed: z.boolean(),
+  /** Activity since this staff user last opened the ticket (or never opened). */
+  unread: z.boolean(),
+});
+export type InboxItem = z.infer<typeof inboxItemSchema>;
+
+export const inboxAnswerSchema = z.object({
+  items: z.array(inboxItemSchema),
+  /** Tickets per view in the whole portal (filters apply to `items` only), at most INBOX_COUNT_CAP. */
+  counts: z.record(inboxViewSchema, z.number().int()),
+  countCap: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+export type InboxAnswer = z.infer<typeof inboxAnswerSchema>;
+
+export const staffTicketParamsSchema = z.object({
+  company: z.string().min(1).max(40),
+  ticketid: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+});
+
+export const staffCommentSchema = z.object({
+  id: z.number().int(),
+  message: z.string(),
+  creationDate: isoDateTime,
+  /** Internal notes are for staff only: the customer never sees them. */
+  internal: z.boolean(),
+  author: z.object({
+    kind: z.enum(['agent', 'contact']),
+    name: z.string(),
+  }),
+});
+export type StaffComment = z.infer<typeof staffCommentSchema>;
+
+/** `GET /api/staff/portals/{company}/tickets/{ticketid}`: marks the ticket read for the caller. */
+export const staffTicketDetailSchema = inboxItemSchema.extend({
+  description: z.string(),
+  nextPlannedActivityInfo: z.string().nullable(),
+  comments: z.array(staffCommentSchema),
+});
+export type StaffTicketDetail = z.infer<typeof staffTicketDetailSchema>;
+
 // --- Routes (see route.ts) ---
 
 export const staffAuthRoutes = {
@@ -136,5 +227,30 @@ export const staffAuthRoutes = {
     description:
       '400 passwords_differ / password_too_short; 404 link_invalid (unknown or used); 410 link_expired. ' +
       'Every earlier staff session of the user is revoked.',
+  }),
+};
+
+export const staffInboxRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/tickets',
+    params: staffPortalParamsSchema,
+    query: inboxQuerySchema,
+    responses: { 200: inboxAnswerSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'The inbox: one page of a view of every ticket of the portal, with the count of each view',
+    description:
+      'Views: unassigned, mine, groups (my groups), waiting (for the customer), open, closed. Sorted by ' +
+      'last activity, newest first; keyset pagination with nextCursor. 400 invalid_cursor / invalid_date.',
+  }),
+  detail: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/tickets/:ticketid',
+    params: staffTicketParamsSchema,
+    responses: { 200: staffTicketDetailSchema, 404: errorSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'A ticket with its whole conversation, internal notes included; marks it read',
   }),
 };

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -353,12 +354,41 @@ export const tickets = pgTable(
     }),
     assignedUserId: integer('assigned_user_id').references(() => agents.id, { onDelete: 'set null' }),
     wikiElementId: integer('wiki_element_id').references(() => wikiElements.id, { onDelete: 'set null' }),
+    /**
+     * Kept by triggers of migration 0008 for the staff inbox's indexes: the newest of creation and
+     * comments; whether the step's taskStatus is 2; whether the last public message is from staff.
+     */
+    lastActivityAt: ts('last_activity_at').notNull().defaultNow(),
+    closed: boolean('closed').notNull().default(false),
+    waitingOnCustomer: boolean('waiting_on_customer').notNull().default(false),
   },
   (t) => [
     uniqueIndex('tickets_ext_uq').on(t.portalId, t.extId),
     index('tickets_company_created_idx').on(t.companyId, t.createdOn),
     index('tickets_creator_created_idx').on(t.creatorContactId, t.createdOn),
     index('tickets_wiki_idx').on(t.wikiElementId),
+    index('tickets_inbox_idx').on(t.portalId, t.closed, t.lastActivityAt.desc(), t.extId.desc()),
+    index('tickets_inbox_assignee_idx').on(
+      t.portalId,
+      t.assignedUserId,
+      t.closed,
+      t.lastActivityAt.desc(),
+      t.extId.desc(),
+    ),
+    index('tickets_inbox_group_idx').on(
+      t.portalId,
+      t.assignedGroupId,
+      t.closed,
+      t.lastActivityAt.desc(),
+      t.extId.desc(),
+    ),
+    index('tickets_inbox_waiting_idx')
+      .on(t.portalId, t.lastActivityAt.desc(), t.extId.desc())
+      .where(sql`${t.waitingOnCustomer} and not ${t.closed}`),
+    index('tickets_inbox_company_idx').on(t.companyId, t.closed, t.lastActivityAt.desc(), t.extId.desc()),
+    index('tickets_number_idx').on(t.portalId, sql`lower(${t.ticketNumber})`),
+    index('tickets_fts_idx').using('gin', sql`to_tsvector('simple', ${t.title} || ' ' || ${t.description})`),
+    index('tickets_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
   ],
 );
 
@@ -377,10 +407,17 @@ export const ticketComments = pgTable(
     senderAgentId: integer('sender_agent_id').references(() => agents.id, { onDelete: 'set null' }),
     /** The web user who wrote it from the portal (drives 'you'). */
     senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** An internal note: staff only; no customer answer, e-mail, task page or event contains it. */
+    internal: boolean('internal').notNull().default(false),
+    /** The staff user who wrote it from the staff desk (0008; staffUsers is declared below). */
+    senderStaffId: integer('sender_staff_id').references((): AnyPgColumn => staffUsers.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     uniqueIndex('ticket_comments_ext_uq').on(t.portalId, t.extId),
     index('ticket_comments_ticket_idx').on(t.ticketId, t.creationDate),
+    index('ticket_comments_fts_idx').using('gin', sql`to_tsvector('simple', ${t.message})`),
   ],
 );
 

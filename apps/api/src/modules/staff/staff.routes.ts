@@ -1,7 +1,8 @@
-import { staffAuthRoutes } from '@sportello/contracts';
+import { staffAuthRoutes, staffInboxRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
-import './staff.access';
+import { portalOf } from './staff.access';
+import { inbox, staffTicket } from './inbox.service';
 import {
   checkStaffLink,
   confirmStaffLink,
@@ -29,5 +30,10 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, staffAuthRoutes.link, (req) => checkStaffLink(ctx, req.params.token));
   route(app, ctx, staffAuthRoutes.confirm, (req) =>
     confirmStaffLink(ctx, req.body.token, req.body.password, req.body.passwordRepeat),
+  );
+
+  route(app, ctx, staffInboxRoutes.list, (req, _reply, staff) => inbox(ctx, portalOf(staff), req.query));
+  route(app, ctx, staffInboxRoutes.detail, (req, _reply, staff) =>
+    staffTicket(ctx, portalOf(staff), req.params.ticketid),
   );
 }
