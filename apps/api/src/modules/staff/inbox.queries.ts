@@ -150,7 +150,16 @@ const itemJoins = sql.raw(`
 
 const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
-/** One page (limit + 1 rows, so the caller knows whether there is a next one). */
+/** The statement of one page (limit + 1 rows, so the caller knows whether there is a next one). */
+export function inboxPageSql(s: InboxScope, view: InboxView, f: InboxFilters, limit: number): SQL {
+  const conds = [sql`t.portal_id = ${s.portalId}`, viewCondition(view, s), ...filterConditions(s, f)];
+  return sql`select ${itemJson(s.staffUserId)} as item
+      from (select * from tickets t where ${sql.join(conds, sql` and `)}
+            order by t.last_activity_at desc, t.ext_id desc limit ${limit + 1}) t
+      ${itemJoins}
+      order by t.last_activity_at desc, t.ext_id desc`;
+}
+
 export async function listInbox(
   db: Queryable,
   s: InboxScope,
@@ -158,15 +167,7 @@ export async function listInbox(
   f: InboxFilters,
   limit: number,
 ): Promise<RawInboxItem[]> {
-  const conds = [sql`t.portal_id = ${s.portalId}`, viewCondition(view, s), ...filterConditions(s, f)];
-  const rows = await queryRows<{ item: RawInboxItem | string }>(
-    db,
-    sql`select ${itemJson(s.staffUserId)} as item
-      from (select * from tickets t where ${sql.join(conds, sql` and `)}
-            order by t.last_activity_at desc, t.ext_id desc limit ${limit + 1}) t
-      ${itemJoins}
-      order by t.last_activity_at desc, t.ext_id desc`,
-  );
+  const rows = await queryRows<{ item: RawInboxItem | string }>(db, inboxPageSql(s, view, f, limit));
   return rows.map((r) => parse(r.item));
 }
 
