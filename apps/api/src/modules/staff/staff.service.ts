@@ -2,9 +2,15 @@ import type { StaffLinkAnswer, StaffMeAnswer, StaffRole, StaffSessionAnswer } fr
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, notFound, tooMany, unauthorized } from '../../platform/errors';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/passwords';
-import { addressKey, clear, clearPrefix, hit, unhit } from '../../platform/rate-limit';
-import { checkNewPassword, LIMITS } from '../auth/auth.service';
+import { burnPasswordCheck, checkNewPassword, hashPassword, verifyPassword } from '../../platform/passwords';
+import {
+  addressKey,
+  clear,
+  clearPrefix,
+  hit,
+  SIGN_IN_LIMITS as LIMITS,
+  unhit,
+} from '../../platform/rate-limit';
 import { staffLinkEmail } from './staff.mail';
 import {
   agentTaken,
