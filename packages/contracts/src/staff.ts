@@ -12,9 +12,13 @@ export type StaffRole = z.infer<typeof staffRoleSchema>;
 /** Stable error codes of the staff area (besides the auth area's, which staff sign-in reuses). */
 export const staffErrorCodes = {
   /** 403: the staff user does not belong to the `:company` portal. */
-  notYourPortal: 'not_staff_of_portal',
+  notStaffOfPortal: 'not_staff_of_portal',
   /** 403: the route needs the admin role in this portal. */
   adminRequired: 'admin_required',
+  /** 409, invitation: the staff user of that e-mail is disabled. */
+  staffDisabled: 'staff_disabled',
+  /** 400, inbox: a cursor this server did not give. */
+  invalidCursor: 'invalid_cursor',
 } as const;
 
 const email = z.string().trim().min(3).max(320);

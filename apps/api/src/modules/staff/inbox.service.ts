@@ -1,5 +1,6 @@
 import {
   INBOX_COUNT_CAP,
+  staffErrorCodes,
   type InboxAnswer,
   type InboxItem,
   type StaffTicketDetail,
@@ -26,7 +27,7 @@ export function encodeCursor(lastActivityAt: string, extId: number): string {
 }
 
 export function decodeCursor(cursor: string): { lastActivityAt: Date; extId: number } {
-  const bad = () => badRequest('The cursor is not one this server gave', 'invalid_cursor');
+  const bad = () => badRequest('The cursor is not one this server gave', staffErrorCodes.invalidCursor);
   let v: unknown;
   try {
     v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -43,7 +43,7 @@ async function resolveStaff(
   let portal: StaffMembershipRow | null = null;
   if (typeof key === 'string') {
     portal = (await findMembership(ctx.database.db, s.staffUserId, key)) ?? null;
-    if (!portal) throw forbidden('You are not on the staff of this portal', staffErrorCodes.notYourPortal);
+    if (!portal) throw forbidden('You are not on the staff of this portal', staffErrorCodes.notStaffOfPortal);
     if (access.role === 'admin' && portal.role !== 'admin')
       throw forbidden('This needs the admin role in this portal', staffErrorCodes.adminRequired);
   } else if (access.role === 'admin') {

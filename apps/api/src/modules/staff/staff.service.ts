@@ -1,4 +1,10 @@
-import type { StaffLinkAnswer, StaffMeAnswer, StaffRole, StaffSessionAnswer } from '@sportello/contracts';
+import {
+  staffErrorCodes,
+  type StaffLinkAnswer,
+  type StaffMeAnswer,
+  type StaffRole,
+  type StaffSessionAnswer,
+} from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, notFound, tooMany, unauthorized } from '../../platform/errors';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
@@ -218,7 +224,8 @@ export async function inviteStaff(
     const agent = await findAgentByEmail(tx, portal.id, clean);
     const agentId = agent && !(await agentTaken(tx, agent.id)) ? agent.id : null;
     const user = await upsertStaffUser(tx, clean, agent?.displayName ?? clean.split('@')[0]!, now);
-    if (user.status === 'disabled') throw new AppError(409, 'staff_disabled', 'This staff user is disabled');
+    if (user.status === 'disabled')
+      throw new AppError(409, staffErrorCodes.staffDisabled, 'This staff user is disabled');
     await upsertMembership(tx, { staffUserId: user.id, portalId: portal.id, role, agentId, now });
     await retireStaffTokens(tx, user.id, now, 'invite');
     const token = await insertStaffToken(tx, {
