@@ -18,6 +18,7 @@ import { registerSigningRoutes } from './modules/signing/signing.routes';
 import { registerAppointmentsRoutes } from './modules/appointments/appointments.routes';
 import { registerTasksRoutes } from './modules/tasks/tasks.routes';
 import { registerIntegrationRoutes } from './modules/integration/integration.routes';
+import { registerStaffRoutes } from './modules/staff/staff.routes';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -38,6 +39,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerAppointmentsRoutes(app, ctx);
   registerTasksRoutes(app, ctx);
   registerIntegrationRoutes(app, ctx);
+  registerStaffRoutes(app, ctx);
   // Built once, on first ask: every route is registered by then.
   let docs: Record<string, unknown> | undefined;
   route(app, ctx, platformRoutes.docs, async () => {

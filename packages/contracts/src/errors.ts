@@ -7,6 +7,7 @@ import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
 import { signingErrorCodes } from './signing';
+import { staffErrorCodes } from './staff';
 import { taskPageErrorCodes } from './tasks';
 import { ticketErrorCodes } from './tickets';
 
@@ -76,6 +77,7 @@ export const errorCodes = {
   ...appointmentErrorCodes,
   ...taskPageErrorCodes,
   ...integrationErrorCodes,
+  ...staffErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -14,5 +14,6 @@ export * from './signing';
 export * from './appointments';
 export * from './tasks';
 export * from './integration';
+export * from './staff';
 export * from './routes';
 export * from './errors';

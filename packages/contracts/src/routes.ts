@@ -11,6 +11,7 @@ import { portalRoutes } from './portals';
 import { reportRoutes } from './reports';
 import type { RouteContract } from './route';
 import { signingRoutes } from './signing';
+import { staffAuthRoutes, staffInboxRoutes } from './staff';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -32,6 +33,8 @@ export const apiRoutes = {
   integration: integrationRoutes,
   webhooks: webhookKeyRoutes,
   webhooksAdmin: webhookAdminRoutes,
+  staffAuth: staffAuthRoutes,
+  staffInbox: staffInboxRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

@@ -155,6 +155,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
 
   const { PGlite } = await import('@electric-sql/pglite');
+  // pg_trgm backs the staff inbox's search (migration 0008 creates the extension); a PostgreSQL server
+  // has it in its contrib package.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   let unlock = () => {};
   let dataDir: string | undefined;
   if (opts.dataDir) {
@@ -168,6 +171,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pglite = await PGlite.create({
       ...(dataDir ? { dataDir } : opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
+      extensions: { pg_trgm },
     });
   } catch (e) {
     unlock();

@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -353,12 +354,41 @@ export const tickets = pgTable(
     }),
     assignedUserId: integer('assigned_user_id').references(() => agents.id, { onDelete: 'set null' }),
     wikiElementId: integer('wiki_element_id').references(() => wikiElements.id, { onDelete: 'set null' }),
+    /**
+     * Kept by triggers of migration 0008 for the staff inbox's indexes: the newest of creation and
+     * comments; whether the step's taskStatus is 2; whether the last public message is from staff.
+     */
+    lastActivityAt: ts('last_activity_at').notNull().defaultNow(),
+    closed: boolean('closed').notNull().default(false),
+    waitingOnCustomer: boolean('waiting_on_customer').notNull().default(false),
   },
   (t) => [
     uniqueIndex('tickets_ext_uq').on(t.portalId, t.extId),
     index('tickets_company_created_idx').on(t.companyId, t.createdOn),
     index('tickets_creator_created_idx').on(t.creatorContactId, t.createdOn),
     index('tickets_wiki_idx').on(t.wikiElementId),
+    index('tickets_inbox_idx').on(t.portalId, t.closed, t.lastActivityAt.desc(), t.extId.desc()),
+    index('tickets_inbox_assignee_idx').on(
+      t.portalId,
+      t.assignedUserId,
+      t.closed,
+      t.lastActivityAt.desc(),
+      t.extId.desc(),
+    ),
+    index('tickets_inbox_group_idx').on(
+      t.portalId,
+      t.assignedGroupId,
+      t.closed,
+      t.lastActivityAt.desc(),
+      t.extId.desc(),
+    ),
+    index('tickets_inbox_waiting_idx')
+      .on(t.portalId, t.lastActivityAt.desc(), t.extId.desc())
+      .where(sql`${t.waitingOnCustomer} and not ${t.closed}`),
+    index('tickets_inbox_company_idx').on(t.companyId, t.closed, t.lastActivityAt.desc(), t.extId.desc()),
+    index('tickets_number_idx').on(t.portalId, sql`lower(${t.ticketNumber})`),
+    index('tickets_fts_idx').using('gin', sql`to_tsvector('simple', ${t.title} || ' ' || ${t.description})`),
+    index('tickets_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
   ],
 );
 
@@ -377,10 +407,17 @@ export const ticketComments = pgTable(
     senderAgentId: integer('sender_agent_id').references(() => agents.id, { onDelete: 'set null' }),
     /** The web user who wrote it from the portal (drives 'you'). */
     senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** An internal note: staff only; no customer answer, e-mail, task page or event contains it. */
+    internal: boolean('internal').notNull().default(false),
+    /** The staff user who wrote it from the staff desk (0008; staffUsers is declared below). */
+    senderStaffId: integer('sender_staff_id').references((): AnyPgColumn => staffUsers.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     uniqueIndex('ticket_comments_ext_uq').on(t.portalId, t.extId),
     index('ticket_comments_ticket_idx').on(t.ticketId, t.creationDate),
+    index('ticket_comments_fts_idx').using('gin', sql`to_tsvector('simple', ${t.message})`),
   ],
 );
 
@@ -930,5 +967,120 @@ export const idempotencyKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.apiKeyId, t.idemKey] }),
     index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
+);
+
+// --- Staff desk (migration 0008). Staff accounts are apart from the contacts' users: their own
+// sessions and links, so no contact lookup can match a staff token and the other way round.
+
+export const staffUsers = pgTable(
+  'staff_users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    displayName: text('display_name').notNull(),
+    profileFileId: integer('profile_file_id').references(() => files.id, { onDelete: 'set null' }),
+    passwordHash: text('password_hash'),
+    passwordChangedAt: ts('password_changed_at'),
+    status: text('status', { enum: ['invited', 'active', 'disabled'] })
+      .notNull()
+      .default('invited'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('staff_users_email_uq').on(sql`lower(${t.email})`)],
+);
+
+/** A staff user's role in a portal; agentId is the portal's agent row tickets name as assignee. */
+export const staffMemberships = pgTable(
+  'staff_memberships',
+  {
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    portalId: portalRef(),
+    role: text('role', { enum: ['agent', 'admin'] })
+      .notNull()
+      .default('agent'),
+    agentId: integer('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staffUserId, t.portalId] }),
+    index('staff_memberships_portal_idx').on(t.portalId),
+    uniqueIndex('staff_memberships_agent_uq').on(t.agentId),
+  ],
+);
+
+export const staffGroupMembers = pgTable(
+  'staff_group_members',
+  {
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => assigneeGroups.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staffUserId, t.groupId] }),
+    index('staff_group_members_group_idx').on(t.groupId),
+  ],
+);
+
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('staff_sessions_user_idx').on(t.staffUserId)],
+);
+
+export const staffTokens = pgTable(
+  'staff_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    portalId: portalRef(),
+    purpose: text('purpose', { enum: ['invite', 'recovery'] }).notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('staff_tokens_user_idx').on(t.staffUserId)],
+);
+
+export const staffPreferences = pgTable('staff_preferences', {
+  staffUserId: integer('staff_user_id')
+    .primaryKey()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  emailNewTicket: boolean('email_new_ticket').notNull().default(true),
+  emailCustomerReply: boolean('email_customer_reply').notNull().default(true),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const staffTicketReads = pgTable(
+  'staff_ticket_reads',
+  {
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    readAt: ts('read_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staffUserId, t.ticketId] }),
+    index('staff_ticket_reads_ticket_idx').on(t.ticketId),
   ],
 );

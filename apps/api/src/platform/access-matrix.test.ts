@@ -5,16 +5,19 @@
 import { routeKey } from '@sportello/contracts';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedStaffPersonas } from '../modules/staff/staff.fixture';
 import { createTestApp, type TestApp } from '../test/harness';
 import { multipartFile, PERSONAS, seedPersonas, type Persona, type PersonaAccess } from '../test/personas';
 import { registeredRoutes } from './access';
 
 let t: TestApp;
 let personas: Record<Persona, PersonaAccess>;
+let staff: Awaited<ReturnType<typeof seedStaffPersonas>>;
 
 beforeAll(async () => {
   t = await createTestApp();
   personas = await seedPersonas(t);
+  staff = await seedStaffPersonas(t);
 });
 afterAll(async () => {
   await t?.close();
@@ -219,5 +222,72 @@ describe('access matrix', () => {
       expect(r.statusCode, url).toBe(200);
       expect(r.body, url).not.toMatch(/Contoso|Stampante|Anna|SRV-01|FT-2026-101/);
     }
+  });
+});
+
+/** A URL for a contract's path: acme, contact 102, ticket 5003, 1 for any other id. */
+const urlOf = (path: string, company = 'acme') =>
+  path
+    .replace(':company', company)
+    .replace(':contactid', '102')
+    .replace(':ticketid', '5003')
+    .replace(/:[A-Za-z0-9_]+/g, '1');
+
+describe('staff and contact sessions', () => {
+  const guardedBy = (kinds: string[]) =>
+    registeredRoutes(t.app).flatMap((r) =>
+      r.contract && kinds.includes(r.contract.access.guard) ? [r.contract] : [],
+    );
+
+  it('never lets a staff token act as a contact, on any contact route', async () => {
+    const routes = guardedBy(['user', 'tenant', 'portal', 'contact']);
+    expect(routes.length).toBeGreaterThan(15);
+    for (const c of routes) {
+      for (const [who, headers] of Object.entries(staff)) {
+        const res = await t.app.inject({ method: c.method, url: urlOf(c.path), headers });
+        expect(res.statusCode, `${routeKey(c)} as staff ${who}`).toBe(401);
+        expect(res.json().code, `${routeKey(c)} as staff ${who}`).toBe('invalid_token');
+      }
+    }
+  });
+
+  it('never lets a contact token work on a staff route, and keeps staff in their own portals', async () => {
+    const routes = guardedBy(['staff']);
+    expect(routes.length).toBeGreaterThan(1);
+    for (const c of routes) {
+      for (const p of ['owner', 'admin', 'otherPortal'] as const) {
+        const res = await t.app.inject({
+          method: c.method,
+          url: urlOf(c.path),
+          headers: personas[p].headers,
+        });
+        expect(res.statusCode, `${routeKey(c)} as contact ${p}`).toBe(401);
+      }
+      if (!c.path.includes(':company')) continue;
+      // Staff of portal beta only: refused on acme whatever the route, before validation.
+      const foreign = await t.app.inject({ method: c.method, url: urlOf(c.path), headers: staff.agentB });
+      expect(foreign.statusCode, `${routeKey(c)} as agent of beta`).toBe(403);
+      const own = await t.app.inject({ method: c.method, url: urlOf(c.path), headers: staff.agentA });
+      const wanted = (c.access as { role?: string }).role === 'admin' ? [403] : [200, 201, 204, 400, 404];
+      expect(wanted, `${routeKey(c)} as agent of acme`).toContain(own.statusCode);
+      const admin = await t.app.inject({ method: c.method, url: urlOf(c.path), headers: staff.adminA });
+      expect([200, 201, 204, 400, 404], `${routeKey(c)} as admin of acme`).toContain(admin.statusCode);
+    }
+  });
+
+  it('shows a staff user the portals they belong to, and only those', async () => {
+    const me = async (h: Record<string, string>) =>
+      (await t.app.inject({ method: 'GET', url: '/api/staff/me', headers: h })).json() as {
+        portals: { webPortalKey: string; role: string }[];
+      };
+    expect((await me(staff.agentA)).portals).toEqual([
+      expect.objectContaining({ webPortalKey: 'acme', role: 'agent' }),
+    ]);
+    expect((await me(staff.adminA)).portals).toEqual([
+      expect.objectContaining({ webPortalKey: 'acme', role: 'admin' }),
+    ]);
+    expect((await me(staff.agentB)).portals).toEqual([
+      expect.objectContaining({ webPortalKey: 'beta', role: 'agent' }),
+    ]);
   });
 });

@@ -100,3 +100,13 @@ export function addressKey(ip: string): string {
   }
   return ip;
 }
+
+/** Throttling windows of sign-in and recovery (contacts and staff, each on counters of its own). Every counter lives in `rate_limits`, so they hold across processes. */
+export const SIGN_IN_LIMITS = {
+  /** Failures against one account from one address: the guesser's address is stopped, not the owner. */
+  loginPerAccountAndAddress: { limit: 5, windowSeconds: 15 * 60 },
+  loginPerIp: { limit: 30, windowSeconds: 15 * 60 },
+  recoveryPerName: { limit: 3, windowSeconds: 60 * 60 },
+  recoveryPerIp: { limit: 10, windowSeconds: 15 * 60 },
+  passwordChangePerUser: { limit: 5, windowSeconds: 15 * 60 },
+};

@@ -1,12 +1,12 @@
-import { passwordLength, PASSWORD_MIN_LENGTH, type MeAnswer, type SessionAnswer } from '@sportello/contracts';
+import type { MeAnswer, SessionAnswer } from '@sportello/contracts';
 import { invalidSession, issueSession } from '../../platform/auth';
 import { emitUserActivated } from '../../platform/events';
 import type { AppContext } from '../../platform/context';
 import { flagsOf } from '../../platform/tenancy';
 import { AppError, badRequest, notFound, tooMany, unauthorized } from '../../platform/errors';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../platform/passwords';
+import { burnPasswordCheck, hashPassword, checkNewPassword, verifyPassword } from '../../platform/passwords';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
-import { addressKey, clear, clearPrefix, hit, unhit } from '../../platform/rate-limit';
+import { addressKey, clear, clearPrefix, hit, SIGN_IN_LIMITS, unhit } from '../../platform/rate-limit';
 import { toPortalSettings } from '../../platform/portal-settings';
 import { recoveryEmail } from '../../platform/account-mail';
 import {
@@ -25,15 +25,8 @@ import {
   type LoginCandidate,
 } from './auth.queries';
 
-/** Throttling windows. Every counter lives in `rate_limits`, so they hold across processes. */
-export const LIMITS = {
-  /** Failures against one account from one address: the guesser's address is stopped, not the owner. */
-  loginPerAccountAndAddress: { limit: 5, windowSeconds: 15 * 60 },
-  loginPerIp: { limit: 30, windowSeconds: 15 * 60 },
-  recoveryPerName: { limit: 3, windowSeconds: 60 * 60 },
-  recoveryPerIp: { limit: 10, windowSeconds: 15 * 60 },
-  passwordChangePerUser: { limit: 5, windowSeconds: 15 * 60 },
-};
+/** Throttling windows (shared with the staff sign-in: platform/rate-limit.ts). */
+export const LIMITS = SIGN_IN_LIMITS;
 
 export const RECOVERY_TTL_MS = 3600_000;
 
@@ -55,20 +48,6 @@ async function throttle(
 ): Promise<void> {
   const r = await hit(ctx.database.db, key, rule.limit, rule.windowSeconds, ctx.clock.now());
   if (!r.allowed) throw tooManyAttempts(r.retryAfterSeconds);
-}
-
-/**
- * Checks new passwords the same way for the invitation, recovery and password change. The request
- * schemas state the same rules (newPasswordSchema), so this only guards callers that skip them.
- */
-export function checkNewPassword(password: string, repeat?: string): void {
-  if (repeat !== undefined && password !== repeat)
-    throw badRequest('Please check the entered passwords', 'passwords_differ');
-  if (passwordLength(password) < PASSWORD_MIN_LENGTH)
-    throw badRequest(
-      `The password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
-      'password_too_short',
-    );
 }
 
 /** Verifies a password against the candidates; spends the same argon2 work when there is nobody to check. */

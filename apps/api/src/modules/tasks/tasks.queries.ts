@@ -75,16 +75,19 @@ export interface TaskCommentRow {
 
 /** The ticket's comments, oldest first, with their author's public name. */
 export async function findTaskComments(db: Db, ticketId: number): Promise<TaskCommentRow[]> {
-  return db
-    .select({
-      message: ticketComments.message,
-      creationDate: ticketComments.creationDate,
-      agentName: agents.displayName,
-      contactName: contacts.referentName,
-    })
-    .from(ticketComments)
-    .leftJoin(agents, eq(agents.id, ticketComments.senderAgentId))
-    .leftJoin(contacts, eq(contacts.id, ticketComments.senderContactId))
-    .where(eq(ticketComments.ticketId, ticketId))
-    .orderBy(asc(ticketComments.creationDate), asc(ticketComments.id));
+  return (
+    db
+      .select({
+        message: ticketComments.message,
+        creationDate: ticketComments.creationDate,
+        agentName: agents.displayName,
+        contactName: contacts.referentName,
+      })
+      .from(ticketComments)
+      .leftJoin(agents, eq(agents.id, ticketComments.senderAgentId))
+      .leftJoin(contacts, eq(contacts.id, ticketComments.senderContactId))
+      // Internal notes are the staff's: the public task page never shows them.
+      .where(and(eq(ticketComments.ticketId, ticketId), eq(ticketComments.internal, false)))
+      .orderBy(asc(ticketComments.creationDate), asc(ticketComments.id))
+  );
 }

@@ -122,7 +122,7 @@ const commentsJson = (where: string) => `(
   ) su2 on cm.sender_user_id is null
   left join agents sa on sa.id = cm.sender_agent_id
   left join files pf on pf.id = sa.profile_file_id
-  where ${where})`;
+  where (${where}) and not cm.internal)`; // internal notes are the staff's: never on the customer side
 
 function scopeWhere(s: TicketScope): SQL {
   const own = s.creatorContactId === null ? sql`` : sql` and t.creator_contact_id = ${s.creatorContactId}`;

@@ -1,0 +1,107 @@
+/**
+ * `npm run staff -- invite <portal> <email> [--admin]`: invites a person to a portal's staff desk (the
+ * first admin of a portal comes from here), in the database of this installation (DATA_DIR or
+ * DATABASE_URL, like the server). Prints the invitation link and queues the same link by e-mail
+ * (sent by the server's outbox worker). Exit codes: 0 invited, 1 failure, 2 usage/configuration,
+ * 3 DATA_DIR in use by a running server (use DATABASE_URL, or stop it).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { openDatabase, type Database } from '../db/client';
+import { DataDirLockedError } from '../db/data-dir-lock';
+import { migrate } from '../db/migrate';
+import { inviteStaff } from '../modules/staff/staff.service';
+import { systemClock } from '../platform/clock';
+import type { AppContext } from '../platform/context';
+import { AppError } from '../platform/errors';
+import { FileStore, FileUrlSigner } from '../platform/files';
+
+const USAGE = 'Usage: npm run staff -- invite <portal> <email> [--admin]';
+
+function readSecret(config: Config, dataDir: string): string {
+  if (config.SECRET) return config.SECRET;
+  const path = join(dataDir, 'secret');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  return randomBytes(48).toString('base64url');
+}
+
+export function parseArgs(
+  argv: string[],
+): { portal: string; email: string; role: 'agent' | 'admin' } | undefined {
+  const args = argv.filter((a) => a !== '--');
+  const admin = args.includes('--admin');
+  const rest = args.filter((a) => a !== '--admin');
+  if (rest.length !== 3 || rest[0] !== 'invite' || rest.some((a) => a.startsWith('--'))) return undefined;
+  return { portal: rest[1]!, email: rest[2]!, role: admin ? 'admin' : 'agent' };
+}
+
+async function main(): Promise<number> {
+  const parsed = parseArgs(process.argv.slice(2));
+  if (!parsed) {
+    console.error(USAGE);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      return 2;
+    }
+    throw e;
+  }
+  const dataDir = resolve(config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  let database: Database;
+  try {
+    database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
+  } catch (e) {
+    if (e instanceof DataDirLockedError) {
+      console.error(e.message);
+      return 3;
+    }
+    throw e;
+  }
+  try {
+    await migrate(database);
+    const secret = readSecret(config, dataDir);
+    const ctx: AppContext = {
+      config,
+      database,
+      clock: systemClock,
+      fileStore: new FileStore(join(dataDir, 'files')),
+      signer: new FileUrlSigner(secret),
+      secret,
+    };
+    const r = await inviteStaff(ctx, parsed.portal, parsed.email, parsed.role);
+    console.log(
+      `Invited ${r.displayName} <${r.email}> to ${parsed.portal} as ${r.role}` +
+        (r.matchedAgent ? ' (the portal agent with this e-mail)' : '') +
+        '. The invitation e-mail is queued; the link (valid 7 days, single use):',
+    );
+    console.log(r.link);
+    return 0;
+  } catch (e) {
+    if (e instanceof AppError) {
+      console.error(e.message);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await database.close();
+  }
+}
+
+// Only when run as the script (tests import parseArgs).
+if (process.argv[1] && /cli[\\/]staff\.ts$/.test(process.argv[1])) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,245 @@
+/**
+ * The staff inbox: every ticket of every company of a portal. Each view is one range of one index of
+ * migration 0008 read in (last_activity_at desc, ext_id desc) order and stopped after a page, so a page
+ * costs the same at a thousand tickets and at a million:
+ *
+ * - open / closed:        tickets_inbox_idx          (portal_id, closed, last_activity_at, ext_id)
+ * - unassigned / mine:    tickets_inbox_assignee_idx (portal_id, assigned_user_id, closed, …)
+ * - groups:               tickets_inbox_group_idx    (portal_id, assigned_group_id, closed, …), one
+ *                         range per group merged (the agent's few groups)
+ * - waiting:              tickets_inbox_waiting_idx  partial: waiting_on_customer and not closed
+ * - company filter:       tickets_inbox_company_idx  (company_id, closed, …)
+ * The next page starts after the last row's (last_activity_at, ext_id): a keyset, no OFFSET. Joins for
+ * names run on the page's rows only. Counts read at most INBOX_COUNT_CAP index entries per view.
+ * Search narrows to the ids found by the full-text GIN indexes (tickets: title + description; comments:
+ * message), the trigram index on titles (fragments of 3+ characters) and the number.
+ */
+import { INBOX_COUNT_CAP, type InboxView } from '@sportello/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { isoText, queryRows, tsParam, type Queryable } from '../../platform/sql-json';
+
+export interface InboxScope {
+  portalId: number;
+  staffUserId: number;
+  /** The caller's agent row in this portal (tickets name it as assignee); null: "mine" is empty. */
+  agentId: number | null;
+}
+
+export interface InboxFilters {
+  companyExt?: number | undefined;
+  contactExt?: number | undefined;
+  typeExt?: number | undefined;
+  stepExt?: number | undefined;
+  groupExt?: number | undefined;
+  /** 0: unassigned. */
+  assigneeExt?: number | undefined;
+  from: Date | null;
+  toExclusive: Date | null;
+  q?: string | undefined;
+  after?: { lastActivityAt: Date; extId: number } | undefined;
+}
+
+/** The condition of a view (the table is aliased `t`). */
+export function viewCondition(view: InboxView, s: InboxScope): SQL {
+  switch (view) {
+    case 'unassigned':
+      return sql`not t.closed and t.assigned_user_id is null`;
+    case 'mine':
+      return s.agentId === null ? sql`false` : sql`not t.closed and t.assigned_user_id = ${s.agentId}`;
+    case 'groups':
+      return sql`not t.closed and t.assigned_group_id in (
+        select gm.group_id from staff_group_members gm where gm.staff_user_id = ${s.staffUserId})`;
+    case 'waiting':
+      return sql`t.waiting_on_customer and not t.closed`;
+    case 'open':
+      return sql`not t.closed`;
+    case 'closed':
+      return sql`t.closed`;
+  }
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The ids of the portal's tickets a search finds (number, words, title fragment, conversation). */
+function searchCondition(portalId: number, q: string): SQL {
+  const parts: SQL[] = [
+    sql`select s.id from tickets s where s.portal_id = ${portalId} and lower(s.ticket_number) = ${q.toLowerCase()}`,
+    sql`select s.id from tickets s where s.portal_id = ${portalId}
+      and to_tsvector('simple', s.title || ' ' || s.description) @@ plainto_tsquery('simple', ${q})`,
+    sql`select c.ticket_id from ticket_comments c where c.portal_id = ${portalId}
+      and to_tsvector('simple', c.message) @@ plainto_tsquery('simple', ${q})`,
+  ];
+  if (/^\d{1,15}$/.test(q))
+    parts.push(sql`select s.id from tickets s where s.portal_id = ${portalId} and s.ext_id = ${Number(q)}`);
+  if ([...q].length >= 3)
+    parts.push(
+      sql`select s.id from tickets s where s.portal_id = ${portalId} and s.title ilike ${`%${escapeLike(q)}%`}`,
+    );
+  return sql`t.id in (${sql.join(parts, sql` union all `)})`;
+}
+
+function filterConditions(s: InboxScope, f: InboxFilters): SQL[] {
+  const p = s.portalId;
+  const c: SQL[] = [];
+  if (f.companyExt !== undefined)
+    c.push(
+      sql`t.company_id = (select x.id from companies x where x.portal_id = ${p} and x.ext_id = ${f.companyExt})`,
+    );
+  if (f.contactExt !== undefined)
+    c.push(
+      sql`t.creator_contact_id = (select x.id from contacts x where x.portal_id = ${p} and x.ext_id = ${f.contactExt})`,
+    );
+  if (f.typeExt !== undefined)
+    c.push(
+      sql`t.type_id = (select x.id from ticket_types x where x.portal_id = ${p} and x.ext_id = ${f.typeExt})`,
+    );
+  if (f.stepExt !== undefined)
+    c.push(
+      sql`t.status_step_id = (select x.id from status_steps x where x.portal_id = ${p} and x.ext_id = ${f.stepExt})`,
+    );
+  if (f.groupExt !== undefined)
+    c.push(
+      sql`t.assigned_group_id = (select x.id from assignee_groups x where x.portal_id = ${p} and x.ext_id = ${f.groupExt})`,
+    );
+  if (f.assigneeExt === 0) c.push(sql`t.assigned_user_id is null`);
+  else if (f.assigneeExt !== undefined)
+    c.push(
+      sql`t.assigned_user_id = (select x.id from agents x where x.portal_id = ${p} and x.ext_id = ${f.assigneeExt})`,
+    );
+  if (f.from) c.push(sql`t.created_on >= ${tsParam(f.from)}`);
+  if (f.toExclusive) c.push(sql`t.created_on < ${tsParam(f.toExclusive)}`);
+  if (f.q) c.push(searchCondition(p, f.q));
+  if (f.after)
+    c.push(sql`(t.last_activity_at, t.ext_id) < (${tsParam(f.after.lastActivityAt)}, ${f.after.extId})`);
+  return c;
+}
+
+export interface RawInboxItem {
+  id: number;
+  lastActivityAt: string;
+  [k: string]: unknown;
+}
+
+const itemJson = (staffUserId: number) => sql`json_build_object(
+    'id', t.ext_id,
+    'ticketNumber', t.ticket_number,
+    'title', t.title,
+    'company', json_build_object('id', co.ext_id, 'name', co.company_name),
+    'contact', case when cc.id is null then null
+      else json_build_object('id', cc.ext_id, 'referentName', cc.referent_name) end,
+    'type', json_build_object('id', tt.ext_id, 'name', tt.name, 'color', tt.color),
+    'step', json_build_object('id', ss.ext_id, 'name', ss.name, 'taskStatus', ss.task_status),
+    'group', case when ag.id is null then null else json_build_object('id', ag.ext_id, 'name', ag.name) end,
+    'assignee', case when au.id is null then null
+      else json_build_object('id', au.ext_id, 'displayName', au.display_name) end,
+    'createdOn', ${sql.raw(isoText('t.created_on'))},
+    'lastActivityAt', ${sql.raw(isoText('t.last_activity_at'))},
+    'waitingOnCustomer', t.waiting_on_customer,
+    'closed', t.closed,
+    'unread', not exists (select 1 from staff_ticket_reads r
+      where r.staff_user_id = ${staffUserId} and r.ticket_id = t.id and r.read_at >= t.last_activity_at)
+  )`;
+
+const itemJoins = sql.raw(`
+  join companies co on co.id = t.company_id
+  join ticket_types tt on tt.id = t.type_id
+  join status_steps ss on ss.id = t.status_step_id
+  left join contacts cc on cc.id = t.creator_contact_id
+  left join assignee_groups ag on ag.id = t.assigned_group_id
+  left join agents au on au.id = t.assigned_user_id`);
+
+const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+/** The statement of one page (limit + 1 rows, so the caller knows whether there is a next one). */
+export function inboxPageSql(s: InboxScope, view: InboxView, f: InboxFilters, limit: number): SQL {
+  const conds = [sql`t.portal_id = ${s.portalId}`, viewCondition(view, s), ...filterConditions(s, f)];
+  return sql`select ${itemJson(s.staffUserId)} as item
+      from (select * from tickets t where ${sql.join(conds, sql` and `)}
+            order by t.last_activity_at desc, t.ext_id desc limit ${limit + 1}) t
+      ${itemJoins}
+      order by t.last_activity_at desc, t.ext_id desc`;
+}
+
+export async function listInbox(
+  db: Queryable,
+  s: InboxScope,
+  view: InboxView,
+  f: InboxFilters,
+  limit: number,
+): Promise<RawInboxItem[]> {
+  const rows = await queryRows<{ item: RawInboxItem | string }>(db, inboxPageSql(s, view, f, limit));
+  return rows.map((r) => parse(r.item));
+}
+
+const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'];
+
+/** Tickets per view in the whole portal, each read stopping at INBOX_COUNT_CAP. One statement. */
+export async function countInbox(db: Queryable, s: InboxScope): Promise<Record<InboxView, number>> {
+  const cols = VIEWS.map(
+    (v) => sql`(select count(*)::int from (select 1 from tickets t
+      where t.portal_id = ${s.portalId} and ${viewCondition(v, s)} limit ${INBOX_COUNT_CAP}) x) as ${sql.identifier(v)}`,
+  );
+  const rows = await queryRows<Record<InboxView, number>>(db, sql`select ${sql.join(cols, sql`, `)}`);
+  return rows[0]!;
+}
+
+export interface RawStaffDetail extends RawInboxItem {
+  description: string;
+  nextPlannedActivityInfo: string | null;
+  comments: {
+    id: number;
+    message: string;
+    creationDate: string;
+    internal: boolean;
+    author: { kind: 'agent' | 'contact'; name: string };
+  }[];
+}
+
+/** A ticket of the portal with every comment (internal notes included: this is the staff side). */
+export async function getStaffTicket(
+  db: Queryable,
+  s: InboxScope,
+  ticketExtId: number,
+): Promise<{ internalId: number; item: RawStaffDetail } | undefined> {
+  const rows = await queryRows<{ internal_id: number; item: RawStaffDetail | string }>(
+    db,
+    sql`select t.id as internal_id, (${itemJson(s.staffUserId)}::jsonb || jsonb_build_object(
+        'description', t.description,
+        'nextPlannedActivityInfo', t.next_planned_activity_info,
+        'comments', (select coalesce(jsonb_agg(jsonb_build_object(
+            'id', cm.ext_id,
+            'message', cm.message,
+            'creationDate', ${sql.raw(isoText('cm.creation_date'))},
+            'internal', cm.internal,
+            'author', case when cm.sender_staff_id is not null or cm.sender_agent_id is not null
+              then jsonb_build_object('kind', 'agent', 'name', coalesce(su.display_name, sa.display_name, ''))
+              else jsonb_build_object('kind', 'contact', 'name', coalesce(sc.referent_name, wu.user_name, '')) end
+          ) order by cm.creation_date, cm.ext_id), '[]'::jsonb)
+          from ticket_comments cm
+          left join staff_users su on su.id = cm.sender_staff_id
+          left join agents sa on sa.id = cm.sender_agent_id
+          left join contacts sc on sc.id = cm.sender_contact_id
+          left join users wu on wu.id = cm.sender_user_id
+          where cm.ticket_id = t.id)
+      )) as item
+      from tickets t ${itemJoins}
+      where t.portal_id = ${s.portalId} and t.ext_id = ${ticketExtId}`,
+  );
+  const r = rows[0];
+  return r ? { internalId: r.internal_id, item: parse(r.item) } : undefined;
+}
+
+/** Records that the staff user has seen the ticket as it is now. */
+export async function markRead(
+  db: Queryable,
+  staffUserId: number,
+  ticketId: number,
+  now: Date,
+): Promise<void> {
+  await queryRows(
+    db,
+    sql`insert into staff_ticket_reads as r (staff_user_id, ticket_id, read_at)
+      select ${staffUserId}, t.id, greatest(${tsParam(now)}, t.last_activity_at) from tickets t where t.id = ${ticketId}
+      on conflict (staff_user_id, ticket_id) do update set read_at = excluded.read_at`,
+  );
+}
