@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { dayString, isoDateTime } from './common';
 import { errorSchema } from './common';
+import { portalLanguageSchema } from './portals';
 import { defineRoute } from './route';
 
 /** Stable error codes of the appointments area; the client maps them to translated texts. */
@@ -122,6 +123,8 @@ export const appointmentBookingRequestSchema = z.object({
   email: z.string().max(254).optional(),
   companyName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
   notes: z.string().max(APPOINTMENT_NOTES_MAX).optional(),
+  /** The language of the booking page: the booker's confirmation is written in it (else the portal's). */
+  language: portalLanguageSchema.optional(),
 });
 export type AppointmentBookingRequest = z.infer<typeof appointmentBookingRequestSchema>;
 

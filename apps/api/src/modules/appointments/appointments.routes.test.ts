@@ -615,6 +615,25 @@ describe('abuse: links, recipients and markup', () => {
     expect(await mailsTo('spam2@example.com')).toEqual([]);
   });
 
+  it("writes the booker's confirmation in the page's language, the agent's in the portal's", async () => {
+    t.clock.set(NOW);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: LINK,
+      payload: {
+        start: '2026-12-01T09:00:00.000Z',
+        durationMinutes: 60,
+        ...person({ email: 'english@example.com' }),
+        language: 'en-EN',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [mail] = await mailsTo('english@example.com');
+    expect(mail!.subject).toMatch(/^Appointment Confirmed: /);
+    const agent = (await mailsTo('luca@acme.example')).at(-1)!;
+    expect(agent.subject).toMatch(/^Nuovo appuntamento: /);
+  });
+
   it('keeps tags out of the text part, and a lone < in', async () => {
     t.clock.set(NOW);
     const notes = '<b>Bold</b> <a href="https://x.example">link</a> <!-- hidden --> arrive < 10:00';

@@ -292,7 +292,8 @@ export async function book(
             limit.retryAfterSeconds,
           );
       }
-      await enqueueEmail(tx, confirmationEmail(data), now);
+      // The booker reads the language of the page they booked on; the agent, the portal's.
+      await enqueueEmail(tx, confirmationEmail({ ...data, language: body.language ?? data.language }), now);
       if (link.agentEmail)
         await enqueueEmail(
           tx,

@@ -150,6 +150,8 @@ describe('the booking page', { timeout: 60_000 }, () => {
       email: 'mario@example.com',
       companyName: 'Rossi Srl',
       notes: '',
+      // The page's language, for the confirmation e-mail.
+      language: 'en-EN',
     });
     expect(screen.getByRole('link', { name: 'Cancel this appointment' }).getAttribute('href')).toBe(
       '/appointments/acme/cancellation/KEY123',

@@ -21,6 +21,7 @@ import {
   type AppointmentLink,
   type AppointmentSlot,
 } from '@sportello/contracts';
+import { isLanguage } from '../../i18n';
 import { ApiRequestError } from '../../lib/api-client';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { ListError } from '../../ui/list-states';
@@ -101,7 +102,7 @@ function BookingContent({ company, eventKey }: { company: string; eventKey: stri
 type Step = 'choose' | 'confirm' | 'done';
 
 function Booking({ company, eventKey, link }: { company: string; eventKey: string; link: AppointmentLink }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const whenText = useWhenText();
   const [step, setStep] = useState<Step>('choose');
   const [duration, setDuration] = useState(link.defaultDurationMinutes);
@@ -159,6 +160,8 @@ function Booking({ company, eventKey, link }: { company: string; eventKey: strin
         start: slot.start,
         durationMinutes: duration,
         ...trimmed(fields),
+        // The confirmation e-mail is written in the language of this page.
+        ...(isLanguage(i18n.language) ? { language: i18n.language } : {}),
       });
       setBooking(answer);
       setStep('done');
