@@ -200,6 +200,22 @@ describe('the booking page', { timeout: 60_000 }, () => {
     expect(screen.getByRole('button', { name: 'Back' })).toBeTruthy();
   });
 
+  it('says what is wrong when the server refuses a name', async () => {
+    serve((method, url) => {
+      if (method === 'GET' && url === LINK_PATH) return { status: 200, body: link };
+      if (method === 'GET' && url.startsWith(`${LINK_PATH}/slots`)) return { status: 200, body: slotsFor() };
+      if (method === 'POST') return { status: 400, body: { code: 'invalid_name', message: 'x' } };
+    });
+    const user = userEvent.setup();
+    renderAt('/appointments/acme/acme-sopralluogo-5e6f7a8b');
+    await chooseMonday(user);
+    await user.click(screen.getByText('09:00'));
+    await fillDetails(user);
+    await user.click(screen.getByText('Continue'));
+    await user.click(await screen.findByText('Confirm'));
+    expect((await screen.findByRole('alert')).textContent).toContain('Names may not contain web addresses');
+  });
+
   it('asks for slots again when the duration changes', async () => {
     serve((method, url) => {
       if (method === 'GET' && url === LINK_PATH) return { status: 200, body: link };

@@ -177,12 +177,15 @@ function Booking({ company, eventKey, link }: { company: string; eventKey: strin
         setStep('choose');
       } else if (
         code === appointmentErrorCodes.fieldsRequired ||
-        code === appointmentErrorCodes.invalidEmail
+        code === appointmentErrorCodes.invalidEmail ||
+        code === appointmentErrorCodes.invalidName
       ) {
         setServerAlert(
           code === appointmentErrorCodes.invalidEmail
             ? t('appointments.invalidEmail')
-            : t('appointments.fillRequired'),
+            : code === appointmentErrorCodes.invalidName
+              ? t('appointments.invalidName')
+              : t('appointments.fillRequired'),
         );
         setStep('choose');
       } else if (err instanceof ApiRequestError && err.status === 429) {
