@@ -21,7 +21,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { issueCode } from '@sportello/contracts';
+import { issueCode, uploadErrorCodes } from '@sportello/contracts';
 import { AppError } from './platform/errors';
 import { withRedaction } from './platform/log-redact';
 import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
@@ -100,7 +100,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       });
     }
     if (isMultipartSyntaxError(err)) {
-      return reply.code(400).send({ code: 'invalid_multipart', message: 'The multipart body is malformed' });
+      return reply
+        .code(400)
+        .send({ code: uploadErrorCodes.badMultipart, message: 'The multipart body is malformed' });
     }
     const status = err.statusCode ?? 500;
     if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {

@@ -68,7 +68,7 @@ describe('bad input answers 4xx', () => {
     it('answers 400 for a multipart body without a boundary', async () => {
       const res = await upload('multipart/form-data', 'abc');
       expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('invalid_multipart');
+      expect(res.json().code).toBe('bad_multipart');
     });
 
     it('answers 400 for a multipart body without its closing boundary', async () => {
@@ -78,13 +78,13 @@ describe('bad input answers 4xx', () => {
           'Content-Type: text/plain\r\n\r\nhello',
       );
       expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('invalid_multipart');
+      expect(res.json().code).toBe('bad_multipart');
     });
 
     it('answers 400 for a body that never starts a part', async () => {
       const res = await upload('multipart/form-data; boundary=XX', 'garbage');
       expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('invalid_multipart');
+      expect(res.json().code).toBe('bad_multipart');
     });
   });
 });

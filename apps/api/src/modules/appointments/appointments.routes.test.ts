@@ -639,7 +639,7 @@ describe('abuse: links, recipients and markup', () => {
     const notes = '<b>Bold</b> <a href="https://x.example">link</a> <!-- hidden --> arrive < 10:00';
     const res = await bookAt(LINK, '2026-12-01T08:00:00.000Z', 60, { email: 'notes@example.com', notes });
     expect(res.statusCode, res.body).toBe(201);
-    const agentMail = (await mailsTo('luca@acme.example')).find((m) => m.text.includes('arrive'));
+    const agentMail = (await mailsTo('luca@acme.example')).find((m) => m.text?.includes('arrive'));
     expect(agentMail!.text).toContain('Bold link  arrive < 10:00');
     expect(agentMail!.text).not.toMatch(/<[a-z!/]/i);
   });
