@@ -3,29 +3,13 @@
  * first admin of a portal comes from here), in the database of this installation (DATA_DIR or
  * DATABASE_URL, like the server). Prints the invitation link and queues the same link by e-mail
  * (sent by the server's outbox worker). Exit codes: 0 invited, 1 failure, 2 usage/configuration,
- * 3 DATA_DIR in use by a running server (use DATABASE_URL, or stop it).
+ * 3 DATA_DIR in use by a running server (use DATABASE_URL, or stop it), 4 DATA_DIR unusable.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../config';
-import { openDatabase, type Database } from '../db/client';
-import { DataDirLockedError } from '../db/data-dir-lock';
-import { migrate } from '../db/migrate';
 import { inviteStaff } from '../modules/staff/staff.service';
-import { systemClock } from '../platform/clock';
-import type { AppContext } from '../platform/context';
 import { AppError } from '../platform/errors';
-import { FileStore, FileUrlSigner } from '../platform/files';
+import { loadCliConfig, withInstallation } from './installation';
 
 const USAGE = 'Usage: npm run staff -- invite <portal> <email> [--admin]';
-
-function readSecret(config: Config, dataDir: string): string {
-  if (config.SECRET) return config.SECRET;
-  const path = join(dataDir, 'secret');
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  return randomBytes(48).toString('base64url');
-}
 
 export function parseArgs(
   argv: string[],
@@ -43,56 +27,26 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      return 2;
+  const config = loadCliConfig();
+  if (typeof config === 'number') return config;
+  return withInstallation(config, async (ctx) => {
+    try {
+      const r = await inviteStaff(ctx, parsed.portal, parsed.email, parsed.role);
+      console.log(
+        `Invited ${r.displayName} <${r.email}> to ${parsed.portal} as ${r.role}` +
+          (r.matchedAgent ? ' (the portal agent with this e-mail)' : '') +
+          '. The invitation e-mail is queued; the link (valid 7 days, single use):',
+      );
+      console.log(r.link);
+      return 0;
+    } catch (e) {
+      if (e instanceof AppError) {
+        console.error(e.message);
+        return 1;
+      }
+      throw e;
     }
-    throw e;
-  }
-  const dataDir = resolve(config.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  let database: Database;
-  try {
-    database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
-  } catch (e) {
-    if (e instanceof DataDirLockedError) {
-      console.error(e.message);
-      return 3;
-    }
-    throw e;
-  }
-  try {
-    await migrate(database);
-    const secret = readSecret(config, dataDir);
-    const ctx: AppContext = {
-      config,
-      database,
-      clock: systemClock,
-      fileStore: new FileStore(join(dataDir, 'files')),
-      signer: new FileUrlSigner(secret),
-      secret,
-    };
-    const r = await inviteStaff(ctx, parsed.portal, parsed.email, parsed.role);
-    console.log(
-      `Invited ${r.displayName} <${r.email}> to ${parsed.portal} as ${r.role}` +
-        (r.matchedAgent ? ' (the portal agent with this e-mail)' : '') +
-        '. The invitation e-mail is queued; the link (valid 7 days, single use):',
-    );
-    console.log(r.link);
-    return 0;
-  } catch (e) {
-    if (e instanceof AppError) {
-      console.error(e.message);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await database.close();
-  }
+  });
 }
 
 // Only when run as the script (tests import parseArgs).
