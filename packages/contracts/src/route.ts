@@ -121,7 +121,7 @@ export const pathParamNames = (path: string): string[] =>
  * The error answers every route of this shape can give besides its own `responses`, so the OpenAPI
  * document lists them and the undocumented-answer check accepts them:
  * 400 (malformed request: validation, bad JSON, NUL bytes) always; 401 and 403 when guarded;
- * 413 and 415 with a body; 507 for an upload; 414 when a path parameter can be too long; 500 and
+ * 413 and 415 with a body; 429 and 507 for an upload; 414 when a path parameter can be too long; 500 and
  * 503 always.
  */
 export function errorStatusesOf(r: RouteContract): number[] {
@@ -134,8 +134,11 @@ export function errorStatusesOf(r: RouteContract): number[] {
     s.add(413);
     s.add(415);
   }
-  // An upload the disk cannot hold.
-  if (r.bodyKind === 'multipart') s.add(507);
+  // Uploads: the contact's pending-upload quota (429) and a disk that cannot hold the file (507).
+  if (r.bodyKind === 'multipart') {
+    s.add(429);
+    s.add(507);
+  }
   if (pathParamNames(r.path).length > 0) s.add(414);
   return [...s].sort((a, b) => a - b);
 }
