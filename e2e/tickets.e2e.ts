@@ -386,7 +386,7 @@ describe('tickets', () => {
       )
       .toBe('100');
     const sent = page.waitForRequest(
-      (r) => r.method() === 'POST' && /\/api\/demo\/11\/Comments$/.test(r.url()),
+      (r) => r.method() === 'POST' && /\/api\/demo\/11\/comments$/i.test(r.url()),
     );
     await page.getByRole('button', { name: 'Send' }).click();
     const body = (await sent).postDataJSON() as {
