@@ -10,6 +10,7 @@ import {
   VisuallyHidden,
   useCombobox,
 } from '@mantine/core';
+import { useWindowEvent } from '@mantine/hooks';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { FilterOption } from './select-filter';
@@ -68,6 +69,12 @@ export function MultiSelectFilter<V extends string | number>({
     onDropdownOpen: () => combobox.focusSearchInput(),
   });
 
+  // A click on an option can leave the focus on <body> (the list re-renders under it), where the
+  // dropdown's own Escape handling no longer hears the key: close on Escape from anywhere while open.
+  useWindowEvent('keydown', (event) => {
+    if (event.key === 'Escape' && combobox.dropdownOpened) combobox.closeDropdown();
+  });
+
   const selected = options.filter((o) => value.includes(o.value));
   const words = countWords ?? { one: t('widgets.multi.itemOne'), other: t('widgets.multi.itemOther') };
   const text = multiSelectSummary(selected, words, t('widgets.select.noFilter'), summary);
@@ -86,6 +93,8 @@ export function MultiSelectFilter<V extends string | number>({
   const toggle = (raw: string) => {
     const option = options.find((o) => String(o.value) === raw);
     if (!option) return;
+    // Keep the keyboard in the list after a pointer toggle, so typing and Escape still reach it.
+    combobox.focusSearchInput();
     onChange(
       value.includes(option.value) ? value.filter((v) => v !== option.value) : [...value, option.value],
     );
