@@ -12,7 +12,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
-import { useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { IconCalendar } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -54,6 +54,12 @@ export function DateRangePicker({ value, onChange, label, hideLabel, autoOpen }:
   const text = label ?? t('widgets.dateRange.label');
   const isEmpty = !value.start && !value.end;
   const active = matchingPreset(value);
+
+  // The popover hears Escape only while the focus is inside it; a focus that fell to <body> (after a
+  // click on a re-rendered element) would leave it open, so Escape closes it from anywhere.
+  useWindowEvent('keydown', (event) => {
+    if (event.key === 'Escape' && opened) setOpened(false);
+  });
 
   const emit = (next: DateRange, close: boolean) => {
     onChange(next);
