@@ -21,7 +21,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { issueCode, uploadErrorCodes } from '@sportello/contracts';
+import { isErrorCode, issueCode, uploadErrorCodes, type ErrorCode } from '@sportello/contracts';
 import { AppError } from './platform/errors';
 import { withRedaction } from './platform/log-redact';
 import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
@@ -109,9 +109,16 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       return reply.code(413).send({ code: 'payload_too_large', message: 'The request or file is too large' });
     }
     if (status >= 400 && status < 500) {
-      return reply
-        .code(status)
-        .send({ code: (err.code ?? 'bad_request').toLowerCase(), message: err.message });
+      // The framework's own refusals (FST_ERR_…) answer one of our typed codes: a client maps only those.
+      const code: ErrorCode =
+        status === 415
+          ? 'unsupported_media_type'
+          : err.code?.startsWith('FST_ERR_CTP_') || err instanceof SyntaxError
+            ? 'invalid_body'
+            : isErrorCode(err.code)
+              ? err.code
+              : 'bad_request';
+      return reply.code(status).send({ code, message: err.message });
     }
     req.log.error({ err }, 'request failed');
     return reply.code(500).send({ code: 'internal_error', message: 'Something went wrong on our side' });

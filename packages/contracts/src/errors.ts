@@ -15,6 +15,10 @@ import { ticketErrorCodes } from './tickets';
 export const commonErrorCodes = {
   /** 400: a malformed request the server's own checks caught (bad JSON, a NUL byte, …). */
   badRequest: 'bad_request',
+  /** 400: a body that is not JSON, empty where JSON is announced, or a Content-Length that lies. */
+  invalidBody: 'invalid_body',
+  /** 415: a body type the route does not read (JSON and, for uploads, multipart). */
+  unsupportedMediaType: 'unsupported_media_type',
   /** 400: the request does not match the route's schema; `errors` lists each problem with its path. */
   validationError: 'validation_error',
   /** 400: a date that is not a real one (`2026-02-30`) or out of range. */

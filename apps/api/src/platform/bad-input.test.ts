@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isErrorCode } from '@sportello/contracts';
 import { createTestApp, openTestDatabase, type TestApp } from '../test/harness';
 import { bearer, seedExample, tokenFor } from '../test/seed';
 
@@ -53,6 +54,28 @@ describe('bad input answers 4xx', () => {
     it('still reads the years around now', async () => {
       const res = await t.app.inject({ url: '/api/acme/101/tickets?from=1900-01-01&to=2199-12-31', headers });
       expect(res.statusCode).toBe(200);
+    });
+  });
+
+  describe("the framework's own refusals", () => {
+    // Fastify answers these before any route runs; its codes (FST_ERR_…) are not ours and must not reach a client.
+    it.each([
+      ['a body type no route reads', 'application/xml', '<a/>', 415],
+      ['a JSON route sent text', 'text/plain', 'hello', 400],
+      ['an empty JSON body', 'application/json', '', 400],
+      ['broken JSON', 'application/json', '{"title": ', 400],
+      ['a JSON body that is a bare string', 'application/json', '"x"', 400],
+    ])('answers a typed code for %s', async (_what, contentType, payload, status) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/acme/101/comments',
+        headers: { ...headers, 'content-type': contentType },
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(status);
+      const body = res.json<{ code: string; message: string }>();
+      expect(isErrorCode(body.code), body.code).toBe(true);
+      expect(body.message).toBeTruthy();
     });
   });
 
