@@ -109,7 +109,10 @@ export function emitTicketEvent(
   );
 }
 
-/** ticket.comment_added / agent.comment_added: the comment (HTML, attachments) and its ticket. */
+/**
+ * ticket.comment_added / agent.comment_added: the comment (HTML, attachments) and its ticket. An
+ * internal note is the staff's alone: for one, nothing is written (answers 0), whoever calls.
+ */
 export function emitCommentEvent(
   tx: Tx,
   ec: EmitContext,
@@ -137,7 +140,7 @@ export function emitCommentEvent(
       cross join (select ${baseParam(ec)} as base) b
       left join contacts sc on sc.id = cm.sender_contact_id
       left join agents sa on sa.id = cm.sender_agent_id
-      where cm.id = ${commentId}::int`,
+      where cm.id = ${commentId}::int and not cm.internal`,
   );
 }
 
