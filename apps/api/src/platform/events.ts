@@ -22,6 +22,12 @@ export const contactSource = (t: { contactExtId: number }, userName?: string): E
     : { type: 'contact', contactId: t.contactExtId, userName };
 export const apiKeySource = (apiKeyId: number): EventSource => ({ type: 'api_key', apiKeyId });
 export const systemSource: EventSource = { type: 'system' };
+/** A staff user on the staff desk. */
+export const staffSource = (staffUserId: number, userName: string): EventSource => ({
+  type: 'staff',
+  staffUserId,
+  userName,
+});
 /** Someone using a public capability link (booking, cancellation). */
 export const visitorSource: EventSource = { type: 'visitor' };
 
