@@ -17,6 +17,7 @@ import {
   SIGN_IN_LIMITS as LIMITS,
   unhit,
 } from '../../platform/rate-limit';
+import { ensureStaffAgent } from './desk.queries';
 import { staffLinkEmail } from './staff.mail';
 import {
   agentTaken,
@@ -237,6 +238,9 @@ export async function inviteStaff(
       throw new AppError(409, staffErrorCodes.staffDisabled, 'This staff user is disabled');
     await upsertMembership(tx, { staffUserId: user.id, portalId: portal.id, role, agentId, now });
     const member = async () => (await listMemberships(tx, user.id)).find((m) => m.portalId === portal.id)!;
+    const matchedAgent = agent !== undefined && (await member()).agentId === agent.id;
+    // Every member is an agent of the portal (assignable, shown to customers as a reply's author).
+    await ensureStaffAgent(tx, portal.id, user.id);
     if (user.status === 'active') {
       const link = staffDeskUrl(ctx, portal.key);
       await enqueueEmail(
@@ -258,7 +262,7 @@ export async function inviteStaff(
         email: user.email,
         displayName: user.displayName,
         role: m.role,
-        matchedAgent: m.agentId !== null,
+        matchedAgent,
       };
     }
     await retireStaffTokens(tx, user.id, now, 'invite');
@@ -289,7 +293,7 @@ export async function inviteStaff(
       email: user.email,
       displayName: user.displayName,
       role: m.role,
-      matchedAgent: m.agentId !== null,
+      matchedAgent,
     };
   });
   kickOutbox();
