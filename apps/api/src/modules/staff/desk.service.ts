@@ -287,6 +287,11 @@ export async function setPreferences(
 
 /** How often a waiting unread request counts again without a notification (PGlite, a lost NOTIFY). */
 const UNREAD_POLL_MS = 2000;
+/**
+ * At most one count per waiting request in this time, however many changes wake it: on a busy
+ * installation every commit to tickets NOTIFYs, and each waiting agent would count again each time.
+ */
+const UNREAD_MIN_GAP_MS = 1000;
 
 async function unreadNow(ctx: AppContext, a: StaffPortalAccess): Promise<UnreadAnswer> {
   const scope = scopeOf(a);
@@ -314,9 +319,12 @@ export async function unread(
   const deadline = Date.now() + q.wait * 1000;
   const signal = deskSignalOf(ctx.database);
   for (;;) {
+    const counted = Date.now();
     const answer = await unreadNow(ctx, a);
     const left = deadline - Date.now();
     if (q.since === undefined || answer.version !== q.since || left <= 0 || closed()) return answer;
     await signal.wait(Math.min(left, UNREAD_POLL_MS));
+    const gap = counted + UNREAD_MIN_GAP_MS - Date.now();
+    if (gap > 0) await new Promise((r) => setTimeout(r, Math.min(gap, Math.max(0, deadline - Date.now()))));
   }
 }
