@@ -82,6 +82,8 @@ export const eventSourceSchema = z.object({
   contactId: z.number().int().optional(),
   userName: z.string().optional(),
   apiKeyId: z.number().int().optional(),
+  /** staff: the staff user (with `userName`, their display name). */
+  staffUserId: z.number().int().optional(),
 });
 export type EventSource = z.infer<typeof eventSourceSchema>;
 

@@ -11,7 +11,7 @@ import { portalRoutes } from './portals';
 import { reportRoutes } from './reports';
 import type { RouteContract } from './route';
 import { signingRoutes } from './signing';
-import { staffAuthRoutes, staffInboxRoutes } from './staff';
+import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -35,6 +35,7 @@ export const apiRoutes = {
   webhooksAdmin: webhookAdminRoutes,
   staffAuth: staffAuthRoutes,
   staffInbox: staffInboxRoutes,
+  staffDesk: staffDeskRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

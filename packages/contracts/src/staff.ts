@@ -3,8 +3,9 @@
 // contact route), and a staff user sees only the portals they belong to.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, sessionAnswerSchema } from './auth';
-import { errorSchema, isoDateTime } from './common';
+import { errorSchema, isoDateTime, rowIdSchema, uploadResultSchema } from './common';
 import { defineRoute } from './route';
+import { MAX_ATTACHMENTS, TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX, attachmentSchema } from './tickets';
 
 export const staffRoleSchema = z.enum(['agent', 'admin']);
 export type StaffRole = z.infer<typeof staffRoleSchema>;
@@ -19,6 +20,12 @@ export const staffErrorCodes = {
   staffDisabled: 'staff_disabled',
   /** 400, inbox: a cursor this server did not give. */
   invalidCursor: 'invalid_cursor',
+  /** 400, ticket change: a step, type, group or agent id that is not one of the portal's. */
+  unknownReference: 'unknown_reference',
+  /** 400, ticket change: nothing to change. */
+  nothingToChange: 'nothing_to_change',
+  /** 404, staff member routes: no staff member of this portal with that id. */
+  staffNotFound: 'staff_not_found',
 } as const;
 
 const email = z.string().trim().min(3).max(320);
@@ -157,16 +164,213 @@ export const staffCommentSchema = z.object({
     kind: z.enum(['agent', 'contact']),
     name: z.string(),
   }),
+  /** Files of the comment; `url` is signed and short-lived (1 hour). */
+  attachments: z.array(attachmentSchema),
 });
 export type StaffComment = z.infer<typeof staffCommentSchema>;
+
+// --- Timeline ---
+
+/**
+ * Kinds of ticket change. `step`, `closed` and `reopened` (a step change into or out of a closing
+ * step) are public: the customer sees them in the conversation. The others are the staff's.
+ */
+export const timelineKinds = [
+  'step',
+  'closed',
+  'reopened',
+  'assignee',
+  'group',
+  'type',
+  'next_activity',
+] as const;
+export const timelineKindSchema = z.enum(timelineKinds);
+export type TimelineKind = z.infer<typeof timelineKindSchema>;
+
+/** A value before or after a change: the back office's id and the name it had then (text: id null). */
+export const timelineValueSchema = z.object({ id: z.number().int().nullable(), name: z.string() });
+
+/** Who made a change: an agent (staff desk or back office), a contact (portal), or the system (import). */
+export const timelineActorSchema = z.object({
+  kind: z.enum(['agent', 'contact', 'system']),
+  name: z.string(),
+});
+
+/** One change of a ticket, as the staff desk shows it (oldest first). */
+export const staffTimelineEntrySchema = z.object({
+  id: z.number().int(),
+  at: isoDateTime,
+  kind: timelineKindSchema,
+  /** Shown to the customer too. */
+  public: z.boolean(),
+  /** null: nothing before (first assignment) or after (unassigned, no next activity). */
+  from: timelineValueSchema.nullable(),
+  to: timelineValueSchema.nullable(),
+  by: timelineActorSchema,
+});
+export type StaffTimelineEntry = z.infer<typeof staffTimelineEntrySchema>;
+
+// --- Presence ---
+
+export const presenceStateSchema = z.enum(['viewing', 'replying']);
+export type PresenceState = z.infer<typeof presenceStateSchema>;
+/** A heartbeat lasts this long: the desk sends one every PRESENCE_HEARTBEAT_S while the ticket is open. */
+export const PRESENCE_TTL_S = 30;
+export const PRESENCE_HEARTBEAT_S = 10;
+
+/** Another staff user who has the ticket open, or is writing a reply or note. */
+export const presenceSchema = z.object({
+  staffUserId: z.number().int(),
+  displayName: z.string(),
+  state: presenceStateSchema,
+  /** Until when the last heartbeat holds. */
+  until: isoDateTime,
+});
+export type Presence = z.infer<typeof presenceSchema>;
+
+/** `POST …/tickets/{ticketid}/presence`: `left` ends the caller's presence at once. */
+export const presenceRequestSchema = z.object({
+  state: z.enum(['viewing', 'replying', 'left']),
+});
+export type PresenceRequest = z.infer<typeof presenceRequestSchema>;
+/** The others' presence on the ticket (never the caller). */
+export const presenceAnswerSchema = z.object({ others: z.array(presenceSchema) });
+export type PresenceAnswer = z.infer<typeof presenceAnswerSchema>;
 
 /** `GET /api/staff/portals/{company}/tickets/{ticketid}`: marks the ticket read for the caller. */
 export const staffTicketDetailSchema = inboxItemSchema.extend({
   description: z.string(),
   nextPlannedActivityInfo: z.string().nullable(),
   comments: z.array(staffCommentSchema),
+  /** Files attached when the ticket was opened (signed, 1 hour). */
+  attachments: z.array(attachmentSchema),
+  /** Every change of the ticket, public or not, oldest first. */
+  timeline: z.array(staffTimelineEntrySchema),
+  /** Other staff users who have the ticket open now (not the caller). */
+  presence: z.array(presenceSchema),
 });
 export type StaffTicketDetail = z.infer<typeof staffTicketDetailSchema>;
+
+// --- Writes ---
+
+/**
+ * `POST …/tickets/{ticketid}/comments`: a public reply (`internal: false`: the customer sees it, is
+ * e-mailed, the back office gets `agent.comment_added`, the ticket waits for the customer) or an internal
+ * note (`internal: true`: staff only, nothing customer-facing). `internal` has no default on purpose.
+ * HTML is sanitised like every user's; needs text or a file (400 empty_comment). `attachments`: ids
+ * answered by the staff upload route, each attachable once by its uploader.
+ */
+export const staffCommentRequestSchema = z.object({
+  message: z.string().max(TICKET_DESCRIPTION_MAX),
+  internal: z.boolean(),
+  attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).default([]),
+});
+export type StaffCommentRequest = z.input<typeof staffCommentRequestSchema>;
+
+export const NEXT_ACTIVITY_MAX = 1000;
+
+/**
+ * `PATCH …/tickets/{ticketid}`: the fields to change (absent: unchanged), by the back office's ids.
+ * `assigneeId`/`groupId` null unassigns; `nextPlannedActivityInfo` null or blank clears it. Each
+ * change is a timeline entry written in the same transaction; moving into a closing step emits
+ * `ticket.closed`, out of one `ticket.reopened`.
+ */
+export const staffTicketUpdateSchema = z
+  .object({
+    stepId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    typeId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    assigneeId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+    groupId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+    nextPlannedActivityInfo: z.string().max(NEXT_ACTIVITY_MAX).nullable().optional(),
+  })
+  .strict();
+export type StaffTicketUpdate = z.infer<typeof staffTicketUpdateSchema>;
+
+/** `PUT …/tickets/{ticketid}/read`: mark read (as opening it does) or unread again. */
+export const staffReadRequestSchema = z.object({ read: z.boolean() });
+
+// --- Portal options (what the desk's pickers offer) ---
+
+export const staffOptionsSchema = z.object({
+  steps: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      taskStatus: z.number().int(),
+      isDefault: z.boolean(),
+      isClosing: z.boolean(),
+    }),
+  ),
+  types: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string().nullable() })),
+  groups: z.array(named),
+  /** Every agent of the portal; `staffUserId` when a staff user is that agent (assignable "to me"). */
+  agents: z.array(
+    z.object({ id: z.number().int(), displayName: z.string(), staffUserId: z.number().int().nullable() }),
+  ),
+  /** The caller in this portal: their agent id (null until they have one) and their group ids. */
+  me: z.object({
+    staffUserId: z.number().int(),
+    agentId: z.number().int().nullable(),
+    groupIds: z.array(z.number().int()),
+  }),
+});
+export type StaffOptions = z.infer<typeof staffOptionsSchema>;
+
+// --- Staff members and their groups ---
+
+export const staffMemberParamsSchema = z.object({
+  company: z.string().min(1).max(40),
+  staffid: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+export const staffMemberSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  displayName: z.string(),
+  role: staffRoleSchema,
+  status: z.enum(['invited', 'active', 'disabled']),
+  /** The portal's agent this member is (tickets name it as assignee). */
+  agentId: z.number().int().nullable(),
+  /** The assignee groups the member works in (the inbox's "My groups", group notifications). */
+  groupIds: z.array(z.number().int()),
+});
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+export const staffMemberListSchema = z.array(staffMemberSchema);
+
+/** `PUT …/staff/{staffid}/groups`: the member's groups, replaced by this list (back office ids). */
+export const staffGroupsRequestSchema = z.object({
+  groupIds: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).max(200),
+});
+
+// --- Preferences and notifications ---
+
+/** What the staff user is e-mailed about (all portals they belong to). */
+export const staffPreferencesSchema = z.object({
+  /** A customer opens a ticket the user is to hear of (assignee, else group, else every agent). */
+  emailNewTicket: z.boolean(),
+  /** A customer replies on such a ticket. */
+  emailCustomerReply: z.boolean(),
+});
+export type StaffPreferences = z.infer<typeof staffPreferencesSchema>;
+export const staffPreferencesUpdateSchema = staffPreferencesSchema.partial().strict();
+
+/**
+ * `GET …/unread?since=&wait=`: the caller's unread tickets per view (capped at INBOX_COUNT_CAP) and a
+ * `version` of that answer. With `since` = the version the desk holds and `wait` seconds, the request
+ * waits until the counts change (or `wait` passes) before answering: the desk updates without reload.
+ */
+export const unreadQuerySchema = z.object({
+  since: z.string().max(100).optional(),
+  wait: z.coerce.number().int().min(0).max(60).default(0),
+});
+export const unreadAnswerSchema = z.object({
+  unread: z.record(inboxViewSchema, z.number().int()),
+  /** Tickets per view, as in the inbox answer. */
+  counts: z.record(inboxViewSchema, z.number().int()),
+  countCap: z.number().int(),
+  version: z.string(),
+});
+export type UnreadAnswer = z.infer<typeof unreadAnswerSchema>;
 
 // --- Routes (see route.ts) ---
 
@@ -256,5 +460,130 @@ export const staffInboxRoutes = {
     access: { guard: 'staff' },
     tags: ['staff'],
     summary: 'A ticket with its whole conversation, internal notes included; marks it read',
+  }),
+};
+
+const ticketPath = '/api/staff/portals/:company/tickets/:ticketid';
+
+/** What agents do on a ticket, and the desk's own data (issue 13). */
+export const staffDeskRoutes = {
+  comment: defineRoute({
+    method: 'POST',
+    bodyLimit: TICKET_BODY_LIMIT,
+    path: `${ticketPath}/comments`,
+    params: staffTicketParamsSchema,
+    body: staffCommentRequestSchema,
+    responses: { 201: staffCommentSchema, 404: errorSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'Reply to the customer (internal: false) or write an internal note (internal: true)',
+    description:
+      'A reply: the customer sees it and is e-mailed (unless they turned agent answers off), ' +
+      '`agent.comment_added` is emitted, the ticket waits for the customer; a reply to a closed ticket ' +
+      'does not reopen it. A note: staff only, no e-mail, no event. 400 empty_comment / ' +
+      'attachment_unavailable; 404 ticket_not_found.',
+  }),
+  update: defineRoute({
+    method: 'PATCH',
+    path: ticketPath,
+    params: staffTicketParamsSchema,
+    body: staffTicketUpdateSchema,
+    responses: { 200: staffTicketDetailSchema, 404: errorSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'Change step, type, assignee, group or next planned activity; answers the ticket',
+    description:
+      "400 unknown_reference (an id that is not the portal's) / nothing_to_change; 404 ticket_not_found.",
+  }),
+  read: defineRoute({
+    method: 'PUT',
+    path: `${ticketPath}/read`,
+    params: staffTicketParamsSchema,
+    body: staffReadRequestSchema,
+    responses: { 204: null, 404: errorSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'Mark a ticket read or unread for the caller',
+  }),
+  presence: defineRoute({
+    method: 'POST',
+    path: `${ticketPath}/presence`,
+    params: staffTicketParamsSchema,
+    body: presenceRequestSchema,
+    responses: { 200: presenceAnswerSchema, 404: errorSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary:
+      'Heartbeat: the caller views or replies to the ticket (lasts PRESENCE_TTL_S); answers the others',
+  }),
+  upload: defineRoute({
+    method: 'POST',
+    path: '/api/staff/portals/:company/uploads',
+    params: staffPortalParamsSchema,
+    bodyKind: 'multipart',
+    responses: { 201: uploadResultSchema, 429: errorSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'Upload a file to attach to a reply or note',
+    description:
+      'multipart/form-data with one field `file` (at most MAX_UPLOAD_MB, else 413). The id can be ' +
+      'listed once, by the same staff user, in `attachments` of a comment; unattached uploads go after ' +
+      '24 hours and count against a quota (429).',
+  }),
+  options: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/options',
+    params: staffPortalParamsSchema,
+    responses: { 200: staffOptionsSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: "The portal's steps, types, groups and agents (the desk's pickers), and the caller's own",
+  }),
+  unread: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/unread',
+    params: staffPortalParamsSchema,
+    query: unreadQuerySchema,
+    responses: { 200: unreadAnswerSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'Unread tickets per view; long-polls with since + wait until they change',
+  }),
+  members: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/staff',
+    params: staffPortalParamsSchema,
+    responses: { 200: staffMemberListSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'The staff of the portal with their role, agent and groups',
+  }),
+  setGroups: defineRoute({
+    method: 'PUT',
+    path: '/api/staff/portals/:company/staff/:staffid/groups',
+    params: staffMemberParamsSchema,
+    body: staffGroupsRequestSchema,
+    responses: { 200: staffMemberSchema, 404: errorSchema },
+    access: { guard: 'staff', role: 'admin' },
+    tags: ['staff'],
+    summary: "Set a staff member's assignee groups (admins)",
+    description: "400 unknown_reference for a group that is not the portal's; 404 staff_not_found.",
+  }),
+  preferences: defineRoute({
+    method: 'GET',
+    path: '/api/staff/me/preferences',
+    responses: { 200: staffPreferencesSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'What the caller is e-mailed about',
+  }),
+  setPreferences: defineRoute({
+    method: 'PUT',
+    path: '/api/staff/me/preferences',
+    body: staffPreferencesUpdateSchema,
+    responses: { 200: staffPreferencesSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'Change what the caller is e-mailed about (fields absent stay)',
   }),
 };

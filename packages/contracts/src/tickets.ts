@@ -158,6 +158,20 @@ export const ticketCommentSchema = z.object({
 });
 export type TicketComment = z.infer<typeof ticketCommentSchema>;
 
+/**
+ * A public change of the ticket shown in the conversation (issue 13): its step changed, it was closed
+ * or reopened. Oldest first. `by.kind`: `agent` (staff or back office), `contact`, `system` (import).
+ */
+export const ticketTimelineEntrySchema = z.object({
+  id: z.number().int(),
+  at: isoDateTime,
+  kind: z.enum(['step', 'closed', 'reopened']),
+  fromStep: z.object({ id: z.number().int().nullable(), name: z.string() }).nullable(),
+  toStep: z.object({ id: z.number().int().nullable(), name: z.string() }).nullable(),
+  by: z.object({ kind: z.enum(['agent', 'contact', 'system']), name: z.string() }),
+});
+export type TicketTimelineEntry = z.infer<typeof ticketTimelineEntrySchema>;
+
 /** `GET …/tickets/{ticketid}`: the ticket with its original description and conversation (oldest first). */
 export const ticketDetailSchema = ticketListItemSchema.extend({
   /** Sanitised HTML, shown as the first message 'from you'. */
@@ -169,6 +183,11 @@ export const ticketDetailSchema = ticketListItemSchema.extend({
   /** True when the status step has taskStatus 2 (closed). */
   isClosed: z.boolean(),
   comments: z.array(ticketCommentSchema),
+  /**
+   * Public changes (step, closed, reopened), oldest first; the web merges them with the comments. This
+   * server always sends it; optional only so that answers written before it (fixtures) stay valid.
+   */
+  timeline: z.array(ticketTimelineEntrySchema).optional(),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 

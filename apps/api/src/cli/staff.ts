@@ -32,10 +32,14 @@ async function main(): Promise<number> {
   return withInstallation(config, async (ctx) => {
     try {
       const r = await inviteStaff(ctx, parsed.portal, parsed.email, parsed.role);
+      const who = `${r.displayName} <${r.email}>`;
+      const agent = r.matchedAgent ? ' (the portal agent with this e-mail)' : '';
       console.log(
-        `Invited ${r.displayName} <${r.email}> to ${parsed.portal} as ${r.role}` +
-          (r.matchedAgent ? ' (the portal agent with this e-mail)' : '') +
-          '. The invitation e-mail is queued; the link (valid 7 days, single use):',
+        r.alreadyActive
+          ? `Added ${who} to ${parsed.portal} as ${r.role}${agent}: they already sign in, their password ` +
+              'is unchanged. A notice is queued; the staff desk:'
+          : `Invited ${who} to ${parsed.portal} as ${r.role}${agent}. The invitation e-mail is queued; ` +
+              'the link (valid 7 days, single use):',
       );
       console.log(r.link);
       return 0;

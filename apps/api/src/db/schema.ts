@@ -60,6 +60,10 @@ export const files = pgTable(
     attachedAt: ts('attached_at'),
     /** Uploaded through the integration API by this key (it alone may attach it). */
     uploadedByApiKeyId: integer('uploaded_by_api_key_id'),
+    /** Uploaded on the staff desk by this staff user (0009; staffUsers is declared below). */
+    uploadedByStaffId: integer('uploaded_by_staff_id').references((): AnyPgColumn => staffUsers.id, {
+      onDelete: 'cascade',
+    }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -72,6 +76,12 @@ export const files = pgTable(
     index('files_unattached_created_idx')
       .on(t.createdAt)
       .where(sql`${t.attachedAt} is null and ${t.uploadedByContactId} is not null`),
+    index('files_staff_pending_idx')
+      .on(t.uploadedByStaffId, t.createdAt)
+      .where(sql`${t.attachedAt} is null`),
+    index('files_staff_unattached_created_idx')
+      .on(t.createdAt)
+      .where(sql`${t.attachedAt} is null and ${t.uploadedByStaffId} is not null`),
   ],
 );
 
@@ -93,6 +103,8 @@ export const portals = pgTable('portals', {
   commentSeq: bigint('comment_seq', { mode: 'number' }).notNull().default(0),
   attachmentSeq: bigint('attachment_seq', { mode: 'number' }).notNull().default(0),
   documentSeq: bigint('document_seq', { mode: 'number' }).notNull().default(0),
+  /** Agents the portal creates for staff users the import does not know (0009). */
+  agentSeq: bigint('agent_seq', { mode: 'number' }).notNull().default(0),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -1082,5 +1094,54 @@ export const staffTicketReads = pgTable(
   (t) => [
     primaryKey({ columns: [t.staffUserId, t.ticketId] }),
     index('staff_ticket_reads_ticket_idx').on(t.ticketId),
+  ],
+);
+
+// --- Staff desk, part 2 (migration 0009): the timeline of ticket changes and presence.
+
+/**
+ * One change of a ticket (step, assignee, group, type, next planned activity), written by the
+ * `tickets_changes` trigger in the change's transaction; values as they were then (ext id + name).
+ */
+export const ticketChanges = pgTable(
+  'ticket_changes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    portalId: portalRef(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    at: ts('at').notNull(),
+    kind: text('kind', {
+      enum: ['step', 'closed', 'reopened', 'assignee', 'group', 'type', 'next_activity'],
+    }).notNull(),
+    public: boolean('public').notNull(),
+    fromExt: bigint('from_ext', { mode: 'number' }),
+    fromName: text('from_name'),
+    toExt: bigint('to_ext', { mode: 'number' }),
+    toName: text('to_name'),
+    actorKind: text('actor_kind', { enum: ['staff', 'contact', 'api_key', 'system'] }).notNull(),
+    actorId: integer('actor_id'),
+    actorName: text('actor_name').notNull().default(''),
+  },
+  (t) => [index('ticket_changes_ticket_idx').on(t.ticketId, t.id)],
+);
+
+/** Who has a ticket open on the staff desk, until when (heartbeats). */
+export const staffPresence = pgTable(
+  'staff_presence',
+  {
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: ['viewing', 'replying'] }).notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ticketId, t.staffUserId] }),
+    index('staff_presence_user_idx').on(t.staffUserId),
   ],
 );

@@ -6,7 +6,7 @@ import { routeKey } from '@sportello/contracts';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedStaffPersonas } from '../modules/staff/staff.fixture';
-import { createTestApp, type TestApp } from '../test/harness';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../test/harness';
 import { multipartFile, PERSONAS, seedPersonas, type Persona, type PersonaAccess } from '../test/personas';
 import { registeredRoutes } from './access';
 
@@ -273,6 +273,62 @@ describe('staff and contact sessions', () => {
       const admin = await t.app.inject({ method: c.method, url: urlOf(c.path), headers: staff.adminA });
       expect([200, 201, 204, 400, 404], `${routeKey(c)} as admin of acme`).toContain(admin.statusCode);
     }
+  });
+
+  it('never takes an API key or the installation key for a staff session', async () => {
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/portals/acme/keys',
+      headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      payload: { name: 'CRM', scopes: ['read', 'write', 'events'] },
+    });
+    expect(made.statusCode).toBe(201);
+    const routes = guardedBy(['staff']);
+    for (const c of routes) {
+      for (const secret of [made.json().secret as string, TEST_ADMIN_KEY]) {
+        const res = await t.app.inject({
+          method: c.method,
+          url: urlOf(c.path),
+          headers: { authorization: `Bearer ${secret}` },
+        });
+        expect(res.statusCode, `${routeKey(c)} with a key`).toBe(401);
+      }
+    }
+  });
+
+  it('never shows an internal note written on the desk on any contact route, whoever asks', async () => {
+    const NOTE = 'MATRIX-NOTE-interna';
+    const PUBLIC = 'MATRIX-RISPOSTA-pubblica';
+    for (const [message, internal] of [
+      [NOTE, true],
+      [PUBLIC, false],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/staff/portals/acme/tickets/5003/comments',
+        headers: staff.agentA,
+        payload: { message: `<p>${message}</p>`, internal },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    let seenPublic = false;
+    for (const [route, row] of Object.entries(matrix)) {
+      if (!route.startsWith('GET')) continue;
+      for (const persona of PERSONAS) {
+        const p = personas[persona];
+        const req = row.build(p);
+        const res = await t.app.inject({
+          ...req,
+          headers: { ...req.headers, ...p.headers },
+        } as InjectOptions);
+        expect(res.body, `${route} as ${persona}`).not.toContain(NOTE);
+        seenPublic ||= res.body.includes(PUBLIC);
+      }
+    }
+    // The same route walk does show the public reply: the check looks where the note would be.
+    expect(seenPublic).toBe(true);
+    const task = await t.app.inject({ method: 'GET', url: '/api/tasks/acme/acme-task-3c4d5e6f7a8b9c0d' });
+    expect(task.body).not.toContain(NOTE);
   });
 
   it('shows a staff user the portals they belong to, and only those', async () => {

@@ -8,6 +8,8 @@
 import type { Database } from '../db/client';
 
 export const EVENTS_CHANNEL = 'sportello_events';
+/** The staff desk's channel (migration 0009): tickets or staff read marks changed. */
+export const DESK_CHANNEL = 'sportello_desk';
 
 export class EventSignal {
   private waiters = new Set<() => void>();
@@ -15,12 +17,15 @@ export class EventSignal {
   private stop: (() => Promise<void>) | undefined;
   private closed = false;
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly channel: string = EVENTS_CHANNEL,
+  ) {}
 
   /** Starts listening (once); a failure leaves waiters to their timeouts. */
   private ensureListening(): Promise<void> {
     this.listening ??= this.database
-      .listen(EVENTS_CHANNEL, () => this.notify())
+      .listen(this.channel, () => this.notify())
       .then((stop) => {
         if (this.closed) return stop();
         this.stop = stop;
@@ -65,6 +70,18 @@ export function eventSignalOf(database: Database): EventSignal {
   if (!s) {
     s = new EventSignal(database);
     signals.set(database, s);
+  }
+  return s;
+}
+
+const deskSignals = new WeakMap<Database, EventSignal>();
+
+/** The one desk signal of a database in this process (the staff desk's unread long-poll waits on it). */
+export function deskSignalOf(database: Database): EventSignal {
+  let s = deskSignals.get(database);
+  if (!s) {
+    s = new EventSignal(database, DESK_CHANNEL);
+    deskSignals.set(database, s);
   }
   return s;
 }

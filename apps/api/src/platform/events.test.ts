@@ -8,7 +8,8 @@ import { insertUserToken } from '../modules/auth/auth.queries';
 import { createTestApp, type TestApp } from '../test/harness';
 import { multipartFile } from '../test/personas';
 import { bearer, seedExample, tokenFor } from '../test/seed';
-import { emitTicketEvent } from './events';
+import { queueAgentAnswerEmails } from './agent-answer';
+import { emitCommentEvent, emitTicketEvent } from './events';
 
 let t: TestApp;
 let anna: Record<string, string>;
@@ -253,5 +254,44 @@ describe('events of the customer side', () => {
     ).rejects.toThrow('the change fails');
     expect(await eventsAfter(before)).toEqual([]);
     expect(await deliveries()).toBe(d0);
+  });
+
+  it('an internal note emits no comment event and queues no customer e-mail, whoever asks', async () => {
+    const db = t.ctx.database.db;
+    const ticket = rows<{ id: number; portal_id: number }>(
+      await db.execute(sql`select id, portal_id from tickets where ext_id = ${ticketId}`),
+    )[0]!;
+    const agent = rows<{ id: number }>(
+      await db.execute(sql`select id from agents where portal_id = ${ticket.portal_id} order by id limit 1`),
+    )[0]!;
+    const insert = async (internal: boolean, extId: number) =>
+      rows<{ id: number }>(
+        await db.execute(sql`insert into ticket_comments
+          (portal_id, ticket_id, ext_id, message, creation_date, sender_agent_id, internal)
+          values (${ticket.portal_id}, ${ticket.id}, ${extId}, '<p>Nota riservata</p>', now(), ${agent.id},
+            ${internal}) returning id`),
+      )[0]!.id;
+    const note = await insert(true, 97001);
+    const reply = await insert(false, 97002);
+    const outbox = async () =>
+      rows<{ n: number }>(await db.execute(sql`select count(*)::int as n from outbox`))[0]!.n;
+    const mails0 = await outbox();
+    const written = await during(() =>
+      db.transaction(async (tx) => {
+        for (const type of ['agent.comment_added', 'ticket.comment_added'] as const)
+          expect(await emitCommentEvent(tx, t.ctx, type, note, { type: 'system' })).toBe(0);
+        expect(await queueAgentAnswerEmails(tx, t.ctx, note, new Date())).toBe(0);
+      }),
+    );
+    expect(written).toEqual([]);
+    expect(await outbox()).toBe(mails0);
+    // The same comment made public is announced and mailed to the creator (Anna).
+    const pub = await during(() =>
+      db.transaction(async (tx) => {
+        expect(await emitCommentEvent(tx, t.ctx, 'agent.comment_added', reply, { type: 'system' })).toBe(1);
+        expect(await queueAgentAnswerEmails(tx, t.ctx, reply, new Date())).toBeGreaterThan(0);
+      }),
+    );
+    expect(pub.map((e) => e.type)).toEqual(['agent.comment_added']);
   });
 });

@@ -22,6 +22,12 @@ export const contactSource = (t: { contactExtId: number }, userName?: string): E
     : { type: 'contact', contactId: t.contactExtId, userName };
 export const apiKeySource = (apiKeyId: number): EventSource => ({ type: 'api_key', apiKeyId });
 export const systemSource: EventSource = { type: 'system' };
+/** A staff user on the staff desk. */
+export const staffSource = (staffUserId: number, userName: string): EventSource => ({
+  type: 'staff',
+  staffUserId,
+  userName,
+});
 /** Someone using a public capability link (booking, cancellation). */
 export const visitorSource: EventSource = { type: 'visitor' };
 
@@ -109,7 +115,10 @@ export function emitTicketEvent(
   );
 }
 
-/** ticket.comment_added / agent.comment_added: the comment (HTML, attachments) and its ticket. */
+/**
+ * ticket.comment_added / agent.comment_added: the comment (HTML, attachments) and its ticket. An
+ * internal note is the staff's alone: for one, nothing is written (answers 0), whoever calls.
+ */
 export function emitCommentEvent(
   tx: Tx,
   ec: EmitContext,
@@ -137,7 +146,7 @@ export function emitCommentEvent(
       cross join (select ${baseParam(ec)} as base) b
       left join contacts sc on sc.id = cm.sender_contact_id
       left join agents sa on sa.id = cm.sender_agent_id
-      where cm.id = ${commentId}::int`,
+      where cm.id = ${commentId}::int and not cm.internal`,
   );
 }
 

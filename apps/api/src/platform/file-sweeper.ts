@@ -115,7 +115,8 @@ export class FileSweeper {
         await this.ctx.database.db.execute(sql`
           delete from files where id in (
             select id from files
-            where attached_at is null and uploaded_by_contact_id is not null
+            where attached_at is null
+              and (uploaded_by_contact_id is not null or uploaded_by_staff_id is not null)
               and created_at < ${cutoff}::timestamptz
             order by created_at limit ${this.opts.batch})
           returning sha256`),

@@ -2,12 +2,13 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from './sql-json';
 
-export type SeqColumn = 'ticket_seq' | 'comment_seq' | 'attachment_seq' | 'document_seq';
+export type SeqColumn = 'ticket_seq' | 'comment_seq' | 'attachment_seq' | 'document_seq' | 'agent_seq';
 const SEQ_TABLE: Record<SeqColumn, string> = {
   ticket_seq: 'tickets',
   comment_seq: 'ticket_comments',
   attachment_seq: 'ticket_attachments',
   document_seq: 'documents',
+  agent_seq: 'agents',
 };
 
 /**

@@ -16,9 +16,13 @@ import type { TenantContext } from './tenancy';
 
 export { cleanFileName };
 
-/** Who uploads: a contact of a portal, or a portal API key (integration API). */
+/** Who uploads: a contact of a portal, a portal API key (integration API) or a staff user (desk). */
 export type UploadOwner = Pick<TenantContext, 'portalId'> &
-  ({ contactId: number; apiKeyId?: undefined } | { contactId?: undefined; apiKeyId: number });
+  (
+    | { contactId: number; apiKeyId?: undefined; staffUserId?: undefined }
+    | { contactId?: undefined; apiKeyId: number; staffUserId?: undefined }
+    | { contactId?: undefined; apiKeyId?: undefined; staffUserId: number }
+  );
 
 export interface StoredUpload {
   id: number;
@@ -30,7 +34,7 @@ const cleanType = (t: string | undefined) =>
   t && /^[\w.+-]{1,100}\/[\w.+-]{1,100}$/.test(t) ? t.toLowerCase() : 'application/octet-stream';
 
 /** Namespaces of the per-owner advisory locks that make the pending-upload quota exact. */
-const PENDING_LOCK = { contact: 7_270_011, apiKey: 7_270_012 } as const;
+const PENDING_LOCK = { contact: 7_270_011, apiKey: 7_270_012, staff: 7_270_013 } as const;
 
 /**
  * The body was not read to its end (a failed write, a refused part): stop parsing and discard the
@@ -104,7 +108,9 @@ async function checkPendingQuota(
   const [lock, id, owner] =
     t.contactId !== undefined
       ? [PENDING_LOCK.contact, t.contactId, sql`uploaded_by_contact_id`]
-      : [PENDING_LOCK.apiKey, t.apiKeyId, sql`uploaded_by_api_key_id`];
+      : t.staffUserId !== undefined
+        ? [PENDING_LOCK.staff, t.staffUserId, sql`uploaded_by_staff_id`]
+        : [PENDING_LOCK.apiKey, t.apiKeyId, sql`uploaded_by_api_key_id`];
   await tx.execute(sql`select pg_advisory_xact_lock(${lock}, ${id})`);
   const since = new Date(now.getTime() - PENDING_UPLOADS.ttlMs);
   const r = (
@@ -163,6 +169,7 @@ export async function receiveUpload<R>(
           size: blob.size,
           uploadedByContactId: t.contactId ?? null,
           uploadedByApiKeyId: t.apiKeyId ?? null,
+          uploadedByStaffId: t.staffUserId ?? null,
           // A file that becomes a document at once is taken: no ticket or comment may attach it.
           attachedAt: opts.attachNow ? now : null,
           createdAt: now,

@@ -291,6 +291,37 @@ describe('importDocument', () => {
     expect(await countRows(t.ctx.database, 'files')).toBe(files);
   });
 
+  it('keeps the comments written on the staff desk when the document does not list them', async () => {
+    await importDocument(t.ctx, example());
+    const [staff] = await rows<{ id: number }>(
+      t,
+      `insert into staff_users (email, display_name, status) values ('desk@acme.example', 'Desk', 'active')
+       returning id`,
+    );
+    const [ticket] = await rows<{ id: number; portal_id: number }>(
+      t,
+      `select id, portal_id from tickets where ext_id = 5001 order by id limit 1`,
+    );
+    for (const [ext, internal] of [
+      [98001, true],
+      [98002, false],
+    ] as const)
+      await rows(
+        t,
+        `insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal, sender_staff_id)
+         values ($1, $2, $3, '<p>Dal desk</p>', now(), $4, $5)`,
+        [ticket!.portal_id, ticket!.id, ext, internal, staff!.id],
+      );
+    // The back office does not know them: its document lists the ticket's other comments only.
+    await importDocument(t.ctx, example());
+    const kept = await rows<{ ext_id: number }>(
+      t,
+      `select ext_id::int as ext_id from ticket_comments where ticket_id = $1 and ext_id > 98000 order by ext_id`,
+      [ticket!.id],
+    );
+    expect(kept.map((c) => c.ext_id)).toEqual([98001, 98002]);
+  });
+
   it('keeps two portals that use the same ids apart', async () => {
     const doc = example();
     const p = clone(doc.portals[0]);

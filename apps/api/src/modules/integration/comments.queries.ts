@@ -100,20 +100,6 @@ export async function claimKeyUploads(
   }));
 }
 
-/** Users holding the contact who want agent answers by e-mail and have an address. */
-export async function answerRecipients(
-  tx: Tx,
-  contactId: number,
-): Promise<{ email: string; language: string | null }[]> {
-  const rows = await queryRows<{ email: string; language: string | null }>(
-    tx,
-    sql`select u.email, u.language from user_contacts uc join users u on u.id = uc.user_id
-      where uc.contact_id = ${contactId}::int and u.notify_agent_comments and u.email is not null
-        and u.email <> '' order by u.id`,
-  );
-  return rows;
-}
-
 /** A file of the portal, for the integration download. */
 export async function findPortalFile(
   db: Tx | Parameters<typeof queryRows>[0],

@@ -20,12 +20,11 @@ import { badRequest, conflict, notFound } from '../../platform/errors';
 import { insertAttachments, insertComment, userHtml } from '../../platform/conversation';
 import { payloadTooLarge, type StagedBlob } from '../../platform/files';
 import { reserveExtIds } from '../../platform/portal-sequences';
-import { enqueueEmail, kickOutbox } from '../../platform/outbox';
+import { kickOutbox } from '../../platform/outbox';
+import { queueAgentAnswerEmails } from '../../platform/agent-answer';
 import { queryRows } from '../../platform/sql-json';
 import { cleanFileName } from '../../platform/uploads';
-import { agentAnswerEmail } from './comments.mail';
 import {
-  answerRecipients,
   claimKeyUploads,
   commentExtIdTaken,
   findOrCreateAgent,
@@ -195,25 +194,7 @@ export async function addAgentComment(
           });
           await emitCommentEvent(tx, ctx, 'agent.comment_added', commentId, apiKeySource(key.apiKeyId));
 
-          const recipients =
-            ticket.creatorContactId === null ? [] : await answerRecipients(tx, ticket.creatorContactId);
-          for (const r of recipients) {
-            await enqueueEmail(
-              tx,
-              agentAnswerEmail({
-                to: r.email,
-                language: r.language ?? ticket.defaultLanguage,
-                portalName: ticket.portalName,
-                baseColor: ticket.baseColor,
-                agentName: agent.displayName,
-                ticketNumber: ticket.ticketNumber,
-                ticketTitle: ticket.title,
-                messageHtml: message,
-                link: `${ctx.config.publicUrl}/${ticket.portalKey}/${ticket.creatorContactExtId}/tickets/${ticket.extId}`,
-              }),
-              now,
-            );
-          }
+          const notified = (await queueAgentAnswerEmails(tx, ctx, commentId, now)) > 0;
           const body201: AgentComment = {
             id: extId,
             ticketId: ticket.extId,
@@ -221,7 +202,7 @@ export async function addAgentComment(
             creationDate: creationDate.toISOString(),
             senderAgentId: body.senderAgentId,
             attachments: await attachmentsOf(ctx, tx, commentId),
-            notified: recipients.length > 0,
+            notified,
           };
           return { status: 201, body: body201 };
         },

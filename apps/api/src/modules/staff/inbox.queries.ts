@@ -14,9 +14,15 @@
  * Search narrows to the ids found by the full-text GIN indexes (tickets: title + description; comments:
  * message), the trigram index on titles (fragments of 3+ characters) and the number.
  */
-import { INBOX_COUNT_CAP, type InboxView } from '@sportello/contracts';
+import {
+  INBOX_COUNT_CAP,
+  type InboxView,
+  type Presence,
+  type StaffTimelineEntry,
+} from '@sportello/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { isoText, queryRows, tsParam, type Queryable } from '../../platform/sql-json';
+import { timelineJson } from '../../platform/ticket-changes';
 
 export interface InboxScope {
   portalId: number;
@@ -183,44 +189,78 @@ export async function countInbox(db: Queryable, s: InboxScope): Promise<Record<I
   return rows[0]!;
 }
 
+/** A file of a ticket or comment; the service signs `fileId` into a URL. */
+export interface RawStaffAttachment {
+  id: number;
+  name: string;
+  fileId: number;
+}
+
 export interface RawStaffDetail extends RawInboxItem {
   description: string;
   nextPlannedActivityInfo: string | null;
+  attachments: RawStaffAttachment[];
   comments: {
     id: number;
     message: string;
     creationDate: string;
     internal: boolean;
     author: { kind: 'agent' | 'contact'; name: string };
+    attachments: RawStaffAttachment[];
   }[];
+  timeline: StaffTimelineEntry[];
+  presence: Presence[];
 }
 
-/** A ticket of the portal with every comment (internal notes included: this is the staff side). */
+const attachmentsJson = (where: string) => `(
+  select coalesce(jsonb_agg(jsonb_build_object('id', a.ext_id, 'name', a.name, 'fileId', a.file_id)
+    order by a.ext_id), '[]'::jsonb)
+  from ticket_attachments a where ${where})`;
+
+/** The comments of ticket `t` as the staff see them (notes included), oldest first. */
+export const staffCommentsJson = (where: string) => `(select coalesce(jsonb_agg(jsonb_build_object(
+    'id', cm.ext_id,
+    'message', cm.message,
+    'creationDate', ${isoText('cm.creation_date')},
+    'internal', cm.internal,
+    'author', case when cm.sender_staff_id is not null or cm.sender_agent_id is not null
+      then jsonb_build_object('kind', 'agent', 'name', coalesce(su.display_name, sa.display_name, ''))
+      else jsonb_build_object('kind', 'contact', 'name', coalesce(sc.referent_name, wu.user_name, '')) end,
+    'attachments', ${attachmentsJson('a.comment_id = cm.id')}
+  ) order by cm.creation_date, cm.ext_id), '[]'::jsonb)
+  from ticket_comments cm
+  left join staff_users su on su.id = cm.sender_staff_id
+  left join agents sa on sa.id = cm.sender_agent_id
+  left join contacts sc on sc.id = cm.sender_contact_id
+  left join users wu on wu.id = cm.sender_user_id
+  where ${where})`;
+
+/** Other staff users' live presence on ticket `t` (never the caller's own). */
+const presenceJson = (staffUserId: number, now: Date) => sql`(select coalesce(jsonb_agg(jsonb_build_object(
+    'staffUserId', u.id, 'displayName', u.display_name, 'state', pr.state,
+    'until', ${sql.raw(isoText('pr.expires_at'))}) order by u.display_name, u.id), '[]'::jsonb)
+  from staff_presence pr join staff_users u on u.id = pr.staff_user_id
+  where pr.ticket_id = t.id and pr.staff_user_id <> ${staffUserId} and pr.expires_at > ${tsParam(now)})`;
+
+/**
+ * A ticket of the portal with every comment (internal notes included: this is the staff side), its
+ * files, its whole timeline and who else has it open.
+ */
 export async function getStaffTicket(
   db: Queryable,
   s: InboxScope,
   ticketExtId: number,
+  now: Date,
 ): Promise<{ internalId: number; item: RawStaffDetail } | undefined> {
   const rows = await queryRows<{ internal_id: number; item: RawStaffDetail | string }>(
     db,
     sql`select t.id as internal_id, (${itemJson(s.staffUserId)}::jsonb || jsonb_build_object(
         'description', t.description,
         'nextPlannedActivityInfo', t.next_planned_activity_info,
-        'comments', (select coalesce(jsonb_agg(jsonb_build_object(
-            'id', cm.ext_id,
-            'message', cm.message,
-            'creationDate', ${sql.raw(isoText('cm.creation_date'))},
-            'internal', cm.internal,
-            'author', case when cm.sender_staff_id is not null or cm.sender_agent_id is not null
-              then jsonb_build_object('kind', 'agent', 'name', coalesce(su.display_name, sa.display_name, ''))
-              else jsonb_build_object('kind', 'contact', 'name', coalesce(sc.referent_name, wu.user_name, '')) end
-          ) order by cm.creation_date, cm.ext_id), '[]'::jsonb)
-          from ticket_comments cm
-          left join staff_users su on su.id = cm.sender_staff_id
-          left join agents sa on sa.id = cm.sender_agent_id
-          left join contacts sc on sc.id = cm.sender_contact_id
-          left join users wu on wu.id = cm.sender_user_id
-          where cm.ticket_id = t.id)
+        'attachments', ${sql.raw(attachmentsJson('a.ticket_id = t.id and a.comment_id is null'))},
+        'comments', ${sql.raw(staffCommentsJson('cm.ticket_id = t.id'))},
+        'timeline', ${sql.raw(timelineJson(false))}::jsonb,
+        'presence', ${presenceJson(s.staffUserId, now)}
       )) as item
       from tickets t ${itemJoins}
       where t.portal_id = ${s.portalId} and t.ext_id = ${ticketExtId}`,

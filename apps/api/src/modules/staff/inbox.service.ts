@@ -1,5 +1,6 @@
 import {
   INBOX_COUNT_CAP,
+  type Attachment,
   staffErrorCodes,
   type InboxAnswer,
   type InboxItem,
@@ -11,11 +12,19 @@ import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
 import { badRequest, notFound } from '../../platform/errors';
 import type { StaffPortalAccess } from './staff.access';
-import { countInbox, getStaffTicket, listInbox, markRead, type InboxScope } from './inbox.queries';
+import {
+  countInbox,
+  getStaffTicket,
+  listInbox,
+  markRead,
+  type InboxScope,
+  type RawStaffAttachment,
+  type RawStaffDetail,
+} from './inbox.queries';
 
 type InboxQuery = z.output<typeof inboxQuerySchema>;
 
-const scopeOf = (a: StaffPortalAccess): InboxScope => ({
+export const scopeOf = (a: StaffPortalAccess): InboxScope => ({
   portalId: a.portal.portalId,
   staffUserId: a.staffUserId,
   agentId: a.portal.agentId,
@@ -76,15 +85,40 @@ export async function inbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery
   };
 }
 
+/** Staff links are unbound (the files route binds contact sessions only) and live one hour. */
+const STAFF_LINK_TTL_S = 3600;
+
+export function staffSigner(ctx: AppContext): (a: RawStaffAttachment) => Attachment {
+  const now = ctx.clock.now();
+  return (a) => ({
+    id: a.id,
+    name: a.name,
+    url: ctx.signer.sign(a.fileId, a.name, now, { ttlSeconds: STAFF_LINK_TTL_S }),
+  });
+}
+
+/** The raw detail as the contract's answer: file references become signed URLs. */
+export function mapStaffDetail(ctx: AppContext, r: RawStaffDetail): StaffTicketDetail {
+  const sign = staffSigner(ctx);
+  return {
+    ...(r as unknown as StaffTicketDetail),
+    attachments: r.attachments.map(sign),
+    comments: r.comments.map((c) => ({ ...c, attachments: c.attachments.map(sign) })),
+  };
+}
+
 /** The ticket with its whole conversation; opening it marks it read for this staff user. */
 export async function staffTicket(
   ctx: AppContext,
   a: StaffPortalAccess,
   ticketExtId: number,
+  opts: { markRead?: boolean } = {},
 ): Promise<StaffTicketDetail> {
   const db = ctx.database.db;
-  const found = await getStaffTicket(db, scopeOf(a), ticketExtId);
+  const now = ctx.clock.now();
+  const found = await getStaffTicket(db, scopeOf(a), ticketExtId, now);
   if (!found) throw notFound('No such ticket in this portal', 'ticket_not_found');
-  await markRead(db, a.staffUserId, found.internalId, ctx.clock.now());
-  return { ...(found.item as unknown as StaffTicketDetail), unread: false };
+  if (opts.markRead === false) return mapStaffDetail(ctx, found.item);
+  await markRead(db, a.staffUserId, found.internalId, now);
+  return { ...mapStaffDetail(ctx, found.item), unread: false };
 }

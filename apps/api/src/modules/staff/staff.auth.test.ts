@@ -112,6 +112,39 @@ describe('staff invitation', () => {
   });
 });
 
+describe('staff of several portals', () => {
+  it('adds an active staff user to another portal without touching their password or sessions', async () => {
+    const h = await staffMember(t, 'acme', 'both@acme.example');
+    const openLinks = async () =>
+      Number(
+        (
+          (await t.ctx.database.db.execute(
+            sql`select count(*)::int as n from staff_tokens k join staff_users u on u.id = k.staff_user_id
+              where u.email = 'both@acme.example' and k.used_at is null`,
+          )) as unknown as { rows: { n: number }[] }
+        ).rows[0]!.n,
+      );
+    expect(await openLinks()).toBe(0);
+    const r = await inviteStaff(t.ctx, 'beta', 'both@acme.example', 'agent');
+    // No password link: nobody holding the e-mail can reset the account through an invitation.
+    expect(r.link).not.toContain('token=');
+    expect(r.link).toContain('/beta/staff');
+    expect(r.alreadyActive).toBe(true);
+    expect(await openLinks()).toBe(0);
+    const mail = await lastEmailTo(t, 'both@acme.example');
+    expect(mail?.text).not.toMatch(/token=/);
+    expect(mail?.subject).toContain('BETA');
+    // The session goes on, the password still signs in, and the new portal is there.
+    const me = await t.app.inject({ method: 'GET', url: '/api/staff/me', headers: h });
+    expect(me.statusCode).toBe(200);
+    expect((me.json().portals as { webPortalKey: string }[]).map((p) => p.webPortalKey)).toEqual([
+      'acme',
+      'beta',
+    ]);
+    expect((await login('both@acme.example', STAFF_PASSWORD, '10.0.0.3')).statusCode).toBe(200);
+  });
+});
+
 describe('staff sessions', () => {
   it('signs out: the token stops working', async () => {
     const h = await staffMember(t, 'acme', 'out@acme.example');

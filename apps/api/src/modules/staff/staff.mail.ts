@@ -58,16 +58,43 @@ const recovery: Record<Lang, Texts> = {
   },
 };
 
-/** A staff invitation or recovery e-mail, in the portal's default language. */
+/** To a staff user who already signs in: a portal was added; the link is the portal's desk. */
+const added: Record<Lang, Texts> = {
+  it: {
+    subject: (portal) => `Ora fai parte dello staff di ${portal}`,
+    body: (name, portal) =>
+      `Ciao ${name},\n\nora puoi rispondere anche ai clienti del portale ${portal}, con la password che usi già. Apri il desk:`,
+    open: 'Apri il desk',
+    footer: 'Se non ti aspettavi questo messaggio, avvisa un amministratore del portale.',
+  },
+  en: {
+    subject: (portal) => `You are now on the ${portal} staff desk`,
+    body: (name, portal) =>
+      `Hello ${name},\n\nyou can now also answer the customers of the ${portal} portal, with the password you already use. Open the desk:`,
+    open: 'Open the desk',
+    footer: 'If you did not expect this message, tell an administrator of the portal.',
+  },
+  es: {
+    subject: (portal) => `Ahora formas parte del equipo de ${portal}`,
+    body: (name, portal) =>
+      `Hola ${name}:\n\nahora también puedes atender a los clientes del portal ${portal}, con la contraseña que ya usas. Abre el escritorio:`,
+    open: 'Abrir el escritorio',
+    footer: 'Si no esperabas este mensaje, avisa a un administrador del portal.',
+  },
+};
+
+const textsOf = { invite, recovery, added } as const;
+
+/** A staff invitation, recovery or added-to-portal e-mail, in the portal's default language. */
 export function staffLinkEmail(opts: {
-  kind: 'invite' | 'recovery';
+  kind: 'invite' | 'recovery' | 'added';
   to: string;
   displayName: string;
   portalName: string;
   link: string;
   language: string;
 }): EmailMessage {
-  const t = (opts.kind === 'invite' ? invite : recovery)[langOf(opts.language)];
+  const t = textsOf[opts.kind][langOf(opts.language)];
   const intro = t.body(opts.displayName, opts.portalName);
   return {
     to: opts.to,

@@ -1,8 +1,21 @@
-import { staffAuthRoutes, staffInboxRoutes } from '@sportello/contracts';
+import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
 import { portalOf } from './staff.access';
 import { inbox, staffTicket } from './inbox.service';
+import {
+  addStaffComment,
+  members,
+  options,
+  preferences,
+  presence,
+  setMemberGroups,
+  setPreferences,
+  setTicketRead,
+  staffUpload,
+  unread,
+  updateStaffTicket,
+} from './desk.service';
 import {
   checkStaffLink,
   confirmStaffLink,
@@ -36,4 +49,30 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, staffInboxRoutes.detail, (req, _reply, staff) =>
     staffTicket(ctx, portalOf(staff), req.params.ticketid),
   );
+
+  const desk = staffDeskRoutes;
+  route(app, ctx, desk.comment, (req, _reply, staff) =>
+    addStaffComment(ctx, portalOf(staff), req.params.ticketid, req.body),
+  );
+  route(app, ctx, desk.update, (req, _reply, staff) =>
+    updateStaffTicket(ctx, portalOf(staff), req.params.ticketid, req.body),
+  );
+  route(app, ctx, desk.read, async (req, _reply, staff) => {
+    await setTicketRead(ctx, portalOf(staff), req.params.ticketid, req.body.read);
+  });
+  route(app, ctx, desk.presence, (req, _reply, staff) =>
+    presence(ctx, portalOf(staff), req.params.ticketid, req.body.state),
+  );
+  route(app, ctx, desk.upload, (req, _reply, staff) => staffUpload(req, ctx, portalOf(staff)));
+  route(app, ctx, desk.options, (_req, _reply, staff) => options(ctx, portalOf(staff)));
+  route(app, ctx, desk.unread, (req, _reply, staff) =>
+    // A client that went away stops the wait at its next turn.
+    unread(ctx, portalOf(staff), req.query, () => req.raw.destroyed),
+  );
+  route(app, ctx, desk.members, (_req, _reply, staff) => members(ctx, portalOf(staff)));
+  route(app, ctx, desk.setGroups, (req, _reply, staff) =>
+    setMemberGroups(ctx, portalOf(staff), req.params.staffid, req.body.groupIds),
+  );
+  route(app, ctx, desk.preferences, (_req, _reply, staff) => preferences(ctx, staff));
+  route(app, ctx, desk.setPreferences, (req, _reply, staff) => setPreferences(ctx, staff, req.body));
 }

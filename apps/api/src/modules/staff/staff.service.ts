@@ -17,6 +17,7 @@ import {
   SIGN_IN_LIMITS as LIMITS,
   unhit,
 } from '../../platform/rate-limit';
+import { ensureStaffAgent } from './desk.queries';
 import { staffLinkEmail } from './staff.mail';
 import {
   agentTaken,
@@ -191,7 +192,10 @@ export async function confirmStaffLink(
 }
 
 export interface InviteResult {
+  /** The single-use password link; for a user already active, the portal's staff page instead. */
   link: string;
+  /** The user already had a password (from another portal): added to this one, password untouched. */
+  alreadyActive: boolean;
   email: string;
   displayName: string;
   role: StaffRole;
@@ -201,11 +205,17 @@ export interface InviteResult {
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The portal's staff desk page (sign-in when not signed in). */
+export const staffDeskUrl = (ctx: AppContext, portalKey: string) =>
+  `${ctx.config.publicUrl}/${encodeURIComponent(portalKey)}/staff`;
+
 /**
  * Invites a person to a portal's staff desk: creates the staff user (or reuses the one of that
  * e-mail), makes them a member with at least `role`, ties them to the portal's agent of the same
  * e-mail (the import's agents become staff this way), and queues the invitation e-mail in the same
  * transaction. Any earlier open invitation of the user is retired: only the newest link works.
+ * A user who already signs in (active in another portal) only gains the membership and is told so:
+ * an invitation link would let whoever reads that mailbox set the account's password.
  */
 export async function inviteStaff(
   ctx: AppContext,
@@ -227,6 +237,34 @@ export async function inviteStaff(
     if (user.status === 'disabled')
       throw new AppError(409, staffErrorCodes.staffDisabled, 'This staff user is disabled');
     await upsertMembership(tx, { staffUserId: user.id, portalId: portal.id, role, agentId, now });
+    const member = async () => (await listMemberships(tx, user.id)).find((m) => m.portalId === portal.id)!;
+    const matchedAgent = agent !== undefined && (await member()).agentId === agent.id;
+    // Every member is an agent of the portal (assignable, shown to customers as a reply's author).
+    await ensureStaffAgent(tx, portal.id, user.id);
+    if (user.status === 'active') {
+      const link = staffDeskUrl(ctx, portal.key);
+      await enqueueEmail(
+        tx,
+        staffLinkEmail({
+          kind: 'added',
+          to: user.email,
+          displayName: user.displayName,
+          portalName: portal.name,
+          link,
+          language: portal.defaultLanguage,
+        }),
+        now,
+      );
+      const m = await member();
+      return {
+        link,
+        alreadyActive: true,
+        email: user.email,
+        displayName: user.displayName,
+        role: m.role,
+        matchedAgent,
+      };
+    }
     await retireStaffTokens(tx, user.id, now, 'invite');
     const token = await insertStaffToken(tx, {
       staffUserId: user.id,
@@ -248,13 +286,14 @@ export async function inviteStaff(
       }),
       now,
     );
-    const member = (await listMemberships(tx, user.id)).find((m) => m.portalId === portal.id)!;
+    const m = await member();
     return {
       link,
+      alreadyActive: false,
       email: user.email,
       displayName: user.displayName,
-      role: member.role,
-      matchedAgent: member.agentId !== null,
+      role: m.role,
+      matchedAgent,
     };
   });
   kickOutbox();

@@ -4,6 +4,7 @@
  * are aggregated as JSON inside the statement.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { TicketTimelineEntry } from '@sportello/contracts';
 import { tickets } from '../../db/schema';
 import {
   intArrayParam,
@@ -13,6 +14,7 @@ import {
   tsParam,
   type Queryable,
 } from '../../platform/sql-json';
+import { timelineJson } from '../../platform/ticket-changes';
 
 /** A file reference as the queries answer it; the service turns it into a signed URL. */
 export interface FileRef {
@@ -51,6 +53,7 @@ export interface RawTicketDetail extends RawTicketItem {
   assignedUser: { firstName: string; lastName: string } | null;
   attachments: RawAttachment[];
   comments: RawComment[];
+  timeline: TicketTimelineEntry[];
 }
 
 /** Which tickets a caller reaches: the company's, and only their own unless administrator. */
@@ -174,7 +177,8 @@ export async function getTicketDetail(
         'assignedUser', case when au.id is null then null else json_build_object(
           'firstName', au.first_name, 'lastName', au.last_name) end,
         'attachments', ${sql.raw(attachmentsJson('a.ticket_id = t.id and a.comment_id is null'))},
-        'comments', ${sql.raw(commentsJson('cm.ticket_id = t.id'))}
+        'comments', ${sql.raw(commentsJson('cm.ticket_id = t.id'))},
+        'timeline', ${sql.raw(timelineJson(true))}
       ) as item
       from tickets t ${sql.raw(itemJoins(scope.withReports))}
       left join assignee_groups ag on ag.id = t.assigned_group_id

@@ -23,6 +23,9 @@ import { yearBounds } from '../../platform/time-zone';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import { contactSource, emitCommentEvent, emitTicketEvent } from '../../platform/events';
 import { insertAttachments, insertComment, stripNul, userHtml } from '../../platform/conversation';
+import { setChangeActor } from '../../platform/ticket-changes';
+import { queueStaffNotices } from '../../platform/staff-notify';
+import { kickOutbox } from '../../platform/outbox';
 import type { TenantContext } from '../../platform/tenancy';
 import {
   claimUploads,
@@ -153,6 +156,7 @@ function mapDetail(sign: Signer, r: RawTicketDetail): TicketDetail {
     },
     isClosed: r.taskStatus.step.taskStatus === 2,
     comments: r.comments.map((c) => mapComment(sign, c)),
+    timeline: r.timeline,
   };
 }
 
@@ -327,8 +331,10 @@ export async function createTicket(
     });
     await attach(tx, ctx, t, attachmentIds, ticketId, null);
     await emitTicketEvent(tx, ctx, 'ticket.created', ticketId, contactSource(t));
+    await queueStaffNotices(tx, ctx, 'new_ticket', ticketId, null, now);
     return ext;
   });
+  kickOutbox();
   return ticketDetail(ctx, t, extId);
 }
 
@@ -344,7 +350,7 @@ export async function addComment(
   const commentId = await ctx.database.db.transaction(async (tx) => {
     const ticket = await findTicketForUpdate(tx, ticketScope(t), body.taskId);
     if (!ticket) throw ticketNotFound();
-    if (await reopenTicketIfClosed(tx, t, ticket))
+    if (await reopenTicketIfClosed(tx, t, ticket, ctx.clock.now()))
       await emitTicketEvent(tx, ctx, 'ticket.reopened', ticket.id, contactSource(t), ticket.statusStepId);
     const ext = await reserveExtIds(tx, t.portalId, 'comment_seq');
     const id = await insertComment(tx, {
@@ -358,8 +364,10 @@ export async function addComment(
     });
     await attach(tx, ctx, t, attachmentIds, ticket.id, id);
     await emitCommentEvent(tx, ctx, 'ticket.comment_added', id, contactSource(t));
+    await queueStaffNotices(tx, ctx, 'customer_reply', ticket.id, id, ctx.clock.now());
     return id;
   });
+  kickOutbox();
   const row = await getComment(ctx.database.db, commentId);
   return mapComment(signerOf(ctx, t), row!);
 }
@@ -373,9 +381,11 @@ export async function reopenTicketIfClosed(
   tx: Tx,
   t: TenantContext,
   ticket: { id: number; statusStepId: number },
+  now: Date,
 ): Promise<boolean> {
   const step = await reopeningStepId(tx, t.portalId, ticket.statusStepId);
   if (step === null) return false;
+  await setChangeActor(tx, { kind: 'contact', id: t.contactId }, now);
   await setTicketStep(tx, ticket.id, step);
   return true;
 }
@@ -393,6 +403,7 @@ export async function closeTicket(
     if (step === null)
       throw new AppError(409, ticketErrorCodes.noClosingStep, 'The portal has no closing step');
     if (ticket.statusStepId === step) return;
+    await setChangeActor(tx, { kind: 'contact', id: t.contactId }, ctx.clock.now());
     await setTicketStep(tx, ticket.id, step);
     await emitTicketEvent(tx, ctx, 'ticket.closed', ticket.id, contactSource(t), ticket.statusStepId);
   });

@@ -1,8 +1,9 @@
 /**
  * Tickets, their comments (agent and contact messages) and the comments' attachments. A ticket of the
- * document carries its whole conversation: comments it no longer lists are deleted.
+ * document carries its whole conversation: comments it no longer lists are deleted, except those
+ * written on the staff desk (internal notes and staff replies), which the back office never had.
  */
-import { inArray } from 'drizzle-orm';
+import { and, inArray, isNull, not } from 'drizzle-orm';
 import type { ImportComment, ImportTicket } from '@sportello/contracts';
 import { ticketAttachments, ticketComments, tickets } from '../../../db/schema';
 import {
@@ -76,7 +77,7 @@ export async function writeTickets(s: PortalScope, rows: Owned<ImportTicket>[]):
   );
 }
 
-/** Sets each ticket's conversation to the given comments: written, and the others deleted. */
+/** Sets each ticket's conversation to the given comments: written, and the others (but the staff's) deleted. */
 export async function replaceTicketComments(
   s: PortalScope,
   conversations: { ticketExtId: number; comments: ImportComment[] }[],
@@ -91,7 +92,14 @@ export async function replaceTicketComments(
       s.tx
         .select({ id: ticketComments.id })
         .from(ticketComments)
-        .where(inArray(ticketComments.ticketId, part)),
+        .where(
+          and(
+            inArray(ticketComments.ticketId, part),
+            // The staff desk's comments are the portal's own: no document lists them.
+            not(ticketComments.internal),
+            isNull(ticketComments.senderStaffId),
+          ),
+        ),
   );
   await deleteIds(
     existing.filter((c) => !kept.has(c.id)).map((c) => c.id),

@@ -1,9 +1,15 @@
 /**
- * The e-mail a ticket's creator gets when an agent answers: in the user's language (else the portal's),
- * with the portal's name and colour, the answer's text and a link to the ticket.
+ * The e-mail a ticket's creator gets when an agent answers (through the integration API or the staff
+ * desk): in the user's language (else the portal's), with the portal's name and colour, the answer's
+ * text and a link to the ticket. Internal notes are never mailed: `queueAgentAnswerEmails` reads the
+ * comment itself and finds nothing to send for one.
  */
-import { langOf } from '../../platform/account-mail';
-import type { EmailMessage } from '../../platform/outbox';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../db/client';
+import type { AppContext } from './context';
+import { langOf } from './account-mail';
+import { enqueueEmail, type EmailMessage } from './outbox';
+import { queryRows } from './sql-json';
 
 const texts = {
   it: {
@@ -80,4 +86,66 @@ export function agentAnswerEmail(m: AgentAnswerMail): EmailMessage {
       `<p><a href="${escapeHtml(m.link)}" style="color:${color}">${escapeHtml(t.open)}</a></p>` +
       `<p style="color:#666;font-size:12px">${escapeHtml(t.optOut)}</p></div></div>`,
   };
+}
+
+/**
+ * Queues the answer e-mail of a public agent comment to every user holding the ticket creator's contact
+ * who wants agent answers (`users.notify_agent_comments`) and has an address, in the comment's
+ * transaction. An internal note, or a comment that is no agent's, queues nothing. Answers how many.
+ */
+export async function queueAgentAnswerEmails(
+  tx: Tx,
+  ctx: Pick<AppContext, 'config'>,
+  commentId: number,
+  now: Date,
+): Promise<number> {
+  const rows = await queryRows<{
+    email: string;
+    language: string | null;
+    portal_name: string;
+    portal_key: string;
+    base_color: string | null;
+    default_language: string;
+    ticket_number: string;
+    title: string;
+    ticket_ext: number;
+    creator_ext: number;
+    message: string;
+    agent_name: string;
+  }>(
+    tx,
+    sql`select u.email, u.language, p.name as portal_name, p.key as portal_key, p.base_color,
+        p.default_language, t.ticket_number, t.title, t.ext_id as ticket_ext, cc.ext_id as creator_ext,
+        cm.message, coalesce(sa.display_name, su.display_name, '') as agent_name
+      from ticket_comments cm
+      join tickets t on t.id = cm.ticket_id
+      join portals p on p.id = t.portal_id
+      join contacts cc on cc.id = t.creator_contact_id
+      join user_contacts uc on uc.contact_id = cc.id
+      join users u on u.id = uc.user_id
+      left join agents sa on sa.id = cm.sender_agent_id
+      left join staff_users su on su.id = cm.sender_staff_id
+      where cm.id = ${commentId}::int and not cm.internal
+        and (cm.sender_agent_id is not null or cm.sender_staff_id is not null)
+        and u.notify_agent_comments and u.email is not null and u.email <> ''
+      order by u.id`,
+  );
+  for (const r of rows) {
+    await enqueueEmail(
+      tx,
+      agentAnswerEmail({
+        to: r.email,
+        language: r.language ?? r.default_language,
+        portalName: r.portal_name,
+        baseColor: r.base_color,
+        agentName: r.agent_name,
+        ticketNumber: r.ticket_number,
+        ticketTitle: r.title,
+        messageHtml: r.message,
+        link: `${ctx.config.publicUrl}/${r.portal_key}/${Number(r.creator_ext)}/tickets/${Number(r.ticket_ext)}`,
+      }),
+      now,
+    );
+  }
+  return rows.length;
 }

@@ -1,0 +1,327 @@
+/**
+ * SQL of what agents do on the staff desk: ticket lookups for a change, references by the back
+ * office's ids, the portal's options, staff members and their groups, preferences, presence and the
+ * unread counts. Every statement is scoped by the caller's portal.
+ */
+import { INBOX_COUNT_CAP, type InboxView } from '@sportello/contracts';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { agents, staffMemberships } from '../../db/schema';
+import { reserveExtIds } from '../../platform/portal-sequences';
+import { intArrayParam, isoText, queryRows, tsParam, type Queryable } from '../../platform/sql-json';
+import { viewCondition, type InboxScope } from './inbox.queries';
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+export interface TicketForChange {
+  id: number;
+  statusStepId: number;
+  closed: boolean;
+}
+
+/** A ticket of the portal by its back-office id, locked for the change. */
+export async function lockPortalTicket(
+  tx: Tx,
+  portalId: number,
+  ticketExtId: number,
+): Promise<TicketForChange | undefined> {
+  const rows = await queryRows<{ id: number; status_step_id: number; closed: boolean }>(
+    tx,
+    sql`select t.id, t.status_step_id, t.closed from tickets t
+      where t.portal_id = ${portalId}::int and t.ext_id = ${ticketExtId}::bigint for update of t`,
+  );
+  const r = rows[0];
+  return r && { id: Number(r.id), statusStepId: Number(r.status_step_id), closed: r.closed === true };
+}
+
+/** The internal id of a ticket of the portal (no lock). */
+export async function portalTicketId(
+  db: Queryable,
+  portalId: number,
+  ticketExtId: number,
+): Promise<number | undefined> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select id from tickets where portal_id = ${portalId}::int and ext_id = ${ticketExtId}::bigint`,
+  );
+  return rows[0] ? Number(rows[0].id) : undefined;
+}
+
+/**
+ * The caller's agent row in the portal, created (numbered after the back office's agents) when the
+ * membership has none: every staff member is an agent tickets can name and customers see.
+ */
+export async function ensureStaffAgent(
+  tx: Tx,
+  portalId: number,
+  staffUserId: number,
+): Promise<{ id: number; displayName: string }> {
+  const rows = await queryRows<{ agent_id: number | null; display_name: string; email: string }>(
+    tx,
+    sql`select m.agent_id, coalesce(a.display_name, u.display_name) as display_name, u.email
+      from staff_memberships m join staff_users u on u.id = m.staff_user_id
+      left join agents a on a.id = m.agent_id
+      where m.portal_id = ${portalId}::int and m.staff_user_id = ${staffUserId}::int for update of m`,
+  );
+  const m = rows[0];
+  if (!m) throw new Error('ensureStaffAgent: not a member');
+  if (m.agent_id !== null) return { id: Number(m.agent_id), displayName: m.display_name };
+  const extId = await reserveExtIds(tx, portalId, 'agent_seq');
+  const [row] = await tx
+    .insert(agents)
+    .values({ portalId, extId, displayName: m.display_name, email: m.email })
+    .returning({ id: agents.id });
+  await tx
+    .update(staffMemberships)
+    .set({ agentId: row!.id })
+    .where(
+      sql`${staffMemberships.portalId} = ${portalId} and ${staffMemberships.staffUserId} = ${staffUserId}`,
+    );
+  return { id: row!.id, displayName: m.display_name };
+}
+
+export interface ResolvedRefs {
+  stepId: number | null;
+  stepClosed: boolean;
+  typeId: number | null;
+  groupId: number | null;
+  agentId: number | null;
+}
+
+/** Internal ids of a portal's step, type, group and agent by back-office id, in one statement. */
+export async function resolveRefs(
+  db: Queryable,
+  portalId: number,
+  ext: { step?: number; type?: number; group?: number; agent?: number },
+): Promise<ResolvedRefs> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select
+      (select id from status_steps where portal_id = ${portalId}::int and ext_id = ${ext.step ?? -1}::bigint) as step_id,
+      (select task_status = 2 from status_steps where portal_id = ${portalId}::int and ext_id = ${ext.step ?? -1}::bigint) as step_closed,
+      (select id from ticket_types where portal_id = ${portalId}::int and ext_id = ${ext.type ?? -1}::bigint) as type_id,
+      (select id from assignee_groups where portal_id = ${portalId}::int and ext_id = ${ext.group ?? -1}::bigint) as group_id,
+      (select id from agents where portal_id = ${portalId}::int and ext_id = ${ext.agent ?? -1}::bigint) as agent_id`,
+  );
+  const r = rows[0] ?? {};
+  return {
+    stepId: num(r.step_id),
+    stepClosed: r.step_closed === true,
+    typeId: num(r.type_id),
+    groupId: num(r.group_id),
+    agentId: num(r.agent_id),
+  };
+}
+
+/** Marks files this staff user uploaded in the portal and never attached as attached. */
+export async function claimStaffUploads(
+  tx: Tx,
+  p: { portalId: number; staffUserId: number; fileIds: number[]; now: Date },
+): Promise<{ id: number; name: string }[]> {
+  if (p.fileIds.length === 0) return [];
+  const rows = await queryRows<{ id: number; name: string }>(
+    tx,
+    sql`update files set attached_at = ${tsParam(p.now)}
+      where id = any(${intArrayParam(p.fileIds)}) and portal_id = ${p.portalId}::int
+        and uploaded_by_staff_id = ${p.staffUserId}::int and attached_at is null
+      returning id, name`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
+export interface RawOptions {
+  steps: { id: number; name: string; taskStatus: number; isDefault: boolean; isClosing: boolean }[];
+  types: { id: number; name: string; color: string | null }[];
+  groups: { id: number; name: string }[];
+  agents: { id: number; displayName: string; staffUserId: number | null }[];
+  me: { staffUserId: number; agentId: number | null; groupIds: number[] };
+}
+
+/** The portal's steps, types, groups and agents, and the caller's agent and groups: one statement. */
+export async function portalOptions(
+  db: Queryable,
+  portalId: number,
+  staffUserId: number,
+): Promise<RawOptions> {
+  const rows = await queryRows<{ o: RawOptions | string }>(
+    db,
+    sql`select json_build_object(
+      'steps', (select coalesce(json_agg(json_build_object('id', s.ext_id, 'name', s.name,
+          'taskStatus', s.task_status, 'isDefault', s.is_default, 'isClosing', s.is_closing)
+          order by s.ext_id), '[]'::json) from status_steps s where s.portal_id = ${portalId}::int),
+      'types', (select coalesce(json_agg(json_build_object('id', x.ext_id, 'name', x.name, 'color', x.color)
+          order by x.name, x.ext_id), '[]'::json) from ticket_types x where x.portal_id = ${portalId}::int),
+      'groups', (select coalesce(json_agg(json_build_object('id', g.ext_id, 'name', g.name)
+          order by g.name, g.ext_id), '[]'::json) from assignee_groups g where g.portal_id = ${portalId}::int),
+      'agents', (select coalesce(json_agg(json_build_object('id', a.ext_id, 'displayName', a.display_name,
+          'staffUserId', m.staff_user_id) order by a.display_name, a.ext_id), '[]'::json)
+        from agents a left join staff_memberships m on m.agent_id = a.id
+        where a.portal_id = ${portalId}::int),
+      'me', json_build_object('staffUserId', ${staffUserId}::int,
+        'agentId', (select a.ext_id from staff_memberships m join agents a on a.id = m.agent_id
+          where m.portal_id = ${portalId}::int and m.staff_user_id = ${staffUserId}::int),
+        'groupIds', (select coalesce(json_agg(g.ext_id order by g.ext_id), '[]'::json)
+          from staff_group_members gm join assignee_groups g on g.id = gm.group_id
+          where gm.staff_user_id = ${staffUserId}::int and g.portal_id = ${portalId}::int))
+    ) as o`,
+  );
+  return parse(rows[0]!.o);
+}
+
+export interface RawMember {
+  id: number;
+  email: string;
+  displayName: string;
+  role: 'agent' | 'admin';
+  status: 'invited' | 'active' | 'disabled';
+  agentId: number | null;
+  groupIds: number[];
+}
+
+/** The staff of the portal (or one member), with their agent and groups by back-office id. */
+export async function listMembers(
+  db: Queryable,
+  portalId: number,
+  staffUserId?: number,
+): Promise<RawMember[]> {
+  const one = staffUserId === undefined ? sql`` : sql` and u.id = ${staffUserId}::int`;
+  const rows = await queryRows<{ m: RawMember | string }>(
+    db,
+    sql`select json_build_object('id', u.id, 'email', u.email, 'displayName', u.display_name,
+        'role', m.role, 'status', u.status, 'agentId', a.ext_id,
+        'groupIds', (select coalesce(json_agg(g.ext_id order by g.ext_id), '[]'::json)
+          from staff_group_members gm join assignee_groups g on g.id = gm.group_id
+          where gm.staff_user_id = u.id and g.portal_id = ${portalId}::int)) as m
+      from staff_memberships m join staff_users u on u.id = m.staff_user_id
+      left join agents a on a.id = m.agent_id
+      where m.portal_id = ${portalId}::int${one}
+      order by lower(u.display_name), u.id`,
+  );
+  return rows.map((r) => parse(r.m));
+}
+
+/** Internal ids of the portal's groups with these back-office ids (those that exist). */
+export async function groupIdsOf(db: Queryable, portalId: number, extIds: number[]): Promise<number[]> {
+  if (extIds.length === 0) return [];
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select id from assignee_groups where portal_id = ${portalId}::int
+      and ext_id = any(${sql.param(extIds)}::bigint[])`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/** Replaces the member's groups of this portal (groups of other portals stay). */
+export async function replaceGroups(
+  tx: Tx,
+  portalId: number,
+  staffUserId: number,
+  groupIds: number[],
+): Promise<void> {
+  await tx.execute(
+    sql`delete from staff_group_members gm using assignee_groups g
+      where gm.group_id = g.id and g.portal_id = ${portalId}::int and gm.staff_user_id = ${staffUserId}::int`,
+  );
+  if (groupIds.length > 0)
+    await tx.execute(
+      sql`insert into staff_group_members (staff_user_id, group_id)
+        select ${staffUserId}::int, g from unnest(${intArrayParam(groupIds)}) g on conflict do nothing`,
+    );
+}
+
+export async function readPreferences(
+  db: Queryable,
+  staffUserId: number,
+): Promise<{ emailNewTicket: boolean; emailCustomerReply: boolean }> {
+  const rows = await queryRows<{ email_new_ticket: boolean; email_customer_reply: boolean }>(
+    db,
+    sql`select email_new_ticket, email_customer_reply from staff_preferences
+      where staff_user_id = ${staffUserId}::int`,
+  );
+  const r = rows[0];
+  return { emailNewTicket: r?.email_new_ticket ?? true, emailCustomerReply: r?.email_customer_reply ?? true };
+}
+
+export async function writePreferences(
+  db: Queryable,
+  staffUserId: number,
+  p: { emailNewTicket?: boolean | undefined; emailCustomerReply?: boolean | undefined },
+  now: Date,
+): Promise<void> {
+  await db.execute(
+    sql`insert into staff_preferences as sp (staff_user_id, email_new_ticket, email_customer_reply, updated_at)
+      values (${staffUserId}::int, coalesce(${p.emailNewTicket ?? null}::boolean, true),
+        coalesce(${p.emailCustomerReply ?? null}::boolean, true), ${tsParam(now)})
+      on conflict (staff_user_id) do update set
+        email_new_ticket = coalesce(${p.emailNewTicket ?? null}::boolean, sp.email_new_ticket),
+        email_customer_reply = coalesce(${p.emailCustomerReply ?? null}::boolean, sp.email_customer_reply),
+        updated_at = excluded.updated_at`,
+  );
+}
+
+export async function markUnread(db: Queryable, staffUserId: number, ticketId: number): Promise<void> {
+  await db.execute(
+    sql`delete from staff_ticket_reads where staff_user_id = ${staffUserId}::int and ticket_id = ${ticketId}::int`,
+  );
+}
+
+export interface RawPresence {
+  staffUserId: number;
+  displayName: string;
+  state: 'viewing' | 'replying';
+  until: string;
+}
+
+/**
+ * Records the caller's heartbeat on a ticket (or ends it: state null) and answers the others' live
+ * presence. The caller's own expired rows on other tickets go at the same time, so the table holds
+ * about one row per agent at work.
+ */
+export async function heartbeat(
+  tx: Tx,
+  p: { ticketId: number; staffUserId: number; state: 'viewing' | 'replying' | null; now: Date; ttlS: number },
+): Promise<RawPresence[]> {
+  await tx.execute(
+    sql`delete from staff_presence where staff_user_id = ${p.staffUserId}::int
+      and (expires_at <= ${tsParam(p.now)} or ticket_id = ${p.ticketId}::int)`,
+  );
+  if (p.state !== null)
+    await tx.execute(
+      sql`insert into staff_presence (ticket_id, staff_user_id, state, expires_at)
+        values (${p.ticketId}::int, ${p.staffUserId}::int, ${p.state},
+          ${tsParam(new Date(p.now.getTime() + p.ttlS * 1000))})`,
+    );
+  const rows = await queryRows<{ staff_user_id: number; display_name: string; state: string; until: string }>(
+    tx,
+    sql`select u.id as staff_user_id, u.display_name, pr.state, ${sql.raw(isoText('pr.expires_at'))} as until
+      from staff_presence pr join staff_users u on u.id = pr.staff_user_id
+      where pr.ticket_id = ${p.ticketId}::int and pr.staff_user_id <> ${p.staffUserId}::int
+        and pr.expires_at > ${tsParam(p.now)}
+      order by u.display_name, u.id`,
+  );
+  return rows.map((r) => ({
+    staffUserId: Number(r.staff_user_id),
+    displayName: r.display_name,
+    state: r.state as 'viewing' | 'replying',
+    until: r.until,
+  }));
+}
+
+const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'];
+
+/**
+ * Unread tickets per view for the caller (activity newer than their last read), each count stopping
+ * at INBOX_COUNT_CAP like the inbox's counts, in one statement.
+ */
+export async function countUnread(db: Queryable, s: InboxScope): Promise<Record<InboxView, number>> {
+  const cols = VIEWS.map(
+    (v) => sql`(select count(*)::int from (select 1 from tickets t
+      where t.portal_id = ${s.portalId} and ${viewCondition(v, s)}
+        and not exists (select 1 from staff_ticket_reads r where r.staff_user_id = ${s.staffUserId}
+          and r.ticket_id = t.id and r.read_at >= t.last_activity_at)
+      limit ${INBOX_COUNT_CAP}) x) as ${sql.identifier(v)}`,
+  );
+  const rows = await queryRows<Record<InboxView, number>>(db, sql`select ${sql.join(cols, sql`, `)}`);
+  return rows[0]!;
+}

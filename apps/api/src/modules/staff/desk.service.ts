@@ -1,0 +1,330 @@
+/**
+ * What agents do on a ticket (issue 13): replies and internal notes, changes of step, type, assignee,
+ * group and next planned activity, read marks, presence, uploads; and the desk's own data (options,
+ * members and their groups, preferences, unread counts). Every write is one transaction holding its
+ * events, e-mails and timeline rows.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import {
+  INBOX_COUNT_CAP,
+  PRESENCE_TTL_S,
+  staffErrorCodes,
+  ticketErrorCodes,
+  type PresenceAnswer,
+  type StaffComment,
+  type StaffMember,
+  type StaffOptions,
+  type StaffPreferences,
+  type StaffTicketDetail,
+  type StaffTicketUpdate,
+  type UnreadAnswer,
+  type UploadResult,
+  type staffCommentRequestSchema,
+} from '@sportello/contracts';
+import type { z } from 'zod';
+import { tickets } from '../../db/schema';
+import { queueAgentAnswerEmails } from '../../platform/agent-answer';
+import type { AppContext } from '../../platform/context';
+import { insertAttachments, insertComment, userHtml } from '../../platform/conversation';
+import { deskSignalOf } from '../../platform/event-signal';
+import { emitCommentEvent, emitTicketEvent, staffSource } from '../../platform/events';
+import { badRequest, notFound } from '../../platform/errors';
+import { kickOutbox } from '../../platform/outbox';
+import { reserveExtIds } from '../../platform/portal-sequences';
+import { queryRows } from '../../platform/sql-json';
+import { setChangeActor } from '../../platform/ticket-changes';
+import { receiveUpload } from '../../platform/uploads';
+import { sql } from 'drizzle-orm';
+import { countInbox, markRead, staffCommentsJson, type RawStaffDetail } from './inbox.queries';
+import { scopeOf, staffSigner, staffTicket } from './inbox.service';
+import type { StaffAccess, StaffPortalAccess } from './staff.access';
+import {
+  claimStaffUploads,
+  countUnread,
+  ensureStaffAgent,
+  groupIdsOf,
+  heartbeat,
+  listMembers,
+  lockPortalTicket,
+  markUnread,
+  portalOptions,
+  portalTicketId,
+  readPreferences,
+  replaceGroups,
+  resolveRefs,
+  writePreferences,
+} from './desk.queries';
+
+type CommentRequest = z.output<typeof staffCommentRequestSchema>;
+
+const ticketNotFound = () => notFound('No such ticket in this portal', ticketErrorCodes.ticketNotFound);
+const unknownRef = (what: string) =>
+  badRequest(`${what} is not one of this portal's`, staffErrorCodes.unknownReference);
+
+/** Sanitised HTML with no text and no image (as the customer's rule for a reply). */
+const isBlankHtml = (html: string) =>
+  !/<img\s[^>]*src=/i.test(html) &&
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;|&#160;|\s/g, '')
+    .trim() === '';
+
+/**
+ * A public reply or an internal note. A reply: `agent.comment_added` (source staff) and the e-mail to
+ * the customer, in the comment's transaction; the insert trigger of migration 0008 makes the ticket
+ * wait for the customer. A note: nothing leaves the staff (the shared emitter and mailer refuse one
+ * anyway). The author has read their own comment.
+ */
+export async function addStaffComment(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  ticketExtId: number,
+  body: CommentRequest,
+): Promise<StaffComment> {
+  const message = userHtml(body.message);
+  const ids = body.attachments;
+  if (new Set(ids).size !== ids.length)
+    throw badRequest('An attachment is listed twice', ticketErrorCodes.attachmentUnavailable);
+  if (isBlankHtml(message) && ids.length === 0)
+    throw badRequest('A reply needs some text or a file', ticketErrorCodes.emptyComment);
+  const portalId = a.portal.portalId;
+  const now = ctx.clock.now();
+  const commentId = await ctx.database.db.transaction(async (tx) => {
+    const ticket = await lockPortalTicket(tx, portalId, ticketExtId);
+    if (!ticket) throw ticketNotFound();
+    const agent = await ensureStaffAgent(tx, portalId, a.staffUserId);
+    const ext = await reserveExtIds(tx, portalId, 'comment_seq');
+    const id = await insertComment(tx, {
+      portalId,
+      ticketId: ticket.id,
+      extId: ext,
+      message,
+      creationDate: now,
+      senderAgentId: agent.id,
+      senderStaffId: a.staffUserId,
+      internal: body.internal,
+    });
+    const taken = await claimStaffUploads(tx, { portalId, staffUserId: a.staffUserId, fileIds: ids, now });
+    if (taken.length !== ids.length)
+      throw badRequest(
+        'An attachment is not one of your uploads, or is already attached',
+        ticketErrorCodes.attachmentUnavailable,
+      );
+    const byId = new Map(taken.map((f) => [f.id, f]));
+    await insertAttachments(tx, {
+      portalId,
+      ticketId: ticket.id,
+      commentId: id,
+      files: ids.map((f) => byId.get(f)!),
+    });
+    if (!body.internal) {
+      await emitCommentEvent(tx, ctx, 'agent.comment_added', id, staffSource(a.staffUserId, a.displayName));
+      await queueAgentAnswerEmails(tx, ctx, id, now);
+    }
+    await markRead(tx, a.staffUserId, ticket.id, now);
+    return id;
+  });
+  if (!body.internal) kickOutbox();
+  const rows = await queryRows<{ items: RawStaffDetail['comments'] | string }>(
+    ctx.database.db,
+    sql`with wanted as (select ${commentId}::int as id)
+      select ${sql.raw(staffCommentsJson('cm.id = (select id from wanted)'))} as items`,
+  );
+  const raw = rows[0]!.items;
+  const c = (typeof raw === 'string' ? JSON.parse(raw) : raw) as RawStaffDetail['comments'];
+  const sign = staffSigner(ctx);
+  return { ...c[0]!, attachments: c[0]!.attachments.map(sign) };
+}
+
+/**
+ * Changes step, type, assignee, group and next planned activity in one transaction: the timeline
+ * trigger records each change with the caller as its author; moving into a closing step emits
+ * `ticket.closed`, out of one `ticket.reopened`, as the customer's own close and reopen do.
+ */
+export async function updateStaffTicket(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  ticketExtId: number,
+  body: StaffTicketUpdate,
+): Promise<StaffTicketDetail> {
+  if (Object.values(body).every((v) => v === undefined))
+    throw badRequest('Nothing to change', staffErrorCodes.nothingToChange);
+  const portalId = a.portal.portalId;
+  const now = ctx.clock.now();
+  await ctx.database.db.transaction(async (tx) => {
+    const ticket = await lockPortalTicket(tx, portalId, ticketExtId);
+    if (!ticket) throw ticketNotFound();
+    const refs = await resolveRefs(tx, portalId, {
+      ...(body.stepId !== undefined && { step: body.stepId }),
+      ...(body.typeId !== undefined && { type: body.typeId }),
+      ...(typeof body.groupId === 'number' && { group: body.groupId }),
+      ...(typeof body.assigneeId === 'number' && { agent: body.assigneeId }),
+    });
+    if (body.stepId !== undefined && refs.stepId === null) throw unknownRef('The step');
+    if (body.typeId !== undefined && refs.typeId === null) throw unknownRef('The type');
+    if (typeof body.groupId === 'number' && refs.groupId === null) throw unknownRef('The group');
+    if (typeof body.assigneeId === 'number' && refs.agentId === null) throw unknownRef('The agent');
+    const next = body.nextPlannedActivityInfo;
+    const set: Partial<typeof tickets.$inferInsert> = {
+      ...(refs.stepId !== null && { statusStepId: refs.stepId }),
+      ...(refs.typeId !== null && { typeId: refs.typeId }),
+      ...(body.groupId !== undefined && { assignedGroupId: refs.groupId }),
+      ...(body.assigneeId !== undefined && { assignedUserId: refs.agentId }),
+      ...(next !== undefined && {
+        nextPlannedActivityInfo: next === null || next.trim() === '' ? null : next.trim(),
+      }),
+    };
+    await setChangeActor(tx, { kind: 'staff', id: a.staffUserId, name: a.displayName }, now);
+    await tx
+      .update(tickets)
+      .set(set)
+      .where(sql`${tickets.id} = ${ticket.id}`);
+    if (refs.stepId !== null && refs.stepId !== ticket.statusStepId && refs.stepClosed !== ticket.closed) {
+      const type = refs.stepClosed ? 'ticket.closed' : 'ticket.reopened';
+      await emitTicketEvent(
+        tx,
+        ctx,
+        type,
+        ticket.id,
+        staffSource(a.staffUserId, a.displayName),
+        ticket.statusStepId,
+      );
+    }
+  });
+  return staffTicket(ctx, a, ticketExtId, { markRead: false });
+}
+
+export async function setTicketRead(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  ticketExtId: number,
+  read: boolean,
+): Promise<void> {
+  const db = ctx.database.db;
+  const id = await portalTicketId(db, a.portal.portalId, ticketExtId);
+  if (id === undefined) throw ticketNotFound();
+  if (read) await markRead(db, a.staffUserId, id, ctx.clock.now());
+  else await markUnread(db, a.staffUserId, id);
+}
+
+export async function presence(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  ticketExtId: number,
+  state: 'viewing' | 'replying' | 'left',
+): Promise<PresenceAnswer> {
+  const db = ctx.database.db;
+  const id = await portalTicketId(db, a.portal.portalId, ticketExtId);
+  if (id === undefined) throw ticketNotFound();
+  const others = await db.transaction((tx) =>
+    heartbeat(tx, {
+      ticketId: id,
+      staffUserId: a.staffUserId,
+      state: state === 'left' ? null : state,
+      now: ctx.clock.now(),
+      ttlS: PRESENCE_TTL_S,
+    }),
+  );
+  return { others };
+}
+
+/** A file for a reply or note, owned by the staff user until a comment of theirs attaches it. */
+export async function staffUpload(
+  req: FastifyRequest,
+  ctx: AppContext,
+  a: StaffPortalAccess,
+): Promise<UploadResult> {
+  const file = await receiveUpload(
+    req,
+    ctx,
+    { portalId: a.portal.portalId, staffUserId: a.staffUserId },
+    async (_tx, f) => f,
+  );
+  return { id: file.id, url: staffSigner(ctx)({ id: file.id, name: file.name, fileId: file.id }).url };
+}
+
+export async function options(ctx: AppContext, a: StaffPortalAccess): Promise<StaffOptions> {
+  return portalOptions(ctx.database.db, a.portal.portalId, a.staffUserId);
+}
+
+export async function members(ctx: AppContext, a: StaffPortalAccess): Promise<StaffMember[]> {
+  return listMembers(ctx.database.db, a.portal.portalId);
+}
+
+/** Sets a member's assignee groups of this portal (admins): "My groups" and group notifications. */
+export async function setMemberGroups(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  staffUserId: number,
+  groupExtIds: number[],
+): Promise<StaffMember> {
+  const portalId = a.portal.portalId;
+  const db = ctx.database.db;
+  const wanted = [...new Set(groupExtIds)];
+  return db.transaction(async (tx) => {
+    const [member] = await listMembers(tx, portalId, staffUserId);
+    if (!member) throw notFound('No staff member of this portal with this id', staffErrorCodes.staffNotFound);
+    const ids = await groupIdsOf(tx, portalId, wanted);
+    if (ids.length !== wanted.length) throw unknownRef('A group');
+    await replaceGroups(tx, portalId, staffUserId, ids);
+    return (await listMembers(tx, portalId, staffUserId))[0]!;
+  });
+}
+
+export async function preferences(ctx: AppContext, a: StaffAccess): Promise<StaffPreferences> {
+  return readPreferences(ctx.database.db, a.staffUserId);
+}
+
+export async function setPreferences(
+  ctx: AppContext,
+  a: StaffAccess,
+  p: Partial<StaffPreferences>,
+): Promise<StaffPreferences> {
+  await writePreferences(ctx.database.db, a.staffUserId, p, ctx.clock.now());
+  return readPreferences(ctx.database.db, a.staffUserId);
+}
+
+/** How often a waiting unread request counts again without a notification (PGlite, a lost NOTIFY). */
+const UNREAD_POLL_MS = 2000;
+/**
+ * At most one count per waiting request in this time, however many changes wake it: on a busy
+ * installation every commit to tickets NOTIFYs, and each waiting agent would count again each time.
+ */
+const UNREAD_MIN_GAP_MS = 1000;
+
+async function unreadNow(ctx: AppContext, a: StaffPortalAccess): Promise<UnreadAnswer> {
+  const scope = scopeOf(a);
+  const db = ctx.database.db;
+  const [unread, counts] = await Promise.all([countUnread(db, scope), countInbox(db, scope)]);
+  const version = createHash('sha256')
+    .update(JSON.stringify([unread, counts]))
+    .digest('base64url')
+    .slice(0, 22);
+  return { unread, counts, countCap: INBOX_COUNT_CAP, version };
+}
+
+/**
+ * The caller's unread counts. With `since` (the version the desk holds) and `wait`, the answer waits
+ * until the counts differ from that version: woken by the desk's NOTIFY (migration 0009) on
+ * PostgreSQL, and counting again every UNREAD_POLL_MS anyway (the embedded database, a lost
+ * notification). The request holds no connection while it waits.
+ */
+export async function unread(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  q: { since?: string | undefined; wait: number },
+  closed: () => boolean = () => false,
+): Promise<UnreadAnswer> {
+  const deadline = Date.now() + q.wait * 1000;
+  const signal = deskSignalOf(ctx.database);
+  for (;;) {
+    const counted = Date.now();
+    const answer = await unreadNow(ctx, a);
+    const left = deadline - Date.now();
+    if (q.since === undefined || answer.version !== q.since || left <= 0 || closed()) return answer;
+    await signal.wait(Math.min(left, UNREAD_POLL_MS));
+    const gap = counted + UNREAD_MIN_GAP_MS - Date.now();
+    if (gap > 0) await new Promise((r) => setTimeout(r, Math.min(gap, Math.max(0, deadline - Date.now()))));
+  }
+}

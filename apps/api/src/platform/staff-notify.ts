@@ -1,0 +1,119 @@
+/**
+ * E-mails to agents (issue 13): a customer opened a ticket, or replied on one. Who hears of it: the
+ * staff user who is the ticket's assignee; without one, the staff members of the ticket's group;
+ * without those, every staff member of the portal. Each person keeps only what their preferences ask
+ * for (`staff_preferences`, both on by default) and only while they may sign in. Queued in the
+ * customer's transaction, through the outbox, so a rolled-back ticket or reply mails nobody.
+ * Shared by the tickets module (which writes the change) and the staff module (which owns the
+ * preferences): modules do not import each other.
+ */
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../db/client';
+import { escapeHtml, langOf } from './account-mail';
+import type { AppContext } from './context';
+import { htmlToText } from './html';
+import { enqueueEmail } from './outbox';
+import { queryRows } from './sql-json';
+
+export type StaffNotice = 'new_ticket' | 'customer_reply';
+
+const texts = {
+  it: {
+    new_ticket: (n: string, title: string) => `Nuovo ticket ${n}: ${title}`,
+    customer_reply: (n: string, title: string) => `Risposta del cliente al ticket ${n}: ${title}`,
+    intro: { new_ticket: 'ha aperto un ticket', customer_reply: 'ha risposto' },
+    open: 'Apri nel desk',
+    why: 'Puoi scegliere quali e-mail ricevere nelle tue preferenze del desk.',
+  },
+  en: {
+    new_ticket: (n: string, title: string) => `New ticket ${n}: ${title}`,
+    customer_reply: (n: string, title: string) => `Customer reply on ticket ${n}: ${title}`,
+    intro: { new_ticket: 'opened a ticket', customer_reply: 'replied' },
+    open: 'Open in the desk',
+    why: 'You choose which e-mails you get in your desk preferences.',
+  },
+  es: {
+    new_ticket: (n: string, title: string) => `Nuevo ticket ${n}: ${title}`,
+    customer_reply: (n: string, title: string) => `Respuesta del cliente al ticket ${n}: ${title}`,
+    intro: { new_ticket: 'ha abierto un ticket', customer_reply: 'ha respondido' },
+    open: 'Abrir en el escritorio',
+    why: 'Eliges qué correos recibes en tus preferencias del escritorio.',
+  },
+} as const;
+
+/** The desk's address of a ticket (the web desk's route). */
+export const staffTicketUrl = (ctx: Pick<AppContext, 'config'>, portalKey: string, ticketExtId: number) =>
+  `${ctx.config.publicUrl}/${encodeURIComponent(portalKey)}/staff/tickets/${ticketExtId}`;
+
+/**
+ * Queues the notice of a new ticket (`commentId` null: its description is quoted) or of a customer's
+ * reply (that comment is quoted) to the staff users who are to hear of it. Answers how many.
+ */
+export async function queueStaffNotices(
+  tx: Tx,
+  ctx: Pick<AppContext, 'config'>,
+  notice: StaffNotice,
+  ticketId: number,
+  commentId: number | null,
+  now: Date,
+): Promise<number> {
+  const wants = notice === 'new_ticket' ? sql.raw('email_new_ticket') : sql.raw('email_customer_reply');
+  const rows = await queryRows<{
+    email: string;
+    portal_key: string;
+    portal_name: string;
+    default_language: string;
+    ticket_ext: number;
+    ticket_number: string;
+    title: string;
+    author: string;
+    message: string;
+  }>(
+    tx,
+    sql`with t as (select * from tickets where id = ${ticketId}::int),
+      assignee as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id
+        and m.agent_id = t.assigned_user_id),
+      grp as (select g.staff_user_id from staff_group_members g join t on g.group_id = t.assigned_group_id
+        join staff_memberships m on m.staff_user_id = g.staff_user_id and m.portal_id = t.portal_id),
+      everyone as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id),
+      chosen as (
+        select staff_user_id from assignee
+        union select staff_user_id from grp where not exists (select 1 from assignee)
+        union select staff_user_id from everyone
+          where not exists (select 1 from assignee) and not exists (select 1 from grp))
+      select u.email, p.key as portal_key, p.name as portal_name, p.default_language,
+        t.ext_id as ticket_ext, t.ticket_number, t.title,
+        coalesce(sc.referent_name, cc.referent_name, '') as author,
+        coalesce(cm.message, t.description) as message
+      from chosen c join staff_users u on u.id = c.staff_user_id
+      cross join t join portals p on p.id = t.portal_id
+      left join contacts cc on cc.id = t.creator_contact_id
+      left join ticket_comments cm on cm.id = ${commentId}::int and cm.ticket_id = t.id and not cm.internal
+      left join contacts sc on sc.id = cm.sender_contact_id
+      left join staff_preferences sp on sp.staff_user_id = u.id
+      where u.status = 'active' and coalesce(sp.${wants}, true)
+        and (${commentId}::int is null or cm.id is not null)
+      order by u.id`,
+  );
+  for (const r of rows) {
+    const t = texts[langOf(r.default_language)];
+    const n = r.ticket_number || `#${Number(r.ticket_ext)}`;
+    const link = staffTicketUrl(ctx, r.portal_key, Number(r.ticket_ext));
+    const intro = `${r.author || '—'} ${t.intro[notice]}:`;
+    const quote = htmlToText(r.message);
+    await enqueueEmail(
+      tx,
+      {
+        to: r.email,
+        subject: `[${r.portal_name}] ${t[notice](n, r.title)}`,
+        text: `${intro}\n\n${quote}\n\n${t.open}: ${link}\n\n-- \n${t.why}\n`,
+        html:
+          `<p>${escapeHtml(intro)}</p><blockquote>${escapeHtml(quote)}</blockquote>` +
+          `<p><a href="${escapeHtml(link)}">${escapeHtml(t.open)}</a></p>` +
+          `<p style="color:#666;font-size:12px">${escapeHtml(t.why)}</p>`,
+      },
+      now,
+    );
+  }
+  return rows.length;
+}
