@@ -284,13 +284,16 @@ export async function heartbeat(
 ): Promise<RawPresence[]> {
   await tx.execute(
     sql`delete from staff_presence where staff_user_id = ${p.staffUserId}::int
-      and (expires_at <= ${tsParam(p.now)} or ticket_id = ${p.ticketId}::int)`,
+      and (expires_at <= ${tsParam(p.now)} or (ticket_id = ${p.ticketId}::int and ${p.state === null}))`,
   );
+  // An upsert: two tabs of one agent may beat at the same moment.
   if (p.state !== null)
     await tx.execute(
       sql`insert into staff_presence (ticket_id, staff_user_id, state, expires_at)
         values (${p.ticketId}::int, ${p.staffUserId}::int, ${p.state},
-          ${tsParam(new Date(p.now.getTime() + p.ttlS * 1000))})`,
+          ${tsParam(new Date(p.now.getTime() + p.ttlS * 1000))})
+        on conflict (ticket_id, staff_user_id) do update
+          set state = excluded.state, expires_at = excluded.expires_at`,
     );
   const rows = await queryRows<{ staff_user_id: number; display_name: string; state: string; until: string }>(
     tx,

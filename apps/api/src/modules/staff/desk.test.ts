@@ -486,6 +486,16 @@ describe('presence', () => {
     expect(none.statusCode).toBe(404);
   });
 
+  it('takes heartbeats of one agent at the same moment (two tabs)', async () => {
+    const url = `${base}/5003/presence`;
+    const both = await Promise.all(
+      ['viewing', 'replying', 'viewing', 'replying'].map((state) => staffPost(staff.agentA, url, { state })),
+    );
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const seen = (await staffGet(staff.adminA, `${base}/5003`)).json().presence;
+    expect(seen).toHaveLength(1);
+  });
+
   it('an agent of another portal never sees or touches this portal', async () => {
     const res = await staffPost(staff.agentB, `${base}/5004/presence`, { state: 'viewing' });
     expect(res.statusCode).toBe(403);
