@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../test/harness';
 import { multipartFile, seedPersonas, type Persona, type PersonaAccess } from '../../test/personas';
 import { seedStaffPersonas, staffMember } from './staff.fixture';
 
@@ -149,6 +149,21 @@ describe('replies and internal notes', () => {
     expect(task.body).not.toContain(NOTE);
     expect(await mailsSince(mail0)).toEqual([]);
     expect(await eventsSince(ev0)).toEqual([]);
+    // The feed a back office reads (integration API) has the reply of the test above, not the note.
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/portals/acme/keys',
+      headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      payload: { name: 'CRM', scopes: ['events'] },
+    });
+    const feed = await t.app.inject({
+      method: 'GET',
+      url: '/api/integration/v1/events?limit=1000',
+      headers: { authorization: `Bearer ${made.json().secret as string}` },
+    });
+    expect(feed.statusCode).toBe(200);
+    expect(feed.body).toContain(REPLY);
+    expect(feed.body).not.toContain(NOTE);
   });
 
   it('refuses an empty reply, a ticket of another portal, and a missing internal flag', async () => {
