@@ -6,6 +6,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileSweeper } from '../../platform/file-sweeper';
+import { PENDING_UPLOADS } from '../../platform/files';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../test/harness';
 import { multipartFile, seedPersonas, type Persona, type PersonaAccess } from '../../test/personas';
 import { seedStaffPersonas, staffMember } from './staff.fixture';
@@ -515,5 +517,29 @@ describe('presence', () => {
     const res = await staffPost(staff.agentB, `${base}/5004/presence`, { state: 'viewing' });
     expect(res.statusCode).toBe(403);
     expect(await staffMember(t, 'beta', 'other@beta.example')).toBeDefined();
+  });
+});
+
+// Last: it moves the clock past every session's life.
+describe('staff uploads never attached', () => {
+  it('are swept after 24 hours, as the contacts’ are', async () => {
+    const m = multipartFile('bozza.txt', 'mai allegato', 'text/plain');
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/portals/acme/uploads',
+      headers: { ...staff.agentA, ...m.headers },
+      payload: m.payload,
+    });
+    expect(up.statusCode).toBe(201);
+    const exists = async () =>
+      (
+        await q<{ n: number }>(sql`select count(*)::int as n from files where id = ${up.json().id as number}`)
+      )[0]!.n;
+    const sweeper = new FileSweeper(t.ctx, t.app.log);
+    await sweeper.sweep();
+    expect(await exists()).toBe(1);
+    t.clock.advance(PENDING_UPLOADS.ttlMs + 60_000);
+    await sweeper.sweep();
+    expect(await exists()).toBe(0);
   });
 });
