@@ -4,7 +4,7 @@
  * unread counts. Every statement is scoped by the caller's portal.
  */
 import { INBOX_COUNT_CAP, type InboxView } from '@sportello/contracts';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { agents, staffMemberships } from '../../db/schema';
 import { reserveExtIds } from '../../platform/portal-sequences';
@@ -284,13 +284,16 @@ export async function heartbeat(
 ): Promise<RawPresence[]> {
   await tx.execute(
     sql`delete from staff_presence where staff_user_id = ${p.staffUserId}::int
-      and (expires_at <= ${tsParam(p.now)} or ticket_id = ${p.ticketId}::int)`,
+      and (expires_at <= ${tsParam(p.now)} or (ticket_id = ${p.ticketId}::int and ${p.state === null}))`,
   );
+  // An upsert: two tabs of one agent may beat at the same moment.
   if (p.state !== null)
     await tx.execute(
       sql`insert into staff_presence (ticket_id, staff_user_id, state, expires_at)
         values (${p.ticketId}::int, ${p.staffUserId}::int, ${p.state},
-          ${tsParam(new Date(p.now.getTime() + p.ttlS * 1000))})`,
+          ${tsParam(new Date(p.now.getTime() + p.ttlS * 1000))})
+        on conflict (ticket_id, staff_user_id) do update
+          set state = excluded.state, expires_at = excluded.expires_at`,
     );
   const rows = await queryRows<{ staff_user_id: number; display_name: string; state: string; until: string }>(
     tx,
@@ -312,16 +315,23 @@ const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'open', '
 
 /**
  * Unread tickets per view for the caller (activity newer than their last read), each count stopping
- * at INBOX_COUNT_CAP like the inbox's counts, in one statement.
+ * at INBOX_COUNT_CAP like the inbox's counts, in one statement. The read mark is a scalar subquery on
+ * purpose: it stays one primary-key probe per ticket counted (at most the cap), where an anti-join
+ * would hash every read mark of the caller (hundreds of thousands for a busy agent) for each view.
  */
 export async function countUnread(db: Queryable, s: InboxScope): Promise<Record<InboxView, number>> {
+  const rows = await queryRows<Record<InboxView, number>>(db, countUnreadSql(s));
+  return rows[0]!;
+}
+
+/** The statement of countUnread (its plans are checked in inbox.plans.test.ts). */
+export function countUnreadSql(s: InboxScope): SQL {
   const cols = VIEWS.map(
     (v) => sql`(select count(*)::int from (select 1 from tickets t
       where t.portal_id = ${s.portalId} and ${viewCondition(v, s)}
-        and not exists (select 1 from staff_ticket_reads r where r.staff_user_id = ${s.staffUserId}
-          and r.ticket_id = t.id and r.read_at >= t.last_activity_at)
+        and coalesce((select r.read_at from staff_ticket_reads r where r.staff_user_id = ${s.staffUserId}
+          and r.ticket_id = t.id), '-infinity') < t.last_activity_at
       limit ${INBOX_COUNT_CAP}) x) as ${sql.identifier(v)}`,
   );
-  const rows = await queryRows<Record<InboxView, number>>(db, sql`select ${sql.join(cols, sql`, `)}`);
-  return rows[0]!;
+  return sql`select ${sql.join(cols, sql`, `)}`;
 }

@@ -6,7 +6,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { FileSweeper } from '../../platform/file-sweeper';
+import { PENDING_UPLOADS } from '../../platform/files';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../test/harness';
 import { multipartFile, seedPersonas, type Persona, type PersonaAccess } from '../../test/personas';
 import { seedStaffPersonas, staffMember } from './staff.fixture';
 
@@ -149,6 +151,21 @@ describe('replies and internal notes', () => {
     expect(task.body).not.toContain(NOTE);
     expect(await mailsSince(mail0)).toEqual([]);
     expect(await eventsSince(ev0)).toEqual([]);
+    // The feed a back office reads (integration API) has the reply of the test above, not the note.
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/portals/acme/keys',
+      headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      payload: { name: 'CRM', scopes: ['events'] },
+    });
+    const feed = await t.app.inject({
+      method: 'GET',
+      url: '/api/integration/v1/events?limit=1000',
+      headers: { authorization: `Bearer ${made.json().secret as string}` },
+    });
+    expect(feed.statusCode).toBe(200);
+    expect(feed.body).toContain(REPLY);
+    expect(feed.body).not.toContain(NOTE);
   });
 
   it('refuses an empty reply, a ticket of another portal, and a missing internal flag', async () => {
@@ -486,9 +503,43 @@ describe('presence', () => {
     expect(none.statusCode).toBe(404);
   });
 
+  it('takes heartbeats of one agent at the same moment (two tabs)', async () => {
+    const url = `${base}/5003/presence`;
+    const both = await Promise.all(
+      ['viewing', 'replying', 'viewing', 'replying'].map((state) => staffPost(staff.agentA, url, { state })),
+    );
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const seen = (await staffGet(staff.adminA, `${base}/5003`)).json().presence;
+    expect(seen).toHaveLength(1);
+  });
+
   it('an agent of another portal never sees or touches this portal', async () => {
     const res = await staffPost(staff.agentB, `${base}/5004/presence`, { state: 'viewing' });
     expect(res.statusCode).toBe(403);
     expect(await staffMember(t, 'beta', 'other@beta.example')).toBeDefined();
+  });
+});
+
+// Last: it moves the clock past every session's life.
+describe('staff uploads never attached', () => {
+  it('are swept after 24 hours, as the contacts’ are', async () => {
+    const m = multipartFile('bozza.txt', 'mai allegato', 'text/plain');
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/staff/portals/acme/uploads',
+      headers: { ...staff.agentA, ...m.headers },
+      payload: m.payload,
+    });
+    expect(up.statusCode).toBe(201);
+    const exists = async () =>
+      (
+        await q<{ n: number }>(sql`select count(*)::int as n from files where id = ${up.json().id as number}`)
+      )[0]!.n;
+    const sweeper = new FileSweeper(t.ctx, t.app.log);
+    await sweeper.sweep();
+    expect(await exists()).toBe(1);
+    t.clock.advance(PENDING_UPLOADS.ttlMs + 60_000);
+    await sweeper.sweep();
+    expect(await exists()).toBe(0);
   });
 });

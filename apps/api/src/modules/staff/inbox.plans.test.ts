@@ -15,6 +15,8 @@
  *               tickets_title_trgm_idx (fragments) and tickets_number_idx, semi-joined to the view's
  *               rows; only the hits are sorted
  * The joins for names (company, type, step, contact, group, agent) run on the page's rows only.
+ * Unread counts (desk.queries countUnread) read the same indexes, each stopping at INBOX_COUNT_CAP, and
+ * look each ticket's read mark up by the primary key of staff_ticket_reads.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -22,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents, portals } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedExample } from '../../test/seed';
+import { countUnreadSql } from './desk.queries';
 import { inboxPageSql, type InboxFilters, type InboxScope } from './inbox.queries';
 
 let t: TestApp;
@@ -102,4 +105,25 @@ describe('inbox plans', () => {
       expect(p, p).not.toMatch(/Seq Scan on tickets|Sort Key: t\.last_activity_at/);
     });
   }
+
+  it('counts unread tickets per view probing the read marks by key, one ticket at a time', async () => {
+    const q = dialect.sqlToQuery(countUnreadSql(scope));
+    const p = await t.ctx.database.withConnection(async (raw) => {
+      const r = await raw.query<{ 'QUERY PLAN': string }>(`explain ${q.sql}`, q.params);
+      return r.rows.map((x) => x['QUERY PLAN']).join('\n');
+    });
+    // Each read mark is one probe of the primary key by (staff user, ticket); never all of the user's.
+    expect(p, p).toMatch(/Index Cond: \(\(staff_user_id = \d+\) AND \(ticket_id = t(_\d)?\.id\)\)/);
+    expect(p, p).not.toMatch(
+      /Seq Scan on staff_ticket_reads|Bitmap Index Scan on staff_ticket_reads_pkey|Anti Join/,
+    );
+    // Views with few rows read their index (a count that stops at the cap may read the common open or
+    // closed rows of a portal in any order, which the planner prices).
+    for (const index of [
+      'tickets_inbox_assignee_idx',
+      'tickets_inbox_waiting_idx',
+      'tickets_inbox_group_idx',
+    ])
+      expect(p, p).toContain(index);
+  });
 });
