@@ -37,6 +37,8 @@ const SignPage = page(() => import('../features/signing/sign-page'));
 const BookingPage = page(() => import('../features/appointments/booking-page'));
 const CancellationPage = page(() => import('../features/appointments/cancellation-page'));
 const TaskPage = page(() => import('../features/tasks/task-page'));
+// The staff desk (issue 13): one chunk with its own texts, never part of a customer's first load.
+const StaffArea = page(() => import('../features/staff/staff-area'));
 
 type Page = ComponentType;
 
@@ -68,6 +70,7 @@ export const routes: RouteObject[] = [
   { path: '/:company?/privacy', element: open(PrivacyPage) },
   { path: '/:company?/documents/:documentkey?/confirm', element: open(SignPage) },
   { path: '/:company?/documents/:documentkey?', element: open(SignPage) },
+  { path: '/:company/staff/*', element: open(StaffArea) },
   {
     path: '/:company?/:contactid?',
     element: <ShellLayout />,
