@@ -33,7 +33,11 @@ describe("the desk's texts", () => {
   });
 
   it('have every key the desk writes out (its own, or a shared one)', () => {
-    const known = new Set([...it_, ...it_.map((k) => k.replace(/_(one|other)$/, '')), ...keys(mainIt as Tree)]);
+    const known = new Set([
+      ...it_,
+      ...it_.map((k) => k.replace(/_(one|other)$/, '')),
+      ...keys(mainIt as Tree),
+    ]);
     const dir = join(__dirname, '..');
     const missing: string[] = [];
     for (const file of sources(dir)) {
