@@ -152,6 +152,7 @@ export default function InboxPage() {
           onClick={() => setShowFilters((v) => !v)}
           aria-expanded={showFilters}
           aria-label={t('inbox.filters')}
+          data-testid="filters-toggle"
           rightSection={
             activeFilterCount(filters) > 0 ? (
               <Badge

@@ -29,7 +29,14 @@ export function InboxFilterPanel({
     ...(options?.agents ?? []).map((a) => ({ value: a.id, text: a.displayName })),
   ];
   return (
-    <Paper withBorder p="sm" radius="md" component="section" aria-label={t('inbox.filters')}>
+    <Paper
+      withBorder
+      p="sm"
+      radius="md"
+      component="section"
+      aria-label={t('inbox.filters')}
+      data-testid="filter-panel"
+    >
       <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
         <SelectFilter
           label={t('inbox.type')}

@@ -38,7 +38,10 @@ export function InboxRow({
             fw={item.unread ? 700 : 500}
           >
             {item.unread && <VisuallyHidden>{t('inbox.unread')}: </VisuallyHidden>}
-            <span className={classes.number}>{item.ticketNumber}</span> {item.title}
+            <span className={classes.number} data-testid="row-number">
+              {item.ticketNumber}
+            </span>{' '}
+            {item.title}
           </Anchor>
         </Group>
         <Group gap={6} className={classes.meta} wrap="wrap">
