@@ -119,6 +119,9 @@ export default function InboxPage() {
         <Title order={1} size="h3">
           {t('inbox.title')}
         </Title>
+        <Text size="sm" role="status" aria-live="polite" data-testid="inbox-notice">
+          {notice}
+        </Text>
       </Group>
       <nav aria-label={t('inbox.views')} className={classes.views}>
         {inboxViews.map((view) => (
@@ -171,9 +174,6 @@ export default function InboxPage() {
       {showFilters && (
         <InboxFilterPanel filters={filters} options={options.data} names={names} onChange={apply} />
       )}
-      <Text size="sm" role="status" aria-live="polite" data-testid="inbox-notice">
-        {notice}
-      </Text>
       {query.isPending ? (
         <ListLoading />
       ) : query.isError ? (

@@ -126,9 +126,7 @@ export function TicketSidePanel({
               value={next}
               onChange={(e) => setNext(e.currentTarget.value)}
               maxLength={NEXT_ACTIVITY_MAX}
-              autosize
-              minRows={2}
-              maxRows={6}
+              rows={3}
               disabled={disabled}
             />
             <Button
