@@ -142,7 +142,6 @@ export default function InboxPage() {
             name="q"
             type="search"
             defaultValue={filters.q ?? ''}
-            label={<VisuallyHidden>{t('inbox.search')}</VisuallyHidden>}
             aria-label={t('inbox.search')}
             placeholder={t('inbox.searchPlaceholder')}
             leftSection={<IconSearch size={16} aria-hidden />}

@@ -35,6 +35,8 @@ export function useUnreadPolling(company: string): void {
           if (next.version !== held?.version) {
             queryClient.setQueryData(key, next);
             void queryClient.invalidateQueries({ queryKey: staffKeys.inboxes(company) });
+            // An open ticket shows the new message too (fetching it marks it read, as it is on screen).
+            void queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'ticket'] });
           } else if (Date.now() - started < 1000) {
             // A server that answers at once (no wait) is asked again a little later, not in a tight loop.
             await new Promise((r) => setTimeout(r, 5000));
