@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type {
   InboxAnswer,
@@ -12,7 +12,7 @@ import type {
 import { storage } from '../../lib/storage';
 import { portalSettings } from '../../test/fixtures';
 import { renderWithProviders } from '../../ui/testing';
-import StaffArea from './staff-area';
+import { routes } from '../../app/router';
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
 type Call = { url: string; init?: RequestInit };
@@ -124,21 +124,15 @@ function deskApi(inboxFor: (q: URLSearchParams) => InboxAnswer = () => inbox([it
   });
 }
 
-function Where() {
-  const l = useLocation();
-  return <output data-testid="where">{l.pathname + l.search}</output>;
+let router: ReturnType<typeof createMemoryRouter>;
+
+/** The app's own routes (the contact layout's included: the desk's addresses must win over them). */
+function renderDesk(path: string) {
+  router = createMemoryRouter(routes, { initialEntries: [path] });
+  return renderWithProviders(<RouterProvider router={router} />);
 }
 
-function renderDesk(path: string) {
-  return renderWithProviders(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/:company/staff/*" element={<StaffArea />} />
-      </Routes>
-      <Where />
-    </MemoryRouter>,
-  );
-}
+const where = () => router.state.location.pathname + router.state.location.search;
 
 // The desk's chunk, the lazy editor and several requests: more than the default second on a loaded machine.
 configure({ asyncUtilTimeout: 8000 });
@@ -156,7 +150,7 @@ describe('staff desk', { timeout: 30_000 }, () => {
     deskApi();
     renderDesk('/demo/staff?view=mine');
     await screen.findByRole('heading', { name: 'Staff sign-in' });
-    expect(screen.getByTestId('where').textContent).toBe('/demo/staff/login');
+    expect(where()).toBe('/demo/staff/login');
   });
 
   it('signs in into the staff session only, and returns to the page asked for', async () => {
@@ -205,7 +199,7 @@ describe('staff desk', { timeout: 30_000 }, () => {
     await user.keyboard('k');
     expect(document.activeElement?.textContent).toContain('First');
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/demo/staff/tickets/5'));
+    await waitFor(() => expect(where()).toBe('/demo/staff/tickets/5'));
   });
 
   it('marks internal notes in words, shows the timeline and who else is replying', async () => {
