@@ -128,7 +128,8 @@ describe('staff desk', () => {
     await page.goto(`${DESK}?view=unassigned`);
     await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/demo/staff/login');
-    expect(await page.getByTestId('auth-header').innerText()).toContain('Sportello Assistenza');
+    // The portal's branding arrives with its settings, a moment after the page.
+    await expect.poll(() => page.getByTestId('auth-header').innerText()).toContain('Sportello Assistenza');
     await page.getByLabel('E-mail').fill(AGENT);
     await page.locator('input[name=password]').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
