@@ -236,12 +236,11 @@ function ViewLink({
       style={{ flexShrink: 0 }}
       rightSection={
         count !== null ? (
-          <span data-testid={`count-${view}`}>
+          <span data-testid={`count-${view}`} className={classes.viewCount}>
             <VisuallyHidden>{t('inbox.countLabel')}</VisuallyHidden>
             {count}
             {unread > 0 && (
               <Badge
-                ml={4}
                 size="xs"
                 circle={unread < 10}
                 color={isCurrent ? 'white' : 'brand'}
