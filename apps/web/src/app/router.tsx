@@ -37,6 +37,14 @@ const SignPage = page(() => import('../features/signing/sign-page'));
 const BookingPage = page(() => import('../features/appointments/booking-page'));
 const CancellationPage = page(() => import('../features/appointments/cancellation-page'));
 const TaskPage = page(() => import('../features/tasks/task-page'));
+// The staff desk (issue 13): one chunk with its own texts, never part of a customer's first load; each
+// desk page below is a piece of it (the chunk loads once, with the first of them).
+const staffDesk = () => import('../features/staff/staff-area');
+const StaffLoginPage = page(() => staffDesk().then((m) => ({ default: m.StaffLoginPage })));
+const StaffAcceptPage = page(() => staffDesk().then((m) => ({ default: m.StaffAcceptPage })));
+const StaffShell = page(() => staffDesk().then((m) => ({ default: m.StaffShell })));
+const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
+const StaffTicketPage = lazyPage(() => staffDesk().then((m) => ({ default: m.StaffTicketPage })));
 
 type Page = ComponentType;
 
@@ -68,6 +76,18 @@ export const routes: RouteObject[] = [
   { path: '/:company?/privacy', element: open(PrivacyPage) },
   { path: '/:company?/documents/:documentkey?/confirm', element: open(SignPage) },
   { path: '/:company?/documents/:documentkey?', element: open(SignPage) },
+  // Static `staff` outranks the contact layout's `:contactid`, so `/demo/staff/tickets/5` is the desk's.
+  { path: '/:company/staff/login', element: open(StaffLoginPage) },
+  { path: '/:company/staff/accept', element: open(StaffAcceptPage) },
+  {
+    path: '/:company/staff',
+    element: open(StaffShell),
+    children: [
+      { index: true, element: <StaffInboxPage /> },
+      { path: 'tickets/:ticketid', element: <StaffTicketPage /> },
+      { path: '*', element: <StaffInboxPage /> },
+    ],
+  },
   {
     path: '/:company?/:contactid?',
     element: <ShellLayout />,

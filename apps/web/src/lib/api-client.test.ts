@@ -1,11 +1,18 @@
-import { authRoutes, portalRoutes, ticketRoutes } from '@sportello/contracts';
+import {
+  authRoutes,
+  portalRoutes,
+  staffAuthRoutes,
+  staffInboxRoutes,
+  ticketRoutes,
+} from '@sportello/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { call, pathOf } from './api-client';
+import { call, onStaffUnauthorized, onUnauthorized, pathOf } from './api-client';
 import { storage } from './storage';
 
 afterEach(() => {
   vi.unstubAllGlobals();
   storage.set('token', null);
+  storage.set('staffToken', null);
 });
 
 function stubFetch(answer: unknown, status = 200) {
@@ -75,5 +82,52 @@ describe('call', () => {
       void call(ticketRoutes.list, { params: { company: 'acme', contactid: 'x' } });
     };
     expect(typeof never).toBe('function');
+  });
+});
+
+describe('staff and contact sessions', () => {
+  const authOf = (fetch: ReturnType<typeof stubFetch>, i = 0) =>
+    ((fetch.mock.calls[i] as unknown as [string, RequestInit])[1].headers as Record<string, string>)
+      .Authorization;
+
+  it("sends the staff token to staff routes and the contact's token to every other route", async () => {
+    storage.set('token', 'contact-tok');
+    storage.set('staffToken', 'staff-tok');
+    const fetch = stubFetch({ items: [], counts: {}, countCap: 1, nextCursor: null });
+    await call(staffInboxRoutes.list, { params: { company: 'acme' } });
+    await call(ticketRoutes.list, { params: { company: 'acme', contactid: 7 } });
+    expect(authOf(fetch, 0)).toBe('Bearer staff-tok');
+    expect(authOf(fetch, 1)).toBe('Bearer contact-tok');
+  });
+
+  it("never sends the contact's token to a staff route when no agent is signed in", async () => {
+    storage.set('token', 'contact-tok');
+    const fetch = stubFetch({});
+    await call(staffAuthRoutes.me, {}).catch(() => {});
+    expect(authOf(fetch)).toBeUndefined();
+  });
+
+  it('a refused staff token signs the agent out and leaves the contact signed in (and the reverse)', async () => {
+    storage.set('token', 'contact-tok');
+    storage.set('staffToken', 'staff-tok');
+    const staffOut = vi.fn();
+    const contactOut = vi.fn();
+    const offs = [onStaffUnauthorized(staffOut), onUnauthorized(contactOut)];
+    stubFetch({ code: 'unauthorized', message: 'no' }, 401);
+    await expect(call(staffAuthRoutes.me, {})).rejects.toMatchObject({ status: 401 });
+    expect(storage.get('staffToken')).toBeNull();
+    expect(storage.get('token')).toBe('contact-tok');
+    expect([staffOut.mock.calls.length, contactOut.mock.calls.length]).toEqual([1, 0]);
+
+    storage.set('staffToken', 'staff-tok');
+    await expect(
+      call(ticketRoutes.list, { params: { company: 'acme', contactid: 7 } }),
+    ).rejects.toMatchObject({
+      status: 401,
+    });
+    expect(storage.get('token')).toBeNull();
+    expect(storage.get('staffToken')).toBe('staff-tok');
+    expect([staffOut.mock.calls.length, contactOut.mock.calls.length]).toEqual([1, 1]);
+    offs.forEach((off) => off());
   });
 });

@@ -27,10 +27,29 @@ export class ApiRequestError extends Error {
 
 type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
+const staffUnauthorizedListeners = new Set<Listener>();
 /** The layout subscribes to send the user to the login page when the token is refused. */
 export function onUnauthorized(fn: Listener): () => void {
   unauthorizedListeners.add(fn);
   return () => unauthorizedListeners.delete(fn);
+}
+/** The staff desk's layout subscribes to send the agent to the staff sign-in when their token is refused. */
+export function onStaffUnauthorized(fn: Listener): () => void {
+  staffUnauthorizedListeners.add(fn);
+  return () => staffUnauthorizedListeners.delete(fn);
+}
+
+/**
+ * Staff routes (`/api/staff/…`) carry the staff session, every other route the contact's: the two
+ * tokens live under their own keys, so a browser signed in on both sides never mixes them up.
+ */
+const isStaffPath = (path: string) => /^\/api\/staff\//i.test(path);
+const tokenKey = (path: string) => (isStaffPath(path) ? 'staffToken' : 'token');
+
+/** A refused token is forgotten, and the side it belongs to is told. */
+function tokenRefused(path: string): void {
+  storage.set(tokenKey(path), null);
+  (isStaffPath(path) ? staffUnauthorizedListeners : unauthorizedListeners).forEach((fn) => fn());
 }
 
 export type Query = Record<string, string | number | boolean | null | undefined | (string | number)[]>;
@@ -61,7 +80,7 @@ export interface RequestOptions {
  */
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = opts.anonymous ? null : storage.get('token');
+  const token = opts.anonymous ? null : storage.get(tokenKey(path));
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
@@ -80,10 +99,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const data: unknown = text ? safeJson(text) : undefined;
   if (!res.ok) {
     const err = (data ?? {}) as Partial<ApiError>;
-    if (res.status === 401 && token) {
-      storage.set('token', null);
-      unauthorizedListeners.forEach((fn) => fn());
-    }
+    if (res.status === 401 && token) tokenRefused(path);
     throw new ApiRequestError(
       res.status,
       (err.code as ErrorCode | undefined) ?? `http_${res.status}`,
@@ -115,7 +131,7 @@ export function upload<T>(
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
-    const token = storage.get('token');
+    const token = storage.get(tokenKey(path));
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress?.(e.loaded / e.total);

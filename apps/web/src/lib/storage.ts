@@ -1,5 +1,14 @@
-/** The keys of SPEC B6, in one place. */
-const KEYS = { token: 'token', language: 'language', company: 'company', contactId: 'contactId' } as const;
+/**
+ * The keys of SPEC B6, in one place; `staffToken` is the staff desk's session, kept apart from the
+ * contact's so neither side ever sends the other's token (and signing out of one leaves the other).
+ */
+const KEYS = {
+  token: 'token',
+  staffToken: 'staffToken',
+  language: 'language',
+  company: 'company',
+  contactId: 'contactId',
+} as const;
 type Key = keyof typeof KEYS;
 
 export const storage = {

@@ -84,3 +84,17 @@ const visuallyHidden = {
   whiteSpace: 'nowrap',
   border: 0,
 } as const;
+
+/**
+ * Editor HTML or plain text with nothing to read: no text (tags, `&nbsp;` and spaces do not count) and no
+ * image. The server refuses such a reply too (`empty_comment`), unless it carries files.
+ */
+export function isBlankMessage(message: string): boolean {
+  if (/<img\s/i.test(message)) return false;
+  return (
+    message
+      .replace(/<[^>]*>/g, '')
+      .replace(/&nbsp;|&#160;|\u00a0|\s/g, '')
+      .trim() === ''
+  );
+}

@@ -4,6 +4,7 @@ import { verifyPassword } from '../../platform/passwords';
 import { makePdf } from './demo-assets';
 import { buildDemoDocument, DEMO_KEYS, DEMO_PASSWORD } from './demo-data';
 import { loadDemoDataIfEmpty } from './demo';
+import { DEMO_STAFF } from './demo-staff';
 import { importDocument } from './import.service';
 import { dumpTables } from './import.test-support';
 
@@ -85,6 +86,49 @@ describe('demo data', () => {
       view_contact_invoices: true,
       view_contact_documents: true,
     });
+  });
+
+  it('has the demo staff desk accounts, signed in with the demo password', async () => {
+    const staff = await rows<{ email: string; status: string; role: string; agent: string; groups: string }>(
+      t,
+      `select s.email, s.status, m.role, a.display_name as agent,
+              (select string_agg(g.name, ', ' order by g.ext_id) from staff_group_members sg
+                 join assignee_groups g on g.id = sg.group_id where sg.staff_user_id = s.id) as groups
+         from staff_users s join staff_memberships m on m.staff_user_id = s.id
+         join agents a on a.id = m.agent_id order by s.email`,
+    );
+    expect(staff).toEqual([
+      {
+        email: DEMO_STAFF[0].email,
+        status: 'active',
+        role: 'admin',
+        agent: 'Marco Ferri',
+        groups: 'Helpdesk IT',
+      },
+      {
+        email: DEMO_STAFF[1].email,
+        status: 'active',
+        role: 'agent',
+        agent: 'Sara Conti',
+        groups: 'Helpdesk IT, Manutenzione impianti',
+      },
+    ]);
+    for (const s of DEMO_STAFF) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/staff/auth/login',
+        payload: { email: s.email, password: DEMO_PASSWORD },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/api/staff/me',
+        headers: { authorization: `Bearer ${res.json<{ token: string }>().token}` },
+      });
+      expect(me.json<{ portals: { webPortalKey: string }[] }>().portals.map((p) => p.webPortalKey)).toEqual([
+        'demo',
+      ]);
+    }
   });
 
   it('is a complete, current portal', async () => {

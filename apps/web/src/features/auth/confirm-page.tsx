@@ -10,7 +10,7 @@ import { storage } from '../../lib/storage';
 import { ListError } from '../../ui/list-states';
 import { useAuthLink } from './api/auth-link';
 import { useConfirmPassword } from './api/confirm';
-import { AuthFrame } from './components/auth-frame';
+import { AuthFrame } from '../../ui/auth-frame';
 import { authErrorKey } from './errors';
 import { usePageTitle } from '../../ui/page-title';
 

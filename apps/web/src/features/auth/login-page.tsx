@@ -8,7 +8,7 @@ import { isLanguage } from '../../i18n';
 import { storage } from '../../lib/storage';
 import { useLogin } from './api/login';
 import { useRecovery } from './api/recovery';
-import { AuthFrame } from './components/auth-frame';
+import { AuthFrame } from '../../ui/auth-frame';
 import { authErrorKey } from './errors';
 import { usePageTitle } from '../../ui/page-title';
 

@@ -7,7 +7,7 @@ import { storage } from '../../lib/storage';
 import { ListError } from '../../ui/list-states';
 import { SafeHtml } from '../../ui/safe-html';
 import { usePrivacy } from './api/privacy';
-import { AuthFrame } from './components/auth-frame';
+import { AuthFrame } from '../../ui/auth-frame';
 import { usePageTitle } from '../../ui/page-title';
 
 /**

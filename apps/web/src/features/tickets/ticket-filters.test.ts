@@ -12,7 +12,7 @@ import {
   readableTextColour,
   relativeLuminance,
   typeBadgeColours,
-} from './type-colour';
+} from '../../ui/type-colour';
 
 const ticket = (taskStatus: number) => ({ taskStatus: { step: { id: 1, name: 's', taskStatus } } });
 

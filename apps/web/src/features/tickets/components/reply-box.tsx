@@ -3,7 +3,7 @@ import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core'
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/error-text';
 import { FileUpload, useFileUploads } from '../../../ui/file-upload';
-import { HtmlEditor } from '../../../ui/html-editor';
+import { HtmlEditor, isBlankMessage } from '../../../ui/html-editor';
 import { commentAttachmentUrl, useCreateComment } from '../api/create-comment';
 import { notifySuccess } from '../notify';
 
@@ -14,20 +14,6 @@ export interface ReplyBoxProps {
   isPlain: boolean;
   /** A reply reopens a closed ticket (the server does it): the page says so, the notice says it happened. */
   isClosed?: boolean;
-}
-
-/**
- * Editor HTML or plain text with nothing to read: no text (tags, `&nbsp;` and spaces do not count) and no
- * image. The server refuses such a reply too (`empty_comment`), unless it carries files.
- */
-export function isBlankMessage(message: string): boolean {
-  if (/<img\s/i.test(message)) return false;
-  return (
-    message
-      .replace(/<[^>]*>/g, '')
-      .replace(/&nbsp;|&#160;|\u00a0|\s/g, '')
-      .trim() === ''
-  );
 }
 
 /** The reply editor with attachments; a reply needs some text or a file. Cleared after sending. */

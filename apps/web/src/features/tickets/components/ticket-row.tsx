@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import type { TicketListItem } from '@sportello/contracts';
 import { formatDate, formatTime } from '../../../lib/format';
 import { isClosedTicket } from '../ticket-filters';
-import { typeBadgeColours } from '../type-colour';
+import { typeBadgeColours } from '../../../ui/type-colour';
 import classes from './tickets.module.css';
 
 export interface TicketRowProps {

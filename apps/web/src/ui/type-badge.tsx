@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { TaskType } from '@sportello/contracts';
-import { typeBadgeColours } from '../type-colour';
+import { typeBadgeColours } from './type-colour';
 
 /** The ticket type in its own colour, with black or white text, whichever reads better on it. */
 export function TypeBadge({ type }: { type: TaskType }) {

@@ -1,9 +1,10 @@
 import { Avatar, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import type { Attachment } from '@sportello/contracts';
-import { formatDateTime } from '../../../lib/format';
-import { AttachmentList } from '../../../ui/attachment-list';
-import { SafeHtml } from '../../../ui/safe-html';
-import classes from './tickets.module.css';
+import { formatDateTime } from '../lib/format';
+import { AttachmentList } from './attachment-list';
+import { SafeHtml } from './safe-html';
+import classes from './conversation.module.css';
 
 export interface MessageAuthor {
   name: string;
@@ -20,22 +21,44 @@ export interface ConversationMessageProps {
   html: string;
   attachments: Attachment[];
   testId?: string;
+  /**
+   * Set on a staff desk's internal note: the message gets the note's look and this text says, in
+   * words, that the customer does not see it (colour alone would not tell everyone).
+   */
+  internalLabel?: string;
 }
 
 const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
 
 /** One message of the conversation: who, when, the sanitised HTML and its attachments. */
-export function ConversationMessage({ author, date, html, attachments, testId }: ConversationMessageProps) {
+export function ConversationMessage({
+  author,
+  date,
+  html,
+  attachments,
+  testId,
+  internalLabel,
+}: ConversationMessageProps) {
   return (
     <Paper
       component="article"
       withBorder
       p="sm"
       radius="md"
-      bg={author.isSelf ? 'var(--mantine-primary-color-light)' : undefined}
+      className={internalLabel ? classes.internal : undefined}
+      bg={internalLabel ? undefined : author.isSelf ? 'var(--mantine-primary-color-light)' : undefined}
       data-testid={testId}
-      aria-label={`${author.name}, ${formatDateTime(date)}`}
+      data-internal={internalLabel ? true : undefined}
+      aria-label={`${internalLabel ? `${internalLabel}: ` : ''}${author.name}, ${formatDateTime(date)}`}
     >
+      {internalLabel && (
+        <Group gap={6} mb={6} className={classes.internalLabel} data-testid="internal-label">
+          <IconLock size={14} aria-hidden />
+          <Text size="xs" fw={700} component="span">
+            {internalLabel}
+          </Text>
+        </Group>
+      )}
       <Group gap="sm" align="flex-start" wrap="nowrap">
         <Avatar
           src={author.imageUrl ?? undefined}

@@ -3,11 +3,11 @@ import { Anchor, Box, Group, Paper, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { headerColors, usePortalBranding } from '../../../lib/branding';
-import { portalSettingsQuery } from '../../../lib/tenant';
-import { LanguagePicker } from '../../../ui/language-picker';
-import { PortalLogo } from '../../../ui/portal-logo';
-import { MAIN_CONTENT_ID, SkipLink } from '../../../ui/skip-link';
+import { headerColors, usePortalBranding } from '../lib/branding';
+import { portalSettingsQuery } from '../lib/tenant';
+import { LanguagePicker } from './language-picker';
+import { PortalLogo } from './portal-logo';
+import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 
 /**
  * The frame of the pages shown before sign-in (login, confirm, privacy): the portal's public branding
@@ -19,11 +19,14 @@ export function AuthFrame({
   children,
   showPrivacyLink = true,
   wide = false,
+  area,
 }: {
   company: string | null;
   children: ReactNode;
   showPrivacyLink?: boolean;
   wide?: boolean;
+  /** Which side of the portal this is, after its name (the staff desk's sign-in says "Staff desk"). */
+  area?: string;
 }) {
   const { t } = useTranslation();
   const settings = useQuery({ ...portalSettingsQuery(company ?? ''), enabled: !!company, retry: false });
@@ -47,6 +50,11 @@ export function AuthFrame({
             <Text fw={600} truncate>
               {name}
             </Text>
+            {area && (
+              <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
+                {area}
+              </Text>
+            )}
           </Group>
           <LanguagePicker />
         </Group>

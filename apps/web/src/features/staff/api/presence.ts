@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import {
+  PRESENCE_HEARTBEAT_S,
+  staffDeskRoutes,
+  type Presence,
+  type PresenceState,
+} from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+
+/**
+ * Tells the others that this agent has the ticket open or is writing (a heartbeat every
+ * PRESENCE_HEARTBEAT_S, which the server lets lapse after PRESENCE_TTL_S), and answers who else is
+ * there. Leaving the page says so at once. `initial`: the others the ticket's detail named.
+ */
+export function usePresence(
+  company: string,
+  ticketId: number,
+  state: PresenceState,
+  initial: Presence[] | undefined,
+): Presence[] {
+  const ticketKey = `${company}/${ticketId}`;
+  // The others as last answered, for the ticket they were answered for.
+  const [heard, setHeard] = useState<{ key: string; others: Presence[] } | null>(null);
+  const stateRef = useRef(state);
+  const beat = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    let live = true;
+    const send = (s: PresenceState | 'left') =>
+      call(staffDeskRoutes.presence, { params: { company, ticketid: ticketId }, body: { state: s } });
+    beat.current = () => {
+      send(stateRef.current).then(
+        (a) => live && setHeard({ key: ticketKey, others: a.others }),
+        () => {
+          // A missed heartbeat only makes this agent look absent for a moment.
+        },
+      );
+    };
+    beat.current();
+    const timer = setInterval(() => beat.current(), PRESENCE_HEARTBEAT_S * 1000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+      void send('left').catch(() => {});
+    };
+  }, [company, ticketId, ticketKey]);
+
+  // Starting or stopping to write is told at once, not at the next beat.
+  useEffect(() => {
+    stateRef.current = state;
+    beat.current();
+  }, [state]);
+
+  return (heard?.key === ticketKey ? heard.others : initial) ?? [];
+}

@@ -1,0 +1,149 @@
+import { useState, type RefObject } from 'react';
+import { Button, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { NEXT_ACTIVITY_MAX, type StaffTicketDetail, type StaffTicketUpdate } from '@sportello/contracts';
+import { errorText } from '../../../lib/error-text';
+import { useDeskOptions } from '../api/options';
+import { useUpdateTicket } from '../api/ticket-writes';
+import { useStaffT } from '../i18n';
+
+const NONE = '';
+
+/**
+ * What an agent changes on a ticket: step, assignee ("assign to me" too), group, type, and the next
+ * planned activity. A pick is saved at once; the answer is the ticket as it now is.
+ */
+export function TicketSidePanel({
+  ticket,
+  company,
+  assigneeRef,
+}: {
+  ticket: StaffTicketDetail;
+  company: string;
+  /** The assignee picker, which `a` focuses. */
+  assigneeRef: RefObject<HTMLInputElement | null>;
+}) {
+  const { t } = useStaffT();
+  const options = useDeskOptions(company);
+  const update = useUpdateTicket(company);
+  const [status, setStatus] = useState<string | null>(null);
+  const [next, setNext] = useState(ticket.nextPlannedActivityInfo ?? '');
+  const [nextFor, setNextFor] = useState(ticket.nextPlannedActivityInfo);
+  // The ticket changed under the field (another agent, or our own save): show its value.
+  if (nextFor !== ticket.nextPlannedActivityInfo) {
+    setNextFor(ticket.nextPlannedActivityInfo);
+    setNext(ticket.nextPlannedActivityInfo ?? '');
+  }
+  const o = options.data;
+  const myAgentId = o?.me.agentId ?? null;
+
+  const save = (change: StaffTicketUpdate, done: string) => {
+    setStatus(null);
+    update.mutate(
+      { ticketId: ticket.id, change },
+      {
+        onSuccess: () => setStatus(done),
+        onError: (e) => setStatus(t('side.saveError', { reason: errorText(e, t) })),
+      },
+    );
+  };
+  const idOrNull = (v: string | null) => (v ? Number(v) : null);
+  const disabled = !o || update.isPending;
+
+  return (
+    <Paper component="aside" withBorder p="md" aria-labelledby="staff-side-title">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="staff-side-title">
+          {t('side.title')}
+        </Title>
+        <Select
+          label={t('inbox.step')}
+          data={(o?.steps ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+          value={String(ticket.step.id)}
+          allowDeselect={false}
+          disabled={disabled}
+          onChange={(v) => v && save({ stepId: Number(v) }, t('side.saved'))}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="side-step"
+        />
+        <Select
+          ref={assigneeRef}
+          label={t('inbox.assignee')}
+          data={[
+            { value: NONE, label: t('inbox.unassigned') },
+            ...(o?.agents ?? []).map((a) => ({ value: String(a.id), label: a.displayName })),
+          ]}
+          value={ticket.assignee ? String(ticket.assignee.id) : NONE}
+          allowDeselect={false}
+          disabled={disabled}
+          onChange={(v) => save({ assigneeId: idOrNull(v) }, t('side.saved'))}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="side-assignee"
+        />
+        {myAgentId !== null && ticket.assignee?.id !== myAgentId && (
+          <Button
+            variant="light"
+            size="xs"
+            w="fit-content"
+            disabled={disabled}
+            onClick={() => save({ assigneeId: myAgentId }, t('side.assignedToMe'))}
+            data-testid="assign-to-me"
+          >
+            {t('side.assignToMe')}
+          </Button>
+        )}
+        <Select
+          label={t('inbox.group')}
+          data={[
+            { value: NONE, label: t('side.noGroup') },
+            ...(o?.groups ?? []).map((g) => ({ value: String(g.id), label: g.name })),
+          ]}
+          value={ticket.group ? String(ticket.group.id) : NONE}
+          allowDeselect={false}
+          disabled={disabled}
+          onChange={(v) => save({ groupId: idOrNull(v) }, t('side.saved'))}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="side-group"
+        />
+        <Select
+          label={t('inbox.type')}
+          data={(o?.types ?? []).map((ty) => ({ value: String(ty.id), label: ty.name }))}
+          value={String(ticket.type.id)}
+          allowDeselect={false}
+          disabled={disabled}
+          onChange={(v) => v && save({ typeId: Number(v) }, t('side.saved'))}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="side-type"
+        />
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            save({ nextPlannedActivityInfo: next.trim() ? next.trim() : null }, t('side.saved'));
+          }}
+        >
+          <Stack gap={6}>
+            <Textarea
+              label={t('side.nextActivity')}
+              value={next}
+              onChange={(e) => setNext(e.currentTarget.value)}
+              maxLength={NEXT_ACTIVITY_MAX}
+              rows={3}
+              disabled={disabled}
+            />
+            <Button
+              type="submit"
+              variant="default"
+              size="xs"
+              w="fit-content"
+              disabled={disabled || next.trim() === (ticket.nextPlannedActivityInfo ?? '').trim()}
+            >
+              {t('side.saveNext')}
+            </Button>
+          </Stack>
+        </form>
+        <Text size="sm" role="status" aria-live="polite" data-testid="side-status">
+          {status}
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,268 @@
+import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { Badge, Button, Group, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { inboxViews, type InboxItem, type InboxView } from '@sportello/contracts';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { errorText } from '../../lib/error-text';
+import { formatNumber } from '../../lib/format';
+import { ListEmpty, ListError, ListLoading } from '../../ui/list-states';
+import { usePageTitle } from '../../ui/page-title';
+import { inboxQuery } from './api/inbox';
+import { useDeskOptions } from './api/options';
+import { useUpdateTicket } from './api/ticket-writes';
+import { useUnreadQuery } from './api/unread';
+import { InboxFilterPanel } from './components/inbox-filters';
+import { InboxRow } from './components/inbox-row';
+import { useDesk } from './desk-context';
+import { useDeskKeys } from './desk-keys';
+import { useStaffT } from './i18n';
+import {
+  activeFilterCount,
+  filtersFromSearch,
+  inboxQueryOf,
+  searchFromFilters,
+  type InboxFilters,
+} from './inbox-url';
+import { staffTicketPath } from './staff-paths';
+import classes from './components/inbox.module.css';
+
+/** The row links of the list, in order: j/k move the focus among them. */
+const rowLinks = (list: HTMLElement | null) =>
+  Array.from(list?.querySelectorAll<HTMLAnchorElement>('[data-row-link]') ?? []);
+
+/**
+ * The inbox (`/{portal}/staff`): the views with their counts, search, filters, the list newest activity
+ * first with unread markers, and "load more" (keyset). Everything it shows is in the URL.
+ */
+export default function InboxPage() {
+  const { t, i18n } = useStaffT();
+  const { company } = useDesk();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearch(params), [params]);
+  const search = searchFromFilters(filters);
+  const query = useInfiniteQuery(inboxQuery(company, inboxQueryOf(filters)));
+  const unread = useUnreadQuery(company);
+  const options = useDeskOptions(company);
+  const assign = useUpdateTicket(company);
+  const [showFilters, setShowFilters] = useState(() => activeFilterCount(filters) > 0);
+  const [notice, setNotice] = useState<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  usePageTitle(t(`views.${filters.view}`));
+
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  const first = query.data?.pages[0];
+  const counts = unread.data?.counts ?? first?.counts;
+  const cap = unread.data?.countCap ?? first?.countCap ?? Infinity;
+  const lang = i18n.language;
+  const countText = (n: number) => (n >= cap ? `${formatNumber(cap, lang)}+` : formatNumber(n, lang));
+
+  const apply = (next: InboxFilters) => void setParams(searchFromFilters(next));
+  const filterLink = (key: 'company' | 'contact', id: number) =>
+    `${location.pathname}${searchFromFilters({ ...filters, [key]: id })}`;
+  const names = useMemo(() => namesOf(items, filters), [items, filters]);
+
+  const focusedItem = (): InboxItem | undefined => {
+    const links = rowLinks(listRef.current);
+    const i = links.findIndex((a) => a === document.activeElement);
+    return i >= 0 ? items[i] : undefined;
+  };
+  const move = (delta: number) => {
+    const links = rowLinks(listRef.current);
+    if (links.length === 0) return;
+    const i = links.findIndex((a) => a === document.activeElement);
+    const next = i < 0 ? 0 : Math.min(links.length - 1, Math.max(0, i + delta));
+    links[next]?.focus();
+  };
+  const assignToMe = (item: InboxItem) => {
+    const me = options.data?.me.agentId;
+    if (!me) {
+      setNotice(t('inbox.noAgent'));
+      return;
+    }
+    assign.mutate(
+      { ticketId: item.id, change: { assigneeId: me } },
+      {
+        onSuccess: () => setNotice(t('inbox.assignedToMe', { number: item.ticketNumber })),
+        onError: (e) => setNotice(errorText(e, t)),
+      },
+    );
+  };
+  useDeskKeys({
+    j: () => move(1),
+    k: () => move(-1),
+    Enter: () => move(0),
+    '/': () => searchRef.current?.focus(),
+    r: () => {
+      const item = focusedItem();
+      if (item)
+        void navigate(staffTicketPath(company, item.id), { state: { inbox: search, compose: 'reply' } });
+    },
+    a: () => {
+      const item = focusedItem();
+      if (item) assignToMe(item);
+    },
+  });
+
+  const onSearch = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const q = String(new FormData(e.currentTarget).get('q') ?? '');
+    apply({ ...filters, q });
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" gap="xs">
+        <Title order={1} size="h3">
+          {t('inbox.title')}
+        </Title>
+        <Text size="sm" role="status" aria-live="polite" data-testid="inbox-notice">
+          {notice}
+        </Text>
+      </Group>
+      <nav aria-label={t('inbox.views')} className={classes.views}>
+        {inboxViews.map((view) => (
+          <ViewLink
+            key={view}
+            view={view}
+            isCurrent={view === filters.view}
+            to={searchFromFilters({ ...filters, view }) || '?'}
+            count={counts ? countText(counts[view] ?? 0) : null}
+            unread={unread.data?.unread[view] ?? 0}
+          />
+        ))}
+      </nav>
+      <Group gap="xs" wrap="nowrap" align="flex-end">
+        <form onSubmit={onSearch} role="search" style={{ flex: 1 }} key={filters.q ?? ''}>
+          <TextInput
+            ref={searchRef}
+            name="q"
+            type="search"
+            defaultValue={filters.q ?? ''}
+            aria-label={t('inbox.search')}
+            placeholder={t('inbox.searchPlaceholder')}
+            leftSection={<IconSearch size={16} aria-hidden />}
+            maxLength={200}
+          />
+        </form>
+        <Button
+          variant={showFilters ? 'light' : 'default'}
+          leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden />}
+          onClick={() => setShowFilters((v) => !v)}
+          aria-expanded={showFilters}
+          aria-label={t('inbox.filters')}
+          data-testid="filters-toggle"
+          rightSection={
+            activeFilterCount(filters) > 0 ? (
+              <Badge
+                size="sm"
+                circle
+                aria-label={t('inbox.activeFilters', { count: activeFilterCount(filters) })}
+              >
+                {activeFilterCount(filters)}
+              </Badge>
+            ) : undefined
+          }
+        >
+          <span className={classes.filtersLabel}>{t('inbox.filters')}</span>
+        </Button>
+      </Group>
+      {showFilters && (
+        <InboxFilterPanel filters={filters} options={options.data} names={names} onChange={apply} />
+      )}
+      {query.isPending ? (
+        <ListLoading />
+      ) : query.isError ? (
+        <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />
+      ) : items.length === 0 ? (
+        <ListEmpty text={filters.q ? t('inbox.nothingFound') : t('inbox.empty')} />
+      ) : (
+        <>
+          <ul
+            className={classes.list}
+            ref={listRef}
+            aria-label={t(`views.${filters.view}`)}
+            data-testid="inbox-list"
+          >
+            {items.map((item) => (
+              <InboxRow key={item.id} item={item} company={company} search={search} filterLink={filterLink} />
+            ))}
+          </ul>
+          {query.hasNextPage && (
+            <Group justify="center">
+              <Button
+                variant="default"
+                onClick={() => void query.fetchNextPage()}
+                loading={query.isFetchingNextPage}
+              >
+                {t('inbox.loadMore')}
+              </Button>
+            </Group>
+          )}
+          <Text size="xs" c="dimmed" ta="center">
+            {t('inbox.hint')}
+          </Text>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function ViewLink({
+  view,
+  isCurrent,
+  to,
+  count,
+  unread,
+}: {
+  view: InboxView;
+  isCurrent: boolean;
+  to: string;
+  count: string | null;
+  unread: number;
+}) {
+  const { t } = useStaffT();
+  return (
+    <Button
+      component={Link}
+      to={to}
+      variant={isCurrent ? 'filled' : 'default'}
+      size="compact-md"
+      aria-current={isCurrent ? 'page' : undefined}
+      data-testid={`view-${view}`}
+      style={{ flexShrink: 0 }}
+      rightSection={
+        count !== null ? (
+          <span data-testid={`count-${view}`} className={classes.viewCount}>
+            <VisuallyHidden>{t('inbox.countLabel')}</VisuallyHidden>
+            {count}
+            {unread > 0 && (
+              <Badge
+                size="xs"
+                circle={unread < 10}
+                color={isCurrent ? 'white' : 'brand'}
+                c={isCurrent ? 'brand' : undefined}
+                data-testid={`unread-${view}`}
+              >
+                <VisuallyHidden>{t('inbox.unreadLabel')}</VisuallyHidden>
+                {unread}
+              </Badge>
+            )}
+          </span>
+        ) : undefined
+      }
+    >
+      {t(`views.${view}`)}
+    </Button>
+  );
+}
+
+/** The names behind the company and contact ids filtered on, as the loaded rows spell them. */
+function namesOf(items: InboxItem[], f: InboxFilters): { company?: string; contact?: string } {
+  const company = items.find((i) => i.company.id === f.company)?.company.name;
+  const contact = items.find((i) => i.contact?.id === f.contact)?.contact?.referentName;
+  return { company, contact };
+}

@@ -1,0 +1,77 @@
+import { inboxViews, type InboxView, type QueryOf, type staffInboxRoutes } from '@sportello/contracts';
+
+/** What the inbox route is asked, but for the page's cursor and size. */
+export type InboxApiQuery = Omit<QueryOf<typeof staffInboxRoutes.list>, 'cursor' | 'limit'>;
+
+/**
+ * The inbox's state as the URL holds it (`?view=mine&type=2&q=printer`): a link or Back restores it.
+ * Values the desk cannot have written (a word for a number, a bad date) are dropped, not sent on.
+ */
+export interface InboxFilters {
+  view: InboxView;
+  company?: number;
+  contact?: number;
+  type?: number;
+  step?: number;
+  group?: number;
+  /** An agent id; 0: unassigned. */
+  assignee?: number;
+  /** Creation days, YYYY-MM-DD in the portal's time zone. */
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+export const DEFAULT_VIEW: InboxView = 'open';
+export const ID_FILTERS = ['company', 'contact', 'type', 'step', 'group', 'assignee'] as const;
+export type IdFilter = (typeof ID_FILTERS)[number];
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isView = (v: unknown): v is InboxView => inboxViews.includes(v as InboxView);
+
+function idOf(raw: string | null, min: number): number | undefined {
+  if (raw === null || !/^\d{1,15}$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) && n >= min ? n : undefined;
+}
+
+export function filtersFromSearch(params: URLSearchParams): InboxFilters {
+  const view = params.get('view');
+  const out: InboxFilters = { view: isView(view) ? view : DEFAULT_VIEW };
+  for (const key of ID_FILTERS) {
+    const id = idOf(params.get(key), key === 'assignee' ? 0 : 1);
+    if (id !== undefined) out[key] = id;
+  }
+  for (const key of ['from', 'to'] as const) {
+    const day = params.get(key);
+    if (day && DAY.test(day)) out[key] = day;
+  }
+  const q = params.get('q')?.trim().slice(0, 200);
+  if (q) out.q = q;
+  return out;
+}
+
+/** The URL's search part of a state; the default view and empty values are left out. */
+export function searchFromFilters(filters: InboxFilters): string {
+  const params = new URLSearchParams();
+  if (filters.view !== DEFAULT_VIEW) params.set('view', filters.view);
+  for (const key of ID_FILTERS) {
+    const v = filters[key];
+    if (v !== undefined) params.set(key, String(v));
+  }
+  if (filters.from) params.set('from', filters.from);
+  if (filters.to) params.set('to', filters.to);
+  if (filters.q?.trim()) params.set('q', filters.q.trim());
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The API query of a state (the cursor is added page by page). */
+export function inboxQueryOf(filters: InboxFilters): InboxApiQuery {
+  const { view, company, contact, type, step, group, assignee, from, to, q } = filters;
+  return { view, company, contact, type, step, group, assignee, from, to, q };
+}
+
+/** How many filters narrow the list besides the view and the search words. */
+export const activeFilterCount = (f: InboxFilters) =>
+  ID_FILTERS.filter((k) => f[k] !== undefined).length + (f.from || f.to ? 1 : 0);

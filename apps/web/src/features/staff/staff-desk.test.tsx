@@ -1,0 +1,245 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type {
+  InboxAnswer,
+  InboxItem,
+  StaffMeAnswer,
+  StaffOptions,
+  StaffTicketDetail,
+} from '@sportello/contracts';
+import { storage } from '../../lib/storage';
+import { portalSettings } from '../../test/fixtures';
+import { renderWithProviders } from '../../ui/testing';
+import { routes } from '../../app/router';
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+type Call = { url: string; init?: RequestInit };
+
+function stubFetch(route: (url: string, init?: RequestInit) => Response | undefined) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      calls.push({ url, init });
+      return route(url, init) ?? json({ code: 'not_found', message: 'no' }, 404);
+    }),
+  );
+  return calls;
+}
+
+const ME: StaffMeAnswer = {
+  id: 7,
+  email: 'sara@desk.example',
+  displayName: 'Sara Conti',
+  portals: [{ webPortalKey: 'demo', webPortalName: 'Demo', role: 'agent' }],
+};
+const OPTIONS: StaffOptions = {
+  steps: [{ id: 1, name: 'New', taskStatus: 0, isDefault: true, isClosing: false }],
+  types: [{ id: 1, name: 'Fault', color: '#e03131' }],
+  groups: [{ id: 1, name: 'Helpdesk' }],
+  agents: [{ id: 2, displayName: 'Sara Conti', staffUserId: 7 }],
+  me: { staffUserId: 7, agentId: 2, groupIds: [1] },
+};
+const item = (over: Partial<InboxItem>): InboxItem => ({
+  id: 1,
+  ticketNumber: '2026/0001',
+  title: 'Printer jam',
+  company: { id: 3, name: 'Rossi Srl' },
+  contact: { id: 11, referentName: 'Marco Rossi' },
+  type: { id: 1, name: 'Fault', color: '#e03131' },
+  step: { id: 1, name: 'New', taskStatus: 0 },
+  group: null,
+  assignee: null,
+  createdOn: '2026-11-18T09:30:00Z',
+  lastActivityAt: '2026-11-18T09:30:00Z',
+  waitingOnCustomer: false,
+  closed: false,
+  unread: false,
+  ...over,
+});
+const COUNTS = { unassigned: 2, mine: 0, groups: 1, waiting: 0, open: 2, closed: 12000 };
+const inbox = (items: InboxItem[], nextCursor: string | null = null): InboxAnswer => ({
+  items,
+  counts: COUNTS,
+  countCap: 10000,
+  nextCursor,
+});
+const DETAIL: StaffTicketDetail = {
+  ...item({ id: 5, title: 'Printer jam' }),
+  description: '<p>E42 on the display</p>',
+  nextPlannedActivityInfo: null,
+  attachments: [],
+  comments: [
+    {
+      id: 1,
+      message: '<p>Toner checked</p>',
+      creationDate: '2026-11-18T10:00:00Z',
+      internal: true,
+      author: { kind: 'agent', name: 'Marco Ferri' },
+      attachments: [],
+    },
+    {
+      id: 2,
+      message: '<p>Please restart it</p>',
+      creationDate: '2026-11-18T11:00:00Z',
+      internal: false,
+      author: { kind: 'agent', name: 'Marco Ferri' },
+      attachments: [],
+    },
+  ],
+  timeline: [
+    {
+      id: 9,
+      at: '2026-11-18T09:45:00Z',
+      kind: 'assignee',
+      public: false,
+      from: null,
+      to: { id: 2, name: 'Sara Conti' },
+      by: { kind: 'agent', name: 'Marco Ferri' },
+    },
+  ],
+  presence: [
+    { staffUserId: 8, displayName: 'Marco Ferri', state: 'replying', until: '2026-11-18T11:00:30Z' },
+  ],
+};
+
+/** The API of a signed-in agent of portal demo; `inboxFor` answers the inbox by its query. */
+function deskApi(inboxFor: (q: URLSearchParams) => InboxAnswer = () => inbox([item({})])) {
+  return stubFetch((url, init) => {
+    const u = new URL(url, 'http://x');
+    if (u.pathname === '/api/staff/auth/login')
+      return json({ token: 'staff-token', expiresAt: '2026-11-19T00:00:00Z' });
+    if (u.pathname === '/api/staff/me') return json(ME);
+    if (u.pathname === '/api/Settings/portals/demo') return json(portalSettings());
+    if (u.pathname === '/api/staff/portals/demo/options') return json(OPTIONS);
+    if (u.pathname === '/api/staff/portals/demo/unread')
+      return json({ unread: { ...COUNTS, unassigned: 1 }, counts: COUNTS, countCap: 10000, version: 'v1' });
+    if (u.pathname === '/api/staff/portals/demo/tickets') return json(inboxFor(u.searchParams));
+    if (u.pathname === '/api/staff/portals/demo/tickets/5' && (init?.method ?? 'GET') === 'GET')
+      return json(DETAIL);
+    if (u.pathname === '/api/staff/portals/demo/tickets/5/presence') return json({ others: DETAIL.presence });
+    return undefined;
+  });
+}
+
+let router: ReturnType<typeof createMemoryRouter>;
+
+/** The app's own routes (the contact layout's included: the desk's addresses must win over them). */
+function renderDesk(path: string) {
+  router = createMemoryRouter(routes, { initialEntries: [path] });
+  return renderWithProviders(<RouterProvider router={router} />);
+}
+
+const where = () => router.state.location.pathname + router.state.location.search;
+
+// The desk's chunk, the lazy editor and several requests: more than the default second on a loaded machine.
+configure({ asyncUtilTimeout: 8000 });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  storage.set('token', null);
+  storage.set('staffToken', null);
+});
+
+// Typing with user-event and the lazy editor take a few seconds on a loaded machine.
+describe('staff desk', { timeout: 30_000 }, () => {
+  it('sends an agent without a staff session to the staff sign-in, even with a contact signed in', async () => {
+    storage.set('token', 'contact-token');
+    deskApi();
+    renderDesk('/demo/staff?view=mine');
+    await screen.findByRole('heading', { name: 'Staff sign-in' });
+    expect(where()).toBe('/demo/staff/login');
+  });
+
+  it('signs in into the staff session only, and returns to the page asked for', async () => {
+    storage.set('token', 'contact-token');
+    const calls = deskApi();
+    renderDesk('/demo/staff/login');
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: /E-mail/ }), 'sara@desk.example');
+    await user.type(document.querySelector<HTMLInputElement>('input[name=password]')!, 'Secret-Password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('heading', { name: 'Inbox' });
+    const login = calls.find((c) => c.url === '/api/staff/auth/login')!;
+    expect((login.init?.headers as Record<string, string>).Authorization).toBeUndefined();
+    expect(storage.get('staffToken')).toBe('staff-token');
+    expect(storage.get('token')).toBe('contact-token');
+  });
+
+  it('shows the views with counts (capped), unread markers, and the filters of the URL', async () => {
+    storage.set('staffToken', 'staff-token');
+    const calls = deskApi((q) =>
+      inbox(q.get('type') === '1' ? [item({ id: 2, title: 'Only faults', unread: true })] : [item({})]),
+    );
+    renderDesk('/demo/staff?view=unassigned&type=1');
+    const row = await screen.findByText('Only faults');
+    expect(row.closest('[data-testid=inbox-row]')?.getAttribute('data-unread')).toBe('true');
+    expect(screen.getByTestId('view-unassigned').getAttribute('aria-current')).toBe('page');
+    expect(screen.getByTestId('count-closed').textContent).toContain('10,000+');
+    const asked = calls.map((c) => new URL(c.url, 'http://x')).find((u) => u.pathname.endsWith('/tickets'))!;
+    expect(Object.fromEntries(asked.searchParams)).toMatchObject({ view: 'unassigned', type: '1' });
+    // The filter panel is open because a filter is set, and its chip count says so.
+    expect(screen.getByTestId('filter-panel')).toBeTruthy();
+    // The long-poll's unread count of a view shows beside its count.
+    expect((await screen.findByTestId('unread-unassigned')).textContent).toContain('1');
+  });
+
+  it('moves with j/k and opens with Enter', async () => {
+    storage.set('staffToken', 'staff-token');
+    deskApi(() => inbox([item({ id: 5, title: 'First' }), item({ id: 6, title: 'Second' })]));
+    renderDesk('/demo/staff');
+    await screen.findByText('Second');
+    const user = userEvent.setup();
+    await user.keyboard('j');
+    expect(document.activeElement?.textContent).toContain('First');
+    await user.keyboard('j');
+    expect(document.activeElement?.textContent).toContain('Second');
+    await user.keyboard('k');
+    expect(document.activeElement?.textContent).toContain('First');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(where()).toBe('/demo/staff/tickets/5'));
+  });
+
+  it('marks internal notes in words, shows the timeline and who else is replying', async () => {
+    storage.set('staffToken', 'staff-token');
+    deskApi();
+    renderDesk('/demo/staff/tickets/5');
+    const note = (await screen.findByText('Toner checked')).closest('[data-testid=note]') as HTMLElement;
+    expect(within(note).getByTestId('internal-label').textContent).toBe(
+      'Internal — the customer does not see this',
+    );
+    const reply = screen.getByText('Please restart it').closest('article') as HTMLElement;
+    expect(reply.getAttribute('data-testid')).toBe('message');
+    expect(within(reply).queryByTestId('internal-label')).toBeNull();
+    expect(screen.getByTestId('timeline-entry').textContent).toContain(
+      'changed the assignee: none → Sara Conti',
+    );
+    expect(screen.getByTestId('timeline-entry').textContent).toContain('staff only');
+    expect((await screen.findByTestId('presence')).textContent).toContain('Marco Ferri is replying');
+  });
+
+  it('refuses an empty note before sending it', async () => {
+    storage.set('staffToken', 'staff-token');
+    const calls = deskApi();
+    const sent: unknown[] = [];
+    const base = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (url, init) => {
+      if (String(url).endsWith('/tickets/5/comments')) {
+        sent.push(JSON.parse(String(init?.body)));
+        return json({ ...DETAIL.comments[1], id: 3 }, 201);
+      }
+      return base(url, init);
+    });
+    renderDesk('/demo/staff/tickets/5');
+    await screen.findByText('Toner checked');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: 'Internal note' }));
+    await user.click(screen.getByRole('button', { name: 'Add internal note' }));
+    // Nothing written: refused before sending.
+    expect(await screen.findByText('Write something or attach a file first.')).toBeTruthy();
+    expect(sent).toEqual([]);
+    expect(calls.some((c) => c.url.endsWith('/presence'))).toBe(true);
+  });
+});

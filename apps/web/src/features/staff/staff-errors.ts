@@ -1,0 +1,28 @@
+import { authErrorCodes, staffErrorCodes } from '@sportello/contracts';
+import { ApiRequestError } from '../../lib/api-client';
+
+/** The desk's translation key of a sign-in or link failure: the server's code decides, the status is the fallback. */
+export function staffAuthErrorKey(error: unknown): string {
+  if (!(error instanceof ApiRequestError)) return 'auth.requestFailed';
+  switch (error.code) {
+    case authErrorCodes.wrongCredentials:
+      return 'auth.wrongCredentials';
+    case authErrorCodes.tooManyAttempts:
+      return 'auth.tooManyAttempts';
+    case authErrorCodes.passwordsDiffer:
+      return 'auth.passwordsDiffer';
+    case authErrorCodes.passwordTooShort:
+      return 'auth.passwordTooShort';
+    case authErrorCodes.linkExpired:
+      return 'auth.linkExpired';
+    case authErrorCodes.linkInvalid:
+      return 'auth.linkInvalid';
+    case staffErrorCodes.staffDisabled:
+      return 'auth.disabled';
+  }
+  if (error.status === 401) return 'auth.wrongCredentials';
+  if (error.status === 429) return 'auth.tooManyAttempts';
+  if (error.status === 410) return 'auth.linkExpired';
+  if (error.status === 404) return 'auth.linkInvalid';
+  return 'auth.requestFailed';
+}

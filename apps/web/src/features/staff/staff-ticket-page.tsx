@@ -1,0 +1,240 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Anchor, Badge, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconEye, IconPencil } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Presence, StaffTicketDetail } from '@sportello/contracts';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { ApiRequestError } from '../../lib/api-client';
+import { ConversationMessage } from '../../ui/conversation-message';
+import { ListError } from '../../ui/list-states';
+import { usePageTitle } from '../../ui/page-title';
+import { TypeBadge } from '../../ui/type-badge';
+import { staffKeys } from './api/keys';
+import { usePresence } from './api/presence';
+import { staffTicketQuery } from './api/ticket';
+import { Composer, type ComposeMode } from './components/composer';
+import { TicketSidePanel } from './components/ticket-side-panel';
+import { TimelineLine } from './components/timeline-line';
+import { conversationOf } from './conversation';
+import { useDesk } from './desk-context';
+import { useDeskKeys } from './desk-keys';
+import { useStaffT } from './i18n';
+import { staffPath } from './staff-paths';
+import classes from './components/ticket.module.css';
+
+/**
+ * A ticket on the desk: the conversation as the customer sees it plus the internal notes (marked in
+ * words and colour) and the timeline of changes; the reply/note composer; the side panel that changes
+ * step, assignee, group, type and next activity; who else has it open. Opening it marks it read.
+ */
+export default function StaffTicketPage() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const params = useParams();
+  const ticketId = Number(params.ticketid);
+  const isValidId = Number.isSafeInteger(ticketId) && ticketId > 0;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const state = location.state as { inbox?: unknown; compose?: unknown } | null;
+  const inboxSearch = typeof state?.inbox === 'string' ? state.inbox : '';
+  const inboxLink = staffPath(company) + inboxSearch;
+  const query = useQuery({ ...staffTicketQuery(company, ticketId), enabled: isValidId });
+  const [mode, setMode] = useState<ComposeMode>(state?.compose === 'note' ? 'note' : 'reply');
+  const [isWriting, setIsWriting] = useState(false);
+  const [focusRequest, setFocusRequest] = useState(
+    state?.compose === 'reply' || state?.compose === 'note' ? 1 : 0,
+  );
+  const others = usePresence(company, ticketId, isWriting ? 'replying' : 'viewing', query.data?.presence);
+  const assigneeRef = useRef<HTMLInputElement>(null);
+
+  const isNotFound = !isValidId || (query.error instanceof ApiRequestError && query.error.status === 404);
+  usePageTitle(isNotFound ? t('ticket.notFound') : (query.data?.title ?? null));
+
+  // Opening the ticket marked it read on the server: the inbox and its unread counts follow.
+  const isLoaded = query.isSuccess;
+  useEffect(() => {
+    if (!isLoaded) return;
+    void queryClient.invalidateQueries({ queryKey: staffKeys.inboxes(company) });
+    void queryClient.invalidateQueries({ queryKey: staffKeys.unread(company) });
+  }, [isLoaded, company, ticketId, queryClient]);
+
+  const compose = (next: ComposeMode) => {
+    setMode(next);
+    setFocusRequest((n) => n + 1);
+  };
+  useDeskKeys({
+    r: () => compose('reply'),
+    n: () => compose('note'),
+    a: () => assigneeRef.current?.focus(),
+    u: () => void navigate(inboxLink),
+  });
+
+  const back = (
+    <Anchor component={Link} to={inboxLink} size="sm">
+      <Group gap={4} component="span">
+        <IconArrowLeft size={14} aria-hidden />
+        {t('ticket.back')}
+      </Group>
+    </Anchor>
+  );
+
+  if (isNotFound)
+    return (
+      <Stack>
+        {back}
+        <Title order={1} size="h3">
+          {t('ticket.notFound')}
+        </Title>
+        <Alert color="yellow" variant="light">
+          {t('ticket.notFoundText')}
+        </Alert>
+      </Stack>
+    );
+  if (query.isError)
+    return (
+      <Stack>
+        {back}
+        <ListError onRetry={() => void query.refetch()} />
+      </Stack>
+    );
+  const ticket = query.data;
+  return (
+    <Stack gap="md">
+      {back}
+      {!ticket ? (
+        <Stack gap="sm" aria-busy="true" role="status" aria-label={t('loading')}>
+          <Skeleton height={28} width="60%" />
+          <Skeleton height={120} />
+          <Skeleton height={120} />
+        </Stack>
+      ) : (
+        <>
+          <TicketHeading ticket={ticket} />
+          <PresenceBar others={others} />
+          <div className={classes.layout}>
+            <Stack gap="sm" className={classes.conversation}>
+              <Title order={2} size="h4">
+                {t('ticket.conversation')}
+              </Title>
+              <Conversation ticket={ticket} />
+              <Composer
+                company={company}
+                ticket={ticket}
+                mode={mode}
+                onModeChange={setMode}
+                focusRequest={focusRequest}
+                onWritingChange={setIsWriting}
+              />
+            </Stack>
+            <TicketSidePanel ticket={ticket} company={company} assigneeRef={assigneeRef} />
+          </div>
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function TicketHeading({ ticket }: { ticket: StaffTicketDetail }) {
+  const { t } = useStaffT();
+  return (
+    <Stack gap={4}>
+      <Title order={1} size="h3" className={classes.title}>
+        <Text span c="dimmed" inherit>
+          {ticket.ticketNumber}
+        </Text>{' '}
+        {ticket.title}
+      </Title>
+      <Group gap="xs">
+        <TypeBadge type={ticket.type} />
+        <Badge
+          variant="light"
+          color={ticket.closed ? 'gray' : 'brand'}
+          radius="sm"
+          tt="none"
+          data-testid="ticket-step"
+        >
+          {ticket.step.name}
+        </Badge>
+        {ticket.waitingOnCustomer && !ticket.closed && (
+          <Badge variant="outline" color="gray" radius="sm" tt="none">
+            {t('inbox.waitingBadge')}
+          </Badge>
+        )}
+        <Text size="sm" c="dimmed">
+          {ticket.company.name}
+          {ticket.contact ? ` · ${ticket.contact.referentName}` : ''}
+        </Text>
+      </Group>
+    </Stack>
+  );
+}
+
+/** "Marco Ferri is replying": who else has this ticket open now (the server forgets them after a while). */
+function PresenceBar({ others }: { others: Presence[] }) {
+  const { t } = useStaffT();
+  return (
+    <div role="status" aria-live="polite" data-testid="presence">
+      {others.length > 0 && (
+        <Group gap="xs">
+          {others.map((p) => (
+            <Badge
+              key={p.staffUserId}
+              variant="light"
+              color={p.state === 'replying' ? 'orange' : 'gray'}
+              tt="none"
+              radius="sm"
+              leftSection={
+                p.state === 'replying' ? (
+                  <IconPencil size={12} aria-hidden />
+                ) : (
+                  <IconEye size={12} aria-hidden />
+                )
+              }
+            >
+              {t(p.state === 'replying' ? 'ticket.isReplying' : 'ticket.isViewing', { name: p.displayName })}
+            </Badge>
+          ))}
+        </Group>
+      )}
+    </div>
+  );
+}
+
+function Conversation({ ticket }: { ticket: StaffTicketDetail }) {
+  const { t } = useStaffT();
+  return (
+    <Stack gap="sm" component="section" aria-label={t('ticket.conversation')} data-testid="conversation">
+      {conversationOf(ticket).map((entry) => {
+        if (entry.kind === 'opening')
+          return (
+            <ConversationMessage
+              key="opening"
+              author={{
+                name: ticket.contact?.referentName ?? ticket.company.name,
+                isSelf: false,
+                isAgent: false,
+              }}
+              date={ticket.createdOn}
+              html={ticket.description}
+              attachments={ticket.attachments}
+              testId="message"
+            />
+          );
+        if (entry.kind === 'change') return <TimelineLine key={`t${entry.change.id}`} entry={entry.change} />;
+        const c = entry.comment;
+        return (
+          <ConversationMessage
+            key={`c${c.id}`}
+            author={{ name: c.author.name, isSelf: false, isAgent: c.author.kind === 'agent' }}
+            date={c.creationDate}
+            html={c.message}
+            attachments={c.attachments}
+            testId={c.internal ? 'note' : 'message'}
+            internalLabel={c.internal ? t('ticket.internalLabel') : undefined}
+          />
+        );
+      })}
+    </Stack>
+  );
+}

@@ -1,0 +1,296 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, dataDir, launch, screenshot } from './browser';
+
+// Demo data: user `demo` holds contact 11 (Marco Rossi, Rossi Impianti Srl); the desk's demo staff
+// (apps/api/src/modules/admin/demo-staff.ts) are Marco Ferri (admin) and Sara Conti (agent), all with
+// the demo password.
+const PASSWORD = 'Sportello-Demo-2026';
+const AGENT = 'sara.conti@sportello.example';
+const CUSTOMER_EMAIL = 'demo@sportello.example';
+const DESK = `${baseUrl}/demo/staff`;
+const WIDTHS = [1366, 360] as const;
+const LANGUAGES = [
+  ['it-IT', 'it'],
+  ['en-EN', 'en'],
+  ['es-ES', 'es'],
+] as const;
+
+async function json<T>(path: string, token: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.ok, `${path}: ${res.status} ${await res.clone().text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** Quoted-printable text of an .eml, decoded enough to search it. */
+const unQuote = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** The .eml texts of DATA_DIR/outbox to `to` containing `needle` (the worker writes one file per e-mail). */
+function mailsTo(to: string, needle: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dataDir, 'outbox')).filter((n) => n.endsWith('.eml'));
+  } catch {
+    // The worker creates the directory with its first message.
+  }
+  return names
+    .map((n) => unQuote(readFileSync(join(dataDir, 'outbox', n), 'utf8')))
+    .filter((raw) => raw.includes(`To: ${to}`) && raw.includes(needle));
+}
+
+async function waitForMail(to: string, needle: string): Promise<string> {
+  await expect.poll(() => mailsTo(to, needle).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  return mailsTo(to, needle)[0]!;
+}
+
+/** No serious or critical axe violation on the page as it is now. */
+async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad).toEqual([]);
+}
+
+/** A browser context in a language, with the staff token (or the contact's) already stored. */
+async function contextWith(
+  browser: Browser,
+  opts: { width?: number; language?: string; staffToken?: string; contactToken?: string } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1366, height: 900 },
+    timezoneId: 'Europe/Rome',
+    locale: 'en-GB',
+    reducedMotion: 'reduce',
+  });
+  await context.addInitScript(
+    (o) => {
+      localStorage.setItem('language', o.language);
+      if (o.staffToken) localStorage.setItem('staffToken', o.staffToken);
+      if (o.contactToken) localStorage.setItem('token', o.contactToken);
+    },
+    { language: opts.language ?? 'en-EN', staffToken: opts.staffToken, contactToken: opts.contactToken },
+  );
+  return context;
+}
+
+/** Types into the rich editor named `name` (tiptap loads after the page: wait for it). */
+async function typeInEditor(page: Page, name: RegExp, text: string): Promise<void> {
+  const editor = page.getByRole('textbox', { name });
+  await editor.waitFor();
+  await editor.click();
+  await page.keyboard.type(text);
+}
+
+describe('staff desk', () => {
+  let browser: Browser;
+  let customerToken: string;
+  let ticket: { id: number; title: string };
+
+  beforeAll(async () => {
+    browser = await launch();
+    customerToken = (
+      await json<{ token: string }>('/api/auth/login', '', { userName: 'demo', password: PASSWORD })
+    ).token;
+    const title = `Desk journey ${Date.now()}`;
+    const created = await json<{ id: number }>('/api/demo/11/tickets', customerToken, {
+      title,
+      taskTypeId: 1,
+      description: '<p>The office printer shows error E42.</p>',
+      attachments: [],
+    });
+    ticket = { id: created.id, title };
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('an agent signs in, takes the new ticket, writes a note and a reply; the customer sees only the reply', async () => {
+    const context = await contextWith(browser, { language: 'en-EN' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    // The desk without a session sends the agent to the portal's branded staff sign-in.
+    await page.goto(`${DESK}?view=unassigned`);
+    await page.getByRole('heading', { name: 'Staff sign-in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/demo/staff/login');
+    // The portal's branding arrives with its settings, a moment after the page.
+    await expect.poll(() => page.getByTestId('auth-header').innerText()).toContain('Sportello Assistenza');
+    await page.getByLabel('E-mail').fill(AGENT);
+    await page.locator('input[name=password]').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').getByText('Wrong e-mail or password.').waitFor();
+    await page.locator('input[name=password]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    // Back to the view asked for: Unassigned, newest activity first, the new ticket unread on top.
+    const row = page.getByTestId('inbox-row').filter({ hasText: ticket.title });
+    await row.waitFor();
+    expect(new URL(page.url()).search).toBe('?view=unassigned');
+    expect(await page.getByTestId('view-unassigned').getAttribute('aria-current')).toBe('page');
+    expect(await row.getAttribute('data-unread')).toBe('true');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem('staffToken'))).toBeTruthy();
+
+    // Search by number finds it; Back restores the view without the search.
+    const number = (await row.getByTestId('row-number').innerText()).trim();
+    await page.keyboard.press('/');
+    await page.keyboard.type(number);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(number);
+    await expect.poll(() => page.getByTestId('inbox-row').count()).toBe(1);
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).search).toBe('?view=unassigned');
+
+    // Keyboard: j focuses the first row (the newest: ours), Enter opens it.
+    await row.waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('j');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+      .toContain(ticket.title);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: new RegExp(ticket.title) }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/demo/staff/tickets/${ticket.id}`);
+
+    // Assign to me.
+    await page.getByTestId('assign-to-me').click();
+    await page.getByTestId('side-status').getByText('Assigned to you.').waitFor();
+    await expect.poll(() => page.getByTestId('side-assignee').inputValue()).toBe('Sara Conti');
+
+    // An internal note (n), clearly marked, then a public reply (r).
+    const note = `Checked the toner, note ${Date.now()}`;
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('n');
+    await expect.poll(() => page.getByTestId('composer').getAttribute('data-mode')).toBe('note');
+    await typeInEditor(page, /^Internal note/, note);
+    await page.getByRole('button', { name: 'Add internal note' }).click();
+    const noteBox = page.getByTestId('note').filter({ hasText: note });
+    await noteBox.waitFor();
+    expect(await noteBox.getByTestId('internal-label').innerText()).toBe(
+      'Internal — the customer does not see this',
+    );
+    const reply = `Please restart the printer, reply ${Date.now()}`;
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('r');
+    await expect.poll(() => page.getByTestId('composer').getAttribute('data-mode')).toBe('reply');
+    await typeInEditor(page, /^Reply/, reply);
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByTestId('message').filter({ hasText: reply }).waitFor();
+    await page.getByTestId('composer-notice').getByText('Reply sent to the customer.').waitFor();
+    // The assignment is in the conversation's timeline.
+    await page.getByTestId('timeline-entry').filter({ hasText: 'Sara Conti' }).first().waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'staff-ticket-after-reply');
+    expect(errors).toEqual([]);
+
+    // The customer sees the reply, not the note, and has the reply by e-mail (the note by none).
+    const customer = await contextWith(browser, { language: 'en-EN', contactToken: customerToken });
+    const cp = await customer.newPage();
+    await cp.goto(`${baseUrl}/demo/11/tickets/${ticket.id}`);
+    await cp.getByTestId('ticket-comment').filter({ hasText: reply }).waitFor();
+    expect(await cp.locator('main').innerText()).not.toContain(note);
+    await screenshot(cp, 'staff-customer-sees-reply');
+    const mail = await waitForMail(CUSTOMER_EMAIL, 'Please restart the printer');
+    expect(mail).toContain(`/demo/11/tickets/${ticket.id}`);
+    expect(mailsTo(CUSTOMER_EMAIL, note)).toEqual([]);
+    expect(mail).not.toContain(note);
+
+    // The customer replies; the agent's inbox, left open, shows the ticket unread without a reload.
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByTestId('view-mine').click();
+    const mine = page.getByTestId('inbox-row').filter({ hasText: ticket.title });
+    await mine.waitFor();
+    expect(await mine.getAttribute('data-unread')).toBeNull();
+    await json('/api/demo/11/comments', customerToken, {
+      taskId: ticket.id,
+      message: '<p>Restarted, it prints again. Thanks!</p>',
+      commentType: 0,
+      attachments: [],
+    });
+    await expect.poll(() => mine.getAttribute('data-unread'), { timeout: 60_000 }).toBe('true');
+    await page.getByTestId('unread-mine').waitFor();
+    await customer.close();
+    await context.close();
+  });
+
+  /** A recovery link opens the set-password page (the invitation's page): asked once, so it stays valid. */
+  let accept: string | undefined;
+  async function acceptLink(): Promise<string> {
+    if (accept) return accept;
+    await json('/api/staff/auth/recovery', '', { email: AGENT, company: 'demo' });
+    const recovery = await waitForMail(AGENT, '/staff/accept?token=');
+    accept = /(\/demo\/staff\/accept\?token=[A-Za-z0-9_%-]+)/.exec(recovery)![1]!;
+    return accept;
+  }
+
+  // Each width in Italian, English and Spanish: seven screens each, axe on the English ones.
+  it.each(WIDTHS)(
+    'every desk screen at %i px, in three languages, has no serious axe finding',
+    async (width) => {
+      const token = (
+        await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
+      ).token;
+      const link = await acceptLink();
+
+      for (const [language, short] of LANGUAGES) {
+        const name = (screen: string) => `staff-${screen}-${width}-${short}`;
+        const checkAxe = short === 'en';
+        const signedOut = await contextWith(browser, { width, language });
+        const out = await signedOut.newPage();
+        await out.goto(`${DESK}/login`);
+        await out.locator('form button[type=submit]').waitFor();
+        if (checkAxe) await expectAccessible(out);
+        await screenshot(out, name('login'));
+        await out.goto(`${DESK}/login?recover`);
+        await out.locator('form input[type=email]').waitFor();
+        await screenshot(out, name('recovery'));
+        await out.goto(`${baseUrl}${link}`);
+        await out.locator('input[autocomplete="new-password"]').first().waitFor();
+        if (checkAxe) await expectAccessible(out);
+        await screenshot(out, name('accept'));
+        await signedOut.close();
+
+        const signedIn = await contextWith(browser, { width, language, staffToken: token });
+        const page = await signedIn.newPage();
+        await page.goto(`${DESK}?view=open`);
+        await page.getByTestId('inbox-row').first().waitFor();
+        await page.getByTestId('count-open').waitFor();
+        if (checkAxe) await expectAccessible(page);
+        await screenshot(page, name('inbox'));
+        await page.getByTestId('filters-toggle').click();
+        await page.getByTestId('filter-panel').waitFor();
+        if (checkAxe) await expectAccessible(page);
+        await screenshot(page, name('inbox-filters'));
+        await page.locator('body').click({ position: { x: 1, y: 1 } });
+        await page.keyboard.press('?');
+        await page.getByRole('dialog').waitFor();
+        if (checkAxe) await expectAccessible(page);
+        await screenshot(page, name('shortcuts'));
+        await page.keyboard.press('Escape');
+        await page.getByRole('dialog').waitFor({ state: 'detached' });
+        await page.goto(`${DESK}/tickets/${ticket.id}`);
+        await page.getByTestId('note').first().waitFor();
+        await page.getByTestId('composer').locator('[contenteditable="true"]').waitFor();
+        if (checkAxe) await expectAccessible(page);
+        await screenshot(page, name('ticket'));
+        await signedIn.close();
+      }
+    },
+    240_000,
+  );
+});
