@@ -23,6 +23,15 @@ export const eventTypes = [
   'appointment.booked',
   'appointment.cancelled',
   'user.activated',
+  // Changes one by one (entities.ts): by a key of the integration API or a staff admin.
+  'company.created',
+  'company.updated',
+  'company.deleted',
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'ticket.updated',
+  'ticket.deleted',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

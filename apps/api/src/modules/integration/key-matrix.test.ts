@@ -5,6 +5,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  entityKeyRoutes,
   integrationRoutes,
   routeKey,
   webhookAdminRoutes,
@@ -132,7 +133,52 @@ const upload = (): Req => {
   return { method: 'POST', url: '/api/integration/v1/files', payload: m.payload, headers: m.headers };
 };
 
+/** A fresh entity of acme made with the write key: its id (a foreign key must not find it). */
+async function freshOfAcme(path: string, payload: object, idKey = 'id'): Promise<number> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/integration/v1/${path}`,
+    headers: bearer(only.write!),
+    payload,
+  });
+  return res.json()[idKey];
+}
+const freshCompany = () => freshOfAcme('companies', { companyName: 'Matrix' });
+const freshContact = () => freshOfAcme('contacts', { companyId: 10, referentName: 'Matrix' }, 'contactId');
+const newTicket = { companyId: 10, title: 'Matrix', taskTypeId: 1, statusStepId: 1 };
+const freshTicket = () => freshOfAcme('tickets', newTicket);
+/** Rows of one entity: create (both portals hold company 10), and read/update/delete of a fresh one. */
+function entityRows(
+  path: string,
+  create: object,
+  fresh: () => Promise<number>,
+  update: object,
+  param: string,
+): Record<string, Row> {
+  const one = `/api/integration/v1/${path}/:${param}`;
+  const url = async () => `/api/integration/v1/${path}/${await fresh()}`;
+  return {
+    [`POST /api/integration/v1/${path}`]: keyRow(
+      () => ({ method: 'POST', url: `/api/integration/v1/${path}`, payload: create }),
+      201,
+      201,
+    ),
+    [`GET ${one}`]: keyRow(async () => ({ method: 'GET', url: await url() }), 200, 404),
+    [`PATCH ${one}`]: keyRow(async () => ({ method: 'PATCH', url: await url(), payload: update }), 200, 404),
+    [`DELETE ${one}`]: keyRow(async () => ({ method: 'DELETE', url: await url() }), 204, 404),
+  };
+}
+
 const matrix: Record<string, Row> = {
+  ...entityRows('companies', { companyName: 'M' }, freshCompany, { companyName: 'N' }, 'id'),
+  ...entityRows(
+    'contacts',
+    { companyId: 10, referentName: 'M' },
+    freshContact,
+    { permissions: { manageTickets: true } },
+    'contactid',
+  ),
+  ...entityRows('tickets', newTicket, freshTicket, { statusStepId: 2 }, 'ticketid'),
   'GET /api/integration/v1/events': keyRow(
     () => ({ method: 'GET', url: '/api/integration/v1/events' }),
     200,
@@ -275,7 +321,10 @@ function credentialOf(p: KeyPersona, scope: ApiKeyScope | undefined): string | u
 }
 
 const keyRoutes: [string, RouteContract['access']][] = (
-  [integrationRoutes, webhookKeyRoutes, webhookAdminRoutes] as Record<string, RouteContract>[]
+  [integrationRoutes, webhookKeyRoutes, webhookAdminRoutes, entityKeyRoutes] as Record<
+    string,
+    RouteContract
+  >[]
 ).flatMap((area) =>
   Object.values(area).map((c): [string, RouteContract['access']] => [routeKey(c), c.access]),
 );

@@ -1,0 +1,160 @@
+/**
+ * The entity routes, twice over one service: under `/api/integration/v1` for a portal key (the key's
+ * portal; POSTs honour `Idempotency-Key`) and under `/api/staff/portals/:company/admin` for a staff
+ * admin of that portal (the guard refuses agents); and the admins' audit log.
+ */
+import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from '@sportello/contracts';
+import type { FastifyReply } from 'fastify';
+import type { App, AppContext } from '../../../platform/context';
+import type { ApiKeyAccess } from '../../../platform/api-keys';
+import { checkIdempotencyKey, type Answer } from '../../../platform/idempotency';
+import { route } from '../../../platform/route';
+import { exportAudit, listAudit } from './audit.service';
+import * as svc from './entities.service';
+import type { Actor, Idem } from './entities.service';
+
+const keyActor = (k: ApiKeyAccess): Actor => ({
+  type: 'api_key',
+  apiKeyId: k.apiKeyId,
+  portalId: k.portalId,
+  timeZone: k.timeZone,
+});
+
+/** The staff guard resolved the `:company` portal and the admin role in it. */
+interface StaffPortal {
+  staffUserId: number;
+  portal: { portalId: number; timeZone: string } | null;
+}
+function staffActor(s: StaffPortal): Actor {
+  if (!s.portal) throw new Error('staff admin route without :company');
+  return {
+    type: 'staff',
+    staffUserId: s.staffUserId,
+    portalId: s.portal.portalId,
+    timeZone: s.portal.timeZone,
+  };
+}
+
+function send<T>(reply: FastifyReply, a: Answer<T>) {
+  if (a.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.code(a.status).send(a.body);
+}
+
+/**
+ * The validated id of the path (the contracts are built for two roots by one generic function, which
+ * leaves the params typed as a record).
+ */
+const idOf = (params: Record<string, unknown>, name: string) => params[name] as number;
+
+const idemOf = (headers: Record<string, unknown>, path: string): Idem => ({
+  key: checkIdempotencyKey(headers['idempotency-key'] as string | string[] | undefined),
+  route: `POST ${path}`,
+});
+
+export function registerEntityRoutes(app: App, ctx: AppContext): void {
+  // ---- integration API (a portal key) ----
+  const k = entityKeyRoutes;
+  route(app, ctx, k.createCompany, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.createCompany(ctx, keyActor(key), req.body, idemOf(req.headers, k.createCompany.path)),
+    ),
+  );
+  route(app, ctx, k.company, async (req, _r, key) =>
+    svc.getCompany(ctx, keyActor(key), idOf(req.params, 'id')),
+  );
+  route(app, ctx, k.updateCompany, async (req, _r, key) =>
+    svc.updateCompany(ctx, keyActor(key), idOf(req.params, 'id'), req.body),
+  );
+  route(app, ctx, k.deleteCompany, async (req, reply, key) => {
+    await svc.deleteCompany(ctx, keyActor(key), idOf(req.params, 'id'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, k.createContact, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.createContact(ctx, keyActor(key), req.body, idemOf(req.headers, k.createContact.path)),
+    ),
+  );
+  route(app, ctx, k.contact, async (req, _r, key) =>
+    svc.getContact(ctx, keyActor(key), idOf(req.params, 'contactid')),
+  );
+  route(app, ctx, k.updateContact, async (req, _r, key) =>
+    svc.updateContact(ctx, keyActor(key), idOf(req.params, 'contactid'), req.body),
+  );
+  route(app, ctx, k.deleteContact, async (req, reply, key) => {
+    await svc.deleteContact(ctx, keyActor(key), idOf(req.params, 'contactid'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, k.createTicket, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.createTicket(ctx, keyActor(key), req.body, idemOf(req.headers, k.createTicket.path)),
+    ),
+  );
+  route(app, ctx, k.ticket, async (req, _r, key) =>
+    svc.getTicket(ctx, keyActor(key), idOf(req.params, 'ticketid')),
+  );
+  route(app, ctx, k.updateTicket, async (req, _r, key) =>
+    svc.updateTicket(ctx, keyActor(key), idOf(req.params, 'ticketid'), req.body),
+  );
+  route(app, ctx, k.deleteTicket, async (req, reply, key) => {
+    await svc.deleteTicket(ctx, keyActor(key), idOf(req.params, 'ticketid'));
+    return reply.code(204).send();
+  });
+
+  // ---- staff admin API (a staff user with the admin role of :company) ----
+  const s = entityStaffRoutes;
+  route(app, ctx, s.createCompany, async (req, reply, st) =>
+    send(reply, await svc.createCompany(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.company, async (req, _r, st) =>
+    svc.getCompany(ctx, staffActor(st), idOf(req.params, 'id')),
+  );
+  route(app, ctx, s.updateCompany, async (req, _r, st) =>
+    svc.updateCompany(ctx, staffActor(st), idOf(req.params, 'id'), req.body),
+  );
+  route(app, ctx, s.deleteCompany, async (req, reply, st) => {
+    await svc.deleteCompany(ctx, staffActor(st), idOf(req.params, 'id'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, s.createContact, async (req, reply, st) =>
+    send(reply, await svc.createContact(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.contact, async (req, _r, st) =>
+    svc.getContact(ctx, staffActor(st), idOf(req.params, 'contactid')),
+  );
+  route(app, ctx, s.updateContact, async (req, _r, st) =>
+    svc.updateContact(ctx, staffActor(st), idOf(req.params, 'contactid'), req.body),
+  );
+  route(app, ctx, s.deleteContact, async (req, reply, st) => {
+    await svc.deleteContact(ctx, staffActor(st), idOf(req.params, 'contactid'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, s.createTicket, async (req, reply, st) =>
+    send(reply, await svc.createTicket(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.ticket, async (req, _r, st) =>
+    svc.getTicket(ctx, staffActor(st), idOf(req.params, 'ticketid')),
+  );
+  route(app, ctx, s.updateTicket, async (req, _r, st) =>
+    svc.updateTicket(ctx, staffActor(st), idOf(req.params, 'ticketid'), req.body),
+  );
+  route(app, ctx, s.deleteTicket, async (req, reply, st) => {
+    await svc.deleteTicket(ctx, staffActor(st), idOf(req.params, 'ticketid'));
+    return reply.code(204).send();
+  });
+
+  // ---- audit log (staff admins) ----
+  route(app, ctx, auditRoutes.list, async (req, _r, st) =>
+    listAudit(ctx.database.db, staffActor(st).portalId, req.query),
+  );
+  route(app, ctx, auditRoutes.export, async (req, reply, st) => {
+    const stream = exportAudit(ctx.database.db, staffActor(st).portalId, req.query);
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="audit-log-${req.params.company}.csv"`)
+      .header('Cache-Control', 'private, no-store')
+      .send(stream);
+  });
+}

@@ -1,0 +1,521 @@
+/**
+ * Changes one by one (issue 12 item 4, issue 14): one service behind the integration API (an API key)
+ * and the staff admin API (a staff user). A change runs in one transaction that writes only its rows
+ * through the import's writers (so it writes nothing when nothing differs), and, when the entity did
+ * change, its event and an audit-log row with the entity before and after (the same image the API
+ * answers, secrets removed). With an Idempotency-Key the answer is stored in that transaction too.
+ *
+ * Errors: an id in the path the portal lacks is 404 `entity_not_found`; a reference in the body it
+ * lacks is 422 `unknown_reference` naming the field (never the import's 409, which means "changed
+ * while importing").
+ */
+import { isDeepStrictEqual } from 'node:util';
+import {
+  entityErrorCodes,
+  permissionFlags,
+  type CompanyEntity,
+  type ContactEntity,
+  type EntityAction,
+  type EntityKind,
+  type EventType,
+  type TicketEntity,
+  type CompanyCreate,
+  type CompanyUpdate,
+  type ContactCreate,
+  type ContactUpdate,
+  type TicketCreate,
+  type TicketUpdate,
+} from '@sportello/contracts';
+import type { Tx } from '../../../db/client';
+import type { AppContext } from '../../../platform/context';
+import { AppError, conflict, notFound } from '../../../platform/errors';
+import {
+  apiKeySource,
+  emitDataEvent,
+  emitTicketEvent,
+  staffSource,
+  type EventSource,
+} from '../../../platform/events';
+import { sanitizeHtml } from '../../../platform/html';
+import { withIdempotency, type Answer } from '../../../platform/idempotency';
+import { reserveExtIds } from '../../../platform/portal-sequences';
+import { ImportFiles } from '../import.files';
+import { writeCompanies, writeContacts } from '../writers/companies';
+import { PortalScope } from '../writers/support';
+import { writeTicketRows } from '../writers/tickets';
+import {
+  companyInUse,
+  contactInUse,
+  deleteCompanyRow,
+  deleteContactRow,
+  deleteTicketRow,
+  insertAudit,
+  lockPortal,
+  nextExtId,
+  readCompany,
+  readContact,
+  readTicket,
+  referenceExists,
+  type RefTable,
+  type Stored,
+} from './entities.queries';
+
+/** Who makes a change, and in which portal (the key's, or the staff route's). */
+export type Actor =
+  | { type: 'api_key'; apiKeyId: number; portalId: number; timeZone: string }
+  | { type: 'staff'; staffUserId: number; portalId: number; timeZone: string };
+
+/** What a POST of the integration API may carry: the Idempotency-Key and the route it was sent to. */
+export interface Idem {
+  key: string | undefined;
+  route: string;
+}
+
+const sourceOf = (a: Actor): EventSource =>
+  a.type === 'api_key' ? apiKeySource(a.apiKeyId) : staffSource(a.staffUserId, '');
+
+/** Keys whose values never enter the audit log, whatever entity carries them. */
+const SECRET_KEY = /pass(word)?|secret|token|hash|base64|otp|cancel_?key/i;
+
+/** A copy with every value under a secret-looking key replaced. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        SECRET_KEY.test(k) ? '[redacted]' : redact(v),
+      ]),
+    );
+  }
+  return value;
+}
+
+/** The image without the internal row id. */
+function publicOf<T>(s: Stored<T> | undefined | null): T | null {
+  if (!s) return null;
+  const { rowId: _rowId, ...rest } = s;
+  return rest as T;
+}
+
+const missing = (what: string, id: number) =>
+  notFound(`No ${what} with id ${id} in this portal`, entityErrorCodes.entityNotFound);
+
+const unknownReference = (field: string, id: number, extra = '') =>
+  new AppError(
+    422,
+    entityErrorCodes.unknownReference,
+    `${field}: the portal has no ${field.replace(/Id$/, '')} ${id}${extra}`,
+    [{ path: field, message: `unknown id ${id}` }],
+  );
+
+/** Checks each reference (field → table, optionally of a company); the first unknown is 422. */
+async function checkRefs(
+  tx: Tx,
+  portalId: number,
+  refs: { field: string; table: RefTable; id: number | null | undefined; companyId?: number }[],
+): Promise<void> {
+  for (const r of refs) {
+    if (r.id === null || r.id === undefined) continue;
+    if (!(await referenceExists(tx, portalId, r.table, r.id, r.companyId)))
+      throw unknownReference(r.field, r.id, r.companyId === undefined ? '' : ` in company ${r.companyId}`);
+  }
+}
+
+/**
+ * Records a change that happened: the audit row and the event, both in the change's transaction.
+ * Nothing when before and after are equal (a write of the same values changes nothing).
+ */
+async function record(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  c: {
+    entity: EntityKind;
+    entityId: number | string;
+    action: EntityAction;
+    before: unknown;
+    after: unknown;
+    /** Emits the event (default: `{<entity>: after ?? before, previous: before}`). */
+    emit?: () => Promise<unknown>;
+  },
+): Promise<boolean> {
+  if (c.action === 'updated' && isDeepStrictEqual(c.before, c.after)) return false;
+  await insertAudit(tx, {
+    portalId: actor.portalId,
+    occurredAt: ctx.clock.now(),
+    actorType: actor.type,
+    apiKeyId: actor.type === 'api_key' ? actor.apiKeyId : null,
+    staffUserId: actor.type === 'staff' ? actor.staffUserId : null,
+    entity: c.entity,
+    entityId: String(c.entityId),
+    action: c.action,
+    before: redact(c.before),
+    after: redact(c.after),
+  });
+  if (c.emit) await c.emit();
+  else {
+    const data: Record<string, unknown> = { [c.entity]: c.after ?? c.before };
+    if (c.action === 'updated') data.previous = c.before;
+    await emitDataEvent(
+      tx,
+      ctx,
+      `${c.entity}.${c.action}` as EventType,
+      actor.portalId,
+      sourceOf(actor),
+      data,
+    );
+  }
+  return true;
+}
+
+/** One transaction for a change; a key's POST with an Idempotency-Key stores its answer in it. */
+async function inTransaction<T>(
+  ctx: AppContext,
+  actor: Actor,
+  idem: Idem | undefined,
+  request: unknown,
+  run: (tx: Tx) => Promise<{ status: number; body: T }>,
+): Promise<Answer<T>> {
+  return ctx.database.db.transaction((tx) =>
+    actor.type === 'api_key' && idem
+      ? withIdempotency(
+          tx,
+          { apiKeyId: actor.apiKeyId, key: idem.key, route: idem.route, request, now: ctx.clock.now() },
+          () => run(tx),
+        )
+      : run(tx).then((a) => ({ ...a, replayed: false })),
+  );
+}
+
+/** The writers' scope for one entity: no files, HTML already sanitised (before the transaction). */
+function scopeOf(ctx: AppContext, tx: Tx, actor: Actor, clean: (html: string | null | undefined) => string) {
+  return new PortalScope(tx, actor.portalId, actor.timeZone, new ImportFiles(), clean, ctx.clock.now());
+}
+const noHtml = () => '';
+
+// ---- companies -----------------------------------------------------------------------------------
+
+export async function getCompany(ctx: AppContext, actor: Actor, id: number): Promise<CompanyEntity> {
+  const c = await readCompany(ctx.database.db, actor.portalId, id);
+  if (!c) throw missing('company', id);
+  return publicOf(c)!;
+}
+
+export function createCompany(
+  ctx: AppContext,
+  actor: Actor,
+  body: CompanyCreate,
+  idem?: Idem,
+): Promise<Answer<CompanyEntity>> {
+  return inTransaction(ctx, actor, idem, body, async (tx) => {
+    await lockPortal(tx, actor.portalId);
+    const id = body.id ?? (await nextExtId(tx, 'companies', actor.portalId));
+    if (await readCompany(tx, actor.portalId, id))
+      throw conflict(`A company with id ${id} exists`, entityErrorCodes.entityExists);
+    await writeCompanies(scopeOf(ctx, tx, actor, noHtml), [{ id, companyName: body.companyName }]);
+    const after = publicOf(await readCompany(tx, actor.portalId, id))!;
+    await record(ctx, tx, actor, { entity: 'company', entityId: id, action: 'created', before: null, after });
+    return { status: 201, body: after };
+  });
+}
+
+export async function updateCompany(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  patch: CompanyUpdate,
+): Promise<CompanyEntity> {
+  const a = await inTransaction(ctx, actor, undefined, patch, async (tx) => {
+    const stored = await readCompany(tx, actor.portalId, id, true);
+    if (!stored) throw missing('company', id);
+    const before = publicOf(stored)!;
+    await writeCompanies(scopeOf(ctx, tx, actor, noHtml), [{ ...before, ...patch }]);
+    const after = publicOf(await readCompany(tx, actor.portalId, id))!;
+    await record(ctx, tx, actor, { entity: 'company', entityId: id, action: 'updated', before, after });
+    return { status: 200, body: after };
+  });
+  return a.body;
+}
+
+export async function deleteCompany(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await inTransaction(ctx, actor, undefined, null, async (tx) => {
+    await lockPortal(tx, actor.portalId);
+    const stored = await readCompany(tx, actor.portalId, id, true);
+    if (!stored) throw missing('company', id);
+    const holds = await companyInUse(tx, stored.rowId);
+    if (holds)
+      throw conflict(
+        `Company ${id} still holds ${holds.replace('_', ' ')}: delete them first`,
+        entityErrorCodes.entityInUse,
+      );
+    const before = publicOf(stored)!;
+    await record(ctx, tx, actor, { entity: 'company', entityId: id, action: 'deleted', before, after: null });
+    await deleteCompanyRow(tx, stored.rowId);
+    return { status: 204, body: null };
+  });
+}
+
+// ---- contacts ------------------------------------------------------------------------------------
+
+type ContactFields = Omit<ContactEntity, 'contactId'>;
+
+/** The import's contact from the API's fields (a flag left out is off, as in the import). */
+function contactItem(id: number, c: ContactFields) {
+  return {
+    contactId: id,
+    referentName: c.referentName,
+    email: c.email ?? null,
+    phone: c.phone ?? null,
+    permissions: c.permissions,
+  };
+}
+
+async function writeContact(ctx: AppContext, tx: Tx, actor: Actor, id: number, c: ContactFields) {
+  const company = await readCompany(tx, actor.portalId, c.companyId);
+  if (!company) throw unknownReference('companyId', c.companyId);
+  await writeContacts(scopeOf(ctx, tx, actor, noHtml), [
+    { companyId: company.rowId, item: contactItem(id, c) },
+  ]);
+}
+
+/** The ten flags of a body (a flag left out is off, as in the import). */
+const flagsOf = (p: ContactCreate['permissions']) =>
+  Object.fromEntries(permissionFlags.map((f) => [f, p?.[f] === true])) as ContactEntity['permissions'];
+
+export async function getContact(ctx: AppContext, actor: Actor, id: number): Promise<ContactEntity> {
+  const c = await readContact(ctx.database.db, actor.portalId, id);
+  if (!c) throw missing('contact', id);
+  return publicOf(c)!;
+}
+
+export function createContact(
+  ctx: AppContext,
+  actor: Actor,
+  body: ContactCreate,
+  idem?: Idem,
+): Promise<Answer<ContactEntity>> {
+  return inTransaction(ctx, actor, idem, body, async (tx) => {
+    await lockPortal(tx, actor.portalId);
+    const id = body.contactId ?? (await nextExtId(tx, 'contacts', actor.portalId));
+    if (await readContact(tx, actor.portalId, id))
+      throw conflict(`A contact with id ${id} exists`, entityErrorCodes.entityExists);
+    await writeContact(ctx, tx, actor, id, {
+      companyId: body.companyId,
+      referentName: body.referentName,
+      email: body.email ?? null,
+      phone: body.phone ?? null,
+      permissions: flagsOf(body.permissions),
+    });
+    const after = publicOf(await readContact(tx, actor.portalId, id))!;
+    await record(ctx, tx, actor, { entity: 'contact', entityId: id, action: 'created', before: null, after });
+    return { status: 201, body: after };
+  });
+}
+
+export async function updateContact(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  patch: ContactUpdate,
+): Promise<ContactEntity> {
+  const a = await inTransaction(ctx, actor, undefined, patch, async (tx) => {
+    const stored = await readContact(tx, actor.portalId, id, true);
+    if (!stored) throw missing('contact', id);
+    const before = publicOf(stored)!;
+    // Flags sent replace the stored ones one by one; the others stay.
+    const permissions = { ...before.permissions };
+    for (const [k, v] of Object.entries(patch.permissions ?? {}))
+      if (k in permissions) permissions[k as keyof typeof permissions] = v === true;
+    await writeContact(ctx, tx, actor, id, {
+      companyId: patch.companyId ?? before.companyId,
+      referentName: patch.referentName ?? before.referentName,
+      email: patch.email === undefined ? before.email : patch.email,
+      phone: patch.phone === undefined ? before.phone : patch.phone,
+      permissions,
+    });
+    const after = publicOf(await readContact(tx, actor.portalId, id))!;
+    await record(ctx, tx, actor, { entity: 'contact', entityId: id, action: 'updated', before, after });
+    return { status: 200, body: after };
+  });
+  return a.body;
+}
+
+export async function deleteContact(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await inTransaction(ctx, actor, undefined, null, async (tx) => {
+    const stored = await readContact(tx, actor.portalId, id, true);
+    if (!stored) throw missing('contact', id);
+    const holds = await contactInUse(tx, stored.rowId);
+    if (holds)
+      throw conflict(`Contact ${id} still holds ${holds}: delete them first`, entityErrorCodes.entityInUse);
+    const before = publicOf(stored)!;
+    await record(ctx, tx, actor, { entity: 'contact', entityId: id, action: 'deleted', before, after: null });
+    await deleteContactRow(tx, stored.rowId, ctx.clock.now());
+    return { status: 204, body: null };
+  });
+}
+
+// ---- tickets -------------------------------------------------------------------------------------
+
+type TicketFields = Omit<TicketEntity, 'id' | 'ticketNumber' | 'internalAnnualProgressive'> & {
+  ticketNumber: string | null | undefined;
+  internalAnnualProgressive: number | null | undefined;
+};
+
+/** The references of a ticket that changed (all of them on a create), checked in the portal. */
+async function checkTicketRefs(tx: Tx, actor: Actor, t: TicketFields, before: TicketEntity | null) {
+  const changed = (k: keyof TicketFields) => before === null || before[k] !== t[k];
+  const companyMoved = changed('companyId');
+  await checkRefs(tx, actor.portalId, [
+    { field: 'companyId', table: 'companies', id: companyMoved ? t.companyId : null },
+    { field: 'taskTypeId', table: 'ticket_types', id: changed('taskTypeId') ? t.taskTypeId : null },
+    { field: 'statusStepId', table: 'status_steps', id: changed('statusStepId') ? t.statusStepId : null },
+    {
+      field: 'assignedGroupId',
+      table: 'assignee_groups',
+      id: changed('assignedGroupId') ? t.assignedGroupId : null,
+    },
+    { field: 'assignedUserId', table: 'agents', id: changed('assignedUserId') ? t.assignedUserId : null },
+    {
+      field: 'creatorContactId',
+      table: 'contacts',
+      id: companyMoved || changed('creatorContactId') ? t.creatorContactId : null,
+      companyId: t.companyId,
+    },
+    {
+      field: 'wikiElementId',
+      table: 'wiki_elements',
+      id: companyMoved || changed('wikiElementId') ? t.wikiElementId : null,
+      companyId: t.companyId,
+    },
+  ]);
+}
+
+async function writeTicket(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  id: number,
+  t: TicketFields,
+  clean: (h: string | null | undefined) => string,
+) {
+  const s = scopeOf(ctx, tx, actor, clean);
+  await s.ids.companies.ensure([t.companyId]);
+  await writeTicketRows(s, [
+    {
+      companyId: s.ids.companies.must(t.companyId),
+      item: { ...t, id, extra: undefined },
+    },
+  ]);
+}
+
+/** Sanitises a description before the transaction; the stored one is clean already. */
+function cleanerFor(incoming: string | null | undefined, stored?: string) {
+  const prepared = incoming ? sanitizeHtml(incoming) : '';
+  return (html: string | null | undefined) =>
+    !html ? '' : html === incoming ? prepared : html === stored ? stored : sanitizeHtml(html);
+}
+
+export async function getTicket(ctx: AppContext, actor: Actor, id: number): Promise<TicketEntity> {
+  const t = await readTicket(ctx.database.db, actor.portalId, id);
+  if (!t) throw missing('ticket', id);
+  return publicOf(t)!;
+}
+
+export function createTicket(
+  ctx: AppContext,
+  actor: Actor,
+  body: TicketCreate,
+  idem?: Idem,
+): Promise<Answer<TicketEntity>> {
+  const clean = cleanerFor(body.description);
+  return inTransaction(ctx, actor, idem, body, async (tx) => {
+    const id = body.id ?? (await reserveExtIds(tx, actor.portalId, 'ticket_seq'));
+    if (await readTicket(tx, actor.portalId, id))
+      throw conflict(`A ticket with id ${id} exists`, entityErrorCodes.entityExists);
+    const fields: TicketFields = {
+      companyId: body.companyId,
+      title: body.title,
+      description: body.description ?? '',
+      ticketNumber: body.ticketNumber,
+      internalAnnualProgressive: body.internalAnnualProgressive,
+      createdOn: body.createdOn ?? ctx.clock.now().toISOString(),
+      taskTypeId: body.taskTypeId,
+      statusStepId: body.statusStepId,
+      nextPlannedActivityInfo: body.nextPlannedActivityInfo ?? null,
+      creatorContactId: body.creatorContactId ?? null,
+      assignedGroupId: body.assignedGroupId ?? null,
+      assignedUserId: body.assignedUserId ?? null,
+      wikiElementId: body.wikiElementId ?? null,
+    };
+    await checkTicketRefs(tx, actor, fields, null);
+    await writeTicket(ctx, tx, actor, id, fields, clean);
+    const stored = (await readTicket(tx, actor.portalId, id))!;
+    const after = publicOf(stored)!;
+    await record(ctx, tx, actor, {
+      entity: 'ticket',
+      entityId: id,
+      action: 'created',
+      before: null,
+      after,
+      emit: () => emitTicketEvent(tx, ctx, 'ticket.created', stored.rowId, sourceOf(actor)),
+    });
+    return { status: 201, body: after };
+  });
+}
+
+export async function updateTicket(
+  ctx: AppContext,
+  actor: Actor,
+  id: number,
+  patch: TicketUpdate,
+): Promise<TicketEntity> {
+  const a = await inTransaction(ctx, actor, undefined, patch, async (tx) => {
+    const stored = await readTicket(tx, actor.portalId, id, true);
+    if (!stored) throw missing('ticket', id);
+    const before = publicOf(stored)!;
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    const fields = { ...before, ...defined } as TicketFields;
+    await checkTicketRefs(tx, actor, fields, before);
+    await writeTicket(ctx, tx, actor, id, fields, cleanerFor(patch.description, before.description));
+    const after = publicOf(await readTicket(tx, actor.portalId, id))!;
+    await record(ctx, tx, actor, {
+      entity: 'ticket',
+      entityId: id,
+      action: 'updated',
+      before,
+      after,
+      emit: async () => {
+        const prevStep =
+          before.statusStepId === after.statusStepId ? null : await stepRowId(tx, actor, before.statusStepId);
+        return emitTicketEvent(tx, ctx, 'ticket.updated', stored.rowId, sourceOf(actor), prevStep);
+      },
+    });
+    return { status: 200, body: after };
+  });
+  return a.body;
+}
+
+async function stepRowId(tx: Tx, actor: Actor, stepExtId: number): Promise<number | null> {
+  const s = new PortalScope(tx, actor.portalId, actor.timeZone, new ImportFiles(), noHtml, new Date(0));
+  await s.ids.statusSteps.ensure([stepExtId]);
+  return s.ids.statusSteps.get(stepExtId);
+}
+
+export async function deleteTicket(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  await inTransaction(ctx, actor, undefined, null, async (tx) => {
+    const stored = await readTicket(tx, actor.portalId, id, true);
+    if (!stored) throw missing('ticket', id);
+    await record(ctx, tx, actor, {
+      entity: 'ticket',
+      entityId: id,
+      action: 'deleted',
+      before: publicOf(stored),
+      after: null,
+      // Emitted while the row is there: the event carries the whole ticket.
+      emit: () => emitTicketEvent(tx, ctx, 'ticket.deleted', stored.rowId, sourceOf(actor)),
+    });
+    await deleteTicketRow(tx, stored.rowId);
+    return { status: 204, body: null };
+  });
+}

@@ -1,0 +1,432 @@
+/**
+ * Changes one by one through the integration API (a key) and the staff admin API (a staff admin): each
+ * change writes its rows only, its event and its audit row in one transaction; bad input of any kind
+ * is a 4xx {code, message} that changes nothing.
+ */
+import { sql } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKeyScope } from '@sportello/contracts';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
+import { seedPersonas } from '../../../test/personas';
+import { bearer } from '../../../test/seed';
+import { staffMember } from '../../staff/staff.fixture';
+import { csvCell } from './audit.service';
+import { redact } from './entities.service';
+
+let t: TestApp;
+let write = '';
+let readOnly = '';
+let betaKey = '';
+let writeKeyId = 0;
+let admin: Record<string, string>;
+let agent: Record<string, string>;
+
+async function createKey(portal: string, name: string, scopes: ApiKeyScope[]) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/admin/portals/${portal}/keys`,
+    headers: bearer(TEST_ADMIN_KEY),
+    payload: { name, scopes },
+  });
+  return res.json() as { id: number; secret: string };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedPersonas(t);
+  const w = await createKey('acme', '=SUM(1+1) back office', ['read', 'write']);
+  write = w.secret;
+  writeKeyId = w.id;
+  readOnly = (await createKey('acme', 'reader', ['read'])).secret;
+  betaKey = (await createKey('beta', 'beta', ['read', 'write'])).secret;
+  admin = await staffMember(t, 'acme', 'boss@acme.example', 'admin');
+  agent = await staffMember(t, 'acme', 'luca@acme.example');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const V1 = '/api/integration/v1';
+const ADMIN = '/api/staff/portals/acme/admin';
+const call = (
+  method: InjectOptions['method'],
+  url: string,
+  secret: string | Record<string, string>,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { ...(typeof secret === 'string' ? bearer(secret) : secret), ...headers },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+const rows = async <T>(q: ReturnType<typeof sql>) =>
+  (
+    (await t.ctx.database.db.execute(q)) as unknown as {
+      rows: T[];
+    }
+  ).rows;
+const count = async (table: string, where = 'true') =>
+  Number(
+    (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table} where ${where}`)))[0]!.n,
+  );
+const eventsOf = (type: string) =>
+  rows<{ type: string; source: unknown; data: unknown }>(
+    sql`select type, source, data from events where type = ${type} order by id`,
+  );
+const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+
+/** Everything a refused request must leave as it was. */
+async function snapshot() {
+  return {
+    audit: await count('audit_log'),
+    events: await count('events'),
+    companies: await count('companies'),
+    contacts: await count('contacts'),
+    tickets: await count('tickets'),
+    versions: await rows(sql`select company_id, version from company_list_versions order by company_id`),
+  };
+}
+
+describe('companies', () => {
+  it('creates, reads, updates and deletes, each with its event and audit row', async () => {
+    const created = await call('POST', `${V1}/companies`, write, { id: 70, companyName: 'Nuova Srl' });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toEqual({ id: 70, companyName: 'Nuova Srl' });
+    expect((await call('GET', `${V1}/companies/70`, readOnly)).json()).toEqual({
+      id: 70,
+      companyName: 'Nuova Srl',
+    });
+
+    const updated = await call('PATCH', `${V1}/companies/70`, write, { companyName: 'Nuova Spa' });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json()).toEqual({ id: 70, companyName: 'Nuova Spa' });
+
+    expect((await call('DELETE', `${V1}/companies/70`, write)).statusCode).toBe(204);
+    expect((await call('GET', `${V1}/companies/70`, readOnly)).statusCode).toBe(404);
+
+    const [c] = await eventsOf('company.created');
+    expect(parse(c!.source)).toEqual({ type: 'api_key', apiKeyId: writeKeyId });
+    expect(parse(c!.data)).toEqual({ company: { id: 70, companyName: 'Nuova Srl' } });
+    const [u] = await eventsOf('company.updated');
+    expect(parse(u!.data)).toEqual({
+      company: { id: 70, companyName: 'Nuova Spa' },
+      previous: { id: 70, companyName: 'Nuova Srl' },
+    });
+    expect(await eventsOf('company.deleted')).toHaveLength(1);
+
+    const audit = await rows<Record<string, unknown>>(
+      sql`select actor_type, api_key_id, actor_name, entity, entity_id, action, before, after
+        from audit_log where entity = 'company' and entity_id = '70' order by id`,
+    );
+    expect(audit.map((a) => [a.action, parse(a.before ?? 'null'), parse(a.after ?? 'null')])).toEqual([
+      ['created', null, { id: 70, companyName: 'Nuova Srl' }],
+      ['updated', { id: 70, companyName: 'Nuova Srl' }, { id: 70, companyName: 'Nuova Spa' }],
+      ['deleted', { id: 70, companyName: 'Nuova Spa' }, null],
+    ]);
+    expect(audit[0]).toMatchObject({
+      actor_type: 'api_key',
+      api_key_id: writeKeyId,
+      actor_name: '=SUM(1+1) back office',
+    });
+  });
+
+  it('numbers a company created without an id, and refuses a taken id with 409', async () => {
+    const res = await call('POST', `${ADMIN}/companies`, admin, { companyName: 'Dal desk' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().id).toBeGreaterThan(20);
+    const before = await snapshot();
+    const taken = await call('POST', `${V1}/companies`, write, { id: 10, companyName: 'Doppia' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().code).toBe('entity_exists');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('writes nothing, and records nothing, when an update changes no value', async () => {
+    const before = await snapshot();
+    const res = await call('PATCH', `${V1}/companies/10`, write, { companyName: 'ACME Contoso Srl' });
+    expect(res.statusCode).toBe(200);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses to delete a company that still holds contacts or tickets', async () => {
+    const before = await snapshot();
+    const res = await call('DELETE', `${V1}/companies/10`, write);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'entity_in_use' });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("keeps each key in its portal: another portal's key does not see or change acme's rows", async () => {
+    await call('POST', `${V1}/companies`, write, { id: 71, companyName: 'Solo ACME' });
+    expect((await call('GET', `${V1}/companies/71`, betaKey)).statusCode).toBe(404);
+    const res = await call('PATCH', `${V1}/companies/71`, betaKey, { companyName: 'Presa' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('entity_not_found');
+    expect((await call('GET', `${V1}/companies/71`, readOnly)).json().companyName).toBe('Solo ACME');
+  });
+});
+
+describe('contacts', () => {
+  it('creates a contact with its flags; an update of one flag keeps the others', async () => {
+    const res = await call('POST', `${V1}/contacts`, write, {
+      contactId: 150,
+      companyId: 10,
+      referentName: 'Nuovo Contatto',
+      email: 'nuovo@acme.example',
+      permissions: { manageTickets: true, viewContactInvoices: true },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      contactId: 150,
+      companyId: 10,
+      phone: null,
+      permissions: { manageTickets: true, viewContactInvoices: true, administrator: false },
+    });
+    const up = await call('PATCH', `${ADMIN}/contacts/150`, admin, {
+      permissions: { administrator: true },
+      phone: '+39 333 000000',
+    });
+    expect(up.statusCode).toBe(200);
+    expect(up.json().permissions).toMatchObject({
+      manageTickets: true,
+      viewContactInvoices: true,
+      administrator: true,
+      viewEstimates: false,
+    });
+    const [a] = await rows<Record<string, unknown>>(
+      sql`select actor_type, staff_user_id, actor_name from audit_log
+        where entity = 'contact' and entity_id = '150' and action = 'updated'`,
+    );
+    expect(a).toMatchObject({ actor_type: 'staff', actor_name: 'boss@acme.example' });
+    const [e] = await eventsOf('contact.updated');
+    expect(parse(e!.source)).toMatchObject({ type: 'staff' });
+  });
+
+  it('answers 422 unknown_reference for an unknown company and changes nothing', async () => {
+    const before = await snapshot();
+    const res = await call('POST', `${V1}/contacts`, write, {
+      companyId: 999,
+      referentName: 'Orfano',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'unknown_reference' });
+    expect(res.json().message).toContain('companyId');
+    const moved = await call('PATCH', `${V1}/contacts/101`, write, { companyId: 999 });
+    expect(moved.statusCode).toBe(422);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('deletes a contact; its users lose it and their sessions end', async () => {
+    await call('POST', `${V1}/contacts`, write, { contactId: 151, companyId: 20, referentName: 'Via' });
+    expect((await call('DELETE', `${V1}/contacts/151`, write)).statusCode).toBe(204);
+    expect(await count('contacts', `ext_id = 151`)).toBe(0);
+    // A contact with documents keeps them: refused.
+    const withDocs = await call('DELETE', `${V1}/contacts/101`, write);
+    expect(withDocs.statusCode).toBe(409);
+    expect(withDocs.json().code).toBe('entity_in_use');
+  });
+});
+
+describe('tickets', () => {
+  it('changes step, assignee, group, type and next activity, keeping the conversation', async () => {
+    const comments = await count('ticket_comments');
+    const res = await call('PATCH', `${V1}/tickets/5003`, write, {
+      statusStepId: 1,
+      assignedUserId: 1,
+      assignedGroupId: 1,
+      taskTypeId: 1,
+      nextPlannedActivityInfo: 'Sopralluogo lunedì',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: 5003,
+      statusStepId: 1,
+      assignedUserId: 1,
+      assignedGroupId: 1,
+      taskTypeId: 1,
+      nextPlannedActivityInfo: 'Sopralluogo lunedì',
+    });
+    expect(await count('ticket_comments')).toBe(comments);
+    const [e] = await eventsOf('ticket.updated');
+    expect(parse(e!.data)).toMatchObject({
+      ticket: { id: 5003, statusStepId: 1, assignedUserId: 1, nextPlannedActivityInfo: 'Sopralluogo lunedì' },
+      previousStatusStepId: 2,
+    });
+  });
+
+  it("moves only the changed company's list version", async () => {
+    const v = async () =>
+      Object.fromEntries(
+        (
+          await rows<{ ext: number; version: number }>(
+            sql`select co.ext_id as ext, v.version from company_list_versions v
+              join companies co on co.id = v.company_id join portals p on p.id = co.portal_id
+              where p.key = 'acme' and co.ext_id in (10, 20)`,
+          )
+        ).map((r) => [Number(r.ext), Number(r.version)]),
+      );
+    const before = await v();
+    const res = await call('PATCH', `${V1}/tickets/5003`, write, { title: 'Titolo nuovo' });
+    expect(res.statusCode).toBe(200);
+    const after = await v();
+    expect(after[10]).toBeGreaterThan(before[10] ?? 0);
+    expect(after[20]).toBe(before[20]);
+  });
+
+  it('creates a ticket (the portal numbers it) with a sanitised description, and deletes it', async () => {
+    const res = await call('POST', `${ADMIN}/tickets`, admin, {
+      companyId: 20,
+      title: 'Dal desk',
+      description: '<p>ok</p><script>alert(1)</script>',
+      taskTypeId: 1,
+      statusStepId: 1,
+      creatorContactId: 201,
+    });
+    expect(res.statusCode).toBe(201);
+    const tk = res.json();
+    expect(tk.description).toBe('<p>ok</p>');
+    expect(tk.id).toBeGreaterThan(6001);
+    const [e] = (await eventsOf('ticket.created')).filter(
+      (x) => (parse(x.data).ticket as { id: number }).id === tk.id,
+    );
+    expect(parse(e!.source)).toMatchObject({ type: 'staff' });
+    expect((await call('DELETE', `${ADMIN}/tickets/${tk.id}`, admin)).statusCode).toBe(204);
+    expect(await eventsOf('ticket.deleted')).toHaveLength(1);
+  });
+
+  it('answers 422 naming the field for each unknown reference, 404 for an unknown ticket', async () => {
+    const before = await snapshot();
+    for (const [field, value] of [
+      ['statusStepId', 99],
+      ['taskTypeId', 99],
+      ['assignedUserId', 99],
+      ['assignedGroupId', 99],
+      ['wikiElementId', 99],
+      // A contact of another company is unknown to this ticket.
+      ['creatorContactId', 201],
+    ] as const) {
+      const res = await call('PATCH', `${V1}/tickets/5003`, write, { [field]: value });
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json(), field).toMatchObject({ code: 'unknown_reference' });
+      expect(res.json().message, field).toContain(field);
+    }
+    const gone = await call('PATCH', `${V1}/tickets/424242`, write, { title: 'x' });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().code).toBe('entity_not_found');
+    const blank = await call('PATCH', `${V1}/tickets/5003`, write, { title: '   ' });
+    expect(blank.statusCode).toBe(400);
+    const badDate = await call('PATCH', `${V1}/tickets/5003`, write, { createdOn: '2026-02-30' });
+    expect(badDate.statusCode).toBe(400);
+    const extra = await call('PATCH', `${V1}/tickets/5003`, write, { comments: [] });
+    expect(extra.statusCode).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('integration API rules', () => {
+  it('replays a POST with the same Idempotency-Key and refuses the key with another body', async () => {
+    const h = { 'idempotency-key': 'create-company-72' };
+    const first = await call('POST', `${V1}/companies`, write, { id: 72, companyName: 'Una volta' }, h);
+    expect(first.statusCode).toBe(201);
+    const again = await call('POST', `${V1}/companies`, write, { id: 72, companyName: 'Una volta' }, h);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await count('audit_log', `entity = 'company' and entity_id = '72'`)).toBe(1);
+    const other = await call('POST', `${V1}/companies`, write, { id: 73, companyName: 'Altra' }, h);
+    expect(other.statusCode).toBe(422);
+    expect(other.json().code).toBe('idempotency_key_reused');
+  });
+
+  it('needs the write scope to change and the read scope to read', async () => {
+    const res = await call('POST', `${V1}/companies`, readOnly, { companyName: 'No' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('missing_scope');
+  });
+
+  it('refuses an agent every admin action', async () => {
+    const res = await call('POST', `${ADMIN}/companies`, agent, { companyName: 'No' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('admin_required');
+    expect((await call('GET', `${ADMIN}/audit-log`, agent)).statusCode).toBe(403);
+  });
+});
+
+describe('audit log', () => {
+  it('lists newest first with filters and keyset pages', async () => {
+    const all = (await call('GET', `${ADMIN}/audit-log?limit=200`, admin)).json();
+    expect(all.items.length).toBeGreaterThan(5);
+    const ids = all.items.map((i: { id: number }) => i.id);
+    expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
+
+    const first = (await call('GET', `${ADMIN}/audit-log?limit=2`, admin)).json();
+    expect(first.items).toHaveLength(2);
+    const second = (await call('GET', `${ADMIN}/audit-log?limit=2&cursor=${first.nextCursor}`, admin)).json();
+    expect(second.items.map((i: { id: number }) => i.id)).toEqual(ids.slice(2, 4));
+
+    const byEntity = (
+      await call('GET', `${ADMIN}/audit-log?entity=company&entityId=70&action=updated`, admin)
+    ).json();
+    expect(byEntity.items).toHaveLength(1);
+    expect(byEntity.items[0]).toMatchObject({
+      entity: 'company',
+      entityId: '70',
+      action: 'updated',
+      actor: { type: 'api_key', id: writeKeyId, name: '=SUM(1+1) back office' },
+    });
+    const byStaff = (await call('GET', `${ADMIN}/audit-log?actorType=staff`, admin)).json();
+    expect(byStaff.items.length).toBeGreaterThan(0);
+    expect(byStaff.items.every((i: { actor: { type: string } }) => i.actor.type === 'staff')).toBe(true);
+    const byKey = (await call('GET', `${ADMIN}/audit-log?apiKeyId=${writeKeyId}&limit=200`, admin)).json();
+    expect(byKey.items.every((i: { actor: { id: number } }) => i.actor.id === writeKeyId)).toBe(true);
+    const future = (await call('GET', `${ADMIN}/audit-log?from=2030-01-01T00:00:00Z`, admin)).json();
+    expect(future.items).toEqual([]);
+    const bad = await call('GET', `${ADMIN}/audit-log?cursor=abc`, admin);
+    expect(bad.statusCode).toBe(400);
+    const backwards = await call(
+      'GET',
+      `${ADMIN}/audit-log?from=2026-12-01T00:00:00Z&to=2026-01-01T00:00:00Z`,
+      admin,
+    );
+    expect(backwards.statusCode).toBe(400);
+  });
+
+  it('exports CSV with formula-looking cells made inert', async () => {
+    const res = await call('GET', `${ADMIN}/audit-log.csv?entity=company`, admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const lines = res.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe('id,occurredAt,actorType,actorId,actorName,entity,entityId,action,before,after');
+    const listed = (await call('GET', `${ADMIN}/audit-log?entity=company&limit=200`, admin)).json();
+    expect(lines).toHaveLength(listed.items.length + 1);
+    expect(res.body).toContain(`,'=SUM(1+1) back office,`);
+    expect(res.body).not.toMatch(/,=SUM/);
+  });
+
+  it('escapes every formula trigger and quotes separators', () => {
+    expect(csvCell('=1+1')).toBe("'=1+1");
+    expect(csvCell('+1')).toBe("'+1");
+    expect(csvCell('-1')).toBe("'-1");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('\t=1')).toBe("'\t=1");
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('=a,"b"')).toBe(`"'=a,""b"""`);
+    expect(csvCell(null)).toBe('');
+    expect(csvCell('plain')).toBe('plain');
+  });
+
+  it('redacts secret-looking values at any depth', () => {
+    expect(redact({ a: 1, password: 'x', nested: [{ tokenHash: 'y', ok: 'z' }] })).toEqual({
+      a: 1,
+      password: '[redacted]',
+      nested: [{ tokenHash: '[redacted]', ok: 'z' }],
+    });
+  });
+});
