@@ -62,7 +62,19 @@ try {
   });
   const { secret: key } = (await keyRes.json()) as { secret: string };
 
+  // The same key reading one ticket: what a request costs on this machine now, with no write.
+  const reads: number[] = [];
+  for (let i = 0; i < WARMUP + UPDATES; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/integration/v1/tickets/${10_000 + (i % TICKETS)}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await res.arrayBuffer();
+    if (i >= WARMUP) reads.push(performance.now() - t0);
+  }
+
   const times: number[] = [];
+  const statements = database.stats.statements;
   for (let i = 0; i < WARMUP + UPDATES; i++) {
     const id = 10_000 + ((i * 7919) % TICKETS);
     const body = {
@@ -81,12 +93,18 @@ try {
     if (res.status !== 200) throw new Error(`PATCH ticket ${id}: ${res.status}`);
     if (i >= WARMUP) times.push(ms);
   }
-  times.sort((a, b) => a - b);
+  const perUpdate = (database.stats.statements - statements) / (WARMUP + UPDATES);
   const f = (n: number) => n.toFixed(2);
-  console.log(
-    `${UPDATES} ticket updates (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${TICKETS} tickets): ` +
-      `p50 ${f(pct(times, 50))} ms, p95 ${f(pct(times, 95))} ms, p99 ${f(pct(times, 99))} ms, max ${f(times[times.length - 1]!)} ms`,
-  );
+  const line = (label: string, list: number[]) => {
+    list.sort((a, b) => a - b);
+    console.log(
+      `${label} (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${TICKETS} tickets): p50 ${f(pct(list, 50))} ms, ` +
+        `p95 ${f(pct(list, 95))} ms, p99 ${f(pct(list, 99))} ms, max ${f(list[list.length - 1]!)} ms`,
+    );
+  };
+  line(`${UPDATES} ticket reads  `, reads);
+  line(`${UPDATES} ticket updates`, times);
+  console.log(`drizzle statements per update: ${perUpdate.toFixed(1)}`);
   const counts = await database.withConnection((q) =>
     q.query<{ audit: number; events: number }>(
       `select (select count(*)::int from audit_log) as audit,

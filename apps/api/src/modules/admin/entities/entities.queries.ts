@@ -18,7 +18,7 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 const iso = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).toISOString();
 
 /** An entity image with the internal id of its row (which never leaves the server). */
-export type Stored<T> = T & { rowId: number };
+export type Stored<T> = T & { rowId: number; stepRowId?: number };
 
 /** Locks the portal row: creates that pick the next free id and deletes that check use serialise. */
 export async function lockPortal(tx: Tx, portalId: number): Promise<void> {
@@ -148,7 +148,7 @@ export async function readTicket(
 ): Promise<Stored<TicketEntity> | undefined> {
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    sql`select t.id as row_id, t.ext_id, co.ext_id as company_ext, t.title, t.description, t.ticket_number,
+    sql`select t.id as row_id, t.status_step_id as step_row, t.ext_id, co.ext_id as company_ext, t.title, t.description, t.ticket_number,
         t.internal_annual_progressive, t.created_on, tt.ext_id as type_ext, st.ext_id as step_ext,
         t.next_planned_activity_info, cc.ext_id as creator_ext, ag.ext_id as group_ext,
         au.ext_id as agent_ext, we.ext_id as wiki_ext
@@ -167,6 +167,7 @@ export async function readTicket(
   if (!r) return undefined;
   return {
     rowId: num(r.row_id),
+    stepRowId: num(r.step_row),
     id: num(r.ext_id),
     companyId: num(r.company_ext),
     title: String(r.title),
@@ -190,29 +191,48 @@ export async function deleteTicketRow(tx: Tx, rowId: number): Promise<void> {
 
 // ---- references ----------------------------------------------------------------------------------
 
-/** Tables a body may point into, by the back office's id. */
-export type RefTable =
-  'companies' | 'contacts' | 'ticket_types' | 'status_steps' | 'assignee_groups' | 'agents' | 'wiki_elements';
+export interface TicketRefs {
+  companyId: number;
+  taskTypeId: number;
+  statusStepId: number;
+  assignedGroupId: number | null;
+  assignedUserId: number | null;
+  creatorContactId: number | null;
+  wikiElementId: number | null;
+}
 
 /**
- * Whether the portal holds the row (and, for contacts and wiki elements, whether it belongs to the
- * company given by its back-office id).
+ * The internal ids of every reference of a ticket, in one statement (null where the portal lacks it;
+ * the creator contact and the wiki element must belong to the ticket's company).
  */
-export async function referenceExists(
+export async function ticketRefIds(
   db: Queryable,
   portalId: number,
-  table: RefTable,
-  extId: number,
-  companyExtId?: number,
-): Promise<boolean> {
-  const rows = await queryRows<{ ok: number }>(
+  r: TicketRefs,
+): Promise<Record<keyof TicketRefs, number | null>> {
+  const p = sql`${portalId}::int`;
+  const one = (table: string, ext: number | null) =>
+    sql`(select id from ${sql.raw(table)} where portal_id = ${p} and ext_id = ${ext}::bigint)`;
+  const ofCompany = (table: string, ext: number | null) =>
+    sql`(select x.id from ${sql.raw(table)} x join companies co on co.id = x.company_id
+      where x.portal_id = ${p} and x.ext_id = ${ext}::bigint and co.ext_id = ${r.companyId}::bigint)`;
+  const rows = await queryRows<Record<string, unknown>>(
     db,
-    companyExtId === undefined
-      ? sql`select 1 as ok from ${sql.raw(table)} where portal_id = ${portalId}::int and ext_id = ${extId}::bigint`
-      : sql`select 1 as ok from ${sql.raw(table)} x join companies co on co.id = x.company_id
-          where x.portal_id = ${portalId}::int and x.ext_id = ${extId}::bigint and co.ext_id = ${companyExtId}::bigint`,
+    sql`select ${one('companies', r.companyId)} as company, ${one('ticket_types', r.taskTypeId)} as type,
+      ${one('status_steps', r.statusStepId)} as step, ${one('assignee_groups', r.assignedGroupId)} as grp,
+      ${one('agents', r.assignedUserId)} as agent, ${ofCompany('contacts', r.creatorContactId)} as contact,
+      ${ofCompany('wiki_elements', r.wikiElementId)} as wiki`,
   );
-  return rows.length > 0;
+  const x = rows[0]!;
+  return {
+    companyId: numOrNull(x.company),
+    taskTypeId: numOrNull(x.type),
+    statusStepId: numOrNull(x.step),
+    assignedGroupId: numOrNull(x.grp),
+    assignedUserId: numOrNull(x.agent),
+    creatorContactId: numOrNull(x.contact),
+    wikiElementId: numOrNull(x.wiki),
+  };
 }
 
 // ---- audit log -----------------------------------------------------------------------------------

@@ -55,8 +55,7 @@ import {
   readCompany,
   readContact,
   readTicket,
-  referenceExists,
-  type RefTable,
+  ticketRefIds,
   type Stored,
 } from './entities.queries';
 
@@ -94,7 +93,7 @@ export function redact(value: unknown): unknown {
 /** The image without the internal row id. */
 function publicOf<T>(s: Stored<T> | undefined | null): T | null {
   if (!s) return null;
-  const { rowId: _rowId, ...rest } = s;
+  const { rowId: _rowId, stepRowId: _stepRowId, ...rest } = s;
   return rest as T;
 }
 
@@ -108,19 +107,6 @@ const unknownReference = (field: string, id: number, extra = '') =>
     `${field}: the portal has no ${field.replace(/Id$/, '')} ${id}${extra}`,
     [{ path: field, message: `unknown id ${id}` }],
   );
-
-/** Checks each reference (field → table, optionally of a company); the first unknown is 422. */
-async function checkRefs(
-  tx: Tx,
-  portalId: number,
-  refs: { field: string; table: RefTable; id: number | null | undefined; companyId?: number }[],
-): Promise<void> {
-  for (const r of refs) {
-    if (r.id === null || r.id === undefined) continue;
-    if (!(await referenceExists(tx, portalId, r.table, r.id, r.companyId)))
-      throw unknownReference(r.field, r.id, r.companyId === undefined ? '' : ` in company ${r.companyId}`);
-  }
-}
 
 /**
  * Records a change that happened: the audit row and the event, both in the change's transaction.
@@ -362,33 +348,41 @@ type TicketFields = Omit<TicketEntity, 'id' | 'ticketNumber' | 'internalAnnualPr
   internalAnnualProgressive: number | null | undefined;
 };
 
-/** The references of a ticket that changed (all of them on a create), checked in the portal. */
-async function checkTicketRefs(tx: Tx, actor: Actor, t: TicketFields, before: TicketEntity | null) {
-  const changed = (k: keyof TicketFields) => before === null || before[k] !== t[k];
-  const companyMoved = changed('companyId');
-  await checkRefs(tx, actor.portalId, [
-    { field: 'companyId', table: 'companies', id: companyMoved ? t.companyId : null },
-    { field: 'taskTypeId', table: 'ticket_types', id: changed('taskTypeId') ? t.taskTypeId : null },
-    { field: 'statusStepId', table: 'status_steps', id: changed('statusStepId') ? t.statusStepId : null },
-    {
-      field: 'assignedGroupId',
-      table: 'assignee_groups',
-      id: changed('assignedGroupId') ? t.assignedGroupId : null,
-    },
-    { field: 'assignedUserId', table: 'agents', id: changed('assignedUserId') ? t.assignedUserId : null },
-    {
-      field: 'creatorContactId',
-      table: 'contacts',
-      id: companyMoved || changed('creatorContactId') ? t.creatorContactId : null,
-      companyId: t.companyId,
-    },
-    {
-      field: 'wikiElementId',
-      table: 'wiki_elements',
-      id: companyMoved || changed('wikiElementId') ? t.wikiElementId : null,
-      companyId: t.companyId,
-    },
-  ]);
+/**
+ * Resolves every reference of the ticket in one statement (422 naming the first unknown one) and hands
+ * the ids to the writers' scope, so the writer looks none of them up again.
+ */
+async function resolveTicketRefs(tx: Tx, s: PortalScope, t: TicketFields): Promise<void> {
+  const refs = {
+    companyId: t.companyId,
+    taskTypeId: t.taskTypeId,
+    statusStepId: t.statusStepId,
+    assignedGroupId: t.assignedGroupId,
+    assignedUserId: t.assignedUserId,
+    creatorContactId: t.creatorContactId,
+    wikiElementId: t.wikiElementId,
+  };
+  const ids = await ticketRefIds(tx, s.portalId, refs);
+  for (const [field, ext] of Object.entries(refs) as [keyof typeof refs, number | null][]) {
+    if (ext === null) continue;
+    const id = ids[field];
+    if (id === null)
+      throw unknownReference(
+        field,
+        ext,
+        field === 'creatorContactId' || field === 'wikiElementId' ? ` in company ${t.companyId}` : '',
+      );
+    const map = {
+      companyId: s.ids.companies,
+      taskTypeId: s.ids.ticketTypes,
+      statusStepId: s.ids.statusSteps,
+      assignedGroupId: s.ids.groups,
+      assignedUserId: s.ids.agents,
+      creatorContactId: s.ids.contacts,
+      wikiElementId: s.ids.wikiElements,
+    }[field];
+    map.add([{ id, extId: ext }]);
+  }
 }
 
 async function writeTicket(
@@ -400,7 +394,7 @@ async function writeTicket(
   clean: (h: string | null | undefined) => string,
 ) {
   const s = scopeOf(ctx, tx, actor, clean);
-  await s.ids.companies.ensure([t.companyId]);
+  await resolveTicketRefs(tx, s, t);
   await writeTicketRows(s, [
     {
       companyId: s.ids.companies.must(t.companyId),
@@ -448,7 +442,6 @@ export function createTicket(
       assignedUserId: body.assignedUserId ?? null,
       wikiElementId: body.wikiElementId ?? null,
     };
-    await checkTicketRefs(tx, actor, fields, null);
     await writeTicket(ctx, tx, actor, id, fields, clean);
     const stored = (await readTicket(tx, actor.portalId, id))!;
     const after = publicOf(stored)!;
@@ -476,7 +469,6 @@ export async function updateTicket(
     const before = publicOf(stored)!;
     const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     const fields = { ...before, ...defined } as TicketFields;
-    await checkTicketRefs(tx, actor, fields, before);
     await writeTicket(ctx, tx, actor, id, fields, cleanerFor(patch.description, before.description));
     const after = publicOf(await readTicket(tx, actor.portalId, id))!;
     await record(ctx, tx, actor, {
@@ -485,21 +477,19 @@ export async function updateTicket(
       action: 'updated',
       before,
       after,
-      emit: async () => {
-        const prevStep =
-          before.statusStepId === after.statusStepId ? null : await stepRowId(tx, actor, before.statusStepId);
-        return emitTicketEvent(tx, ctx, 'ticket.updated', stored.rowId, sourceOf(actor), prevStep);
-      },
+      emit: () =>
+        emitTicketEvent(
+          tx,
+          ctx,
+          'ticket.updated',
+          stored.rowId,
+          sourceOf(actor),
+          before.statusStepId === after.statusStepId ? null : (stored.stepRowId ?? null),
+        ),
     });
     return { status: 200, body: after };
   });
   return a.body;
-}
-
-async function stepRowId(tx: Tx, actor: Actor, stepExtId: number): Promise<number | null> {
-  const s = new PortalScope(tx, actor.portalId, actor.timeZone, new ImportFiles(), noHtml, new Date(0));
-  await s.ids.statusSteps.ensure([stepExtId]);
-  return s.ids.statusSteps.get(stepExtId);
 }
 
 export async function deleteTicket(ctx: AppContext, actor: Actor, id: number): Promise<void> {
