@@ -16,6 +16,7 @@ import {
   importDateSchema,
   importIdSchema,
   importTicketSchema,
+  importUserSchema,
 } from './admin';
 import { errorSchema, isoDateTime } from './common';
 import { staffPortalParamsSchema } from './staff';
@@ -31,6 +32,10 @@ export const entityErrorCodes = {
   entityInUse: 'entity_in_use',
   /** 422: the body names a company, contact, type, step, group, agent or wiki element the portal lacks. */
   unknownReference: 'unknown_reference',
+  /** 409: an invitation for a user who already set a password. */
+  userAlreadyActive: 'user_already_active',
+  /** 409: a password-reset link for a user without an e-mail address. */
+  userWithoutEmail: 'user_without_email',
 } as const;
 
 // ---- entities (the import's shapes) --------------------------------------------------------------
@@ -91,11 +96,42 @@ export type TicketEntity = z.infer<typeof ticketEntitySchema>;
 export type TicketCreate = z.infer<typeof ticketCreateSchema>;
 export type TicketUpdate = z.infer<typeof ticketUpdateSchema>;
 
+/**
+ * Invite a person to contacts of the portal: a user (global name, case-insensitive) without a password
+ * is created and e-mailed an invitation link (7 days).
+ */
+export const userInviteSchema = z.strictObject({
+  userName: importUserSchema.shape.userName,
+  email: importUserSchema.shape.email,
+  contactIds: z.array(importIdSchema).min(1).max(100),
+});
+export type UserInvite = z.infer<typeof userInviteSchema>;
+/** A user as a portal sees it: only its contacts of this portal. */
+export const userEntitySchema = z.object({
+  userName: z.string(),
+  email: z.string().nullable(),
+  /** The user's contacts in this portal. */
+  contactIds: z.array(z.number().int()),
+  /** invited: no password yet; active: has one. */
+  status: z.enum(['invited', 'active']),
+  /** An invitation link not used, revoked or expired. */
+  invitationPending: z.boolean(),
+});
+export type UserEntity = z.infer<typeof userEntitySchema>;
+
 /** The kinds of entity the audit log and the events name. */
-export const entityKinds = ['company', 'contact', 'ticket'] as const;
+export const entityKinds = ['company', 'contact', 'ticket', 'user'] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
-export const entityActions = ['created', 'updated', 'deleted'] as const;
+export const entityActions = [
+  'created',
+  'updated',
+  'deleted',
+  'invited',
+  'invitation_revoked',
+  'deactivated',
+  'password_reset_sent',
+] as const;
 export const entityActionSchema = z.enum(entityActions);
 export type EntityAction = z.infer<typeof entityActionSchema>;
 
@@ -152,6 +188,7 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 
 const companyParam = z.object({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 const contactParam = z.object({ contactid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const userParam = z.object({ username: z.string().trim().min(1).max(200) });
 const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
 const changeErrors = { 404: errorSchema, 409: errorSchema, 422: errorSchema };
@@ -277,7 +314,72 @@ function entityRoutesUnder<
       deleteNote: ' With its conversation.',
     },
   );
+  const userOne = params.extend(userParam.shape);
+  const userAction = (method: 'POST' | 'DELETE', suffix: string, summary: string, description: string) =>
+    defineRoute({
+      method,
+      path: `${root}/users/:username/${suffix}` as `${Root}/users/:username/${string}`,
+      params: userOne,
+      responses: { 200: userEntitySchema, 404: errorSchema, 409: errorSchema },
+      access: write,
+      tags,
+      summary,
+      description,
+    });
+  const users = {
+    inviteUser: defineRoute({
+      method: 'POST',
+      path: `${root}/users`,
+      params,
+      body: userInviteSchema,
+      responses: { 201: userEntitySchema, 409: errorSchema, 422: errorSchema },
+      access: write,
+      tags,
+      summary: 'Invite a person by e-mail to contacts of the portal (a new user without a password)',
+      description:
+        'The invitation link is valid 7 days. 409 `entity_exists` when the user name is taken; 422 ' +
+        '`unknown_reference` for a contact the portal lacks. Emits `user.invited`.' +
+        idem,
+    }),
+    user: defineRoute({
+      method: 'GET',
+      path: `${root}/users/:username`,
+      params: userOne,
+      responses: { 200: userEntitySchema, 404: errorSchema },
+      access: read,
+      tags,
+      summary: "A user holding contacts of the portal (only this portal's contacts are shown)",
+    }),
+    resendInvitation: userAction(
+      'POST',
+      'invitation',
+      'Send the invitation again (a new link; earlier ones stop working)',
+      '409 `user_already_active` when the user has a password. Emits `user.invited`.' + idem,
+    ),
+    revokeInvitation: userAction(
+      'DELETE',
+      'invitation',
+      'Revoke the open invitation links of the user',
+      'Emits `user.invitation_revoked` (nothing when none was open).',
+    ),
+    deactivateUser: userAction(
+      'POST',
+      'deactivate',
+      "Remove the user from the portal's contacts; every session of the user ends at once",
+      'Open invitations are revoked too. The user keeps contacts of other portals. Emits `user.deactivated`.' +
+        idem,
+    ),
+    passwordReset: userAction(
+      'POST',
+      'password-reset',
+      'E-mail the user a single-use link to set a new password (valid 1 hour)',
+      '409 `user_without_email` when the user has no address. Earlier reset links stop working. Emits ' +
+        '`user.password_reset_sent`.' +
+        idem,
+    ),
+  };
   return {
+    ...users,
     createCompany: companies.create,
     company: companies.get,
     updateCompany: companies.update,

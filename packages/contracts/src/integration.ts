@@ -32,6 +32,10 @@ export const eventTypes = [
   'contact.deleted',
   'ticket.updated',
   'ticket.deleted',
+  'user.invited',
+  'user.invitation_revoked',
+  'user.deactivated',
+  'user.password_reset_sent',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

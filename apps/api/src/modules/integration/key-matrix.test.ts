@@ -169,7 +169,40 @@ function entityRows(
   };
 }
 
+let invited = 0;
+const invitee = () => {
+  invited++;
+  return { userName: `matrix.${invited}`, email: `matrix${invited}@acme.example`, contactIds: [102] };
+};
+/** A fresh invited user of acme (contact 102): its name. */
+async function freshUser(): Promise<string> {
+  const body = invitee();
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/integration/v1/users',
+    headers: bearer(only.write!),
+    payload: body,
+  });
+  return body.userName;
+}
+const userRow = (method: 'POST' | 'DELETE', suffix: string) =>
+  keyRow(async () => ({ method, url: `/api/integration/v1/users/${await freshUser()}/${suffix}` }), 200, 404);
+
 const matrix: Record<string, Row> = {
+  'POST /api/integration/v1/users': keyRow(
+    () => ({ method: 'POST', url: '/api/integration/v1/users', payload: invitee() }),
+    201,
+    201,
+  ),
+  'GET /api/integration/v1/users/:username': keyRow(
+    async () => ({ method: 'GET', url: `/api/integration/v1/users/${await freshUser()}` }),
+    200,
+    404,
+  ),
+  'POST /api/integration/v1/users/:username/invitation': userRow('POST', 'invitation'),
+  'DELETE /api/integration/v1/users/:username/invitation': userRow('DELETE', 'invitation'),
+  'POST /api/integration/v1/users/:username/deactivate': userRow('POST', 'deactivate'),
+  'POST /api/integration/v1/users/:username/password-reset': userRow('POST', 'password-reset'),
   ...entityRows('companies', { companyName: 'M' }, freshCompany, { companyName: 'N' }, 'id'),
   ...entityRows(
     'contacts',

@@ -9,8 +9,10 @@ import {
   type CompanyEntity,
   type ContactEntity,
   type TicketEntity,
+  type UserEntity,
 } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
+import { newToken, sha256 } from '../../../platform/auth';
 import { queryRows, type Queryable } from '../../../platform/sql-json';
 
 const num = (v: unknown) => Number(v);
@@ -190,6 +192,116 @@ export async function deleteTicketRow(tx: Tx, rowId: number): Promise<void> {
 }
 
 // ---- references ----------------------------------------------------------------------------------
+
+// ---- users ---------------------------------------------------------------------------------------
+
+/**
+ * A user as one portal sees it, found by name (case-insensitive) among the users holding a contact of
+ * the portal: a user of other portals only is not there.
+ */
+export async function readUser(
+  db: Queryable,
+  portalId: number,
+  userName: string,
+  now: Date,
+): Promise<(Stored<UserEntity> & { portalLanguage: string; portalName: string }) | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select u.id as row_id, u.user_name, u.email, u.password_hash is not null as active, u.language,
+        p.name as portal_name, p.default_language,
+        exists (select 1 from user_tokens t where t.user_id = u.id and t.purpose = 'invite'
+          and t.used_at is null and t.expires_at > ${now.toISOString()}::timestamptz) as pending,
+        array_agg(c.ext_id order by c.ext_id) as contacts
+      from users u
+      join user_contacts uc on uc.user_id = u.id
+      join contacts c on c.id = uc.contact_id and c.portal_id = ${portalId}::int
+      join portals p on p.id = c.portal_id
+      where lower(u.user_name) = lower(${userName})
+      group by u.id, p.id`,
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  const list = Array.isArray(r.contacts)
+    ? r.contacts
+    : String(r.contacts).replace(/[{}]/g, '').split(',').filter(Boolean);
+  return {
+    rowId: num(r.row_id),
+    userName: String(r.user_name),
+    email: (r.email as string | null) ?? null,
+    contactIds: list.map(num),
+    status: r.active === true || r.active === 't' ? 'active' : 'invited',
+    invitationPending: r.pending === true || r.pending === 't',
+    portalName: String(r.portal_name),
+    portalLanguage: String((r.language as string | null) ?? r.default_language),
+  };
+}
+
+/** Whether any user (of any portal) has this name, case-insensitively. */
+export async function userNameTaken(db: Queryable, userName: string): Promise<boolean> {
+  const rows = await queryRows(db, sql`select 1 from users where lower(user_name) = lower(${userName})`);
+  return rows.length > 0;
+}
+
+/** The contact ids (back office's) among `ids` that the portal lacks. */
+export async function missingContacts(db: Queryable, portalId: number, ids: number[]): Promise<number[]> {
+  const rows = await queryRows<{ ext_id: unknown }>(
+    db,
+    sql`select ext_id from contacts where portal_id = ${portalId}::int
+      and ext_id = any(${`{${ids.map(Number).join(',')}}`}::bigint[])`,
+  );
+  const have = new Set(rows.map((r) => num(r.ext_id)));
+  return ids.filter((id) => !have.has(id));
+}
+
+/** Marks open links of the user used (all purposes, or one); answers how many were open. */
+export async function retireLinks(
+  tx: Tx,
+  userId: number,
+  now: Date,
+  purpose: 'invite' | 'recovery',
+): Promise<number> {
+  const rows = await queryRows(
+    tx,
+    sql`update user_tokens set used_at = ${now.toISOString()}::timestamptz
+      where user_id = ${userId}::int and purpose = ${purpose} and used_at is null returning 1`,
+  );
+  return rows.length;
+}
+
+/** A new single-use link; only its SHA-256 is stored. Answers the token for the e-mail. */
+export async function insertLink(
+  tx: Tx,
+  userId: number,
+  purpose: 'invite' | 'recovery',
+  now: Date,
+  ttlMs: number,
+): Promise<string> {
+  const token = newToken();
+  await queryRows(
+    tx,
+    sql`insert into user_tokens (token_hash, user_id, purpose, expires_at, created_at)
+      values (${sha256(token)}, ${userId}::int, ${purpose}, ${new Date(now.getTime() + ttlMs).toISOString()}::timestamptz,
+        ${now.toISOString()}::timestamptz)`,
+  );
+  return token;
+}
+
+/**
+ * Takes the user out of the portal (its links to the portal's contacts) and ends every session of the
+ * user now: a token issued before must not keep working anywhere.
+ */
+export async function removeUserFromPortal(tx: Tx, userId: number, portalId: number, now: Date) {
+  await queryRows(
+    tx,
+    sql`delete from user_contacts uc using contacts c
+      where c.id = uc.contact_id and c.portal_id = ${portalId}::int and uc.user_id = ${userId}::int`,
+  );
+  await queryRows(
+    tx,
+    sql`update sessions set revoked_at = ${now.toISOString()}::timestamptz
+      where user_id = ${userId}::int and revoked_at is null`,
+  );
+}
 
 export interface TicketRefs {
   companyId: number;

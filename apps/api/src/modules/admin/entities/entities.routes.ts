@@ -17,13 +17,14 @@ const keyActor = (k: ApiKeyAccess): Actor => ({
   type: 'api_key',
   apiKeyId: k.apiKeyId,
   portalId: k.portalId,
+  portalKey: k.portalKey,
   timeZone: k.timeZone,
 });
 
 /** The staff guard resolved the `:company` portal and the admin role in it. */
 interface StaffPortal {
   staffUserId: number;
-  portal: { portalId: number; timeZone: string } | null;
+  portal: { portalId: number; portalKey: string; timeZone: string } | null;
 }
 function staffActor(s: StaffPortal): Actor {
   if (!s.portal) throw new Error('staff admin route without :company');
@@ -31,6 +32,7 @@ function staffActor(s: StaffPortal): Actor {
     type: 'staff',
     staffUserId: s.staffUserId,
     portalId: s.portal.portalId,
+    portalKey: s.portal.portalKey,
     timeZone: s.portal.timeZone,
   };
 }
@@ -103,6 +105,48 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
     return reply.code(204).send();
   });
 
+  const name = (p: Record<string, unknown>) => p.username as string;
+  route(app, ctx, k.inviteUser, async (req, reply, key) =>
+    send(reply, await svc.inviteUser(ctx, keyActor(key), req.body, idemOf(req.headers, k.inviteUser.path))),
+  );
+  route(app, ctx, k.user, async (req, _r, key) => svc.getUser(ctx, keyActor(key), name(req.params)));
+  route(app, ctx, k.resendInvitation, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.resendInvitation(
+        ctx,
+        keyActor(key),
+        name(req.params),
+        idemOf(req.headers, k.resendInvitation.path),
+      ),
+    ),
+  );
+  route(app, ctx, k.revokeInvitation, async (req, reply, key) =>
+    send(reply, await svc.revokeInvitation(ctx, keyActor(key), name(req.params))),
+  );
+  route(app, ctx, k.deactivateUser, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.deactivateUser(
+        ctx,
+        keyActor(key),
+        name(req.params),
+        idemOf(req.headers, k.deactivateUser.path),
+      ),
+    ),
+  );
+  route(app, ctx, k.passwordReset, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.sendPasswordReset(
+        ctx,
+        keyActor(key),
+        name(req.params),
+        idemOf(req.headers, k.passwordReset.path),
+      ),
+    ),
+  );
+
   // ---- staff admin API (a staff user with the admin role of :company) ----
   const s = entityStaffRoutes;
   route(app, ctx, s.createCompany, async (req, reply, st) =>
@@ -144,6 +188,23 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
     await svc.deleteTicket(ctx, staffActor(st), idOf(req.params, 'ticketid'));
     return reply.code(204).send();
   });
+
+  route(app, ctx, s.inviteUser, async (req, reply, st) =>
+    send(reply, await svc.inviteUser(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.user, async (req, _r, st) => svc.getUser(ctx, staffActor(st), name(req.params)));
+  route(app, ctx, s.resendInvitation, async (req, reply, st) =>
+    send(reply, await svc.resendInvitation(ctx, staffActor(st), name(req.params))),
+  );
+  route(app, ctx, s.revokeInvitation, async (req, reply, st) =>
+    send(reply, await svc.revokeInvitation(ctx, staffActor(st), name(req.params))),
+  );
+  route(app, ctx, s.deactivateUser, async (req, reply, st) =>
+    send(reply, await svc.deactivateUser(ctx, staffActor(st), name(req.params))),
+  );
+  route(app, ctx, s.passwordReset, async (req, reply, st) =>
+    send(reply, await svc.sendPasswordReset(ctx, staffActor(st), name(req.params))),
+  );
 
   // ---- audit log (staff admins) ----
   route(app, ctx, auditRoutes.list, async (req, _r, st) =>

@@ -25,6 +25,8 @@ import {
   type ContactUpdate,
   type TicketCreate,
   type TicketUpdate,
+  type UserEntity,
+  type UserInvite,
 } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
 import type { AppContext } from '../../../platform/context';
@@ -37,12 +39,15 @@ import {
   type EventSource,
 } from '../../../platform/events';
 import { sanitizeHtml } from '../../../platform/html';
+import { invitationEmail, recoveryEmail } from '../../../platform/account-mail';
+import { enqueueEmail, kickOutbox } from '../../../platform/outbox';
 import { withIdempotency, type Answer } from '../../../platform/idempotency';
 import { reserveExtIds } from '../../../platform/portal-sequences';
 import { ImportFiles } from '../import.files';
 import { writeCompanies, writeContacts } from '../writers/companies';
 import { PortalScope } from '../writers/support';
 import { writeTicketRows } from '../writers/tickets';
+import { prepareUsers, writeUsers } from '../writers/users';
 import {
   companyInUse,
   contactInUse,
@@ -50,6 +55,12 @@ import {
   deleteContactRow,
   deleteTicketRow,
   insertAudit,
+  insertLink,
+  missingContacts,
+  readUser,
+  removeUserFromPortal,
+  retireLinks,
+  userNameTaken,
   lockPortal,
   nextExtId,
   readCompany,
@@ -60,9 +71,9 @@ import {
 } from './entities.queries';
 
 /** Who makes a change, and in which portal (the key's, or the staff route's). */
-export type Actor =
-  | { type: 'api_key'; apiKeyId: number; portalId: number; timeZone: string }
-  | { type: 'staff'; staffUserId: number; portalId: number; timeZone: string };
+export type Actor = { portalId: number; portalKey: string; timeZone: string } & (
+  { type: 'api_key'; apiKeyId: number } | { type: 'staff'; staffUserId: number }
+);
 
 /** What a POST of the integration API may carry: the Idempotency-Key and the route it was sent to. */
 export interface Idem {
@@ -508,4 +519,151 @@ export async function deleteTicket(ctx: AppContext, actor: Actor, id: number): P
     await deleteTicketRow(tx, stored.rowId);
     return { status: 204, body: null };
   });
+}
+
+// ---- users ---------------------------------------------------------------------------------------
+
+/** As long as the import's invitations, and the portal's password-recovery links. */
+const INVITE_TTL_MS = 7 * 24 * 3600_000;
+const RESET_TTL_MS = 3600_000;
+
+async function mustUser(ctx: AppContext, db: Tx | AppContext['database']['db'], actor: Actor, name: string) {
+  const u = await readUser(db, actor.portalId, name, ctx.clock.now());
+  if (!u) throw notFound(`No user ${name} in this portal`, entityErrorCodes.entityNotFound);
+  return u;
+}
+const userImage = (u: Awaited<ReturnType<typeof mustUser>>): UserEntity => ({
+  userName: u.userName,
+  email: u.email,
+  contactIds: u.contactIds,
+  status: u.status,
+  invitationPending: u.invitationPending,
+});
+
+const link = (ctx: AppContext, actor: Actor, token: string) =>
+  `${ctx.config.publicUrl}/confirm?token=${encodeURIComponent(token)}&company=${encodeURIComponent(actor.portalKey)}`;
+
+export async function getUser(ctx: AppContext, actor: Actor, name: string): Promise<UserEntity> {
+  return userImage(await mustUser(ctx, ctx.database.db, actor, name));
+}
+
+/**
+ * A new user without a password, holding the given contacts of the portal, e-mailed an invitation:
+ * written by the import's user writer (which sends the invitation in the same transaction).
+ */
+export async function inviteUser(
+  ctx: AppContext,
+  actor: Actor,
+  body: UserInvite,
+  idem?: Idem,
+): Promise<Answer<UserEntity>> {
+  const prepared = await prepareUsers(ctx.database.db, [
+    {
+      userName: body.userName,
+      email: body.email,
+      invite: true,
+      contacts: body.contactIds.map((contactId) => ({ webPortalKey: actor.portalKey, contactId })),
+    },
+  ]);
+  const answer = await inTransaction(ctx, actor, idem, body, async (tx) => {
+    await lockPortal(tx, actor.portalId);
+    if (await userNameTaken(tx, body.userName))
+      throw conflict(`The user name ${body.userName} is taken`, entityErrorCodes.entityExists);
+    const unknown = await missingContacts(tx, actor.portalId, body.contactIds);
+    if (unknown.length > 0) throw unknownReference('contactIds', unknown[0]!);
+    await writeUsers(tx, prepared, ctx.clock.now(), ctx.config.publicUrl);
+    const after = userImage(await mustUser(ctx, tx, actor, body.userName));
+    await record(ctx, tx, actor, {
+      entity: 'user',
+      entityId: after.userName,
+      action: 'invited',
+      before: null,
+      after,
+    });
+    return { status: 201, body: after };
+  });
+  kickOutbox();
+  return answer;
+}
+
+/** Runs an action on a user of the portal, recording it when `act` answers true. */
+function userAction(
+  ctx: AppContext,
+  actor: Actor,
+  name: string,
+  action: EntityAction,
+  idem: Idem | undefined,
+  act: (tx: Tx, u: Awaited<ReturnType<typeof mustUser>>, now: Date) => Promise<boolean>,
+): Promise<Answer<UserEntity>> {
+  return inTransaction(ctx, actor, idem, { user: name.toLowerCase(), action }, async (tx) => {
+    const u = await mustUser(ctx, tx, actor, name);
+    const before = userImage(u);
+    const now = ctx.clock.now();
+    const changed = await act(tx, u, now);
+    const after = (await readUser(tx, actor.portalId, name, now)) ?? null;
+    const image = after && userImage(after);
+    if (changed)
+      await record(ctx, tx, actor, { entity: 'user', entityId: u.userName, action, before, after: image });
+    return { status: 200, body: image ?? { ...before, contactIds: [], invitationPending: false } };
+  });
+}
+
+export async function resendInvitation(ctx: AppContext, actor: Actor, name: string, idem?: Idem) {
+  const a = await userAction(ctx, actor, name, 'invited', idem, async (tx, u, now) => {
+    if (u.status === 'active')
+      throw conflict(`${u.userName} has set a password already`, entityErrorCodes.userAlreadyActive);
+    if (!u.email) throw conflict(`${u.userName} has no e-mail address`, entityErrorCodes.userWithoutEmail);
+    await retireLinks(tx, u.rowId, now, 'invite');
+    const token = await insertLink(tx, u.rowId, 'invite', now, INVITE_TTL_MS);
+    await enqueueEmail(
+      tx,
+      invitationEmail({
+        to: u.email,
+        userName: u.userName,
+        portalName: u.portalName,
+        link: link(ctx, actor, token),
+        language: u.portalLanguage,
+      }),
+      now,
+    );
+    return true;
+  });
+  kickOutbox();
+  return a;
+}
+
+export function revokeInvitation(ctx: AppContext, actor: Actor, name: string) {
+  return userAction(ctx, actor, name, 'invitation_revoked', undefined, async (tx, u, now) => {
+    return (await retireLinks(tx, u.rowId, now, 'invite')) > 0;
+  });
+}
+
+export function deactivateUser(ctx: AppContext, actor: Actor, name: string, idem?: Idem) {
+  return userAction(ctx, actor, name, 'deactivated', idem, async (tx, u, now) => {
+    await retireLinks(tx, u.rowId, now, 'invite');
+    await removeUserFromPortal(tx, u.rowId, actor.portalId, now);
+    return true;
+  });
+}
+
+export async function sendPasswordReset(ctx: AppContext, actor: Actor, name: string, idem?: Idem) {
+  const a = await userAction(ctx, actor, name, 'password_reset_sent', idem, async (tx, u, now) => {
+    if (!u.email) throw conflict(`${u.userName} has no e-mail address`, entityErrorCodes.userWithoutEmail);
+    await retireLinks(tx, u.rowId, now, 'recovery');
+    const token = await insertLink(tx, u.rowId, 'recovery', now, RESET_TTL_MS);
+    await enqueueEmail(
+      tx,
+      recoveryEmail({
+        to: u.email,
+        userName: u.userName,
+        portalName: u.portalName,
+        link: link(ctx, actor, token),
+        language: u.portalLanguage,
+      }),
+      now,
+    );
+    return true;
+  });
+  kickOutbox();
+  return a;
 }

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyScope } from '@sportello/contracts';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
 import { seedPersonas } from '../../../test/personas';
-import { bearer } from '../../../test/seed';
-import { staffMember } from '../../staff/staff.fixture';
+import { bearer, tokenFor } from '../../../test/seed';
+import { lastEmailTo, staffMember } from '../../staff/staff.fixture';
 import { csvCell } from './audit.service';
 import { redact } from './entities.service';
 
@@ -324,6 +324,115 @@ describe('tickets', () => {
     const extra = await call('PATCH', `${V1}/tickets/5003`, write, { comments: [] });
     expect(extra.statusCode).toBe(400);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('users', () => {
+  const openLinks = (name: string, purpose: string) =>
+    count(
+      'user_tokens t join users u on u.id = t.user_id',
+      `lower(u.user_name) = '${name}' and t.purpose = '${purpose}' and t.used_at is null`,
+    );
+
+  it('invites a person by e-mail to contacts of the portal, resends and revokes the invitation', async () => {
+    const res = await call('POST', `${V1}/users`, write, {
+      userName: 'nuova.persona',
+      email: 'nuova@acme.example',
+      contactIds: [102, 104],
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({
+      userName: 'nuova.persona',
+      email: 'nuova@acme.example',
+      contactIds: [102, 104],
+      status: 'invited',
+      invitationPending: true,
+    });
+    const mail = await lastEmailTo(t, 'nuova@acme.example');
+    expect(mail?.text).toMatch(/\/confirm\?token=[^&\s]+&company=acme/);
+    expect(await eventsOf('user.invited')).toHaveLength(1);
+
+    const again = await call('POST', `${ADMIN}/users/Nuova.Persona/invitation`, admin);
+    expect(again.statusCode).toBe(200);
+    expect(await openLinks('nuova.persona', 'invite')).toBe(1);
+    const second = await lastEmailTo(t, 'nuova@acme.example');
+    expect(second?.text).not.toBe(mail?.text);
+
+    const revoked = await call('DELETE', `${V1}/users/nuova.persona/invitation`, write);
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json().invitationPending).toBe(false);
+    expect(await openLinks('nuova.persona', 'invite')).toBe(0);
+    // Nothing open any more: a second revocation changes and records nothing.
+    const audit = await count('audit_log', `entity = 'user'`);
+    expect((await call('DELETE', `${V1}/users/nuova.persona/invitation`, write)).statusCode).toBe(200);
+    expect(await count('audit_log', `entity = 'user'`)).toBe(audit);
+    expect(
+      (
+        await rows<{ action: string }>(
+          sql`select action from audit_log where entity = 'user' and entity_id = 'nuova.persona' order by id`,
+        )
+      ).map((r) => r.action),
+    ).toEqual(['invited', 'invited', 'invitation_revoked']);
+  });
+
+  it('refuses a taken name (409), an unknown contact (422) and an active user’s invitation (409)', async () => {
+    const before = await snapshot();
+    const taken = await call('POST', `${V1}/users`, write, {
+      userName: 'ANNA.VERDI',
+      email: 'x@acme.example',
+      contactIds: [102],
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().code).toBe('entity_exists');
+    const unknown = await call('POST', `${V1}/users`, write, {
+      userName: 'orfano',
+      email: 'orfano@acme.example',
+      contactIds: [102, 999],
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json()).toMatchObject({ code: 'unknown_reference' });
+    expect(await count('users', `user_name = 'orfano'`)).toBe(0);
+    const active = await call('POST', `${V1}/users/anna.verdi/invitation`, write);
+    expect(active.statusCode).toBe(409);
+    expect(active.json().code).toBe('user_already_active');
+    const bad = await call('POST', `${V1}/users`, write, {
+      userName: 'con spazio',
+      email: 'x',
+      contactIds: [],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('shows a user only to the portals of its contacts', async () => {
+    expect((await call('GET', `${V1}/users/anna.verdi`, readOnly)).json().contactIds).toEqual([102]);
+    expect((await call('GET', `${V1}/users/beta.anna`, readOnly)).statusCode).toBe(404);
+    expect((await call('POST', `${V1}/users/beta.anna/deactivate`, write)).statusCode).toBe(404);
+  });
+
+  it('sends a password-reset link', async () => {
+    const res = await call('POST', `${ADMIN}/users/mario.rossi/password-reset`, admin);
+    expect(res.statusCode).toBe(200);
+    const mail = await lastEmailTo(t, 'mario@acme.example');
+    expect(mail?.text).toMatch(/\/confirm\?token=[^&\s]+&company=acme/);
+    expect(await openLinks('mario.rossi', 'recovery')).toBe(1);
+    await call('POST', `${ADMIN}/users/mario.rossi/password-reset`, admin);
+    expect(await openLinks('mario.rossi', 'recovery')).toBe(1);
+    expect(await eventsOf('user.password_reset_sent')).toHaveLength(2);
+  });
+
+  it('deactivates a user: out of the portal, and its sessions end at once', async () => {
+    const token = await tokenFor(t, 'giulia.blu');
+    const tickets = () =>
+      t.app.inject({ method: 'GET', url: '/api/acme/201/tickets', headers: bearer(token) });
+    expect((await tickets()).statusCode).toBe(200);
+    const res = await call('POST', `${V1}/users/giulia.blu/deactivate`, write);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().contactIds).toEqual([]);
+    expect((await tickets()).statusCode).toBe(401);
+    expect((await call('GET', `${V1}/users/giulia.blu`, readOnly)).statusCode).toBe(404);
+    const [e] = await eventsOf('user.deactivated');
+    expect(parse(e!.data)).toMatchObject({ user: { userName: 'giulia.blu' } });
   });
 });
 
