@@ -14,7 +14,9 @@ import {
   importCompanySchema,
   importContactSchema,
   importDateSchema,
+  importEstimateSchema,
   importIdSchema,
+  importInvoiceSchema,
   importTicketSchema,
   importUserSchema,
 } from './admin';
@@ -96,6 +98,53 @@ export type TicketEntity = z.infer<typeof ticketEntitySchema>;
 export type TicketCreate = z.infer<typeof ticketCreateSchema>;
 export type TicketUpdate = z.infer<typeof ticketUpdateSchema>;
 
+/** A file of an entity as the API shows it (its bytes: `GET /api/integration/v1/files/:id`). */
+export const entityFileSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+});
+/**
+ * Invoices and estimates carry their PDF inline as the import does (`document: {name, contentType,
+ * base64}`), at most MAX_UPLOAD_MB decoded (413 otherwise); an update without `document` keeps the file.
+ */
+const invoiceFields = importInvoiceSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const invoiceCreateSchema = invoiceFields.extend({ id: newId });
+export const invoiceUpdateSchema = invoiceFields.partial();
+export const invoiceEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  documentNumber: z.string(),
+  total: z.number(),
+  invoiceDate: isoDateTime,
+  file: entityFileSchema,
+});
+export type InvoiceCreate = z.infer<typeof invoiceCreateSchema>;
+export type InvoiceUpdate = z.infer<typeof invoiceUpdateSchema>;
+export type InvoiceEntity = z.infer<typeof invoiceEntitySchema>;
+
+const estimateFields = importEstimateSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const estimateCreateSchema = estimateFields.extend({ id: newId });
+export const estimateUpdateSchema = estimateFields.partial();
+export const estimateEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  estimateName: z.string(),
+  estimateNumber: z.string(),
+  revisionNumber: z.number().int(),
+  total: z.number(),
+  estimateCreationDate: isoDateTime,
+  file: entityFileSchema,
+});
+export type EstimateCreate = z.infer<typeof estimateCreateSchema>;
+export type EstimateUpdate = z.infer<typeof estimateUpdateSchema>;
+export type EstimateEntity = z.infer<typeof estimateEntitySchema>;
+
 /**
  * Invite a person to contacts of the portal: a user (global name, case-insensitive) without a password
  * is created and e-mailed an invitation link (7 days).
@@ -120,7 +169,7 @@ export const userEntitySchema = z.object({
 export type UserEntity = z.infer<typeof userEntitySchema>;
 
 /** The kinds of entity the audit log and the events name. */
-export const entityKinds = ['company', 'contact', 'ticket', 'user'] as const;
+export const entityKinds = ['company', 'contact', 'ticket', 'user', 'invoice', 'estimate'] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
 export const entityActions = [
@@ -188,6 +237,10 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 
 const companyParam = z.object({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 const contactParam = z.object({ contactid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const invoiceParam = z.object({ invoiceid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const estimateParam = z.object({
+  estimateid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
 const userParam = z.object({ username: z.string().trim().min(1).max(200) });
 const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
@@ -223,7 +276,7 @@ function entityRoutesUnder<
     create: C,
     update: U,
     answer: A,
-    words: { event: string; deleteNote?: string },
+    words: { event: string; deleteNote?: string; bodyLimit?: number },
   ) => {
     const idName = Object.keys(one.shape).at(-1)!;
     return {
@@ -232,6 +285,7 @@ function entityRoutesUnder<
         path: `${root}/${path}`,
         params,
         body: create,
+        ...(words.bodyLimit ? { bodyLimit: words.bodyLimit } : {}),
         responses: { 201: answer, ...changeErrors },
         access: write,
         tags,
@@ -256,6 +310,7 @@ function entityRoutesUnder<
         path: `${root}/${path}/:${idName}` as `${Root}/${Path}/:${string}`,
         params: one,
         body: update,
+        ...(words.bodyLimit ? { bodyLimit: words.bodyLimit } : {}),
         responses: { 200: answer, ...changeErrors },
         access: write,
         tags,
@@ -313,6 +368,26 @@ function entityRoutesUnder<
       event: 'ticket',
       deleteNote: ' With its conversation.',
     },
+  );
+  // Inline base64 PDFs: the schema's own bound; the key is checked before the body is read.
+  const withFile = { bodyLimit: 72 * 1024 * 1024 };
+  const invoices = crud(
+    'invoice',
+    'invoices',
+    params.extend(invoiceParam.shape),
+    invoiceCreateSchema,
+    invoiceUpdateSchema,
+    invoiceEntitySchema,
+    { event: 'invoice', ...withFile },
+  );
+  const estimates = crud(
+    'estimate',
+    'estimates',
+    params.extend(estimateParam.shape),
+    estimateCreateSchema,
+    estimateUpdateSchema,
+    estimateEntitySchema,
+    { event: 'estimate', ...withFile },
   );
   const userOne = params.extend(userParam.shape);
   const userAction = (method: 'POST' | 'DELETE', suffix: string, summary: string, description: string) =>
@@ -392,6 +467,14 @@ function entityRoutesUnder<
     ticket: tickets.get,
     updateTicket: tickets.update,
     deleteTicket: tickets.remove,
+    createInvoice: invoices.create,
+    invoice: invoices.get,
+    updateInvoice: invoices.update,
+    deleteInvoice: invoices.remove,
+    createEstimate: estimates.create,
+    estimate: estimates.get,
+    updateEstimate: estimates.update,
+    deleteEstimate: estimates.remove,
   };
 }
 

@@ -36,6 +36,12 @@ export const eventTypes = [
   'user.invitation_revoked',
   'user.deactivated',
   'user.password_reset_sent',
+  'invoice.created',
+  'invoice.updated',
+  'invoice.deleted',
+  'estimate.created',
+  'estimate.updated',
+  'estimate.deleted',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

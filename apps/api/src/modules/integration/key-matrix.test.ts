@@ -188,7 +188,32 @@ async function freshUser(): Promise<string> {
 const userRow = (method: 'POST' | 'DELETE', suffix: string) =>
   keyRow(async () => ({ method, url: `/api/integration/v1/users/${await freshUser()}/${suffix}` }), 200, 404);
 
+const pdfDoc = { name: 'm.pdf', base64: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') };
+const newInvoice = {
+  companyId: 10,
+  documentNumber: 'M',
+  total: 1,
+  invoiceDate: '2026-11-01',
+  document: pdfDoc,
+};
+const newEstimate = {
+  companyId: 10,
+  estimateName: 'M',
+  estimateNumber: 'M',
+  total: 1,
+  estimateCreationDate: '2026-11-01',
+  document: pdfDoc,
+};
+
 const matrix: Record<string, Row> = {
+  ...entityRows('invoices', newInvoice, () => freshOfAcme('invoices', newInvoice), { total: 2 }, 'invoiceid'),
+  ...entityRows(
+    'estimates',
+    newEstimate,
+    () => freshOfAcme('estimates', newEstimate),
+    { total: 2 },
+    'estimateid',
+  ),
   'POST /api/integration/v1/users': keyRow(
     () => ({ method: 'POST', url: '/api/integration/v1/users', payload: invitee() }),
     201,

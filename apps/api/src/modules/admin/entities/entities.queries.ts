@@ -8,6 +8,8 @@ import {
   permissionFlags,
   type CompanyEntity,
   type ContactEntity,
+  type EstimateEntity,
+  type InvoiceEntity,
   type TicketEntity,
   type UserEntity,
 } from '@sportello/contracts';
@@ -28,7 +30,11 @@ export async function lockPortal(tx: Tx, portalId: number): Promise<void> {
 }
 
 /** The next id after the largest the portal holds in `table` (for a create that names none). */
-export async function nextExtId(tx: Tx, table: 'companies' | 'contacts', portalId: number): Promise<number> {
+export async function nextExtId(
+  tx: Tx,
+  table: 'companies' | 'contacts' | 'invoices' | 'estimates',
+  portalId: number,
+): Promise<number> {
   const rows = await queryRows<{ next: unknown }>(
     tx,
     sql`select coalesce(max(ext_id), 0) + 1 as next from ${sql.raw(table)} where portal_id = ${portalId}::int`,
@@ -192,6 +198,79 @@ export async function deleteTicketRow(tx: Tx, rowId: number): Promise<void> {
 }
 
 // ---- references ----------------------------------------------------------------------------------
+
+// ---- invoices and estimates ---------------------------------------------------------------------
+
+const fileOf = (r: Record<string, unknown>) => ({
+  id: num(r.file_id),
+  name: String(r.file_name),
+  contentType: String(r.content_type),
+  size: num(r.size),
+});
+
+export async function readInvoice(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<InvoiceEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select i.id as row_id, i.ext_id, co.ext_id as company_ext, i.document_number, i.total, i.invoice_date,
+        f.id as file_id, f.name as file_name, f.content_type, f.size
+      from invoices i join companies co on co.id = i.company_id join files f on f.id = i.file_id
+      where i.portal_id = ${portalId}::int and i.ext_id = ${extId}::bigint
+      ${lock ? sql`for update of i` : sql``}`,
+  );
+  const r = rows[0];
+  return (
+    r && {
+      rowId: num(r.row_id),
+      id: num(r.ext_id),
+      companyId: num(r.company_ext),
+      documentNumber: String(r.document_number),
+      total: num(r.total),
+      invoiceDate: iso(r.invoice_date),
+      file: fileOf(r),
+    }
+  );
+}
+
+export async function readEstimate(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<EstimateEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select e.id as row_id, e.ext_id, co.ext_id as company_ext, e.estimate_name, e.estimate_number,
+        e.revision_number, e.total, e.estimate_creation_date,
+        f.id as file_id, f.name as file_name, f.content_type, f.size
+      from estimates e join companies co on co.id = e.company_id join files f on f.id = e.file_id
+      where e.portal_id = ${portalId}::int and e.ext_id = ${extId}::bigint
+      ${lock ? sql`for update of e` : sql``}`,
+  );
+  const r = rows[0];
+  return (
+    r && {
+      rowId: num(r.row_id),
+      id: num(r.ext_id),
+      companyId: num(r.company_ext),
+      estimateName: String(r.estimate_name),
+      estimateNumber: String(r.estimate_number),
+      revisionNumber: num(r.revision_number),
+      total: num(r.total),
+      estimateCreationDate: iso(r.estimate_creation_date),
+      file: fileOf(r),
+    }
+  );
+}
+
+/** Deletes a row of `invoices` or `estimates` (its file row stays for the sweeper's rules). */
+export async function deleteRow(tx: Tx, table: 'invoices' | 'estimates', rowId: number): Promise<void> {
+  await queryRows(tx, sql`delete from ${sql.raw(table)} where id = ${rowId}::int`);
+}
 
 // ---- users ---------------------------------------------------------------------------------------
 

@@ -147,6 +147,39 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
     ),
   );
 
+  route(app, ctx, k.createInvoice, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.createInvoice(ctx, keyActor(key), req.body, idemOf(req.headers, k.createInvoice.path)),
+    ),
+  );
+  route(app, ctx, k.invoice, async (req, _r, key) =>
+    svc.getInvoice(ctx, keyActor(key), idOf(req.params, 'invoiceid')),
+  );
+  route(app, ctx, k.updateInvoice, async (req, _r, key) =>
+    svc.updateInvoice(ctx, keyActor(key), idOf(req.params, 'invoiceid'), req.body),
+  );
+  route(app, ctx, k.deleteInvoice, async (req, reply, key) => {
+    await svc.deleteInvoice(ctx, keyActor(key), idOf(req.params, 'invoiceid'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, k.createEstimate, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.createEstimate(ctx, keyActor(key), req.body, idemOf(req.headers, k.createEstimate.path)),
+    ),
+  );
+  route(app, ctx, k.estimate, async (req, _r, key) =>
+    svc.getEstimate(ctx, keyActor(key), idOf(req.params, 'estimateid')),
+  );
+  route(app, ctx, k.updateEstimate, async (req, _r, key) =>
+    svc.updateEstimate(ctx, keyActor(key), idOf(req.params, 'estimateid'), req.body),
+  );
+  route(app, ctx, k.deleteEstimate, async (req, reply, key) => {
+    await svc.deleteEstimate(ctx, keyActor(key), idOf(req.params, 'estimateid'));
+    return reply.code(204).send();
+  });
+
   // ---- staff admin API (a staff user with the admin role of :company) ----
   const s = entityStaffRoutes;
   route(app, ctx, s.createCompany, async (req, reply, st) =>
@@ -205,6 +238,33 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, s.passwordReset, async (req, reply, st) =>
     send(reply, await svc.sendPasswordReset(ctx, staffActor(st), name(req.params))),
   );
+
+  route(app, ctx, s.createInvoice, async (req, reply, st) =>
+    send(reply, await svc.createInvoice(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.invoice, async (req, _r, st) =>
+    svc.getInvoice(ctx, staffActor(st), idOf(req.params, 'invoiceid')),
+  );
+  route(app, ctx, s.updateInvoice, async (req, _r, st) =>
+    svc.updateInvoice(ctx, staffActor(st), idOf(req.params, 'invoiceid'), req.body),
+  );
+  route(app, ctx, s.deleteInvoice, async (req, reply, st) => {
+    await svc.deleteInvoice(ctx, staffActor(st), idOf(req.params, 'invoiceid'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, s.createEstimate, async (req, reply, st) =>
+    send(reply, await svc.createEstimate(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.estimate, async (req, _r, st) =>
+    svc.getEstimate(ctx, staffActor(st), idOf(req.params, 'estimateid')),
+  );
+  route(app, ctx, s.updateEstimate, async (req, _r, st) =>
+    svc.updateEstimate(ctx, staffActor(st), idOf(req.params, 'estimateid'), req.body),
+  );
+  route(app, ctx, s.deleteEstimate, async (req, reply, st) => {
+    await svc.deleteEstimate(ctx, staffActor(st), idOf(req.params, 'estimateid'));
+    return reply.code(204).send();
+  });
 
   // ---- audit log (staff admins) ----
   route(app, ctx, auditRoutes.list, async (req, _r, st) =>

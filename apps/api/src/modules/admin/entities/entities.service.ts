@@ -25,12 +25,21 @@ import {
   type ContactUpdate,
   type TicketCreate,
   type TicketUpdate,
+  type EstimateCreate,
+  type EstimateEntity,
+  type EstimateUpdate,
+  type FileRef,
+  type ImportDocument,
+  type InvoiceCreate,
+  type InvoiceEntity,
+  type InvoiceUpdate,
   type UserEntity,
   type UserInvite,
 } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
 import type { AppContext } from '../../../platform/context';
 import { AppError, conflict, notFound } from '../../../platform/errors';
+import { payloadTooLarge } from '../../../platform/files';
 import {
   apiKeySource,
   emitDataEvent,
@@ -44,6 +53,7 @@ import { enqueueEmail, kickOutbox } from '../../../platform/outbox';
 import { withIdempotency, type Answer } from '../../../platform/idempotency';
 import { reserveExtIds } from '../../../platform/portal-sequences';
 import { ImportFiles } from '../import.files';
+import { writeEstimates, writeInvoices } from '../writers/billing';
 import { writeCompanies, writeContacts } from '../writers/companies';
 import { PortalScope } from '../writers/support';
 import { writeTicketRows } from '../writers/tickets';
@@ -53,7 +63,10 @@ import {
   contactInUse,
   deleteCompanyRow,
   deleteContactRow,
+  deleteRow,
   deleteTicketRow,
+  readEstimate,
+  readInvoice,
   insertAudit,
   insertLink,
   missingContacts,
@@ -667,3 +680,180 @@ export async function sendPasswordReset(ctx: AppContext, actor: Actor, name: str
   kickOutbox();
   return a;
 }
+
+// ---- invoices and estimates (a company's documents with their PDF) ---------------------------------
+
+/** A writers' scope that also knows files kept from the stored row (an update without new bytes). */
+class FileScope extends PortalScope {
+  readonly kept = new Map<FileRef, number>();
+  override fileId(ref: FileRef): number {
+    return this.kept.get(ref) ?? super.fileId(ref);
+  }
+}
+
+/**
+ * Reads and stages the inline bytes of `ref` before the transaction (the import's file handling:
+ * hashed, stored once per content, recorded in the transaction), then runs it; bytes of a failed
+ * change are discarded. Larger than MAX_UPLOAD_MB decoded: 413, nothing stored.
+ */
+async function withFile<T>(
+  ctx: AppContext,
+  ref: FileRef | undefined,
+  run: (files: ImportFiles) => Promise<T>,
+): Promise<T> {
+  const files = new ImportFiles();
+  if (ref) {
+    const max = ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
+    // base64: 3 bytes per 4 characters; padding and line breaks only make the estimate larger.
+    if (Math.floor(((ref.base64 ?? '').length * 3) / 4) > max + 3) throw payloadTooLarge(max);
+    await files.load(
+      { formatVersion: 1, portals: [{ publicFiles: [{ file: ref }] }] } as unknown as ImportDocument,
+      undefined,
+    );
+    await files.store(ctx.fileStore);
+  }
+  try {
+    return await run(files);
+  } catch (e) {
+    files.discard(ctx.fileStore);
+    throw e;
+  }
+}
+
+interface DocKind<E extends { id: number; companyId: number; file: { id: number } }, Item> {
+  entity: 'invoice' | 'estimate';
+  table: 'invoices' | 'estimates';
+  read: (
+    db: Tx | AppContext['database']['db'],
+    portalId: number,
+    id: number,
+    lock?: boolean,
+  ) => Promise<Stored<E> | undefined>;
+  write: (s: PortalScope, rows: { companyId: number; item: Item }[]) => Promise<void>;
+  /** The import's item from the merged fields and the file reference. */
+  item: (id: number, fields: Record<string, unknown>, document: FileRef) => Item;
+}
+
+async function getDoc<E extends { id: number; companyId: number; file: { id: number } }, I>(
+  ctx: AppContext,
+  actor: Actor,
+  kind: DocKind<E, I>,
+  id: number,
+): Promise<E> {
+  const d = await kind.read(ctx.database.db, actor.portalId, id);
+  if (!d) throw missing(kind.entity, id);
+  return publicOf(d)!;
+}
+
+/** Create (before = null) or update of an invoice or estimate, with new bytes or the stored file. */
+async function saveDoc<E extends { id: number; companyId: number; file: { id: number } }, I>(
+  ctx: AppContext,
+  actor: Actor,
+  kind: DocKind<E, I>,
+  target: { create: true; id: number | undefined } | { create: false; id: number },
+  body: Record<string, unknown> & { document?: FileRef | undefined; companyId?: number | undefined },
+  idem?: Idem,
+): Promise<Answer<E>> {
+  return withFile(ctx, body.document, (files) =>
+    inTransaction(ctx, actor, idem, body, async (tx) => {
+      if (target.create) await lockPortal(tx, actor.portalId);
+      const id = target.id ?? (await nextExtId(tx, kind.table, actor.portalId));
+      const stored = await kind.read(tx, actor.portalId, id, true);
+      if (target.create && stored)
+        throw conflict(`A ${kind.entity} with id ${id} exists`, entityErrorCodes.entityExists);
+      if (!target.create && !stored) throw missing(kind.entity, id);
+      const before = publicOf(stored);
+      const fields = {
+        ...(before ?? {}),
+        ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),
+      };
+      const companyId = fields.companyId as number;
+      const company = await readCompany(tx, actor.portalId, companyId);
+      if (!company) throw unknownReference('companyId', companyId);
+      const s = new FileScope(tx, actor.portalId, actor.timeZone, files, noHtml, ctx.clock.now());
+      let ref = body.document;
+      if (ref) await files.writeRows(tx, actor.portalId, [ref], ctx.clock.now());
+      else {
+        ref = { name: 'kept' } as FileRef;
+        s.kept.set(ref, before!.file.id);
+      }
+      await kind.write(s, [{ companyId: company.rowId, item: kind.item(id, fields, ref) }]);
+      const after = publicOf(await kind.read(tx, actor.portalId, id))!;
+      await record(ctx, tx, actor, {
+        entity: kind.entity as EntityKind,
+        entityId: id,
+        action: target.create ? 'created' : 'updated',
+        before,
+        after,
+      });
+      return { status: target.create ? 201 : 200, body: after };
+    }),
+  );
+}
+
+async function deleteDoc<E extends { id: number; companyId: number; file: { id: number } }, I>(
+  ctx: AppContext,
+  actor: Actor,
+  kind: DocKind<E, I>,
+  id: number,
+): Promise<void> {
+  await inTransaction(ctx, actor, undefined, null, async (tx) => {
+    const stored = await kind.read(tx, actor.portalId, id, true);
+    if (!stored) throw missing(kind.entity, id);
+    await record(ctx, tx, actor, {
+      entity: kind.entity as EntityKind,
+      entityId: id,
+      action: 'deleted',
+      before: publicOf(stored),
+      after: null,
+    });
+    await deleteRow(tx, kind.table, stored.rowId);
+    return { status: 204, body: null };
+  });
+}
+
+/** Dates of a stored image are ISO date-times; the import reads them as such. */
+const invoiceKind: DocKind<InvoiceEntity, Parameters<typeof writeInvoices>[1][number]['item']> = {
+  entity: 'invoice',
+  table: 'invoices',
+  read: readInvoice,
+  write: writeInvoices,
+  item: (id, f, document) => ({
+    id,
+    documentNumber: f.documentNumber as string,
+    total: f.total as number,
+    invoiceDate: f.invoiceDate as string,
+    document,
+  }),
+};
+const estimateKind: DocKind<EstimateEntity, Parameters<typeof writeEstimates>[1][number]['item']> = {
+  entity: 'estimate',
+  table: 'estimates',
+  read: readEstimate,
+  write: writeEstimates,
+  item: (id, f, document) => ({
+    id,
+    estimateName: f.estimateName as string,
+    estimateNumber: f.estimateNumber as string,
+    revisionNumber: (f.revisionNumber as number | null | undefined) ?? 0,
+    total: f.total as number,
+    estimateCreationDate: f.estimateCreationDate as string,
+    document,
+  }),
+};
+
+export const getInvoice = (ctx: AppContext, actor: Actor, id: number) => getDoc(ctx, actor, invoiceKind, id);
+export const createInvoice = (ctx: AppContext, actor: Actor, body: InvoiceCreate, idem?: Idem) =>
+  saveDoc(ctx, actor, invoiceKind, { create: true, id: body.id }, body, idem);
+export const updateInvoice = async (ctx: AppContext, actor: Actor, id: number, body: InvoiceUpdate) =>
+  (await saveDoc(ctx, actor, invoiceKind, { create: false, id }, body)).body;
+export const deleteInvoice = (ctx: AppContext, actor: Actor, id: number) =>
+  deleteDoc(ctx, actor, invoiceKind, id);
+export const getEstimate = (ctx: AppContext, actor: Actor, id: number) =>
+  getDoc(ctx, actor, estimateKind, id);
+export const createEstimate = (ctx: AppContext, actor: Actor, body: EstimateCreate, idem?: Idem) =>
+  saveDoc(ctx, actor, estimateKind, { create: true, id: body.id }, body, idem);
+export const updateEstimate = async (ctx: AppContext, actor: Actor, id: number, body: EstimateUpdate) =>
+  (await saveDoc(ctx, actor, estimateKind, { create: false, id }, body)).body;
+export const deleteEstimate = (ctx: AppContext, actor: Actor, id: number) =>
+  deleteDoc(ctx, actor, estimateKind, id);

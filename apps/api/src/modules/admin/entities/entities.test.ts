@@ -436,6 +436,90 @@ describe('users', () => {
   });
 });
 
+describe('invoices and estimates', () => {
+  const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`).toString('base64');
+
+  it('creates an invoice with its PDF, changes it with or without new bytes, deletes it', async () => {
+    const res = await call('POST', `${V1}/invoices`, write, {
+      id: 9100,
+      companyId: 10,
+      documentNumber: 'FT-2026/100',
+      total: 1220.5,
+      invoiceDate: '2026-11-01',
+      document: { name: 'ft-100.pdf', contentType: 'application/pdf', base64: pdf('uno') },
+    });
+    expect(res.statusCode).toBe(201);
+    const inv = res.json();
+    expect(inv).toMatchObject({
+      id: 9100,
+      companyId: 10,
+      total: 1220.5,
+      // A day is midnight in the portal's time zone (Europe/Rome).
+      invoiceDate: '2026-10-31T23:00:00.000Z',
+      file: { name: 'ft-100.pdf', contentType: 'application/pdf' },
+    });
+    const bytes = await call('GET', `${V1}/files/${inv.file.id}`, readOnly);
+    expect(bytes.body).toContain('% uno');
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/acme/101/invoices',
+      headers: bearer(await tokenFor(t, 'mario.rossi')),
+    });
+    expect(list.body).toContain('FT-2026/100');
+
+    const total = await call('PATCH', `${V1}/invoices/9100`, write, { total: 99 });
+    expect(total.json()).toMatchObject({ total: 99, file: { id: inv.file.id } });
+    const file = await call('PATCH', `${ADMIN}/invoices/9100`, admin, {
+      document: { name: 'ft-100-bis.pdf', base64: pdf('due') },
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.json().file.id).not.toBe(inv.file.id);
+    expect(file.json().file.name).toBe('ft-100-bis.pdf');
+    const [e] = await eventsOf('invoice.updated');
+    expect(parse(e!.data)).toMatchObject({ invoice: { id: 9100, total: 99 }, previous: { total: 1220.5 } });
+    expect((await call('DELETE', `${V1}/invoices/9100`, write)).statusCode).toBe(204);
+    expect((await call('GET', `${V1}/invoices/9100`, readOnly)).statusCode).toBe(404);
+  });
+
+  it('creates and deletes an estimate, numbered by the portal', async () => {
+    const res = await call('POST', `${ADMIN}/estimates`, admin, {
+      companyId: 20,
+      estimateName: 'Impianto',
+      estimateNumber: 'P-7',
+      total: 10,
+      estimateCreationDate: '2026-10-02',
+      document: { name: 'p7.pdf', base64: pdf('p7') },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ companyId: 20, revisionNumber: 0, file: { name: 'p7.pdf' } });
+    expect(await eventsOf('estimate.created')).toHaveLength(1);
+    expect((await call('DELETE', `${ADMIN}/estimates/${res.json().id}`, admin)).statusCode).toBe(204);
+  });
+
+  it('refuses an unknown company with 422 and keeps neither row nor bytes', async () => {
+    const before = { ...(await snapshot()), files: await count('files'), blobs: await count('blobs') };
+    const res = await call('POST', `${V1}/invoices`, write, {
+      companyId: 999,
+      documentNumber: 'X',
+      total: 1,
+      invoiceDate: '2026-11-01',
+      document: { name: 'x.pdf', base64: pdf('orfano') },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('unknown_reference');
+    const noFile = await call('POST', `${V1}/invoices`, write, {
+      companyId: 10,
+      documentNumber: 'X',
+      total: 1,
+      invoiceDate: '2026-11-01',
+    });
+    expect(noFile.statusCode).toBe(400);
+    expect({ ...(await snapshot()), files: await count('files'), blobs: await count('blobs') }).toEqual(
+      before,
+    );
+  });
+});
+
 describe('integration API rules', () => {
   it('replays a POST with the same Idempotency-Key and refuses the key with another body', async () => {
     const h = { 'idempotency-key': 'create-company-72' };
