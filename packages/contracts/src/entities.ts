@@ -14,6 +14,7 @@ import {
   importCompanySchema,
   importContactSchema,
   importDateSchema,
+  importDocumentFileSchema,
   importEstimateSchema,
   importIdSchema,
   importInvoiceSchema,
@@ -145,6 +146,24 @@ export type EstimateCreate = z.infer<typeof estimateCreateSchema>;
 export type EstimateUpdate = z.infer<typeof estimateUpdateSchema>;
 export type EstimateEntity = z.infer<typeof estimateEntitySchema>;
 
+/** A contact's document (`file`: inline bytes as in the import; kept when an update leaves it out). */
+const documentFields = importDocumentFileSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const documentCreateSchema = documentFields.extend({ id: newId });
+export const documentUpdateSchema = documentFields.partial();
+export const documentEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  contactId: z.number().int(),
+  documentName: z.string(),
+  createDate: isoDateTime,
+  file: entityFileSchema,
+});
+export type DocumentCreate = z.infer<typeof documentCreateSchema>;
+export type DocumentUpdate = z.infer<typeof documentUpdateSchema>;
+export type DocumentEntity = z.infer<typeof documentEntitySchema>;
+
 /**
  * Invite a person to contacts of the portal: a user (global name, case-insensitive) without a password
  * is created and e-mailed an invitation link (7 days).
@@ -169,7 +188,15 @@ export const userEntitySchema = z.object({
 export type UserEntity = z.infer<typeof userEntitySchema>;
 
 /** The kinds of entity the audit log and the events name. */
-export const entityKinds = ['company', 'contact', 'ticket', 'user', 'invoice', 'estimate'] as const;
+export const entityKinds = [
+  'company',
+  'contact',
+  'ticket',
+  'user',
+  'invoice',
+  'estimate',
+  'document',
+] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
 export const entityActions = [
@@ -240,6 +267,9 @@ const contactParam = z.object({ contactid: z.coerce.number().int().min(0).max(Nu
 const invoiceParam = z.object({ invoiceid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 const estimateParam = z.object({
   estimateid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+const documentParam = z.object({
+  documentid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 const userParam = z.object({ username: z.string().trim().min(1).max(200) });
 const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
@@ -389,6 +419,15 @@ function entityRoutesUnder<
     estimateEntitySchema,
     { event: 'estimate', ...withFile },
   );
+  const documents = crud(
+    "contact's document",
+    'documents',
+    params.extend(documentParam.shape),
+    documentCreateSchema,
+    documentUpdateSchema,
+    documentEntitySchema,
+    { event: 'document', ...withFile },
+  );
   const userOne = params.extend(userParam.shape);
   const userAction = (method: 'POST' | 'DELETE', suffix: string, summary: string, description: string) =>
     defineRoute({
@@ -475,6 +514,10 @@ function entityRoutesUnder<
     estimate: estimates.get,
     updateEstimate: estimates.update,
     deleteEstimate: estimates.remove,
+    createDocument: documents.create,
+    document: documents.get,
+    updateDocument: documents.update,
+    deleteDocument: documents.remove,
   };
 }
 

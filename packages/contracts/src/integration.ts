@@ -42,6 +42,9 @@ export const eventTypes = [
   'estimate.created',
   'estimate.updated',
   'estimate.deleted',
+  'document.created',
+  'document.updated',
+  'document.deleted',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

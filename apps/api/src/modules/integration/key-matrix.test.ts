@@ -205,7 +205,22 @@ const newEstimate = {
   document: pdfDoc,
 };
 
+const newDocument = {
+  companyId: 10,
+  contactId: 101,
+  documentName: 'M',
+  createDate: '2026-11-01',
+  file: pdfDoc,
+};
+
 const matrix: Record<string, Row> = {
+  ...entityRows(
+    'documents',
+    newDocument,
+    () => freshOfAcme('documents', newDocument),
+    { documentName: 'N' },
+    'documentid',
+  ),
   ...entityRows('invoices', newInvoice, () => freshOfAcme('invoices', newInvoice), { total: 2 }, 'invoiceid'),
   ...entityRows(
     'estimates',

@@ -8,6 +8,7 @@ import {
   permissionFlags,
   type CompanyEntity,
   type ContactEntity,
+  type DocumentEntity,
   type EstimateEntity,
   type InvoiceEntity,
   type TicketEntity,
@@ -267,8 +268,41 @@ export async function readEstimate(
   );
 }
 
-/** Deletes a row of `invoices` or `estimates` (its file row stays for the sweeper's rules). */
-export async function deleteRow(tx: Tx, table: 'invoices' | 'estimates', rowId: number): Promise<void> {
+export async function readDocument(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<DocumentEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select d.id as row_id, d.ext_id, co.ext_id as company_ext, c.ext_id as contact_ext, d.document_name,
+        d.create_date, f.id as file_id, f.name as file_name, f.content_type, f.size
+      from documents d join companies co on co.id = d.company_id join contacts c on c.id = d.contact_id
+      join files f on f.id = d.file_id
+      where d.portal_id = ${portalId}::int and d.ext_id = ${extId}::bigint
+      ${lock ? sql`for update of d` : sql``}`,
+  );
+  const r = rows[0];
+  return (
+    r && {
+      rowId: num(r.row_id),
+      id: num(r.ext_id),
+      companyId: num(r.company_ext),
+      contactId: num(r.contact_ext),
+      documentName: String(r.document_name),
+      createDate: iso(r.create_date),
+      file: fileOf(r),
+    }
+  );
+}
+
+/** Deletes a row of `invoices`, `estimates` or `documents` (the file row stays for the sweeper's rules). */
+export async function deleteRow(
+  tx: Tx,
+  table: 'invoices' | 'estimates' | 'documents',
+  rowId: number,
+): Promise<void> {
   await queryRows(tx, sql`delete from ${sql.raw(table)} where id = ${rowId}::int`);
 }
 

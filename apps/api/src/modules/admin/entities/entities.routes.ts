@@ -179,6 +179,22 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
     await svc.deleteEstimate(ctx, keyActor(key), idOf(req.params, 'estimateid'));
     return reply.code(204).send();
   });
+  route(app, ctx, k.createDocument, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.createDocument(ctx, keyActor(key), req.body, idemOf(req.headers, k.createDocument.path)),
+    ),
+  );
+  route(app, ctx, k.document, async (req, _r, key) =>
+    svc.getDocument(ctx, keyActor(key), idOf(req.params, 'documentid')),
+  );
+  route(app, ctx, k.updateDocument, async (req, _r, key) =>
+    svc.updateDocument(ctx, keyActor(key), idOf(req.params, 'documentid'), req.body),
+  );
+  route(app, ctx, k.deleteDocument, async (req, reply, key) => {
+    await svc.deleteDocument(ctx, keyActor(key), idOf(req.params, 'documentid'));
+    return reply.code(204).send();
+  });
 
   // ---- staff admin API (a staff user with the admin role of :company) ----
   const s = entityStaffRoutes;
@@ -263,6 +279,19 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
   );
   route(app, ctx, s.deleteEstimate, async (req, reply, st) => {
     await svc.deleteEstimate(ctx, staffActor(st), idOf(req.params, 'estimateid'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, s.createDocument, async (req, reply, st) =>
+    send(reply, await svc.createDocument(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.document, async (req, _r, st) =>
+    svc.getDocument(ctx, staffActor(st), idOf(req.params, 'documentid')),
+  );
+  route(app, ctx, s.updateDocument, async (req, _r, st) =>
+    svc.updateDocument(ctx, staffActor(st), idOf(req.params, 'documentid'), req.body),
+  );
+  route(app, ctx, s.deleteDocument, async (req, reply, st) => {
+    await svc.deleteDocument(ctx, staffActor(st), idOf(req.params, 'documentid'));
     return reply.code(204).send();
   });
 

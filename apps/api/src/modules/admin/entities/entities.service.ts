@@ -25,6 +25,9 @@ import {
   type ContactUpdate,
   type TicketCreate,
   type TicketUpdate,
+  type DocumentCreate,
+  type DocumentEntity,
+  type DocumentUpdate,
   type EstimateCreate,
   type EstimateEntity,
   type EstimateUpdate,
@@ -54,6 +57,7 @@ import { withIdempotency, type Answer } from '../../../platform/idempotency';
 import { reserveExtIds } from '../../../platform/portal-sequences';
 import { ImportFiles } from '../import.files';
 import { writeEstimates, writeInvoices } from '../writers/billing';
+import { writeDocuments } from '../writers/documents';
 import { writeCompanies, writeContacts } from '../writers/companies';
 import { PortalScope } from '../writers/support';
 import { writeTicketRows } from '../writers/tickets';
@@ -65,6 +69,7 @@ import {
   deleteContactRow,
   deleteRow,
   deleteTicketRow,
+  readDocument,
   readEstimate,
   readInvoice,
   insertAudit,
@@ -721,8 +726,12 @@ async function withFile<T>(
 }
 
 interface DocKind<E extends { id: number; companyId: number; file: { id: number } }, Item> {
-  entity: 'invoice' | 'estimate';
-  table: 'invoices' | 'estimates';
+  entity: 'invoice' | 'estimate' | 'document';
+  table: 'invoices' | 'estimates' | 'documents';
+  /** The body's field with the bytes (the import's name). */
+  fileField: 'document' | 'file';
+  /** Checks of the merged fields beyond the company (422). */
+  check?: (tx: Tx, actor: Actor, fields: Record<string, unknown>) => Promise<void>;
   read: (
     db: Tx | AppContext['database']['db'],
     portalId: number,
@@ -751,13 +760,19 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
   actor: Actor,
   kind: DocKind<E, I>,
   target: { create: true; id: number | undefined } | { create: false; id: number },
-  body: Record<string, unknown> & { document?: FileRef | undefined; companyId?: number | undefined },
+  body: Record<string, unknown> & { companyId?: number | undefined },
   idem?: Idem,
 ): Promise<Answer<E>> {
-  return withFile(ctx, body.document, (files) =>
+  const incoming = body[kind.fileField] as FileRef | undefined;
+  return withFile(ctx, incoming, (files) =>
     inTransaction(ctx, actor, idem, body, async (tx) => {
       if (target.create) await lockPortal(tx, actor.portalId);
-      const id = target.id ?? (await nextExtId(tx, kind.table, actor.portalId));
+      const id =
+        target.id ??
+        (kind.table === 'documents'
+          ? // The portal numbers contacts' uploads from the same sequence.
+            await reserveExtIds(tx, actor.portalId, 'document_seq')
+          : await nextExtId(tx, kind.table, actor.portalId));
       const stored = await kind.read(tx, actor.portalId, id, true);
       if (target.create && stored)
         throw conflict(`A ${kind.entity} with id ${id} exists`, entityErrorCodes.entityExists);
@@ -770,8 +785,9 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
       const companyId = fields.companyId as number;
       const company = await readCompany(tx, actor.portalId, companyId);
       if (!company) throw unknownReference('companyId', companyId);
+      await kind.check?.(tx, actor, fields);
       const s = new FileScope(tx, actor.portalId, actor.timeZone, files, noHtml, ctx.clock.now());
-      let ref = body.document;
+      let ref = incoming;
       if (ref) await files.writeRows(tx, actor.portalId, [ref], ctx.clock.now());
       else {
         ref = { name: 'kept' } as FileRef;
@@ -816,6 +832,7 @@ async function deleteDoc<E extends { id: number; companyId: number; file: { id: 
 const invoiceKind: DocKind<InvoiceEntity, Parameters<typeof writeInvoices>[1][number]['item']> = {
   entity: 'invoice',
   table: 'invoices',
+  fileField: 'document',
   read: readInvoice,
   write: writeInvoices,
   item: (id, f, document) => ({
@@ -829,6 +846,7 @@ const invoiceKind: DocKind<InvoiceEntity, Parameters<typeof writeInvoices>[1][nu
 const estimateKind: DocKind<EstimateEntity, Parameters<typeof writeEstimates>[1][number]['item']> = {
   entity: 'estimate',
   table: 'estimates',
+  fileField: 'document',
   read: readEstimate,
   write: writeEstimates,
   item: (id, f, document) => ({
@@ -857,3 +875,33 @@ export const updateEstimate = async (ctx: AppContext, actor: Actor, id: number, 
   (await saveDoc(ctx, actor, estimateKind, { create: false, id }, body)).body;
 export const deleteEstimate = (ctx: AppContext, actor: Actor, id: number) =>
   deleteDoc(ctx, actor, estimateKind, id);
+
+const documentKind: DocKind<DocumentEntity, Parameters<typeof writeDocuments>[1][number]['item']> = {
+  entity: 'document',
+  table: 'documents',
+  fileField: 'file',
+  read: readDocument,
+  write: writeDocuments,
+  // The document belongs to a contact of its company.
+  check: async (tx, actor, f) => {
+    const contact = await readContact(tx, actor.portalId, f.contactId as number);
+    if (!contact || contact.companyId !== f.companyId)
+      throw unknownReference('contactId', f.contactId as number, ` in company ${String(f.companyId)}`);
+  },
+  item: (id, f, file) => ({
+    id,
+    contactId: f.contactId as number,
+    documentName: f.documentName as string,
+    createDate: f.createDate as string,
+    file,
+  }),
+};
+
+export const getDocument = (ctx: AppContext, actor: Actor, id: number) =>
+  getDoc(ctx, actor, documentKind, id);
+export const createDocument = (ctx: AppContext, actor: Actor, body: DocumentCreate, idem?: Idem) =>
+  saveDoc(ctx, actor, documentKind, { create: true, id: body.id }, body, idem);
+export const updateDocument = async (ctx: AppContext, actor: Actor, id: number, body: DocumentUpdate) =>
+  (await saveDoc(ctx, actor, documentKind, { create: false, id }, body)).body;
+export const deleteDocument = (ctx: AppContext, actor: Actor, id: number) =>
+  deleteDoc(ctx, actor, documentKind, id);

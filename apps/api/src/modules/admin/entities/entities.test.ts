@@ -496,6 +496,35 @@ describe('invoices and estimates', () => {
     expect((await call('DELETE', `${ADMIN}/estimates/${res.json().id}`, admin)).statusCode).toBe(204);
   });
 
+  it("adds a contact's document the contact then sees, numbered after the portal's uploads", async () => {
+    const res = await call('POST', `${ADMIN}/documents`, admin, {
+      companyId: 10,
+      contactId: 101,
+      documentName: 'Contratto firmato',
+      createDate: '2026-11-02',
+      file: { name: 'contratto.pdf', base64: pdf('contratto') },
+    });
+    expect(res.statusCode).toBe(201);
+    const doc = res.json();
+    expect(doc).toMatchObject({ companyId: 10, contactId: 101, file: { name: 'contratto.pdf' } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/acme/101/documents',
+      headers: bearer(await tokenFor(t, 'mario.rossi')),
+    });
+    expect(list.body).toContain('Contratto firmato');
+    // A contact of another company is not this document's.
+    const wrong = await call('PATCH', `${V1}/documents/${doc.id}`, write, { contactId: 201 });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().message).toContain('contactId');
+    const renamed = await call('PATCH', `${V1}/documents/${doc.id}`, write, {
+      documentName: 'Contratto 2026',
+    });
+    expect(renamed.json()).toMatchObject({ documentName: 'Contratto 2026', file: { id: doc.file.id } });
+    expect((await eventsOf('document.updated')).length).toBe(1);
+    expect((await call('DELETE', `${V1}/documents/${doc.id}`, write)).statusCode).toBe(204);
+  });
+
   it('refuses an unknown company with 422 and keeps neither row nor bytes', async () => {
     const before = { ...(await snapshot()), files: await count('files'), blobs: await count('blobs') };
     const res = await call('POST', `${V1}/invoices`, write, {
