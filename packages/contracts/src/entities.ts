@@ -13,6 +13,7 @@ import { z } from 'zod';
 import {
   importCompanySchema,
   importContactSchema,
+  importActivityReportSchema,
   importDateSchema,
   importDocumentFileSchema,
   importEstimateSchema,
@@ -164,6 +165,24 @@ export type DocumentCreate = z.infer<typeof documentCreateSchema>;
 export type DocumentUpdate = z.infer<typeof documentUpdateSchema>;
 export type DocumentEntity = z.infer<typeof documentEntitySchema>;
 
+/** An activity report (its PDF inline), optionally tied to a ticket of its company (`taskId`). */
+const reportFields = importActivityReportSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const reportCreateSchema = reportFields.extend({ id: newId });
+export const reportUpdateSchema = reportFields.partial();
+export const reportEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  dateTime: isoDateTime,
+  taskId: z.number().int().nullable(),
+  file: entityFileSchema,
+});
+export type ReportCreate = z.infer<typeof reportCreateSchema>;
+export type ReportUpdate = z.infer<typeof reportUpdateSchema>;
+export type ReportEntity = z.infer<typeof reportEntitySchema>;
+
 /**
  * Invite a person to contacts of the portal: a user (global name, case-insensitive) without a password
  * is created and e-mailed an invitation link (7 days).
@@ -196,6 +215,7 @@ export const entityKinds = [
   'invoice',
   'estimate',
   'document',
+  'report',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
@@ -271,6 +291,7 @@ const estimateParam = z.object({
 const documentParam = z.object({
   documentid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
+const reportParam = z.object({ reportid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 const userParam = z.object({ username: z.string().trim().min(1).max(200) });
 const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
@@ -428,6 +449,15 @@ function entityRoutesUnder<
     documentEntitySchema,
     { event: 'document', ...withFile },
   );
+  const reports = crud(
+    'activity report',
+    'reports',
+    params.extend(reportParam.shape),
+    reportCreateSchema,
+    reportUpdateSchema,
+    reportEntitySchema,
+    { event: 'report', ...withFile },
+  );
   const userOne = params.extend(userParam.shape);
   const userAction = (method: 'POST' | 'DELETE', suffix: string, summary: string, description: string) =>
     defineRoute({
@@ -518,6 +548,10 @@ function entityRoutesUnder<
     document: documents.get,
     updateDocument: documents.update,
     deleteDocument: documents.remove,
+    createReport: reports.create,
+    report: reports.get,
+    updateReport: reports.update,
+    deleteReport: reports.remove,
   };
 }
 

@@ -45,6 +45,9 @@ export const eventTypes = [
   'document.created',
   'document.updated',
   'document.deleted',
+  'report.created',
+  'report.updated',
+  'report.deleted',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

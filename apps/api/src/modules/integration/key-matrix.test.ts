@@ -213,7 +213,10 @@ const newDocument = {
   file: pdfDoc,
 };
 
+const newReport = { companyId: 10, name: 'M', dateTime: '2026-11-01', taskId: 5003, document: pdfDoc };
+
 const matrix: Record<string, Row> = {
+  ...entityRows('reports', newReport, () => freshOfAcme('reports', newReport), { name: 'N' }, 'reportid'),
   ...entityRows(
     'documents',
     newDocument,

@@ -9,6 +9,7 @@ import {
   type CompanyEntity,
   type ContactEntity,
   type DocumentEntity,
+  type ReportEntity,
   type EstimateEntity,
   type InvoiceEntity,
   type TicketEntity,
@@ -33,7 +34,7 @@ export async function lockPortal(tx: Tx, portalId: number): Promise<void> {
 /** The next id after the largest the portal holds in `table` (for a create that names none). */
 export async function nextExtId(
   tx: Tx,
-  table: 'companies' | 'contacts' | 'invoices' | 'estimates',
+  table: 'companies' | 'contacts' | 'invoices' | 'estimates' | 'activity_reports',
   portalId: number,
 ): Promise<number> {
   const rows = await queryRows<{ next: unknown }>(
@@ -297,10 +298,39 @@ export async function readDocument(
   );
 }
 
-/** Deletes a row of `invoices`, `estimates` or `documents` (the file row stays for the sweeper's rules). */
+export async function readReport(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<ReportEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select r.id as row_id, r.ext_id, co.ext_id as company_ext, r.name, r.date_time, t.ext_id as ticket_ext,
+        f.id as file_id, f.name as file_name, f.content_type, f.size
+      from activity_reports r join companies co on co.id = r.company_id join files f on f.id = r.file_id
+      left join tickets t on t.id = r.ticket_id
+      where r.portal_id = ${portalId}::int and r.ext_id = ${extId}::bigint
+      ${lock ? sql`for update of r` : sql``}`,
+  );
+  const r = rows[0];
+  return (
+    r && {
+      rowId: num(r.row_id),
+      id: num(r.ext_id),
+      companyId: num(r.company_ext),
+      name: String(r.name),
+      dateTime: iso(r.date_time),
+      taskId: numOrNull(r.ticket_ext),
+      file: fileOf(r),
+    }
+  );
+}
+
+/** Deletes a row of a company's file-carrying list (the file row stays for the sweeper's rules). */
 export async function deleteRow(
   tx: Tx,
-  table: 'invoices' | 'estimates' | 'documents',
+  table: 'invoices' | 'estimates' | 'documents' | 'activity_reports',
   rowId: number,
 ): Promise<void> {
   await queryRows(tx, sql`delete from ${sql.raw(table)} where id = ${rowId}::int`);

@@ -195,6 +195,22 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
     await svc.deleteDocument(ctx, keyActor(key), idOf(req.params, 'documentid'));
     return reply.code(204).send();
   });
+  route(app, ctx, k.createReport, async (req, reply, key) =>
+    send(
+      reply,
+      await svc.createReport(ctx, keyActor(key), req.body, idemOf(req.headers, k.createReport.path)),
+    ),
+  );
+  route(app, ctx, k.report, async (req, _r, key) =>
+    svc.getReport(ctx, keyActor(key), idOf(req.params, 'reportid')),
+  );
+  route(app, ctx, k.updateReport, async (req, _r, key) =>
+    svc.updateReport(ctx, keyActor(key), idOf(req.params, 'reportid'), req.body),
+  );
+  route(app, ctx, k.deleteReport, async (req, reply, key) => {
+    await svc.deleteReport(ctx, keyActor(key), idOf(req.params, 'reportid'));
+    return reply.code(204).send();
+  });
 
   // ---- staff admin API (a staff user with the admin role of :company) ----
   const s = entityStaffRoutes;
@@ -292,6 +308,19 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
   );
   route(app, ctx, s.deleteDocument, async (req, reply, st) => {
     await svc.deleteDocument(ctx, staffActor(st), idOf(req.params, 'documentid'));
+    return reply.code(204).send();
+  });
+  route(app, ctx, s.createReport, async (req, reply, st) =>
+    send(reply, await svc.createReport(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, s.report, async (req, _r, st) =>
+    svc.getReport(ctx, staffActor(st), idOf(req.params, 'reportid')),
+  );
+  route(app, ctx, s.updateReport, async (req, _r, st) =>
+    svc.updateReport(ctx, staffActor(st), idOf(req.params, 'reportid'), req.body),
+  );
+  route(app, ctx, s.deleteReport, async (req, reply, st) => {
+    await svc.deleteReport(ctx, staffActor(st), idOf(req.params, 'reportid'));
     return reply.code(204).send();
   });
 

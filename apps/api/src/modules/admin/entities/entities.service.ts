@@ -28,6 +28,9 @@ import {
   type DocumentCreate,
   type DocumentEntity,
   type DocumentUpdate,
+  type ReportCreate,
+  type ReportEntity,
+  type ReportUpdate,
   type EstimateCreate,
   type EstimateEntity,
   type EstimateUpdate,
@@ -58,6 +61,7 @@ import { reserveExtIds } from '../../../platform/portal-sequences';
 import { ImportFiles } from '../import.files';
 import { writeEstimates, writeInvoices } from '../writers/billing';
 import { writeDocuments } from '../writers/documents';
+import { writeActivityReports } from '../writers/reports';
 import { writeCompanies, writeContacts } from '../writers/companies';
 import { PortalScope } from '../writers/support';
 import { writeTicketRows } from '../writers/tickets';
@@ -70,6 +74,7 @@ import {
   deleteRow,
   deleteTicketRow,
   readDocument,
+  readReport,
   readEstimate,
   readInvoice,
   insertAudit,
@@ -726,8 +731,8 @@ async function withFile<T>(
 }
 
 interface DocKind<E extends { id: number; companyId: number; file: { id: number } }, Item> {
-  entity: 'invoice' | 'estimate' | 'document';
-  table: 'invoices' | 'estimates' | 'documents';
+  entity: 'invoice' | 'estimate' | 'document' | 'report';
+  table: 'invoices' | 'estimates' | 'documents' | 'activity_reports';
   /** The body's field with the bytes (the import's name). */
   fileField: 'document' | 'file';
   /** Checks of the merged fields beyond the company (422). */
@@ -905,3 +910,33 @@ export const updateDocument = async (ctx: AppContext, actor: Actor, id: number, 
   (await saveDoc(ctx, actor, documentKind, { create: false, id }, body)).body;
 export const deleteDocument = (ctx: AppContext, actor: Actor, id: number) =>
   deleteDoc(ctx, actor, documentKind, id);
+
+const reportKind: DocKind<ReportEntity, Parameters<typeof writeActivityReports>[1][number]['item']> = {
+  entity: 'report',
+  table: 'activity_reports',
+  fileField: 'document',
+  read: readReport,
+  write: writeActivityReports,
+  // The ticket it reports on belongs to its company.
+  check: async (tx, actor, f) => {
+    if (f.taskId === null || f.taskId === undefined) return;
+    const ticket = await readTicket(tx, actor.portalId, f.taskId as number);
+    if (!ticket || ticket.companyId !== f.companyId)
+      throw unknownReference('taskId', f.taskId as number, ` in company ${String(f.companyId)}`);
+  },
+  item: (id, f, document) => ({
+    id,
+    name: f.name as string,
+    dateTime: f.dateTime as string,
+    taskId: (f.taskId as number | null | undefined) ?? null,
+    document,
+  }),
+};
+
+export const getReport = (ctx: AppContext, actor: Actor, id: number) => getDoc(ctx, actor, reportKind, id);
+export const createReport = (ctx: AppContext, actor: Actor, body: ReportCreate, idem?: Idem) =>
+  saveDoc(ctx, actor, reportKind, { create: true, id: body.id }, body, idem);
+export const updateReport = async (ctx: AppContext, actor: Actor, id: number, body: ReportUpdate) =>
+  (await saveDoc(ctx, actor, reportKind, { create: false, id }, body)).body;
+export const deleteReport = (ctx: AppContext, actor: Actor, id: number) =>
+  deleteDoc(ctx, actor, reportKind, id);

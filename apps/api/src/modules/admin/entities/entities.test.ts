@@ -525,6 +525,24 @@ describe('invoices and estimates', () => {
     expect((await call('DELETE', `${V1}/documents/${doc.id}`, write)).statusCode).toBe(204);
   });
 
+  it('adds an activity report linked to a ticket of its company, and refuses a ticket of another', async () => {
+    const res = await call('POST', `${V1}/reports`, write, {
+      companyId: 10,
+      name: 'Intervento 12/11',
+      dateTime: '2026-11-12T09:30:00Z',
+      taskId: 5003,
+      document: { name: 'rapportino.pdf', base64: pdf('rapportino') },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ companyId: 10, taskId: 5003, dateTime: '2026-11-12T09:30:00.000Z' });
+    const other = await call('PATCH', `${V1}/reports/${res.json().id}`, write, { taskId: 6001 });
+    expect(other.statusCode).toBe(422);
+    expect(other.json().message).toContain('taskId');
+    const unlinked = await call('PATCH', `${ADMIN}/reports/${res.json().id}`, admin, { taskId: null });
+    expect(unlinked.json()).toMatchObject({ taskId: null, file: { id: res.json().file.id } });
+    expect(await eventsOf('report.created')).toHaveLength(1);
+  });
+
   it('refuses an unknown company with 422 and keeps neither row nor bytes', async () => {
     const before = { ...(await snapshot()), files: await count('files'), blobs: await count('blobs') };
     const res = await call('POST', `${V1}/invoices`, write, {
