@@ -670,3 +670,44 @@ describe('audit log', () => {
     });
   });
 });
+
+describe('upload limit', () => {
+  it('answers 413 for a file above MAX_UPLOAD_MB and keeps nothing', async () => {
+    const small = await createTestApp({ env: { MAX_UPLOAD_MB: '1' } });
+    try {
+      await seedPersonas(small);
+      const key = (
+        await small.app.inject({
+          method: 'POST',
+          url: '/api/admin/portals/acme/keys',
+          headers: bearer(TEST_ADMIN_KEY),
+          payload: { name: 'w', scopes: ['write'] },
+        })
+      ).json().secret as string;
+      const invoices = async () =>
+        (
+          (await small.ctx.database.db.execute(sql`select count(*)::int as n from invoices`)) as unknown as {
+            rows: { n: number }[];
+          }
+        ).rows[0]!.n;
+      const before = await invoices();
+      const res = await small.app.inject({
+        method: 'POST',
+        url: `${V1}/invoices`,
+        headers: bearer(key),
+        payload: {
+          companyId: 10,
+          documentNumber: 'Grande',
+          total: 1,
+          invoiceDate: '2026-11-01',
+          document: { name: 'big.pdf', base64: Buffer.alloc(1024 * 1024 + 10).toString('base64') },
+        },
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().code).toBe('payload_too_large');
+      expect(await invoices()).toBe(before);
+    } finally {
+      await small.close();
+    }
+  });
+});
