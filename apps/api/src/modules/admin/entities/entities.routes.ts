@@ -24,6 +24,7 @@ const keyActor = (k: ApiKeyAccess): Actor => ({
 /** The staff guard resolved the `:company` portal and the admin role in it. */
 interface StaffPortal {
   staffUserId: number;
+  displayName: string;
   portal: { portalId: number; portalKey: string; timeZone: string } | null;
 }
 function staffActor(s: StaffPortal): Actor {
@@ -31,6 +32,7 @@ function staffActor(s: StaffPortal): Actor {
   return {
     type: 'staff',
     staffUserId: s.staffUserId,
+    name: s.displayName,
     portalId: s.portal.portalId,
     portalKey: s.portal.portalKey,
     timeZone: s.portal.timeZone,

@@ -58,6 +58,7 @@ import { invitationEmail, recoveryEmail } from '../../../platform/account-mail';
 import { enqueueEmail, kickOutbox } from '../../../platform/outbox';
 import { withIdempotency, type Answer } from '../../../platform/idempotency';
 import { reserveExtIds } from '../../../platform/portal-sequences';
+import { setChangeActor, type ChangeActor } from '../../../platform/ticket-changes';
 import { ImportFiles } from '../import.files';
 import { writeEstimates, writeInvoices } from '../writers/billing';
 import { writeDocuments } from '../writers/documents';
@@ -95,7 +96,9 @@ import {
 
 /** Who makes a change, and in which portal (the key's, or the staff route's). */
 export type Actor = { portalId: number; portalKey: string; timeZone: string } & (
-  { type: 'api_key'; apiKeyId: number } | { type: 'staff'; staffUserId: number }
+  | { type: 'api_key'; apiKeyId: number }
+  /** `name`: the staff user's display name (events and the ticket timeline show it). */
+  | { type: 'staff'; staffUserId: number; name: string }
 );
 
 /** What a POST of the integration API may carry: the Idempotency-Key and the route it was sent to. */
@@ -105,7 +108,7 @@ export interface Idem {
 }
 
 const sourceOf = (a: Actor): EventSource =>
-  a.type === 'api_key' ? apiKeySource(a.apiKeyId) : staffSource(a.staffUserId, '');
+  a.type === 'api_key' ? apiKeySource(a.apiKeyId) : staffSource(a.staffUserId, a.name);
 
 /** Keys whose values never enter the audit log, whatever entity carries them. */
 const SECRET_KEY = /pass(word)?|secret|token|hash|base64|otp|cancel_?key/i;
@@ -419,6 +422,12 @@ async function resolveTicketRefs(tx: Tx, s: PortalScope, t: TicketFields): Promi
   }
 }
 
+/** The author the ticket timeline's trigger records for a change (migration 0009). */
+const changeActorOf = (a: Actor): ChangeActor =>
+  a.type === 'api_key'
+    ? { kind: 'api_key', id: a.apiKeyId }
+    : { kind: 'staff', id: a.staffUserId, name: a.name };
+
 async function writeTicket(
   ctx: AppContext,
   tx: Tx,
@@ -427,6 +436,7 @@ async function writeTicket(
   t: TicketFields,
   clean: (h: string | null | undefined) => string,
 ) {
+  await setChangeActor(tx, changeActorOf(actor), ctx.clock.now());
   const s = scopeOf(ctx, tx, actor, clean);
   await resolveTicketRefs(tx, s, t);
   await writeTicketRows(s, [

@@ -258,6 +258,25 @@ describe('tickets', () => {
     });
   });
 
+  it('names the key or the staff admin as the author in the ticket timeline', async () => {
+    await call('PATCH', `${V1}/tickets/5001`, write, { statusStepId: 2 });
+    await call('PATCH', `${ADMIN}/tickets/5001`, admin, { assignedGroupId: null });
+    const changes = await rows<{ kind: string; actor_kind: string; actor_id: number; actor_name: string }>(
+      sql`select ch.kind, ch.actor_kind, ch.actor_id, ch.actor_name from ticket_changes ch
+        join tickets t on t.id = ch.ticket_id join portals p on p.id = t.portal_id
+        where p.key = 'acme' and t.ext_id = 5001 order by ch.id`,
+    );
+    expect(changes.map((c) => [c.kind, c.actor_kind, c.actor_name])).toEqual([
+      ['step', 'api_key', '=SUM(1+1) back office'],
+      ['group', 'staff', expect.stringMatching(/./)],
+    ]);
+    expect(changes[0]!.actor_id).toBe(writeKeyId);
+    const [e] = (await eventsOf('ticket.updated')).filter(
+      (x) => (parse(x.source) as { type: string }).type === 'staff',
+    );
+    expect(parse(e!.source)).toMatchObject({ type: 'staff', userName: expect.stringMatching(/./) });
+  });
+
   it("moves only the changed company's list version", async () => {
     const v = async () =>
       Object.fromEntries(
