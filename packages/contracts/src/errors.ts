@@ -3,6 +3,7 @@
 // any route may answer are here.
 import { appointmentErrorCodes } from './appointments';
 import { authErrorCodes } from './auth';
+import { entityErrorCodes } from './entities';
 import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
@@ -82,6 +83,7 @@ export const errorCodes = {
   ...taskPageErrorCodes,
   ...integrationErrorCodes,
   ...staffErrorCodes,
+  ...entityErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -15,5 +15,6 @@ export * from './appointments';
 export * from './tasks';
 export * from './integration';
 export * from './staff';
+export * from './entities';
 export * from './routes';
 export * from './errors';

@@ -6,6 +6,7 @@ import { billingRoutes } from './billing';
 import { platformRoutes } from './common';
 import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
+import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { portalRoutes } from './portals';
 import { reportRoutes } from './reports';
@@ -36,6 +37,9 @@ export const apiRoutes = {
   staffAuth: staffAuthRoutes,
   staffInbox: staffInboxRoutes,
   staffDesk: staffDeskRoutes,
+  entities: entityKeyRoutes,
+  entitiesAdmin: entityStaffRoutes,
+  audit: auditRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

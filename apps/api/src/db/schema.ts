@@ -1145,3 +1145,36 @@ export const staffPresence = pgTable(
     index('staff_presence_user_idx').on(t.staffUserId),
   ],
 );
+
+/**
+ * Who changed what, one row per change of one entity through the integration API (a key) or the
+ * staff admin API (a staff user), written in the change's transaction (migration 0010).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    portalId: portalRef(),
+    occurredAt: ts('occurred_at').notNull(),
+    actorType: text('actor_type', { enum: ['api_key', 'staff'] }).notNull(),
+    apiKeyId: integer('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    staffUserId: integer('staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    action: text('action').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_portal_idx').on(t.portalId, t.id),
+    index('audit_log_entity_idx').on(t.portalId, t.entity, t.entityId, t.id),
+    index('audit_log_staff_idx')
+      .on(t.staffUserId, t.id)
+      .where(sql`${t.staffUserId} is not null`),
+    index('audit_log_key_idx')
+      .on(t.apiKeyId, t.id)
+      .where(sql`${t.apiKeyId} is not null`),
+    index('audit_log_occurred_idx').on(t.portalId, t.occurredAt),
+  ],
+);

@@ -270,8 +270,14 @@ describe('staff and contact sessions', () => {
       const own = await t.app.inject({ method: c.method, url: urlOf(c.path), headers: staff.agentA });
       const wanted = (c.access as { role?: string }).role === 'admin' ? [403] : [200, 201, 204, 400, 404];
       expect(wanted, `${routeKey(c)} as agent of acme`).toContain(own.statusCode);
-      const admin = await t.app.inject({ method: c.method, url: urlOf(c.path), headers: staff.adminA });
-      expect([200, 201, 204, 400, 404], `${routeKey(c)} as admin of acme`).toContain(admin.statusCode);
+      // Past the guard: any answer of the route itself (409: a delete the entity's content refuses). An
+      // admin's DELETE aims at an id nobody holds: deleting the shared ticket 5003 would break later tests.
+      const adminUrl =
+        c.method === 'DELETE' && c.path.includes('/admin/')
+          ? urlOf(c.path).replace(/\/\d+$/, '/424242')
+          : urlOf(c.path);
+      const admin = await t.app.inject({ method: c.method, url: adminUrl, headers: staff.adminA });
+      expect([200, 201, 204, 400, 404, 409], `${routeKey(c)} as admin of acme`).toContain(admin.statusCode);
     }
   });
 

@@ -94,11 +94,14 @@ const ticketJoins = `from tickets t
 
 const baseParam = (ec: EmitContext) => sql`${ec.config.publicUrl}::text`;
 
-/** ticket.created / ticket.closed / ticket.reopened: `{ticket}` (with `previousStatusStepId`). */
+/**
+ * ticket.created / ticket.closed / ticket.reopened / ticket.updated / ticket.deleted (emitted before
+ * the row goes): `{ticket}` (with `previousStatusStepId`).
+ */
 export function emitTicketEvent(
   tx: Tx,
   ec: EmitContext,
-  type: 'ticket.created' | 'ticket.closed' | 'ticket.reopened',
+  type: 'ticket.created' | 'ticket.closed' | 'ticket.reopened' | 'ticket.updated' | 'ticket.deleted',
   ticketId: number,
   source: EventSource,
   previousStepId: number | null = null,
@@ -147,6 +150,27 @@ export function emitCommentEvent(
       left join contacts sc on sc.id = cm.sender_contact_id
       left join agents sa on sa.id = cm.sender_agent_id
       where cm.id = ${commentId}::int and not cm.internal`,
+  );
+}
+
+/**
+ * An event whose `data` the caller already holds as JSON (the changes one by one of the entities
+ * module, which answer, audit and emit the same image of the entity).
+ */
+export function emitDataEvent(
+  tx: Tx,
+  ec: EmitContext,
+  type: EventType,
+  portalId: number,
+  source: EventSource,
+  data: Record<string, unknown>,
+): Promise<number> {
+  return emit(
+    tx,
+    ec,
+    type,
+    source,
+    sql`select ${portalId}::int as portal_id, ${JSON.stringify(data)}::jsonb as data`,
   );
 }
 

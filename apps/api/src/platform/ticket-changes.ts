@@ -13,6 +13,8 @@ export type ChangeActor =
   | { kind: 'staff'; id: number; name: string }
   /** A contact: the name is the contact's referent name, looked up here. */
   | { kind: 'contact'; id: number }
+  /** A portal API key (the integration API): the name is the key's, looked up here. */
+  | { kind: 'api_key'; id: number }
   | { kind: 'system' };
 
 /**
@@ -26,7 +28,8 @@ export async function setChangeActor(tx: Tx, actor: ChangeActor, at: Date): Prom
     sql`select set_config('sportello.actor', json_build_object('kind', ${actor.kind}::text,
         'id', ${id}::int,
         'name', coalesce(${name}::text, (select c.referent_name from contacts c
-          where ${actor.kind}::text = 'contact' and c.id = ${id}::int), ''),
+          where ${actor.kind}::text = 'contact' and c.id = ${id}::int),
+          (select k.name from api_keys k where ${actor.kind}::text = 'api_key' and k.id = ${id}::int), ''),
         'at', ${at.toISOString()}::text)::text, true)`,
   );
 }

@@ -6,6 +6,7 @@ import { bearerOf } from '../../platform/auth';
 import type { App, AppContext } from '../../platform/context';
 import { AppError, unauthorized } from '../../platform/errors';
 import { route } from '../../platform/route';
+import { registerEntityRoutes } from './entities/entities.routes';
 import { importDocument } from './import.service';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -38,4 +39,5 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, adminRoutes.import, async (req) => ({ imported: await importDocument(ctx, req.body) }), {
     validateBody: false,
   });
+  registerEntityRoutes(app, ctx);
 }

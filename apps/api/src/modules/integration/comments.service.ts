@@ -30,7 +30,7 @@ import {
   findOrCreateAgent,
   findPortalTicketForUpdate,
 } from './comments.queries';
-import { withIdempotency, type Answer } from './idempotency';
+import { withIdempotency, type Answer } from '../../platform/idempotency';
 
 export const integrationFileUrl = (ctx: AppContext, fileId: number) =>
   `${ctx.config.publicUrl}/api/integration/v1/files/${fileId}`;

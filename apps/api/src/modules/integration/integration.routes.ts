@@ -11,7 +11,7 @@ import { receiveUpload } from '../../platform/uploads';
 import { findPortalFile } from './comments.queries';
 import { addAgentComment, integrationFileUrl } from './comments.service';
 import { feed } from './feed.service';
-import { checkIdempotencyKey } from './idempotency';
+import { checkIdempotencyKey } from '../../platform/idempotency';
 import { registerKeyRoutes } from './keys.routes';
 import { registerWebhookRoutes } from './webhooks.routes';
 

@@ -5,6 +5,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  entityKeyRoutes,
   integrationRoutes,
   routeKey,
   webhookAdminRoutes,
@@ -132,7 +133,128 @@ const upload = (): Req => {
   return { method: 'POST', url: '/api/integration/v1/files', payload: m.payload, headers: m.headers };
 };
 
+/** A fresh entity of acme made with the write key: its id (a foreign key must not find it). */
+async function freshOfAcme(path: string, payload: object, idKey = 'id'): Promise<number> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/integration/v1/${path}`,
+    headers: bearer(only.write!),
+    payload,
+  });
+  return res.json()[idKey];
+}
+const freshCompany = () => freshOfAcme('companies', { companyName: 'Matrix' });
+const freshContact = () => freshOfAcme('contacts', { companyId: 10, referentName: 'Matrix' }, 'contactId');
+const newTicket = { companyId: 10, title: 'Matrix', taskTypeId: 1, statusStepId: 1 };
+const freshTicket = () => freshOfAcme('tickets', newTicket);
+/** Rows of one entity: create (both portals hold company 10), and read/update/delete of a fresh one. */
+function entityRows(
+  path: string,
+  create: object,
+  fresh: () => Promise<number>,
+  update: object,
+  param: string,
+): Record<string, Row> {
+  const one = `/api/integration/v1/${path}/:${param}`;
+  const url = async () => `/api/integration/v1/${path}/${await fresh()}`;
+  return {
+    [`POST /api/integration/v1/${path}`]: keyRow(
+      () => ({ method: 'POST', url: `/api/integration/v1/${path}`, payload: create }),
+      201,
+      201,
+    ),
+    [`GET ${one}`]: keyRow(async () => ({ method: 'GET', url: await url() }), 200, 404),
+    [`PATCH ${one}`]: keyRow(async () => ({ method: 'PATCH', url: await url(), payload: update }), 200, 404),
+    [`DELETE ${one}`]: keyRow(async () => ({ method: 'DELETE', url: await url() }), 204, 404),
+  };
+}
+
+let invited = 0;
+const invitee = () => {
+  invited++;
+  return { userName: `matrix.${invited}`, email: `matrix${invited}@acme.example`, contactIds: [102] };
+};
+/** A fresh invited user of acme (contact 102): its name. */
+async function freshUser(): Promise<string> {
+  const body = invitee();
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/integration/v1/users',
+    headers: bearer(only.write!),
+    payload: body,
+  });
+  return body.userName;
+}
+const userRow = (method: 'POST' | 'DELETE', suffix: string) =>
+  keyRow(async () => ({ method, url: `/api/integration/v1/users/${await freshUser()}/${suffix}` }), 200, 404);
+
+const pdfDoc = { name: 'm.pdf', base64: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') };
+const newInvoice = {
+  companyId: 10,
+  documentNumber: 'M',
+  total: 1,
+  invoiceDate: '2026-11-01',
+  document: pdfDoc,
+};
+const newEstimate = {
+  companyId: 10,
+  estimateName: 'M',
+  estimateNumber: 'M',
+  total: 1,
+  estimateCreationDate: '2026-11-01',
+  document: pdfDoc,
+};
+
+const newDocument = {
+  companyId: 10,
+  contactId: 101,
+  documentName: 'M',
+  createDate: '2026-11-01',
+  file: pdfDoc,
+};
+
+const newReport = { companyId: 10, name: 'M', dateTime: '2026-11-01', taskId: 5003, document: pdfDoc };
+
 const matrix: Record<string, Row> = {
+  ...entityRows('reports', newReport, () => freshOfAcme('reports', newReport), { name: 'N' }, 'reportid'),
+  ...entityRows(
+    'documents',
+    newDocument,
+    () => freshOfAcme('documents', newDocument),
+    { documentName: 'N' },
+    'documentid',
+  ),
+  ...entityRows('invoices', newInvoice, () => freshOfAcme('invoices', newInvoice), { total: 2 }, 'invoiceid'),
+  ...entityRows(
+    'estimates',
+    newEstimate,
+    () => freshOfAcme('estimates', newEstimate),
+    { total: 2 },
+    'estimateid',
+  ),
+  'POST /api/integration/v1/users': keyRow(
+    () => ({ method: 'POST', url: '/api/integration/v1/users', payload: invitee() }),
+    201,
+    201,
+  ),
+  'GET /api/integration/v1/users/:username': keyRow(
+    async () => ({ method: 'GET', url: `/api/integration/v1/users/${await freshUser()}` }),
+    200,
+    404,
+  ),
+  'POST /api/integration/v1/users/:username/invitation': userRow('POST', 'invitation'),
+  'DELETE /api/integration/v1/users/:username/invitation': userRow('DELETE', 'invitation'),
+  'POST /api/integration/v1/users/:username/deactivate': userRow('POST', 'deactivate'),
+  'POST /api/integration/v1/users/:username/password-reset': userRow('POST', 'password-reset'),
+  ...entityRows('companies', { companyName: 'M' }, freshCompany, { companyName: 'N' }, 'id'),
+  ...entityRows(
+    'contacts',
+    { companyId: 10, referentName: 'M' },
+    freshContact,
+    { permissions: { manageTickets: true } },
+    'contactid',
+  ),
+  ...entityRows('tickets', newTicket, freshTicket, { statusStepId: 2 }, 'ticketid'),
   'GET /api/integration/v1/events': keyRow(
     () => ({ method: 'GET', url: '/api/integration/v1/events' }),
     200,
@@ -275,7 +397,10 @@ function credentialOf(p: KeyPersona, scope: ApiKeyScope | undefined): string | u
 }
 
 const keyRoutes: [string, RouteContract['access']][] = (
-  [integrationRoutes, webhookKeyRoutes, webhookAdminRoutes] as Record<string, RouteContract>[]
+  [integrationRoutes, webhookKeyRoutes, webhookAdminRoutes, entityKeyRoutes] as Record<
+    string,
+    RouteContract
+  >[]
 ).flatMap((area) =>
   Object.values(area).map((c): [string, RouteContract['access']] => [routeKey(c), c.access]),
 );

@@ -22,7 +22,7 @@ import { eventSignalOf } from '../../platform/event-signal';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { isoText, queryRows } from '../../platform/sql-json';
 import { purgeOldEvents } from './feed.service';
-import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from './idempotency';
+import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../../platform/idempotency';
 import { assertLiteralAllowed, guardedLookup } from './ssrf';
 
 export const WEBHOOK_DEFAULTS = {

@@ -20,6 +20,22 @@ import {
 /** Tickets with their fields, each with exactly the document's comments. */
 export async function writeTickets(s: PortalScope, rows: Owned<ImportTicket>[]): Promise<void> {
   if (rows.length === 0) return;
+  await writeTicketRows(s, rows);
+  await replaceTicketComments(
+    s,
+    rows.map(({ item: t }) => ({ ticketExtId: t.id, comments: t.comments ?? [] })),
+  );
+}
+
+/**
+ * The tickets' own rows, leaving their conversations as they are (a change of one ticket's step,
+ * assignee… through the entities API).
+ */
+export async function writeTicketRows(
+  s: PortalScope,
+  rows: Owned<Omit<ImportTicket, 'comments'>>[],
+): Promise<void> {
+  if (rows.length === 0) return;
   const { ids } = s;
   const list = rows.map((r) => r.item);
   await ids.ticketTypes.ensure(list.map((t) => t.taskTypeId));
@@ -70,10 +86,6 @@ export async function writeTickets(s: PortalScope, rows: Owned<ImportTicket>[]):
           ]),
         })
         .returning({ id: tickets.id, extId: tickets.extId }),
-  );
-  await replaceTicketComments(
-    s,
-    list.map((t) => ({ ticketExtId: t.id, comments: t.comments ?? [] })),
   );
 }
 

@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { integrationErrorCodes } from '@sportello/contracts';
-import type { Tx } from '../../db/client';
-import { AppError, badRequest } from '../../platform/errors';
-import { queryRows } from '../../platform/sql-json';
+import type { Tx } from '../db/client';
+import { AppError, badRequest } from './errors';
+import { queryRows } from './sql-json';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 

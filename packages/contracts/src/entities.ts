@@ -1,0 +1,601 @@
+/**
+ * Changes one by one (issue 12 item 4, issue 14): create, read, update and delete single entities of
+ * the import format, by the back office's ids, through the integration API (a portal key: `read` for
+ * GETs, `write` for changes) or the staff desk's admin API (a staff user with the admin role). One
+ * service serves both; every change emits its event and writes an audit-log row in its transaction.
+ *
+ * Bodies use the import format's field names and rules (fixture-format.md): a create takes the
+ * import's object, an update (PATCH) any of its fields, merged over the stored entity and checked as
+ * a whole. A reference the body names that the portal does not hold is 422 `unknown_reference`; an id
+ * in the path the portal does not hold is 404 `entity_not_found`.
+ */
+import { z } from 'zod';
+import {
+  importCompanySchema,
+  importContactSchema,
+  importActivityReportSchema,
+  importDateSchema,
+  importDocumentFileSchema,
+  importEstimateSchema,
+  importIdSchema,
+  importInvoiceSchema,
+  importTicketSchema,
+  importUserSchema,
+} from './admin';
+import { errorSchema, isoDateTime } from './common';
+import { staffPortalParamsSchema } from './staff';
+import { permissionShape } from './permissions';
+import { binaryAnswer, defineRoute, type Access } from './route';
+
+export const entityErrorCodes = {
+  /** 404: the id of the path is not an entity of this portal. */
+  entityNotFound: 'entity_not_found',
+  /** 409: a create names an id the portal already holds. */
+  entityExists: 'entity_exists',
+  /** 409: a delete of an entity other rows still need (a company with contacts or tickets). */
+  entityInUse: 'entity_in_use',
+  /** 422: the body names a company, contact, type, step, group, agent or wiki element the portal lacks. */
+  unknownReference: 'unknown_reference',
+  /** 409: an invitation for a user who already set a password. */
+  userAlreadyActive: 'user_already_active',
+  /** 409: a password-reset link for a user without an e-mail address. */
+  userWithoutEmail: 'user_without_email',
+} as const;
+
+// ---- entities (the import's shapes) --------------------------------------------------------------
+
+/** Omitted on a create: the portal gives the next free id. */
+const newId = importIdSchema.optional();
+
+export const companyCreateSchema = importCompanySchema.pick({ companyName: true }).extend({ id: newId });
+export const companyUpdateSchema = importCompanySchema.pick({ companyName: true }).partial();
+export const companySchema = z.object({ id: z.number().int(), companyName: z.string() });
+export type CompanyCreate = z.infer<typeof companyCreateSchema>;
+export type CompanyUpdate = z.infer<typeof companyUpdateSchema>;
+export type CompanyEntity = z.infer<typeof companySchema>;
+
+const contactFields = importContactSchema.omit({ contactId: true, extra: true }).extend({
+  /** The company of the contact (import: the company holding it). */
+  companyId: importIdSchema,
+});
+export const contactCreateSchema = contactFields.extend({ contactId: newId });
+export const contactUpdateSchema = contactFields.partial();
+export const contactSchema = z.object({
+  contactId: z.number().int(),
+  companyId: z.number().int(),
+  referentName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  permissions: z.object(permissionShape(() => z.boolean())),
+});
+export type ContactEntity = z.infer<typeof contactSchema>;
+export type ContactCreate = z.infer<typeof contactCreateSchema>;
+export type ContactUpdate = z.infer<typeof contactUpdateSchema>;
+
+const ticketFields = importTicketSchema.omit({ id: true, comments: true, extra: true }).extend({
+  companyId: importIdSchema,
+  /** Default: now. */
+  createdOn: importDateSchema.optional(),
+});
+export const ticketCreateSchema = ticketFields.extend({ id: newId });
+/** Step, assignee, group, type, next planned activity… any field of the ticket; the conversation stays. */
+export const ticketUpdateSchema = ticketFields.partial();
+export const ticketEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  ticketNumber: z.string(),
+  internalAnnualProgressive: z.number().int(),
+  createdOn: isoDateTime,
+  taskTypeId: z.number().int(),
+  statusStepId: z.number().int(),
+  nextPlannedActivityInfo: z.string().nullable(),
+  creatorContactId: z.number().int().nullable(),
+  assignedGroupId: z.number().int().nullable(),
+  assignedUserId: z.number().int().nullable(),
+  wikiElementId: z.number().int().nullable(),
+});
+export type TicketEntity = z.infer<typeof ticketEntitySchema>;
+export type TicketCreate = z.infer<typeof ticketCreateSchema>;
+export type TicketUpdate = z.infer<typeof ticketUpdateSchema>;
+
+/** A file of an entity as the API shows it (its bytes: `GET /api/integration/v1/files/:id`). */
+export const entityFileSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+});
+/**
+ * Invoices and estimates carry their PDF inline as the import does (`document: {name, contentType,
+ * base64}`), at most MAX_UPLOAD_MB decoded (413 otherwise); an update without `document` keeps the file.
+ */
+const invoiceFields = importInvoiceSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const invoiceCreateSchema = invoiceFields.extend({ id: newId });
+export const invoiceUpdateSchema = invoiceFields.partial();
+export const invoiceEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  documentNumber: z.string(),
+  total: z.number(),
+  invoiceDate: isoDateTime,
+  file: entityFileSchema,
+});
+export type InvoiceCreate = z.infer<typeof invoiceCreateSchema>;
+export type InvoiceUpdate = z.infer<typeof invoiceUpdateSchema>;
+export type InvoiceEntity = z.infer<typeof invoiceEntitySchema>;
+
+const estimateFields = importEstimateSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const estimateCreateSchema = estimateFields.extend({ id: newId });
+export const estimateUpdateSchema = estimateFields.partial();
+export const estimateEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  estimateName: z.string(),
+  estimateNumber: z.string(),
+  revisionNumber: z.number().int(),
+  total: z.number(),
+  estimateCreationDate: isoDateTime,
+  file: entityFileSchema,
+});
+export type EstimateCreate = z.infer<typeof estimateCreateSchema>;
+export type EstimateUpdate = z.infer<typeof estimateUpdateSchema>;
+export type EstimateEntity = z.infer<typeof estimateEntitySchema>;
+
+/** A contact's document (`file`: inline bytes as in the import; kept when an update leaves it out). */
+const documentFields = importDocumentFileSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const documentCreateSchema = documentFields.extend({ id: newId });
+export const documentUpdateSchema = documentFields.partial();
+export const documentEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  contactId: z.number().int(),
+  documentName: z.string(),
+  createDate: isoDateTime,
+  file: entityFileSchema,
+});
+export type DocumentCreate = z.infer<typeof documentCreateSchema>;
+export type DocumentUpdate = z.infer<typeof documentUpdateSchema>;
+export type DocumentEntity = z.infer<typeof documentEntitySchema>;
+
+/** An activity report (its PDF inline), optionally tied to a ticket of its company (`taskId`). */
+const reportFields = importActivityReportSchema
+  .omit({ id: true, extra: true })
+  .extend({ companyId: importIdSchema });
+export const reportCreateSchema = reportFields.extend({ id: newId });
+export const reportUpdateSchema = reportFields.partial();
+export const reportEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  dateTime: isoDateTime,
+  taskId: z.number().int().nullable(),
+  file: entityFileSchema,
+});
+export type ReportCreate = z.infer<typeof reportCreateSchema>;
+export type ReportUpdate = z.infer<typeof reportUpdateSchema>;
+export type ReportEntity = z.infer<typeof reportEntitySchema>;
+
+/**
+ * Invite a person to contacts of the portal: a user (global name, case-insensitive) without a password
+ * is created and e-mailed an invitation link (7 days).
+ */
+export const userInviteSchema = z.strictObject({
+  userName: importUserSchema.shape.userName,
+  email: importUserSchema.shape.email,
+  contactIds: z.array(importIdSchema).min(1).max(100),
+});
+export type UserInvite = z.infer<typeof userInviteSchema>;
+/** A user as a portal sees it: only its contacts of this portal. */
+export const userEntitySchema = z.object({
+  userName: z.string(),
+  email: z.string().nullable(),
+  /** The user's contacts in this portal. */
+  contactIds: z.array(z.number().int()),
+  /** invited: no password yet; active: has one. */
+  status: z.enum(['invited', 'active']),
+  /** An invitation link not used, revoked or expired. */
+  invitationPending: z.boolean(),
+});
+export type UserEntity = z.infer<typeof userEntitySchema>;
+
+/** The kinds of entity the audit log and the events name. */
+export const entityKinds = [
+  'company',
+  'contact',
+  'ticket',
+  'user',
+  'invoice',
+  'estimate',
+  'document',
+  'report',
+] as const;
+export const entityKindSchema = z.enum(entityKinds);
+export type EntityKind = z.infer<typeof entityKindSchema>;
+export const entityActions = [
+  'created',
+  'updated',
+  'deleted',
+  'invited',
+  'invitation_revoked',
+  'deactivated',
+  'password_reset_sent',
+] as const;
+export const entityActionSchema = z.enum(entityActions);
+export type EntityAction = z.infer<typeof entityActionSchema>;
+
+// ---- audit log -----------------------------------------------------------------------------------
+
+export const AUDIT_PAGE_MAX = 200;
+
+export const auditQuerySchema = z.object({
+  actorType: z.enum(['api_key', 'staff']).optional(),
+  /** The staff user (id of `GET /api/staff/me`) or the API key (id of the key list). */
+  staffUserId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  apiKeyId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  entity: entityKindSchema.optional(),
+  entityId: z.string().trim().min(1).max(100).optional(),
+  action: entityActionSchema.optional(),
+  /** ISO date-times, `from` included, `to` excluded. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, 'not a cursor of this list')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
+});
+export type AuditQuery = z.input<typeof auditQuerySchema>;
+export const auditExportQuerySchema = auditQuerySchema.omit({ cursor: true, limit: true });
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  occurredAt: isoDateTime,
+  actor: z.object({
+    type: z.enum(['api_key', 'staff']),
+    /** The key's or the staff user's id; null once it was deleted. */
+    id: z.number().int().nullable(),
+    /** The key's name or the staff user's e-mail at the time. */
+    name: z.string(),
+  }),
+  entity: z.string(),
+  entityId: z.string(),
+  action: z.string(),
+  /** The entity as the API showed it before and after (null: did not exist), secrets removed. */
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditPageSchema = z.object({
+  items: z.array(auditEntrySchema),
+  nextCursor: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+// ---- routes (see route.ts) -----------------------------------------------------------------------
+
+const companyParam = z.object({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const contactParam = z.object({ contactid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const invoiceParam = z.object({ invoiceid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const estimateParam = z.object({
+  estimateid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+const documentParam = z.object({
+  documentid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+const reportParam = z.object({ reportid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const userParam = z.object({ username: z.string().trim().min(1).max(200) });
+const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+
+const changeErrors = { 404: errorSchema, 409: errorSchema, 422: errorSchema };
+
+/**
+ * The entity routes under one root: `/api/integration/v1` (a key; `read` for GETs, `write` for
+ * changes) or `/api/staff/portals/:company/admin` (a staff user with the admin role).
+ */
+function entityRoutesUnder<
+  const Root extends string,
+  const R extends Access,
+  const W extends Access,
+  P extends z.ZodObject,
+>(root: Root, read: R, write: W, params: P, tag: string, idempotent: boolean) {
+  const idem = idempotent
+    ? ' `Idempotency-Key` header: the same key and body answer the stored result (header ' +
+      '`Idempotent-Replayed: true`); the same key with another body is 422 `idempotency_key_reused`.'
+    : '';
+  const refs = ' A reference the portal lacks is 422 `unknown_reference` (the field is named).';
+  const tags = [tag] as const;
+  const crud = <
+    const Path extends string,
+    O extends z.ZodObject,
+    C extends z.ZodType,
+    U extends z.ZodType,
+    A extends z.ZodType,
+  >(
+    what: string,
+    path: Path,
+    /** The root's params with the entity's id. */
+    one: O,
+    create: C,
+    update: U,
+    answer: A,
+    words: { event: string; deleteNote?: string; bodyLimit?: number },
+  ) => {
+    const idName = Object.keys(one.shape).at(-1)!;
+    return {
+      create: defineRoute({
+        method: 'POST',
+        path: `${root}/${path}`,
+        params,
+        body: create,
+        ...(words.bodyLimit ? { bodyLimit: words.bodyLimit } : {}),
+        responses: { 201: answer, ...changeErrors },
+        access: write,
+        tags,
+        summary: `Create a ${what}`,
+        description:
+          `Without an id the portal gives the next free one; 409 \`entity_exists\` when the id is taken. ` +
+          `Emits \`${words.event}.created\` and writes the audit log.` +
+          refs +
+          idem,
+      }),
+      get: defineRoute({
+        method: 'GET',
+        path: `${root}/${path}/:${idName}` as `${Root}/${Path}/:${string}`,
+        params: one,
+        responses: { 200: answer, 404: errorSchema },
+        access: read,
+        tags,
+        summary: `A ${what} as the import format describes it`,
+      }),
+      update: defineRoute({
+        method: 'PATCH',
+        path: `${root}/${path}/:${idName}` as `${Root}/${Path}/:${string}`,
+        params: one,
+        body: update,
+        ...(words.bodyLimit ? { bodyLimit: words.bodyLimit } : {}),
+        responses: { 200: answer, ...changeErrors },
+        access: write,
+        tags,
+        summary: `Change fields of a ${what}`,
+        description:
+          `The fields sent replace the stored ones (\`null\` clears an optional one); the rest stay. ` +
+          `Nothing is written when nothing differs. Emits \`${words.event}.updated\` and writes the audit log.` +
+          refs,
+      }),
+      remove: defineRoute({
+        method: 'DELETE',
+        path: `${root}/${path}/:${idName}` as `${Root}/${Path}/:${string}`,
+        params: one,
+        responses: { 204: null, 404: errorSchema, 409: errorSchema },
+        access: write,
+        tags,
+        summary: `Delete a ${what}`,
+        description: `Emits \`${words.event}.deleted\` and writes the audit log.${words.deleteNote ?? ''}`,
+      }),
+    };
+  };
+  const companies = crud(
+    'company',
+    'companies',
+    params.extend(companyParam.shape),
+    companyCreateSchema,
+    companyUpdateSchema,
+    companySchema,
+    {
+      event: 'company',
+      deleteNote: ' 409 `entity_in_use` while it holds contacts, tickets or any other content.',
+    },
+  );
+  const contacts = crud(
+    'contact',
+    'contacts',
+    params.extend(contactParam.shape),
+    contactCreateSchema,
+    contactUpdateSchema,
+    contactSchema,
+    {
+      event: 'contact',
+      deleteNote:
+        ' Its users lose it and their sessions end; 409 `entity_in_use` while it has documents or signature requests.',
+    },
+  );
+  const tickets = crud(
+    'ticket',
+    'tickets',
+    params.extend(ticketParam.shape),
+    ticketCreateSchema,
+    ticketUpdateSchema,
+    ticketEntitySchema,
+    {
+      event: 'ticket',
+      deleteNote: ' With its conversation.',
+    },
+  );
+  // Inline base64 PDFs: the schema's own bound; the key is checked before the body is read.
+  const withFile = { bodyLimit: 72 * 1024 * 1024 };
+  const invoices = crud(
+    'invoice',
+    'invoices',
+    params.extend(invoiceParam.shape),
+    invoiceCreateSchema,
+    invoiceUpdateSchema,
+    invoiceEntitySchema,
+    { event: 'invoice', ...withFile },
+  );
+  const estimates = crud(
+    'estimate',
+    'estimates',
+    params.extend(estimateParam.shape),
+    estimateCreateSchema,
+    estimateUpdateSchema,
+    estimateEntitySchema,
+    { event: 'estimate', ...withFile },
+  );
+  const documents = crud(
+    "contact's document",
+    'documents',
+    params.extend(documentParam.shape),
+    documentCreateSchema,
+    documentUpdateSchema,
+    documentEntitySchema,
+    { event: 'document', ...withFile },
+  );
+  const reports = crud(
+    'activity report',
+    'reports',
+    params.extend(reportParam.shape),
+    reportCreateSchema,
+    reportUpdateSchema,
+    reportEntitySchema,
+    { event: 'report', ...withFile },
+  );
+  const userOne = params.extend(userParam.shape);
+  const userAction = (method: 'POST' | 'DELETE', suffix: string, summary: string, description: string) =>
+    defineRoute({
+      method,
+      path: `${root}/users/:username/${suffix}` as `${Root}/users/:username/${string}`,
+      params: userOne,
+      responses: { 200: userEntitySchema, 404: errorSchema, 409: errorSchema },
+      access: write,
+      tags,
+      summary,
+      description,
+    });
+  const users = {
+    inviteUser: defineRoute({
+      method: 'POST',
+      path: `${root}/users`,
+      params,
+      body: userInviteSchema,
+      responses: { 201: userEntitySchema, 409: errorSchema, 422: errorSchema },
+      access: write,
+      tags,
+      summary: 'Invite a person by e-mail to contacts of the portal (a new user without a password)',
+      description:
+        'The invitation link is valid 7 days. 409 `entity_exists` when the user name is taken; 422 ' +
+        '`unknown_reference` for a contact the portal lacks. Emits `user.invited`.' +
+        idem,
+    }),
+    user: defineRoute({
+      method: 'GET',
+      path: `${root}/users/:username`,
+      params: userOne,
+      responses: { 200: userEntitySchema, 404: errorSchema },
+      access: read,
+      tags,
+      summary: "A user holding contacts of the portal (only this portal's contacts are shown)",
+    }),
+    resendInvitation: userAction(
+      'POST',
+      'invitation',
+      'Send the invitation again (a new link; earlier ones stop working)',
+      '409 `user_already_active` when the user has a password. Emits `user.invited`.' + idem,
+    ),
+    revokeInvitation: userAction(
+      'DELETE',
+      'invitation',
+      'Revoke the open invitation links of the user',
+      'Emits `user.invitation_revoked` (nothing when none was open).',
+    ),
+    deactivateUser: userAction(
+      'POST',
+      'deactivate',
+      "Remove the user from the portal's contacts; every session of the user ends at once",
+      'Open invitations are revoked too. The user keeps contacts of other portals. Emits `user.deactivated`.' +
+        idem,
+    ),
+    passwordReset: userAction(
+      'POST',
+      'password-reset',
+      'E-mail the user a single-use link to set a new password (valid 1 hour)',
+      '409 `user_without_email` when the user has no address. Earlier reset links stop working. Emits ' +
+        '`user.password_reset_sent`.' +
+        idem,
+    ),
+  };
+  return {
+    ...users,
+    createCompany: companies.create,
+    company: companies.get,
+    updateCompany: companies.update,
+    deleteCompany: companies.remove,
+    createContact: contacts.create,
+    contact: contacts.get,
+    updateContact: contacts.update,
+    deleteContact: contacts.remove,
+    createTicket: tickets.create,
+    ticket: tickets.get,
+    updateTicket: tickets.update,
+    deleteTicket: tickets.remove,
+    createInvoice: invoices.create,
+    invoice: invoices.get,
+    updateInvoice: invoices.update,
+    deleteInvoice: invoices.remove,
+    createEstimate: estimates.create,
+    estimate: estimates.get,
+    updateEstimate: estimates.update,
+    deleteEstimate: estimates.remove,
+    createDocument: documents.create,
+    document: documents.get,
+    updateDocument: documents.update,
+    deleteDocument: documents.remove,
+    createReport: reports.create,
+    report: reports.get,
+    updateReport: reports.update,
+    deleteReport: reports.remove,
+  };
+}
+
+const keyWith = <S extends 'read' | 'write'>(scope: S) => ({ guard: 'apiKey', scope }) as const;
+const staffAdmin = { guard: 'staff', role: 'admin' } as const;
+
+export const entityKeyRoutes = entityRoutesUnder(
+  '/api/integration/v1',
+  keyWith('read'),
+  keyWith('write'),
+  z.object({}),
+  'integration: entities',
+  true,
+);
+
+export const entityStaffRoutes = entityRoutesUnder(
+  '/api/staff/portals/:company/admin',
+  staffAdmin,
+  staffAdmin,
+  staffPortalParamsSchema,
+  'staff: admin',
+  false,
+);
+
+export const auditRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/audit-log',
+    params: staffPortalParamsSchema,
+    query: auditQuerySchema,
+    responses: { 200: auditPageSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'The audit log of the portal, newest first, filtered; keyset pages with nextCursor',
+  }),
+  export: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/audit-log.csv',
+    params: staffPortalParamsSchema,
+    query: auditExportQuerySchema,
+    responses: { 200: binaryAnswer('The filtered audit log as CSV (UTF-8, streamed), newest first') },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary:
+      'The audit log as CSV; cells starting with = + - @ are prefixed with a quote (formula injection)',
+  }),
+};
