@@ -10,6 +10,7 @@ import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { portalRoutes } from './portals';
 import { reportRoutes } from './reports';
+import { searchRoutes } from './search';
 import type { RouteContract } from './route';
 import { signingRoutes } from './signing';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
@@ -40,6 +41,7 @@ export const apiRoutes = {
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   audit: auditRoutes,
+  search: searchRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

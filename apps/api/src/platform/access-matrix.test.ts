@@ -136,6 +136,11 @@ const matrix: Record<string, { build: Build; expect: number[] }> = {
     build: get('/estimates'),
     expect: [200, 200, 200, 403, 200, 403, 401, 401],
   },
+  'GET /api/:company/:contactid/search': {
+    // Every contact may search; what each finds is scoped (modules/search/search.test.ts).
+    build: get('/search?q=ACME'),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
   'GET /api/:company/:contactid/jobadvances/recurring': {
     build: get('/jobadvances/recurring'),
     expect: [200, 200, 200, 403, 200, 403, 401, 401],

@@ -45,23 +45,14 @@ import {
   type RawTicketDetail,
   type RawTicketItem,
   type TicketFilters,
-  type TicketScope,
 } from './tickets.queries';
+import { ticketScope, type TicketScope } from '../../platform/visibility';
 import { reserveExtIds } from '../../platform/portal-sequences';
 
 const ticketNotFound = () =>
   notFound('No such ticket among those you may open', ticketErrorCodes.ticketNotFound);
 
-/** Administrators reach every ticket of the company; other contacts only the ones they created. */
-export function ticketScope(t: TenantContext, opts: { all?: boolean } = {}): TicketScope {
-  const everyone = opts.all === true || t.flags.administrator;
-  return {
-    portalId: t.portalId,
-    companyId: t.companyId,
-    creatorContactId: everyone ? null : t.contactId,
-    withReports: t.flags.viewContactActivityReports,
-  };
-}
+export { ticketScope };
 
 type Signer = (fileId: number, name: string) => string;
 /**
