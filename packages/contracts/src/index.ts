@@ -17,5 +17,6 @@ export * from './integration';
 export * from './staff';
 export * from './entities';
 export * from './search';
+export * from './notifications';
 export * from './routes';
 export * from './errors';

@@ -9,6 +9,7 @@ import { documentRoutes } from './documents';
 import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { portalRoutes } from './portals';
+import { notificationRoutes } from './notifications';
 import { reportRoutes } from './reports';
 import { searchRoutes } from './search';
 import type { RouteContract } from './route';
@@ -42,6 +43,7 @@ export const apiRoutes = {
   entitiesAdmin: entityStaffRoutes,
   audit: auditRoutes,
   search: searchRoutes,
+  notifications: notificationRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

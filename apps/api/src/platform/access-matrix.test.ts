@@ -141,6 +141,32 @@ const matrix: Record<string, { build: Build; expect: number[] }> = {
     build: get('/search?q=ACME'),
     expect: [200, 200, 200, 200, 200, 403, 401, 401],
   },
+  'GET /api/:company/:contactid/notifications': {
+    build: get('/notifications'),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/notifications/read': {
+    build: (p) => ({ method: 'POST', url: `${base(p)}/notifications/read`, payload: { all: true } }),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/notifications/preferences': {
+    build: get('/notifications/preferences'),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'PUT /api/:company/:contactid/notifications/preferences': {
+    build: (p) => ({
+      method: 'PUT',
+      url: `${base(p)}/notifications/preferences`,
+      payload: {
+        agentReply: true,
+        statusChange: true,
+        newDocument: true,
+        newInvoice: true,
+        signatureRequest: true,
+      },
+    }),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
   'GET /api/:company/:contactid/jobadvances/recurring': {
     build: get('/jobadvances/recurring'),
     expect: [200, 200, 200, 403, 200, 403, 401, 401],

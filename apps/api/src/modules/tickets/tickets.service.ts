@@ -47,6 +47,7 @@ import {
   type TicketFilters,
 } from './tickets.queries';
 import { ticketScope, type TicketScope } from '../../platform/visibility';
+import { markActor } from '../../platform/notifications';
 import { reserveExtIds } from '../../platform/portal-sequences';
 
 const ticketNotFound = () =>
@@ -339,6 +340,7 @@ export async function addComment(
   if (isBlankHtml(message) && attachmentIds.length === 0)
     throw badRequest('A reply needs some text or a file', ticketErrorCodes.emptyComment);
   const commentId = await ctx.database.db.transaction(async (tx) => {
+    await markActor(tx, t.userId); // a reopen by this reply is not news to its writer
     const ticket = await findTicketForUpdate(tx, ticketScope(t), body.taskId);
     if (!ticket) throw ticketNotFound();
     if (await reopenTicketIfClosed(tx, t, ticket, ctx.clock.now()))
@@ -388,6 +390,7 @@ export async function closeTicket(
   ticketExtId: number,
 ): Promise<TicketDetail> {
   await ctx.database.db.transaction(async (tx) => {
+    await markActor(tx, t.userId); // closing is not news to whoever closed
     const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
     if (!ticket) throw ticketNotFound();
     const step = await closingStepId(tx, t.portalId);
