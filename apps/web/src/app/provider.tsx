@@ -4,6 +4,7 @@ import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import {
   createTheme,
   DEFAULT_THEME,
+  localStorageColorSchemeManager,
   MantineProvider,
   type CSSVariablesResolver,
   type MantineColorsTuple,
@@ -11,8 +12,10 @@ import {
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
   brandPalette,
+  BLACK_TEXT_LUMINANCE,
   isUnsetBaseColor,
   parseColor,
+  readableDarkShade,
   readablePrimaryShade,
   useActivePortal,
 } from '../lib/branding';
@@ -38,9 +41,11 @@ export function buildTheme(baseColor: string | null | undefined) {
   return createTheme({
     colors: { brand: palette },
     primaryColor: 'brand',
-    primaryShade: { light: readablePrimaryShade(palette), dark: 8 },
-    // Filled badges and buttons in light colours get dark text instead of white.
+    // Light: the shade white text and a white page both read; dark: the one the dark surfaces read.
+    primaryShade: { light: readablePrimaryShade(palette), dark: readableDarkShade(palette) },
+    // Filled badges and buttons in light colours get black text instead of white, where it contrasts more.
     autoContrast: true,
+    luminanceThreshold: BLACK_TEXT_LUMINANCE,
     defaultRadius: 'sm',
     cursorType: 'pointer',
     // Users who ask the system for less motion get no transitions.
@@ -48,16 +53,29 @@ export function buildTheme(baseColor: string | null | undefined) {
   });
 }
 
-/** Mantine's dimmed (gray-6) and error (red-6) texts are about 3.3:1 on white; darker shades pass AA. */
-const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
-  light: {
-    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    '--mantine-color-error': 'var(--mantine-color-red-9)',
-    '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
-  },
-  dark: {},
-});
+/**
+ * Mantine's dimmed (gray-6) and error (red-6) texts are about 3.3:1 on white; darker shades pass AA. On
+ * dark, dimmed (dark-2) is about 4:1, and links take the shade the dark surfaces read (readableDarkShade).
+ */
+const cssVariablesResolver: CSSVariablesResolver = (theme) => {
+  const dark = typeof theme.primaryShade === 'object' ? theme.primaryShade.dark : theme.primaryShade;
+  return {
+    variables: {},
+    light: {
+      '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+      '--mantine-color-error': 'var(--mantine-color-red-9)',
+      '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
+    },
+    dark: {
+      '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+      '--mantine-color-error': 'var(--mantine-color-red-4)',
+      '--mantine-color-anchor': `var(--mantine-color-${theme.primaryColor}-${dark})`,
+    },
+  };
+};
+
+/** Dark mode follows the system until the user picks one in the user menu (kept in this browser). */
+export const colorSchemeManager = localStorageColorSchemeManager({ key: 'sportello-color-scheme' });
 
 /**
  * The toast container comes after the first paint: `notifications.show` only needs the store, and toasts
@@ -71,7 +89,12 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   const theme = useMemo(() => buildTheme(baseColor), [baseColor]);
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        defaultColorScheme="auto"
+        colorSchemeManager={colorSchemeManager}
+      >
         <Suspense fallback={null}>
           <Notifications position="top-right" />
         </Suspense>

@@ -16,6 +16,9 @@ const LanguagePicker = lazy(() =>
   import('../../ui/language-picker').then((m) => ({ default: m.LanguagePicker })),
 );
 const UserBadge = lazy(() => import('./user-badge').then((m) => ({ default: m.UserBadge })));
+const NotificationBell = lazy(() =>
+  import('../../features/notifications/notification-bell').then((m) => ({ default: m.NotificationBell })),
+);
 
 /** What the company switcher shows, without its menu: the first paint of the header. */
 function CompanyFace() {
@@ -28,7 +31,7 @@ function CompanyFace() {
   );
 }
 
-/** Logo and company switcher, the one search (Ctrl+K), language, user badge, on the portal's colour (SPEC A2). */
+/** Logo and company switcher, the one search (Ctrl+K), notifications, language, user badge, on the portal's colour (SPEC A2). */
 export function AppHeader({
   isNavOpen,
   onToggleNav,
@@ -67,6 +70,7 @@ export function AppHeader({
         <Group gap={4} wrap="nowrap">
           <SearchButton className={classes.headerButton} hideLabelClass={classes.hideXs} />
           <Suspense fallback={null}>
+            <NotificationBell className={classes.headerButton} />
             <LanguagePicker className={classes.headerButton} />
             <UserBadge headerColors={colors} />
           </Suspense>
