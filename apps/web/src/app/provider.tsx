@@ -1,4 +1,5 @@
 import './styles/mantine-first-paint.css';
+import './styles/dark.css';
 import '../i18n';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import {
@@ -41,8 +42,9 @@ export function buildTheme(baseColor: string | null | undefined) {
   return createTheme({
     colors: { brand: palette },
     primaryColor: 'brand',
-    // Light: the shade white text and a white page both read; dark: the one the dark surfaces read.
-    primaryShade: { light: readablePrimaryShade(palette), dark: readableDarkShade(palette) },
+    // The shade white text and a white page both read; filled buttons keep it on dark too (white text
+    // still reads), while text, links and outlines on dark take readableDarkShade (cssVariablesResolver).
+    primaryShade: { light: readablePrimaryShade(palette), dark: readablePrimaryShade(palette) },
     // Filled badges and buttons in light colours get black text instead of white, where it contrasts more.
     autoContrast: true,
     luminanceThreshold: BLACK_TEXT_LUMINANCE,
@@ -58,7 +60,8 @@ export function buildTheme(baseColor: string | null | undefined) {
  * dark, dimmed (dark-2) is about 4:1, and links take the shade the dark surfaces read (readableDarkShade).
  */
 const cssVariablesResolver: CSSVariablesResolver = (theme) => {
-  const dark = typeof theme.primaryShade === 'object' ? theme.primaryShade.dark : theme.primaryShade;
+  const dark = readableDarkShade(theme.colors[theme.primaryColor] ?? DEFAULT_THEME.colors.blue);
+  const brand = (shade: number) => `var(--mantine-color-${theme.primaryColor}-${shade})`;
   return {
     variables: {},
     light: {
@@ -69,7 +72,17 @@ const cssVariablesResolver: CSSVariablesResolver = (theme) => {
     dark: {
       '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
       '--mantine-color-error': 'var(--mantine-color-red-4)',
-      '--mantine-color-anchor': `var(--mantine-color-${theme.primaryColor}-${dark})`,
+      '--mantine-color-placeholder': 'var(--mantine-color-dark-2)',
+      // Pages write secondary text as gray-7 / gray-8 (AA on white): on dark they read as the light greys.
+      '--mantine-color-gray-7': 'var(--mantine-color-dark-1)',
+      '--mantine-color-gray-8': 'var(--mantine-color-dark-0)',
+      // Red-8 is the red text and outlines of the pages (AA on white); on dark the light red reads.
+      '--mantine-color-red-8': 'var(--mantine-color-red-4)',
+      // Links, outlines and light variants in the portal colour: the shade the dark surfaces read.
+      '--mantine-color-anchor': brand(dark),
+      [`--mantine-color-${theme.primaryColor}-text`]: brand(dark),
+      [`--mantine-color-${theme.primaryColor}-outline`]: brand(dark),
+      [`--mantine-color-${theme.primaryColor}-light-color`]: brand(dark),
     },
   };
 };

@@ -10,7 +10,7 @@ export const notificationKeys = {
 };
 
 /** How often the bell asks for news while the page is open (it stops in a hidden tab). */
-export const BELL_POLL_MS = 30_000;
+export const BELL_POLL_MS = 15_000;
 
 /** `GET /api/{company}/{contactid}/notifications`: the unread count and the latest notifications. */
 export const fetchBell = (company: string, contactId: number, signal?: AbortSignal) =>
