@@ -204,8 +204,8 @@ describe('the shell', () => {
     await signIn(page, SHELL_USER, SHELL_PASSWORD, SHELL_PORTAL);
     await page.waitForURL(`${baseUrl}/${SHELL_PORTAL}/501/invoices`);
     await expect.poll(() => menuNames(page)).toEqual(['Fatture', 'Documenti aziendali']);
-    // No ticket search without manageTickets.
-    expect(await page.getByTestId('ticket-search-button').count()).toBe(0);
+    // The one search is for every contact (it finds only what the contact may see).
+    expect(await page.getByTestId('ticket-search-button').count()).toBe(1);
     // The unset sentinel gives the default header colour.
     expect(await page.getByTestId('app-header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
       'rgb(32, 33, 36)',
@@ -232,13 +232,13 @@ describe('the shell', () => {
     await page.close();
   });
 
-  it('searches my tickets by title in the popup and opens one', async () => {
+  it('searches my tickets by title in the one search popup and opens one', async () => {
     const page = await newPage();
     await signIn(page, 'demo');
     await page.goto(`${baseUrl}/demo/11/tickets`);
     await settled(page);
     await page.getByTestId('ticket-search-button').click();
-    const dialog = page.getByRole('dialog', { name: 'Cerca ticket' });
+    const dialog = page.getByRole('dialog', { name: 'Cerca' });
     await dialog.waitFor();
     const box = await dialog.boundingBox();
     expect(box?.width).toBeLessThanOrEqual(800);
@@ -248,9 +248,9 @@ describe('the shell', () => {
     await dialog.waitFor({ state: 'hidden' });
 
     await page.getByTestId('ticket-search-button').click();
-    await page.getByLabel('Titolo del ticket').fill('backup');
+    await page.getByLabel('Cerca nel portale').fill('backup');
     await expect
-      .poll(() => dialog.locator('[data-search-result]').allTextContents())
+      .poll(() => dialog.locator('[data-search-group="tickets"] [data-search-result]').allTextContents())
       .toEqual([expect.stringContaining('Backup notturno non completato')]);
     await screenshot(page, 'shell-ticket-search');
     await page.keyboard.press('ArrowDown');

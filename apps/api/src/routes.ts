@@ -19,6 +19,8 @@ import { registerAppointmentsRoutes } from './modules/appointments/appointments.
 import { registerTasksRoutes } from './modules/tasks/tasks.routes';
 import { registerIntegrationRoutes } from './modules/integration/integration.routes';
 import { registerStaffRoutes } from './modules/staff/staff.routes';
+import { registerSearchRoutes } from './modules/search/search.routes';
+import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -40,6 +42,8 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerTasksRoutes(app, ctx);
   registerIntegrationRoutes(app, ctx);
   registerStaffRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
+  registerNotificationRoutes(app, ctx);
   // Built once, on first ask: every route is registered by then.
   let docs: Record<string, unknown> | undefined;
   route(app, ctx, platformRoutes.docs, async () => {

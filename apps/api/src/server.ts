@@ -14,6 +14,7 @@ import { FileStore, FileUrlSigner } from './platform/files';
 import { connectionLimit } from './platform/fd-limit';
 import { FileSweeper } from './platform/file-sweeper';
 import { OutboxWorker } from './platform/outbox';
+import { notificationMailChannel } from './platform/notifications';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 import { WebhookWorker } from './modules/integration/webhook-worker';
 
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
     if (loaded) app.log.info('empty database: demo portal loaded (set DEMO_DATA=false to start empty)');
   }
 
-  const worker = new OutboxWorker(ctx, app.log);
+  // Customer notifications' e-mails are rendered when sent (platform/notifications.ts).
+  const worker = new OutboxWorker(ctx, app.log, { channels: [notificationMailChannel(ctx, app.log)] });
   worker.start();
   // Webhooks have their own loop: a slow receiver never holds up e-mail, nor the reverse.
   const webhooks = new WebhookWorker(ctx, app.log);

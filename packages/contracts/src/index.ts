@@ -16,5 +16,7 @@ export * from './tasks';
 export * from './integration';
 export * from './staff';
 export * from './entities';
+export * from './search';
+export * from './notifications';
 export * from './routes';
 export * from './errors';

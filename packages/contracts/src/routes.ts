@@ -9,7 +9,9 @@ import { documentRoutes } from './documents';
 import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { portalRoutes } from './portals';
+import { notificationRoutes } from './notifications';
 import { reportRoutes } from './reports';
+import { searchRoutes } from './search';
 import type { RouteContract } from './route';
 import { signingRoutes } from './signing';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
@@ -40,6 +42,8 @@ export const apiRoutes = {
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   audit: auditRoutes,
+  search: searchRoutes,
+  notifications: notificationRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

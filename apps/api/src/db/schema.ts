@@ -18,6 +18,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
@@ -233,6 +234,11 @@ export const users = pgTable(
     language: text('language'),
     /** E-mail me when an agent answers one of my tickets (on unless the user turns it off). */
     notifyAgentComments: boolean('notify_agent_comments').notNull().default(true),
+    /** E-mail me of a step change, a new document, invoice or signature request (migration 0013). */
+    notifyStatusChanges: boolean('notify_status_changes').notNull().default(true),
+    notifyNewDocuments: boolean('notify_new_documents').notNull().default(true),
+    notifyNewInvoices: boolean('notify_new_invoices').notNull().default(true),
+    notifySignatureRequests: boolean('notify_signature_requests').notNull().default(true),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -820,7 +826,7 @@ export const outbox = pgTable(
   'outbox',
   {
     id: id(),
-    channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
+    channel: text('channel', { enum: ['email', 'sms', 'notification'] }).notNull(),
     payload: jsonb('payload').notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
@@ -1176,5 +1182,39 @@ export const auditLog = pgTable(
       .on(t.apiKeyId, t.id)
       .where(sql`${t.apiKeyId} is not null`),
     index('audit_log_occurred_idx').on(t.portalId, t.occurredAt),
+  ],
+);
+
+/**
+ * What happened for a customer user (migration 0013): written by triggers in the transaction of the
+ * change, read by the bell. `key` is the id answers carry.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: id(),
+    key: uuid('key').notNull().defaultRandom().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: ['agentReply', 'statusChange', 'newDocument', 'newInvoice', 'signatureRequest'],
+    }).notNull(),
+    refExtId: bigint('ref_ext_id', { mode: 'number' }),
+    refKey: text('ref_key'),
+    title: text('title').notNull(),
+    detail: text('detail'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    readAt: ts('read_at'),
+  },
+  (t) => [
+    index('notifications_contact_user_idx').on(t.contactId, t.userId, t.id.desc()),
+    index('notifications_unread_idx')
+      .on(t.contactId, t.userId)
+      .where(sql`${t.readAt} is null`),
+    index('notifications_user_idx').on(t.userId),
   ],
 );

@@ -136,6 +136,37 @@ const matrix: Record<string, { build: Build; expect: number[] }> = {
     build: get('/estimates'),
     expect: [200, 200, 200, 403, 200, 403, 401, 401],
   },
+  'GET /api/:company/:contactid/search': {
+    // Every contact may search; what each finds is scoped (modules/search/search.test.ts).
+    build: get('/search?q=ACME'),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/notifications': {
+    build: get('/notifications'),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/notifications/read': {
+    build: (p) => ({ method: 'POST', url: `${base(p)}/notifications/read`, payload: { all: true } }),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/notifications/preferences': {
+    build: get('/notifications/preferences'),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
+  'PUT /api/:company/:contactid/notifications/preferences': {
+    build: (p) => ({
+      method: 'PUT',
+      url: `${base(p)}/notifications/preferences`,
+      payload: {
+        agentReply: true,
+        statusChange: true,
+        newDocument: true,
+        newInvoice: true,
+        signatureRequest: true,
+      },
+    }),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
   'GET /api/:company/:contactid/jobadvances/recurring': {
     build: get('/jobadvances/recurring'),
     expect: [200, 200, 200, 403, 200, 403, 401, 401],

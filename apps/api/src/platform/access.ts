@@ -29,6 +29,7 @@ import { contacts, portals, userContacts } from '../db/schema';
 import { bearerOf, invalidSession, rememberUser, requireUser, type SessionUser } from './auth';
 import type { App, AppContext } from './context';
 import { badRequest, forbidden, notFound, unauthorized } from './errors';
+import { flagAllows } from './visibility';
 import {
   extIdOf,
   notYourContact,
@@ -129,7 +130,7 @@ async function contactAccess(req: FastifyRequest, ctx: AppContext): Promise<Tena
 function checkFlag(t: TenantContext, flag: FlagRule | undefined): void {
   if (flag === undefined) return;
   if (typeof flag === 'string') return requireFlag(t, flag);
-  if (!flag.some((f) => t.flags[f]))
+  if (!flagAllows(t.flags, flag))
     throw forbidden(`This contact lacks the ${flag.join(' or ')} permission`, 'missing_permission');
 }
 

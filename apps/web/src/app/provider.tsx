@@ -1,9 +1,11 @@
 import './styles/mantine-first-paint.css';
+import './styles/dark.css';
 import '../i18n';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import {
   createTheme,
   DEFAULT_THEME,
+  localStorageColorSchemeManager,
   MantineProvider,
   type CSSVariablesResolver,
   type MantineColorsTuple,
@@ -11,8 +13,10 @@ import {
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import {
   brandPalette,
+  BLACK_TEXT_LUMINANCE,
   isUnsetBaseColor,
   parseColor,
+  readableDarkShade,
   readablePrimaryShade,
   useActivePortal,
 } from '../lib/branding';
@@ -38,9 +42,12 @@ export function buildTheme(baseColor: string | null | undefined) {
   return createTheme({
     colors: { brand: palette },
     primaryColor: 'brand',
-    primaryShade: { light: readablePrimaryShade(palette), dark: 8 },
-    // Filled badges and buttons in light colours get dark text instead of white.
+    // The shade white text and a white page both read; filled buttons keep it on dark too (white text
+    // still reads), while text, links and outlines on dark take readableDarkShade (cssVariablesResolver).
+    primaryShade: { light: readablePrimaryShade(palette), dark: readablePrimaryShade(palette) },
+    // Filled badges and buttons in light colours get black text instead of white, where it contrasts more.
     autoContrast: true,
+    luminanceThreshold: BLACK_TEXT_LUMINANCE,
     defaultRadius: 'sm',
     cursorType: 'pointer',
     // Users who ask the system for less motion get no transitions.
@@ -48,16 +55,40 @@ export function buildTheme(baseColor: string | null | undefined) {
   });
 }
 
-/** Mantine's dimmed (gray-6) and error (red-6) texts are about 3.3:1 on white; darker shades pass AA. */
-const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
-  light: {
-    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    '--mantine-color-error': 'var(--mantine-color-red-9)',
-    '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
-  },
-  dark: {},
-});
+/**
+ * Mantine's dimmed (gray-6) and error (red-6) texts are about 3.3:1 on white; darker shades pass AA. On
+ * dark, dimmed (dark-2) is about 4:1, and links take the shade the dark surfaces read (readableDarkShade).
+ */
+const cssVariablesResolver: CSSVariablesResolver = (theme) => {
+  const dark = readableDarkShade(theme.colors[theme.primaryColor] ?? DEFAULT_THEME.colors.blue);
+  const brand = (shade: number) => `var(--mantine-color-${theme.primaryColor}-${shade})`;
+  return {
+    variables: {},
+    light: {
+      '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+      '--mantine-color-error': 'var(--mantine-color-red-9)',
+      '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
+    },
+    dark: {
+      '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+      '--mantine-color-error': 'var(--mantine-color-red-4)',
+      '--mantine-color-placeholder': 'var(--mantine-color-dark-2)',
+      // Pages write secondary text as gray-7 / gray-8 (AA on white): on dark they read as the light greys.
+      '--mantine-color-gray-7': 'var(--mantine-color-dark-1)',
+      '--mantine-color-gray-8': 'var(--mantine-color-dark-0)',
+      // Red-8 is the red text and outlines of the pages (AA on white); on dark the light red reads.
+      '--mantine-color-red-8': 'var(--mantine-color-red-4)',
+      // Links, outlines and light variants in the portal colour: the shade the dark surfaces read.
+      '--mantine-color-anchor': brand(dark),
+      [`--mantine-color-${theme.primaryColor}-text`]: brand(dark),
+      [`--mantine-color-${theme.primaryColor}-outline`]: brand(dark),
+      [`--mantine-color-${theme.primaryColor}-light-color`]: brand(dark),
+    },
+  };
+};
+
+/** Dark mode follows the system until the user picks one in the user menu (kept in this browser). */
+export const colorSchemeManager = localStorageColorSchemeManager({ key: 'sportello-color-scheme' });
 
 /**
  * The toast container comes after the first paint: `notifications.show` only needs the store, and toasts
@@ -71,7 +102,12 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   const theme = useMemo(() => buildTheme(baseColor), [baseColor]);
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        defaultColorScheme="auto"
+        colorSchemeManager={colorSchemeManager}
+      >
         <Suspense fallback={null}>
           <Notifications position="top-right" />
         </Suspense>

@@ -4,7 +4,12 @@ import type { MeContact } from '@sportello/contracts';
 import { early } from './early-data';
 import { lazyPage, type PageModule } from './lazy-page';
 import { loadRestStyles } from './styles/load-rest-styles';
-import { DashboardRedirect, NotFoundPage, RequireContact } from './layout/route-guards';
+import {
+  DashboardRedirect,
+  NotFoundPage,
+  NotificationsRedirect,
+  RequireContact,
+} from './layout/route-guards';
 import { ShellLayout } from './layout/shell-layout';
 import { PageLoader } from './layout/spinners';
 import { canOpenTicket, SECTION_RULES } from './sections';
@@ -45,6 +50,7 @@ const StaffAcceptPage = page(() => staffDesk().then((m) => ({ default: m.StaffAc
 const StaffShell = page(() => staffDesk().then((m) => ({ default: m.StaffShell })));
 const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
 const StaffTicketPage = lazyPage(() => staffDesk().then((m) => ({ default: m.StaffTicketPage })));
+const NotificationsPage = page(() => import('../features/notifications/notifications-page'));
 
 type Page = ComponentType;
 
@@ -74,6 +80,8 @@ export const routes: RouteObject[] = [
   { path: '/:company?/login', element: open(LoginPage) },
   { path: '/confirm', element: open(ConfirmPage) },
   { path: '/:company?/privacy', element: open(PrivacyPage) },
+  // The user's page (issue 16): `/{company}/Notifications` opens it for the remembered contact.
+  { path: '/:company?/notifications', element: <NotificationsRedirect /> },
   { path: '/:company?/documents/:documentkey?/confirm', element: open(SignPage) },
   { path: '/:company?/documents/:documentkey?', element: open(SignPage) },
   // Static `staff` outranks the contact layout's `:contactid`, so `/demo/staff/tickets/5` is the desk's.
@@ -106,6 +114,7 @@ export const routes: RouteObject[] = [
       { path: 'estimates', element: guarded(SECTION_RULES.estimates, EstimatesPage) },
       { path: 'recurringAdvances', element: guarded(SECTION_RULES.recurringAdvances, RecurringAdvancesPage) },
       { path: 'publicfiles', element: guarded(SECTION_RULES.publicfiles, PublicFilesPage) },
+      { path: 'notifications', element: <NotificationsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

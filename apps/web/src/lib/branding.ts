@@ -169,6 +169,29 @@ export function readablePrimaryShade(palette: readonly string[]): 6 | 7 | 8 | 9 
   return 9;
 }
 
+/** The lightest of Mantine's dark surfaces text sits on (dark-6: cards, hovered rows). */
+export const DARK_SURFACE = '#2e2e2e';
+
+/**
+ * Dark mode: the darkest shade from 6 down that reaches AA (4.5:1) against the dark surfaces, so links
+ * and outlines in the portal colour stay legible there; filled buttons then take black or white text by
+ * contrast (the theme's autoContrast and luminanceThreshold).
+ */
+export function readableDarkShade(palette: readonly string[]): 0 | 1 | 2 | 3 | 4 | 5 | 6 {
+  const surface = parseColor(DARK_SURFACE, () => null)!;
+  for (let i = 6; i > 0; i--) {
+    const shade = parseColor(palette[i] ?? '', () => null);
+    if (shade && contrastRatio(shade, surface) >= 4.5) return i as 1 | 2 | 3 | 4 | 5 | 6;
+  }
+  return 0;
+}
+
+/**
+ * The luminance above which black text contrasts more than white (WCAG): where the two ratios meet,
+ * (L + 0.05) / 0.05 = 1.05 / (L + 0.05).
+ */
+export const BLACK_TEXT_LUMINANCE = Math.sqrt(1.05 * 0.05) - 0.05;
+
 // The portal whose branding is showing (the layout's contact, or the portal named on a public page).
 type Listener = () => void;
 let activePortal: PortalSettings | null = null;

@@ -15,6 +15,7 @@ import {
   type Queryable,
 } from '../../platform/sql-json';
 import { timelineJson } from '../../platform/ticket-changes';
+import { ticketScopeWhere as scopeWhere, type TicketScope } from '../../platform/visibility';
 
 /** A file reference as the queries answer it; the service turns it into a signed URL. */
 export interface FileRef {
@@ -56,15 +57,7 @@ export interface RawTicketDetail extends RawTicketItem {
   timeline: TicketTimelineEntry[];
 }
 
-/** Which tickets a caller reaches: the company's, and only their own unless administrator. */
-export interface TicketScope {
-  portalId: number;
-  companyId: number;
-  /** Restricts to tickets created by this (internal) contact id; null: every ticket of the company. */
-  creatorContactId: number | null;
-  /** Include the latest activity report (viewContactActivityReports). */
-  withReports: boolean;
-}
+export type { TicketScope };
 
 const attachmentsJson = (where: string) => `(
   select coalesce(json_agg(json_build_object('id', a.ext_id, 'name', a.name, 'fileId', a.file_id)
@@ -126,11 +119,6 @@ const commentsJson = (where: string) => `(
   left join agents sa on sa.id = cm.sender_agent_id
   left join files pf on pf.id = sa.profile_file_id
   where (${where}) and not cm.internal)`; // internal notes are the staff's: never on the customer side
-
-function scopeWhere(s: TicketScope): SQL {
-  const own = s.creatorContactId === null ? sql`` : sql` and t.creator_contact_id = ${s.creatorContactId}`;
-  return sql`t.portal_id = ${s.portalId} and t.company_id = ${s.companyId}${own}`;
-}
 
 export interface TicketFilters {
   from: Date | null;

@@ -45,23 +45,15 @@ import {
   type RawTicketDetail,
   type RawTicketItem,
   type TicketFilters,
-  type TicketScope,
 } from './tickets.queries';
+import { ticketScope, type TicketScope } from '../../platform/visibility';
+import { markActor } from '../../platform/notifications';
 import { reserveExtIds } from '../../platform/portal-sequences';
 
 const ticketNotFound = () =>
   notFound('No such ticket among those you may open', ticketErrorCodes.ticketNotFound);
 
-/** Administrators reach every ticket of the company; other contacts only the ones they created. */
-export function ticketScope(t: TenantContext, opts: { all?: boolean } = {}): TicketScope {
-  const everyone = opts.all === true || t.flags.administrator;
-  return {
-    portalId: t.portalId,
-    companyId: t.companyId,
-    creatorContactId: everyone ? null : t.contactId,
-    withReports: t.flags.viewContactActivityReports,
-  };
-}
+export { ticketScope };
 
 type Signer = (fileId: number, name: string) => string;
 /**
@@ -348,6 +340,7 @@ export async function addComment(
   if (isBlankHtml(message) && attachmentIds.length === 0)
     throw badRequest('A reply needs some text or a file', ticketErrorCodes.emptyComment);
   const commentId = await ctx.database.db.transaction(async (tx) => {
+    await markActor(tx, t.userId); // a reopen by this reply is not news to its writer
     const ticket = await findTicketForUpdate(tx, ticketScope(t), body.taskId);
     if (!ticket) throw ticketNotFound();
     if (await reopenTicketIfClosed(tx, t, ticket, ctx.clock.now()))
@@ -397,6 +390,7 @@ export async function closeTicket(
   ticketExtId: number,
 ): Promise<TicketDetail> {
   await ctx.database.db.transaction(async (tx) => {
+    await markActor(tx, t.userId); // closing is not news to whoever closed
     const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
     if (!ticket) throw ticketNotFound();
     const step = await closingStepId(tx, t.portalId);

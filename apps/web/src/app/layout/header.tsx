@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { headerColors } from '../../lib/branding';
 import { useTenant } from '../../lib/tenant';
 import { PortalLogo } from '../../ui/portal-logo';
-import { TicketSearch } from './ticket-search';
+import { SearchButton } from '../../features/search/search-button';
 import classes from './shell.module.css';
 
 // The three header menus (Mantine Menu, Popover and floating-ui: about 20 KB gzip) load right after the
@@ -16,6 +16,9 @@ const LanguagePicker = lazy(() =>
   import('../../ui/language-picker').then((m) => ({ default: m.LanguagePicker })),
 );
 const UserBadge = lazy(() => import('./user-badge').then((m) => ({ default: m.UserBadge })));
+const NotificationBell = lazy(() =>
+  import('../../features/notifications/notification-bell').then((m) => ({ default: m.NotificationBell })),
+);
 
 /** What the company switcher shows, without its menu: the first paint of the header. */
 function CompanyFace() {
@@ -28,7 +31,7 @@ function CompanyFace() {
   );
 }
 
-/** Logo and company switcher, ticket search, language, user badge, on the portal's colour (SPEC A2). */
+/** Logo and company switcher, the one search (Ctrl+K), notifications, language, user badge, on the portal's colour (SPEC A2). */
 export function AppHeader({
   isNavOpen,
   onToggleNav,
@@ -65,8 +68,9 @@ export function AppHeader({
           </Suspense>
         </Group>
         <Group gap={4} wrap="nowrap">
-          {contact.manageTickets && <TicketSearch />}
+          <SearchButton className={classes.headerButton} hideLabelClass={classes.hideXs} />
           <Suspense fallback={null}>
+            <NotificationBell className={classes.headerButton} />
             <LanguagePicker className={classes.headerButton} />
             <UserBadge headerColors={colors} />
           </Suspense>

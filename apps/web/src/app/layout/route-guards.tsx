@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { MeContact } from '@sportello/contracts';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
+import { storage } from '../../lib/storage';
 import { useTenant } from '../../lib/tenant';
 import { firstAllowedSection } from '../sections';
 import { usePageTitle } from '../../ui/page-title';
@@ -52,4 +53,17 @@ export function NotFoundPage() {
       </Anchor>
     </Stack>
   );
+}
+
+/**
+ * `/{company}/Notifications` (issue 16, linked from the profile): the user's notifications page under the
+ * contact last used in that portal; without one, the layout picks the contact (and its first section).
+ */
+export function NotificationsRedirect() {
+  const { company } = useParams();
+  const remembered = storage.get('company');
+  const contactId = storage.get('contactId');
+  const same = !!company && !!remembered && remembered.toLowerCase() === company.toLowerCase();
+  if (same && contactId) return <Navigate to={`/${company}/${contactId}/notifications`} replace />;
+  return <Navigate to={company ? `/${company}` : '/'} replace />;
 }

@@ -1,5 +1,13 @@
-import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconLogout } from '@tabler/icons-react';
+import {
+  Avatar,
+  Menu,
+  Text,
+  UnstyledButton,
+  useMantineColorScheme,
+  type MantineColorScheme,
+} from '@mantine/core';
+import { IconBell, IconCheck, IconDeviceDesktop, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../../features/auth/api/logout';
 import type { HeaderColors } from '../../lib/branding';
@@ -7,10 +15,16 @@ import { useTenant } from '../../lib/tenant';
 import { loginPath } from '../sections';
 import classes from './shell.module.css';
 
-/** The user's initial; opens the user name and Logout (SPEC A2). Logout goes to `/{company}/Login`. */
+/** The user's initial; opens the user name, Notifications, the colour scheme and Logout (SPEC A2). Logout goes to `/{company}/Login`. */
 export function UserBadge({ headerColors }: { headerColors: HeaderColors }) {
   const { t } = useTranslation();
-  const { user, company } = useTenant();
+  const { user, company, basePath } = useTenant();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const schemes: { value: MantineColorScheme; icon: typeof IconSun }[] = [
+    { value: 'auto', icon: IconDeviceDesktop },
+    { value: 'light', icon: IconSun },
+    { value: 'dark', icon: IconMoon },
+  ];
   const logout = useLogout();
   const initial = (user.userName.trim()[0] ?? '?').toUpperCase();
   return (
@@ -39,6 +53,30 @@ export function UserBadge({ headerColors }: { headerColors: HeaderColors }) {
         <Text px="sm" pb="xs" fw={600} data-testid="user-name">
           {user.userName}
         </Text>
+        <Menu.Divider />
+        <Menu.Item
+          component={Link}
+          to={`${basePath}/notifications`}
+          leftSection={<IconBell size={16} aria-hidden />}
+        >
+          {t('notifications.title')}
+        </Menu.Item>
+        <Menu.Divider />
+        {/* Dark mode: the system's setting, or the user's choice (kept in this browser). */}
+        <Menu.Label>{t('theme.label')}</Menu.Label>
+        {schemes.map(({ value, icon: Icon }) => (
+          <Menu.Item
+            key={value}
+            role="menuitemradio"
+            aria-checked={colorScheme === value}
+            leftSection={<Icon size={16} aria-hidden />}
+            rightSection={colorScheme === value ? <IconCheck size={14} aria-hidden /> : null}
+            onClick={() => setColorScheme(value)}
+            data-testid={`color-scheme-${value}`}
+          >
+            {t(`theme.${value}`)}
+          </Menu.Item>
+        ))}
         <Menu.Divider />
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}

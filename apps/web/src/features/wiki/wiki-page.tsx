@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Anchor, Collapse, Group, List, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconChevronRight, IconFileText, IconFolder } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +23,9 @@ export default function WikiPage() {
   const elements = useWikiElements(company, contactId);
   const [text, setText] = useState('');
   const [closed, setClosed] = useState<ReadonlySet<number>>(new Set());
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  // `?element=` (a search result) opens that element's panel.
+  const [params] = useSearchParams();
+  const [selectedId, setSelectedId] = useState<number | null>(() => Number(params.get('element')) || null);
   const folders = groupByFolder(elements.data ?? [], (name) => matchesText(name, text));
   const selected = elements.data?.find((e) => e.id === selectedId) ?? null;
 

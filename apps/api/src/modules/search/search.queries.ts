@@ -1,0 +1,117 @@
+/**
+ * SQL of the one search: every group the caller may see in ONE statement, each group a sub-select
+ * scoped exactly as its list (platform/visibility.ts) and cut at the group limit + 1 (to know "more").
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { SearchKind } from '@sportello/contracts';
+import { isoText, likeEscape, queryRows, type Queryable } from '../../platform/sql-json';
+import {
+  companyScopeWhere,
+  contactScopeWhere,
+  ticketScopeWhere,
+  type TicketScope,
+} from '../../platform/visibility';
+import type { TenantContext } from '../../platform/tenancy';
+
+export interface RawHit {
+  id: number;
+  title: string;
+  detail: string | null;
+  date: string | null;
+  fileId: number | null;
+  fileName: string | null;
+}
+
+export interface SearchTerms {
+  /** The text as typed (trimmed). */
+  q: string;
+  /** Which groups the caller may see (decided by the service from the list routes' flags). */
+  kinds: ReadonlySet<SearchKind>;
+  ticketScope: TicketScope;
+  limit: number;
+}
+
+const hit = (id: string, title: string, detail: string, date: string | null, file: string | null) =>
+  `json_build_object('id', ${id}, 'title', ${title}, 'detail', ${detail}, 'date', ${
+    date === null ? 'null' : isoText(date)
+  }, 'fileId', ${file === null ? 'null' : `${file}.id`}, 'fileName', ${file === null ? 'null' : `${file}.name`})`;
+
+/**
+ * Tickets: the number (whole or a fragment), the id, words of title and description (full text,
+ * 'simple': the portals mix three languages), a fragment of the title (trigrams, from 3 characters),
+ * words of the public conversation (internal notes are the staff's and never searched).
+ */
+function ticketsGroup(s: SearchTerms, like: string): SQL {
+  const conds: SQL[] = [
+    sql`t.ticket_number ilike ${like}`,
+    sql`to_tsvector('simple', t.title || ' ' || t.description) @@ plainto_tsquery('simple', ${s.q})`,
+    sql`exists (select 1 from ticket_comments c where c.ticket_id = t.id and not c.internal
+      and to_tsvector('simple', c.message) @@ plainto_tsquery('simple', ${s.q}))`,
+  ];
+  if (/^\d{1,15}$/.test(s.q)) conds.push(sql`t.ext_id = ${Number(s.q)}`);
+  if ([...s.q].length >= 3) conds.push(sql`t.title ilike ${like}`);
+  return sql`select ${sql.raw(hit('t.ext_id', 't.title', "nullif(concat_ws(' · ', nullif(t.ticket_number, ''), ss.name), '')", 't.last_activity_at', null))} as j
+    from tickets t join status_steps ss on ss.id = t.status_step_id
+    where ${ticketScopeWhere(s.ticketScope)} and (${sql.join(conds, sql` or `)})
+    order by (lower(t.ticket_number) = lower(${s.q})) desc, t.last_activity_at desc, t.ext_id desc
+    limit ${s.limit + 1}`;
+}
+
+function groupSql(kind: SearchKind, s: SearchTerms, t: TenantContext, like: string): SQL {
+  const limit = s.limit + 1;
+  switch (kind) {
+    case 'tickets':
+      return ticketsGroup(s, like);
+    case 'wiki':
+      return sql`select ${sql.raw(hit('we.ext_id', 'we.name', 'wf.name', null, null))} as j
+        from wiki_elements we join wiki_folders wf on wf.id = we.folder_id
+        where ${companyScopeWhere(t, 'we')} and we.name ilike ${like}
+        order by lower(we.name), we.ext_id limit ${limit}`;
+    case 'invoices':
+      return sql`select ${sql.raw(hit('i.ext_id', 'i.document_number', 'null', 'i.invoice_date', 'f'))} as j
+        from invoices i join files f on f.id = i.file_id
+        where ${companyScopeWhere(t, 'i')} and i.document_number ilike ${like}
+        order by i.invoice_date desc, i.ext_id desc limit ${limit}`;
+    case 'estimates':
+      return sql`select ${sql.raw(hit('e.ext_id', 'e.estimate_number', 'e.estimate_name', 'e.estimate_creation_date', 'f'))} as j
+        from estimates e join files f on f.id = e.file_id
+        where ${companyScopeWhere(t, 'e')} and (e.estimate_number ilike ${like} or e.estimate_name ilike ${like})
+        order by e.estimate_creation_date desc, e.ext_id desc limit ${limit}`;
+    case 'documents':
+      return sql`select ${sql.raw(hit('d.ext_id', 'd.document_name', 'null', 'd.create_date', 'f'))} as j
+        from documents d join files f on f.id = d.file_id
+        where ${contactScopeWhere(t, 'd')} and d.document_name ilike ${like}
+        order by d.create_date desc, d.ext_id desc limit ${limit}`;
+    case 'activityContracts':
+      return sql`select ${sql.raw(hit('ac.ext_id', 'ac.name', 'null', 'ac.start', null))} as j
+        from activity_contracts ac
+        where ${companyScopeWhere(t, 'ac')} and ac.name ilike ${like}
+        order by ac.start desc, ac.ext_id desc limit ${limit}`;
+    case 'serviceContracts':
+      return sql`select ${sql.raw(hit('sc.ext_id', 'sc.name', 'null', 'sc.active_from', null))} as j
+        from service_contracts sc
+        where ${companyScopeWhere(t, 'sc')} and sc.name ilike ${like}
+        order by sc.active_from desc, sc.ext_id desc limit ${limit}`;
+  }
+}
+
+/** Each visible kind's hits (at most limit + 1), in one statement. */
+export async function searchAll(
+  db: Queryable,
+  t: TenantContext,
+  s: SearchTerms,
+  order: readonly SearchKind[],
+): Promise<Partial<Record<SearchKind, RawHit[]>>> {
+  const kinds = order.filter((k) => s.kinds.has(k));
+  if (kinds.length === 0) return {};
+  const like = `%${likeEscape(s.q)}%`;
+  const fields = kinds.map(
+    (k) => sql`${k}::text, (select coalesce(json_agg(g.j), '[]'::json) from (${groupSql(k, s, t, like)}) g)`,
+  );
+  const rows = await queryRows<{ r: Record<string, RawHit[]> | string }>(
+    db,
+    sql`select json_build_object(${sql.join(fields, sql`, `)}) as r`,
+  );
+  const r = rows[0]?.r ?? {};
+  return (typeof r === 'string' ? JSON.parse(r) : r) as Partial<Record<SearchKind, RawHit[]>>;
+}

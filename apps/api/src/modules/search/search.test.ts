@@ -1,0 +1,165 @@
+/**
+ * The one search never finds what the contact may not see: the same personas as the access matrix
+ * (other company, other portal, missing flag, another user's ticket for a non-administrator), plus
+ * internal notes, which are the staff's.
+ */
+import type { SearchResult } from '@sportello/contracts';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { seedPersonas, type Persona, type PersonaAccess } from '../../test/personas';
+
+let t: TestApp;
+let personas: Record<Persona, PersonaAccess>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  personas = await seedPersonas(t, (doc) => {
+    // Contact 103 of company 10: tickets and wiki only (no invoices, estimates, documents, contracts).
+    const acme = doc.portals[0] as { companies: { contacts: Record<string, unknown>[] }[] };
+    const c103 = acme.companies[0]!.contacts.find((c) => c.contactId === 103);
+    if (c103) c103.permissions = { manageTickets: true, viewContactWiki: true };
+    doc.users.push({
+      userName: 'solo.ticket',
+      email: 'solo@acme.example',
+      contacts: [{ webPortalKey: 'acme', contactId: 103 }],
+    });
+  });
+  // An internal note on the owner's ticket, and a public reply on the admin's: only the reply is searchable.
+  await t.ctx.database.db
+    .execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
+    select t.portal_id, t.id, 990001, '<p>segretissimo nota interna</p>', now(), true
+    from tickets t join portals p on p.id = t.portal_id where p.key = 'acme' and t.ext_id = 5003`);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function find(p: PersonaAccess, q: string, company = p.company, contactId = p.contactId) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/${company}/${contactId}/search?q=${encodeURIComponent(q)}`,
+    headers: p.headers,
+  });
+  return res;
+}
+/** kind → titles, for compact expectations. */
+async function titles(p: PersonaAccess, q: string): Promise<Record<string, string[]>> {
+  const res = await find(p, q);
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json() as SearchResult;
+  return Object.fromEntries(body.groups.map((g) => [g.kind, g.items.map((i) => i.title).sort()]));
+}
+
+describe('search scoping', () => {
+  it('finds for the owner only their own tickets and documents, and the company rest', async () => {
+    expect(await titles(personas.owner, 'ACME')).toEqual({
+      tickets: ['ACME Richiesta di Anna'],
+      wiki: ['ACME-FW-01', 'ACME-SRV-01', 'ACME-SRV-02'],
+      invoices: ['ACME-FT-2025-900', 'ACME-FT-2026-101'],
+      estimates: ['P-2026-7'],
+      documents: ['ACME documento-anna.pdf'],
+      activityContracts: ['ACME Monte ore 2026', 'ACME Pacchetto interventi 2025'],
+      serviceContracts: ['ACME Manutenzione server', 'ACME Supporto rete', 'ACME Vecchio contratto'],
+    });
+  });
+
+  it("finds no ticket for a colleague who created none (another user's ticket stays hidden)", async () => {
+    const got = await titles(personas.colleague, 'ACME');
+    expect(got.tickets).toBeUndefined();
+    expect(got.documents).toBeUndefined();
+    expect(got.invoices).toEqual(['ACME-FT-2025-900', 'ACME-FT-2026-101']);
+    expect(await titles(personas.colleague, '2026/0014')).toEqual({});
+    expect(await titles(personas.colleague, '5003')).toEqual({});
+  });
+
+  it("finds every ticket of the company for an administrator, never another company's", async () => {
+    const got = await titles(personas.admin, 'ACME');
+    expect(got.tickets).toEqual([
+      'ACME Aperto da agente',
+      'ACME Rete lenta',
+      'ACME Richiesta di Anna',
+      'ACME Stampante non funziona',
+    ]);
+    expect(got.documents).toEqual(['ACME carta-identita.pdf', 'ACME foto-impianto.png']);
+    expect(JSON.stringify(got)).not.toMatch(/Globex|GLOBEX/);
+  });
+
+  it('finds nothing at all for a contact without flags', async () => {
+    expect(await titles(personas.noFlag, 'ACME')).toEqual({});
+  });
+
+  it('searches a kind only with the permission of its list', async () => {
+    const solo = { ...personas.noFlag, contactId: 103 };
+    const { bearer, tokenFor } = await import('../../test/seed');
+    solo.headers = bearer(await tokenFor(t, 'solo.ticket'));
+    const got = await titles(solo, 'ACME');
+    expect(Object.keys(got).sort()).toEqual(['wiki']);
+  });
+
+  it('keeps the other company to its own rows', async () => {
+    expect(await titles(personas.otherCompany, 'ACME')).toEqual({
+      tickets: ['ACME Ticket Globex'],
+      invoices: ['ACME-FT-GLOBEX-1'],
+    });
+  });
+
+  it('refuses another portal, and finds nothing of acme in it', async () => {
+    expect((await find(personas.otherPortal, 'ACME')).statusCode).toBe(403);
+    const beta = { ...personas.otherPortal, company: 'beta' };
+    const res = await find(beta, 'ACME');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ groups: [] });
+    expect(JSON.stringify((await titles(beta, 'BETA')).tickets)).toBe('["BETA Richiesta di Anna"]');
+  });
+
+  it('refuses without a session', async () => {
+    expect((await find(personas.anonymous, 'ACME')).statusCode).toBe(401);
+    expect((await find(personas.forged, 'ACME')).statusCode).toBe(401);
+  });
+});
+
+describe('search matching', () => {
+  it('finds a ticket by number, id, title fragment and words of the public conversation', async () => {
+    const a = personas.admin;
+    expect((await titles(a, '2026/0012')).tickets).toEqual(['ACME Stampante non funziona']);
+    expect((await titles(a, '5002')).tickets).toEqual(['ACME Rete lenta']);
+    expect((await titles(a, 'tampan')).tickets).toEqual(['ACME Stampante non funziona']);
+    expect((await titles(a, 'carico')).tickets).toEqual(['ACME Stampante non funziona']);
+  });
+
+  it('never searches internal notes', async () => {
+    expect(await titles(personas.owner, 'segretissimo')).toEqual({});
+    expect(await titles(personas.admin, 'segretissimo')).toEqual({});
+  });
+
+  it('finds invoices and estimates by number fragment and answers signed file links', async () => {
+    const res = await find(personas.owner, 'ft-2026');
+    const body = res.json() as SearchResult;
+    expect(body.groups.map((g) => g.kind)).toEqual(['invoices']);
+    const item = body.groups[0]!.items[0]!;
+    expect(item.title).toBe('ACME-FT-2026-101');
+    expect(item.url).toMatch(/^\/api\/files\//);
+    const file = await t.app.inject({ method: 'GET', url: item.url!, headers: personas.owner.headers });
+    expect(file.statusCode).toBe(200);
+    expect((await titles(personas.owner, 'p-2026')).estimates).toEqual(['P-2026-7']);
+  });
+
+  it('takes LIKE wildcards literally', async () => {
+    expect(await titles(personas.admin, '%_%')).toEqual({});
+  });
+
+  it('answers 400 for a query too short, too long or missing', async () => {
+    for (const q of ['a', ' a ', 'x'.repeat(101)]) {
+      const res = await find(personas.owner, q);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().code).toBe('validation_error');
+    }
+    const none = await t.app.inject({
+      method: 'GET',
+      url: '/api/acme/102/search',
+      headers: personas.owner.headers,
+    });
+    expect(none.statusCode).toBe(400);
+  });
+});

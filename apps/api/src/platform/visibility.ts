@@ -1,0 +1,52 @@
+/**
+ * Who sees which rows, in one place for every reader: the list routes, their details and the one search
+ * (modules/search) all take their scope from here, so a rule changed here changes everywhere at once.
+ * Whether a contact may see a kind at all is the `access.flag` of that kind's list route in the route
+ * contracts (`flagAllows` reads it the way the access guard does).
+ */
+import type { FlagRule, PermissionFlag } from '@sportello/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import type { TenantContext } from './tenancy';
+
+/** A flag rule of a route contract (one flag, or a list of which any suffices) against a contact's flags. */
+export function flagAllows(flags: Record<PermissionFlag, boolean>, rule: FlagRule | undefined): boolean {
+  if (rule === undefined) return true;
+  return typeof rule === 'string' ? flags[rule] : rule.some((f) => flags[f]);
+}
+
+/** Which tickets a caller reaches: the company's, and only their own unless administrator. */
+export interface TicketScope {
+  portalId: number;
+  companyId: number;
+  /** Restricts to tickets created by this (internal) contact id; null: every ticket of the company. */
+  creatorContactId: number | null;
+  /** Include the latest activity report (viewContactActivityReports). */
+  withReports: boolean;
+}
+
+/** Administrators reach every ticket of the company; other contacts only the ones they created. */
+export function ticketScope(t: TenantContext, opts: { all?: boolean } = {}): TicketScope {
+  const everyone = opts.all === true || t.flags.administrator;
+  return {
+    portalId: t.portalId,
+    companyId: t.companyId,
+    creatorContactId: everyone ? null : t.contactId,
+    withReports: t.flags.viewContactActivityReports,
+  };
+}
+
+/** The condition of a ticket scope on `tickets t`. */
+export function ticketScopeWhere(s: TicketScope): SQL {
+  const own = s.creatorContactId === null ? sql`` : sql` and t.creator_contact_id = ${s.creatorContactId}`;
+  return sql`t.portal_id = ${s.portalId} and t.company_id = ${s.companyId}${own}`;
+}
+
+/** Rows of the contact's company (wiki, invoices, estimates, contracts…) on the table aliased `alias`. */
+export function companyScopeWhere(t: Pick<TenantContext, 'portalId' | 'companyId'>, alias: string): SQL {
+  return sql`${sql.raw(alias)}.portal_id = ${t.portalId} and ${sql.raw(alias)}.company_id = ${t.companyId}`;
+}
+
+/** Rows of the contact alone (their documents) on the table aliased `alias`. */
+export function contactScopeWhere(t: Pick<TenantContext, 'portalId' | 'contactId'>, alias: string): SQL {
+  return sql`${sql.raw(alias)}.portal_id = ${t.portalId} and ${sql.raw(alias)}.contact_id = ${t.contactId}`;
+}

@@ -1,0 +1,162 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, dataDir, launch, screenshot } from './browser';
+import { expectAccessible, LANGS, login, post, settled, signedIn } from './customer-kit';
+
+// Demo data: `giulia.bianchi` (giulia.bianchi@rossi-impianti.example) holds contact 12 of Rossi Impianti,
+// not an administrator; `demo` holds contact 11, its administrator, who may close any of its tickets.
+const GIULIA = `${baseUrl}/demo/12`;
+const GIULIA_MAIL = 'giulia.bianchi@rossi-impianti.example';
+
+/** Quoted-printable text of an .eml, decoded enough to search it. */
+const unQuote = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+/** Polls DATA_DIR/outbox for an e-mail to `to` whose text contains `needle` (written by the worker). */
+async function waitForMail(to: string, needle: string): Promise<string> {
+  const dir = join(dataDir, 'outbox');
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.eml'));
+    } catch {
+      // The worker creates the directory with its first message.
+    }
+    for (const name of names) {
+      // Quoted-printable bytes of UTF-8 text: decoded byte by byte, then read as UTF-8.
+      const raw = Buffer.from(unQuote(readFileSync(join(dir, name), 'latin1')), 'latin1').toString('utf8');
+      if (raw.includes(`To: ${to}`) && raw.includes(needle)) return raw;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no e-mail to ${to} containing ${needle} in ${dir}`);
+}
+
+const unreadOf = async (page: Page) => {
+  const count = page.getByTestId('bell-count');
+  return (await count.count()) === 0 ? 0 : Number(await count.innerText());
+};
+
+describe('notifications', () => {
+  let browser: Browser;
+  let demo: string;
+  let giulia: string;
+  beforeAll(async () => {
+    browser = await launch();
+    demo = await login('demo');
+    giulia = await login('giulia.bianchi');
+  });
+  afterAll(() => browser?.close());
+
+  it('rings the bell without a reload when an administrator closes my ticket, and e-mails me', async () => {
+    const title = `Bell journey ${Date.now()}`;
+    const ticket = await post<{ id: number }>('/api/demo/12/tickets', giulia, {
+      title,
+      taskTypeId: 2,
+      description: '<p>Please close it when done</p>',
+      attachments: [],
+    });
+    const context = await signedIn(browser, giulia, { language: 'it-IT' });
+    const page = await context.newPage();
+    await page.goto(`${GIULIA}/tickets`);
+    await settled(page);
+    await page.getByTestId('notification-bell').waitFor();
+    const before = await unreadOf(page);
+
+    await post(`/api/demo/11/tickets/${ticket.id}/close`, demo, {});
+    // The bell polls: the count moves on the open page.
+    await expect.poll(() => unreadOf(page), { timeout: 40_000, interval: 500 }).toBe(before + 1);
+
+    const mail = await waitForMail(GIULIA_MAIL, `/demo/12/tickets/${ticket.id}`);
+    expect(mail).toContain(`Il tuo ticket «${title}» ora è:`);
+    expect(mail).toContain('Sportello Assistenza');
+
+    await page.getByTestId('notification-bell').click();
+    const item = page.getByTestId('notification-item').first();
+    await item.waitFor();
+    expect(await item.innerText()).toContain(title);
+    await expectAccessible(page);
+    await screenshot(page, 'notifications-bell-it-1366');
+    await item.click();
+    await page.waitForURL(`${GIULIA}/tickets/${ticket.id}`);
+    await expect.poll(() => unreadOf(page)).toBe(before);
+    await context.close();
+  }, 120_000); // up to one poll period of the bell, on a loaded machine
+
+  it('keeps the e-mail switches: /demo/Notifications opens them for the contact in use', async () => {
+    const context = await signedIn(browser, giulia, { language: 'en-EN' });
+    const page = await context.newPage();
+    await page.goto(`${GIULIA}/tickets`);
+    await settled(page);
+    await page.goto(`${baseUrl}/demo/Notifications`);
+    await page.waitForURL(`${GIULIA}/notifications`);
+    await settled(page);
+    const toggle = page.getByRole('switch', { name: 'one of my tickets changes status' });
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.click();
+    await expect.poll(() => toggle.isDisabled()).toBe(false);
+    await page.reload();
+    await settled(page);
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await toggle.click();
+    await expect.poll(() => toggle.isDisabled()).toBe(false);
+    await page.reload();
+    await settled(page);
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await context.close();
+  });
+
+  it('offers the colour scheme in the user menu and remembers it', async () => {
+    const context = await signedIn(browser, giulia, { language: 'en-EN', colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(`${GIULIA}/notifications`);
+    await settled(page);
+    const scheme = () =>
+      page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    expect(await scheme()).toBe('light');
+    await page.getByTestId('user-badge').click();
+    await page.getByTestId('color-scheme-dark').click();
+    await expect.poll(scheme).toBe('dark');
+    await page.reload();
+    await settled(page);
+    expect(await scheme()).toBe('dark');
+    await expectAccessible(page);
+    await screenshot(page, 'notifications-page-en-1366-dark-chosen');
+    await page.getByTestId('user-badge').click();
+    await page.getByTestId('color-scheme-auto').click();
+    await expect.poll(scheme).toBe('light');
+    await context.close();
+  });
+
+  for (const [lang, language] of LANGS)
+    for (const width of [1366, 360])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        if (colorScheme === 'dark' && lang === 'en') continue;
+        it(`shows the Notifications page at ${width} px in ${lang}, ${colorScheme}`, async () => {
+          const context = await signedIn(browser, giulia, { width, language, colorScheme });
+          const page = await context.newPage();
+          await page.goto(`${GIULIA}/notifications`);
+          await settled(page);
+          await page.getByRole('switch').first().waitFor();
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - window.innerWidth,
+          );
+          expect(overflow).toBeLessThanOrEqual(0);
+          await expectAccessible(page);
+          await screenshot(page, `notifications-page-${lang}-${width}-${colorScheme}`);
+          if (width === 360) {
+            await page.getByTestId('notification-bell').click();
+            await page.getByRole('dialog').waitFor();
+            await expectAccessible(page);
+            await screenshot(page, `notifications-bell-${lang}-${width}-${colorScheme}`);
+          }
+          await context.close();
+        });
+      }
+});
