@@ -45,6 +45,8 @@ const StaffAcceptPage = page(() => staffDesk().then((m) => ({ default: m.StaffAc
 const StaffShell = page(() => staffDesk().then((m) => ({ default: m.StaffShell })));
 const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
 const StaffTicketPage = lazyPage(() => staffDesk().then((m) => ({ default: m.StaffTicketPage })));
+const ProfilePage = page(() => import('../features/account/profile-page'));
+const ConfirmEmailPage = page(() => import('../features/account/confirm-email-page'));
 
 type Page = ComponentType;
 
@@ -73,6 +75,7 @@ export const routes: RouteObject[] = [
   { path: '/tasks/:company?/:eventkey?', element: open(TaskPage) },
   { path: '/:company?/login', element: open(LoginPage) },
   { path: '/confirm', element: open(ConfirmPage) },
+  { path: '/confirm-email', element: open(ConfirmEmailPage) },
   { path: '/:company?/privacy', element: open(PrivacyPage) },
   { path: '/:company?/documents/:documentkey?/confirm', element: open(SignPage) },
   { path: '/:company?/documents/:documentkey?', element: open(SignPage) },
@@ -106,6 +109,8 @@ export const routes: RouteObject[] = [
       { path: 'estimates', element: guarded(SECTION_RULES.estimates, EstimatesPage) },
       { path: 'recurringAdvances', element: guarded(SECTION_RULES.recurringAdvances, RecurringAdvancesPage) },
       { path: 'publicfiles', element: guarded(SECTION_RULES.publicfiles, PublicFilesPage) },
+      // The user's own account: open to every contact, whatever its permissions.
+      { path: 'profile', element: <ProfilePage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,5 +1,6 @@
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconLogout } from '@tabler/icons-react';
+import { IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../../features/auth/api/logout';
 import type { HeaderColors } from '../../lib/branding';
@@ -10,15 +11,16 @@ import classes from './shell.module.css';
 /** The user's initial; opens the user name and Logout (SPEC A2). Logout goes to `/{company}/Login`. */
 export function UserBadge({ headerColors }: { headerColors: HeaderColors }) {
   const { t } = useTranslation();
-  const { user, company } = useTenant();
+  const { user, company, basePath } = useTenant();
   const logout = useLogout();
-  const initial = (user.userName.trim()[0] ?? '?').toUpperCase();
+  const shownName = user.displayName?.trim() || user.userName;
+  const initial = (shownName.trim()[0] ?? '?').toUpperCase();
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
         <UnstyledButton
           className={classes.headerButton}
-          aria-label={t('layout.accountMenu', { name: user.userName })}
+          aria-label={t('layout.accountMenu', { name: shownName })}
           data-testid="user-badge"
         >
           {/* Inverted header colours: the same pair, so the same contrast. */}
@@ -37,9 +39,17 @@ export function UserBadge({ headerColors }: { headerColors: HeaderColors }) {
       <Menu.Dropdown miw={200}>
         <Menu.Label>{t('layout.signedInAs')}</Menu.Label>
         <Text px="sm" pb="xs" fw={600} data-testid="user-name">
-          {user.userName}
+          {shownName}
         </Text>
         <Menu.Divider />
+        <Menu.Item
+          component={Link}
+          to={`${basePath}/profile`}
+          leftSection={<IconUserCircle size={16} aria-hidden />}
+          data-testid="profile-link"
+        >
+          {t('account.menuItem')}
+        </Menu.Item>
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}
           disabled={logout.isPending}
