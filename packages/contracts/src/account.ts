@@ -207,10 +207,11 @@ export const accountRoutes = {
   totpSetup: defineRoute({
     method: 'POST',
     path: '/api/account/totp/setup',
-    responses: { 200: totpSetupSchema },
+    responses: { 200: totpSetupSchema, 409: errorSchema },
     access: user,
     tags,
     summary: 'Start adding an authenticator app: a new secret, pending until a code confirms it',
+    description: '409 conflict when an app is already on (turn it off first, with the password or a code).',
   }),
   totpConfirm: defineRoute({
     method: 'POST',

@@ -209,6 +209,9 @@ export async function totpSetup(ctx: AppContext, userId: number): Promise<{ secr
   const db = ctx.database.db;
   const a = await findAccount(db, userId);
   if (!a) throw notFound();
+  // Replacing a working app takes turning it off first, which needs the password or a code: a session
+  // alone (a borrowed browser) cannot move the second factor to another phone.
+  if (a.totp) throw conflict('The authenticator app is already on: turn it off first', 'conflict');
   const { plain, sealed } = newTotpSecret(ctx);
   await setTotp(db, userId, { totpPendingSecret: sealed });
   return { secret: plain, uri: totpUri(await issuerOf(ctx, userId), a.email ?? a.userName, plain) };

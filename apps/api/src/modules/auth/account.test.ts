@@ -416,6 +416,8 @@ describe('account: profile, sessions, two-factor sign-in', () => {
         409,
         'no_pending_enrolment',
       );
+      // A session alone cannot move the factor to another app: it must be turned off first.
+      expectError(await inject('POST', '/api/account/totp/setup', token), 409, 'conflict');
     });
 
     it('asks for the second factor after the password and signs in with a computed code, once', async () => {
@@ -458,6 +460,21 @@ describe('account: profile, sessions, two-factor sign-in', () => {
       const sixth = await secondFactor({ ticket, code: await codeAt(secret) }, ip);
       expectError(sixth, 429, 'too_many_attempts');
       expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
+
+      // Across addresses too: 20 wrong codes for one account close it for 15 minutes, wherever from.
+      await t.ctx.database.db.execute(sql`delete from rate_limits`);
+      for (let i = 0; i < 20; i++) {
+        const from = `198.18.0.${i + 1}`;
+        const tk = (await login('tina.totp', { ip: from })).json().secondFactor.ticket;
+        expectError(await secondFactor({ ticket: tk, code: '000000' }, from), 401, 'wrong_code');
+      }
+      const spread = (await login('tina.totp', { ip: '198.18.1.1' })).json().secondFactor.ticket;
+      expectError(
+        await secondFactor({ ticket: spread, code: await codeAt(secret) }, '198.18.1.1'),
+        429,
+        'too_many_attempts',
+      );
+      await t.ctx.database.db.execute(sql`delete from rate_limits`);
 
       const late = (await login('tina.totp')).json().secondFactor.ticket;
       t.clock.set('2026-11-20T10:05:01Z');

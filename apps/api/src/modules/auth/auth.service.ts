@@ -55,6 +55,9 @@ export const LIMITS = SIGN_IN_LIMITS;
 
 export const RECOVERY_TTL_MS = 3600_000;
 
+/** Second-factor attempts of one account from every address together (each address has 5 of them). */
+export const SECOND_FACTOR_PER_ACCOUNT = { limit: 20, windowSeconds: 15 * 60 };
+
 const wrongCredentials = () => unauthorized('Wrong username or password', 'wrong_credentials');
 const tooManyAttempts = (retryAfterSeconds: number) =>
   tooMany('Too many attempts: please wait and try again', 'too_many_attempts', retryAfterSeconds);
@@ -167,8 +170,12 @@ export async function finishSecondFactor(
   const address = addressKey(meta.ip);
   const ipKey = `login:ip:${address}`;
   const own = accountKey(challenge.userId, address);
+  // And across addresses: the password is known here, only the code stands between a guesser and the
+  // account, so many addresses must not add up to many guesses.
+  const accountWide = `second-factor:user:${challenge.userId}`;
   await throttle(ctx, ipKey, LIMITS.loginPerIp);
   await throttle(ctx, own, LIMITS.loginPerAccountAndAddress);
+  await throttle(ctx, accountWide, SECOND_FACTOR_PER_ACCOUNT);
 
   const ok =
     req.code !== undefined
@@ -186,6 +193,7 @@ export async function finishSecondFactor(
     });
   });
   await clear(db, own);
+  await clear(db, accountWide);
   await unhit(db, ipKey);
   return toAnswer(session);
 }
