@@ -591,6 +591,30 @@ describe('account: profile, sessions, two-factor sign-in', () => {
       );
     });
 
+    it('asks an account with a passkey for it after the password, and offers options for its ticket', async () => {
+      await t.ctx.database.db.execute(sql`
+        insert into user_passkeys (user_id, credential_id, public_key, name)
+        select id, 'cred-pat', 'AQID', 'Desk key' from users where user_name = 'pat.profile'`);
+      const first = await login('pat.profile');
+      expect(first.json().secondFactor.methods).toEqual(['passkey', 'recovery']);
+      const options = await inject('POST', '/api/auth/login/passkey-options', undefined, {
+        ticket: first.json().secondFactor.ticket,
+      });
+      expect(options.statusCode).toBe(200);
+      expect(options.json()).toMatchObject({
+        rpId: 'portal.example.com',
+        allowCredentials: [{ id: 'cred-pat' }],
+      });
+      // A made-up answer is a wrong one, not a fault.
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login/second-factor',
+        payload: { ticket: first.json().secondFactor.ticket, passkey: { id: 'cred-pat', response: {} } },
+      });
+      expectError(res, 401, 'wrong_code');
+      await t.ctx.database.db.execute(sql`delete from user_passkeys where credential_id = 'cred-pat'`);
+    });
+
     it('offers no passkey sign-in to an account without one', async () => {
       expectError(
         await inject('POST', '/api/auth/login/passkey-options', undefined, { ticket: 'forged' }),

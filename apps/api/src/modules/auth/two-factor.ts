@@ -40,15 +40,14 @@ export const methodsOf = (f: Factors): SecondFactorMethod[] => [
 ];
 
 export async function findFactors(db: Conn, userId: number): Promise<Factors> {
-  const rows = await db
-    .select({
-      totp: sql<boolean>`${users.totpSecret} is not null`,
-      passkeys: sql<number>`(select count(*)::int from ${userPasskeys} where ${userPasskeys.userId} = ${users.id})`,
-    })
-    .from(users)
-    .where(eq(users.id, userId));
-  const r = rows[0];
-  return { totp: !!r?.totp, passkeys: Number(r?.passkeys ?? 0) };
+  const [totp, passkeys] = await Promise.all([
+    db
+      .select({ on: sql<boolean>`${users.totpSecret} is not null` })
+      .from(users)
+      .where(eq(users.id, userId)),
+    db.select({ n: count() }).from(userPasskeys).where(eq(userPasskeys.userId, userId)),
+  ]);
+  return { totp: !!totp[0]?.on, passkeys: Number(passkeys[0]?.n ?? 0) };
 }
 
 // --- TOTP ---
