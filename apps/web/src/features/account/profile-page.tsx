@@ -250,7 +250,7 @@ function NotificationsCard() {
         <IconBell size={20} aria-hidden />
         <Text size="sm">
           {t('account.notifications.text')}{' '}
-          <Anchor component={Link} to={`/${encodeURIComponent(company)}/Notifications`}>
+          <Anchor component={Link} to={`/${encodeURIComponent(company)}/Notifications`} underline="always">
             {t('account.notifications.link')}
           </Anchor>
         </Text>

@@ -64,7 +64,7 @@ export function SessionsCard() {
                   <Group gap="xs">
                     <Text fw={600}>{what}</Text>
                     {s.current && (
-                      <Badge color="green" variant="light">
+                      <Badge color="blue.9" variant="outline">
                         {t('account.sessions.current')}
                       </Badge>
                     )}

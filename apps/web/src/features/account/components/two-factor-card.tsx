@@ -41,8 +41,8 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
 
   return (
     <Section title={t('account.twoFactor.title')} id="account-two-factor">
-      <Group gap="xs">
-        <IconShieldCheck size={20} aria-hidden />
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <IconShieldCheck size={20} aria-hidden style={{ flexShrink: 0 }} />
         <Text size="sm" data-testid="two-factor-state">
           {isOn ? t('account.twoFactor.on') : t('account.twoFactor.off')}
         </Text>
@@ -58,7 +58,7 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const { t } = useTranslation();
   return (
-    <Alert color="yellow" variant="light" title={t('account.recovery.shownOnce')} role="status">
+    <Alert color="blue" variant="light" title={t('account.recovery.shownOnce')} role="status">
       <Stack gap="sm">
         <Text size="sm">{t('account.recovery.keep')}</Text>
         <List spacing={4} data-testid="recovery-codes" listStyleType="none" ff="monospace">
@@ -156,7 +156,7 @@ function TotpBlock({ isOn, onCodes }: { isOn: boolean; onCodes: OnCodes }) {
           {t('account.totp.title')}
         </Title>
         {isOn && (
-          <Badge color="green" variant="light">
+          <Badge color="blue.9" variant="outline">
             {t('account.twoFactor.active')}
           </Badge>
         )}
