@@ -26,7 +26,8 @@ describe('account: profile, sessions, two-factor sign-in', () => {
     for (const userName of ['pat.profile', 'sam.sessions', 'tina.totp', 'rita.remember', 'ezio.email'])
       doc.users.push({ userName, email: `${userName}@acme.example`, password: PASSWORD, contacts: [] });
     await seedExample(t, doc);
-  });
+    // The import hashes a dozen passwords (argon2): on a shared, loaded machine that outlasts a minute.
+  }, 180_000);
   afterAll(() => t.close());
   beforeEach(async () => {
     t.clock.set(NOW);
