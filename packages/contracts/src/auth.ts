@@ -34,12 +34,21 @@ export const authErrorCodes = {
   linkExpired: 'link_expired',
   /** 404, link check / confirm: unknown or already used link. */
   linkInvalid: 'link_invalid',
+  /** 401, second factor: the code (authenticator, recovery code) or the passkey is not right. */
+  wrongCode: 'wrong_code',
+  /** 401, second factor: the sign-in ticket is unknown, used or older than 5 minutes: sign in again. */
+  challengeExpired: 'challenge_expired',
 } as const;
+
+/** "Remember me": a session of this many days instead of TOKEN_TTL_HOURS (which also ends with the browser). */
+export const REMEMBER_DAYS = 30;
 
 export const loginRequestSchema = z.object({
   /** User name or e-mail, matched case-insensitively. */
   userName: z.string().trim().min(1).max(320),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+  /** Keep the session REMEMBER_DAYS days (the browser keeps it too); otherwise TOKEN_TTL_HOURS. */
+  remember: z.boolean().optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
@@ -50,8 +59,50 @@ export const sessionAnswerSchema = z.object({
   expiresAt: isoDateTime,
 });
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
-export const loginAnswerSchema = sessionAnswerSchema;
-export type LoginAnswer = SessionAnswer;
+
+/** The second factors a user may answer a sign-in with. */
+export const secondFactorMethodSchema = z.enum(['totp', 'passkey', 'recovery']);
+export type SecondFactorMethod = z.infer<typeof secondFactorMethodSchema>;
+
+/**
+ * The password was right but the account has two-factor sign-in: no session yet. Send the ticket with a
+ * code (or a passkey's answer) to `POST /api/auth/login/second-factor` within 5 minutes.
+ */
+export const secondFactorAnswerSchema = z.object({
+  secondFactor: z.object({
+    ticket: z.string(),
+    methods: z.array(secondFactorMethodSchema),
+    expiresAt: isoDateTime,
+  }),
+});
+export type SecondFactorAnswer = z.infer<typeof secondFactorAnswerSchema>;
+
+/** A session, or (two-factor accounts) the ticket of a sign-in waiting for its second factor. */
+export const loginAnswerSchema = z.union([sessionAnswerSchema, secondFactorAnswerSchema]);
+export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
+export const isSecondFactor = (a: LoginAnswer): a is SecondFactorAnswer => 'secondFactor' in a;
+
+/** A ticket of a sign-in waiting for its second factor. */
+const ticketSchema = z.string().min(1).max(200);
+
+/**
+ * `POST /api/auth/login/second-factor`: one of `code` (6 digits of the authenticator app, or a recovery
+ * code) or `passkey` (the browser's answer to the options of `login/passkey-options`).
+ */
+export const secondFactorRequestSchema = z
+  .object({
+    ticket: ticketSchema,
+    code: z.string().trim().min(1).max(40).optional(),
+    passkey: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((r) => (r.code === undefined) !== (r.passkey === undefined), {
+    message: 'send either a code or a passkey answer',
+  });
+export type SecondFactorRequest = z.infer<typeof secondFactorRequestSchema>;
+
+export const passkeyLoginOptionsRequestSchema = z.object({ ticket: ticketSchema });
+/** WebAuthn options as JSON (`PublicKeyCredentialRequestOptionsJSON` / `…CreationOptionsJSON`). */
+export const webAuthnOptionsSchema = z.record(z.string(), z.unknown());
 
 /** One contact the user holds: a company in a portal, with its permissions and the portal's settings. */
 export const meContactSchema = z.object({
@@ -67,6 +118,10 @@ export type MeContact = z.infer<typeof meContactSchema>;
 export const meAnswerSchema = z.object({
   id: z.number().int(),
   userName: z.string(),
+  /** The name the user chose in the profile; null: show the user name. */
+  displayName: z.string().nullable(),
+  /** The language the user chose in the profile (it overrides the portal's and the browser's). */
+  language: portalLanguageSchema.nullable(),
   contacts: z.array(meContactSchema),
   /** The largest file the server takes in one upload (its MAX_UPLOAD_MB): the forms state it. */
   maxUploadBytes: z.number().int().positive(),
@@ -129,7 +184,8 @@ export const confirmRequestSchema = z
     params: { code: 'passwords_differ' },
   });
 export type ConfirmRequest = z.infer<typeof confirmRequestSchema>;
-export const confirmAnswerSchema = sessionAnswerSchema;
+/** A session, or the second-factor ticket: a recovery link does not get past two-factor sign-in. */
+export const confirmAnswerSchema = loginAnswerSchema;
 
 /**
  * `POST /api/auth/password` (signed in): answers a NEW session token; the old token and every other
@@ -155,7 +211,29 @@ export const authRoutes = {
     summary: 'Sign in with user name or e-mail and password',
     description:
       '401 wrong_credentials for a wrong password and for an unknown user alike. 429 too_many_attempts ' +
-      '(with Retry-After) after 5 failures for one account or 30 attempts from one address in 15 minutes.',
+      '(with Retry-After) after 5 failures for one account or 30 attempts from one address in 15 minutes. ' +
+      'An account with two-factor sign-in answers {secondFactor} instead of a session.',
+  }),
+  secondFactor: defineRoute({
+    method: 'POST',
+    path: '/api/auth/login/second-factor',
+    body: secondFactorRequestSchema,
+    responses: { 200: sessionAnswerSchema, 401: errorSchema, 429: errorSchema },
+    access: { guard: 'public' },
+    tags: ['auth'],
+    summary: 'Finish a two-factor sign-in with a code or a passkey',
+    description:
+      '401 wrong_code; 401 challenge_expired (unknown, used or older than 5 minutes: sign in again); ' +
+      '429 too_many_attempts, counted like the password per account and address.',
+  }),
+  passkeyLoginOptions: defineRoute({
+    method: 'POST',
+    path: '/api/auth/login/passkey-options',
+    body: passkeyLoginOptionsRequestSchema,
+    responses: { 200: webAuthnOptionsSchema, 401: errorSchema },
+    access: { guard: 'public' },
+    tags: ['auth'],
+    summary: "The WebAuthn options to sign a two-factor sign-in's ticket with a passkey",
   }),
   logout: defineRoute({
     method: 'POST',

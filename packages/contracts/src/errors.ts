@@ -1,6 +1,7 @@
 // Every error code the API answers, in one typed list: the server's AppError takes only these, and
 // the web app maps them to translated texts. Area codes live beside their area's schemas; the codes
 // any route may answer are here.
+import { accountErrorCodes } from './account';
 import { appointmentErrorCodes } from './appointments';
 import { authErrorCodes } from './auth';
 import { entityErrorCodes } from './entities';
@@ -75,6 +76,7 @@ export const commonErrorCodes = {
 export const errorCodes = {
   ...commonErrorCodes,
   ...authErrorCodes,
+  ...accountErrorCodes,
   ...portalErrorCodes,
   ...ticketErrorCodes,
   ...uploadErrorCodes,

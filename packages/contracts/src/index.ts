@@ -2,6 +2,7 @@ export * from './route';
 export * from './permissions';
 export * from './common';
 export * from './auth';
+export * from './account';
 export * from './portals';
 export * from './admin';
 export * from './tickets';

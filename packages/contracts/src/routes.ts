@@ -1,4 +1,5 @@
 // Every area's route contracts, for whoever needs them all (the server's completeness test, docs).
+import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
@@ -22,6 +23,7 @@ import { wikiRoutes } from './wiki';
 export const apiRoutes = {
   platform: platformRoutes,
   auth: authRoutes,
+  account: accountRoutes,
   portals: portalRoutes,
   admin: adminRoutes,
   tickets: ticketRoutes,

@@ -230,8 +230,16 @@ export const users = pgTable(
     email: text('email'),
     passwordHash: text('password_hash'),
     passwordChangedAt: ts('password_changed_at'),
-    /** it / en / es; null: the portal's language. */
+    /** it-IT / en-EN / es-ES (older rows: it / en / es); null: the portal's language. */
     language: text('language'),
+    /** The name shown for the user (migration 0012); null: the user name. */
+    displayName: text('display_name'),
+    /** TOTP secret, encrypted (platform/secret-box.ts); null: no authenticator app. */
+    totpSecret: text('totp_secret'),
+    /** A secret shown for enrolment, encrypted, until its first code confirms it. */
+    totpPendingSecret: text('totp_pending_secret'),
+    /** The last time step a code was accepted for: a code is good once. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     /** E-mail me when an agent answers one of my tickets (on unless the user turns it off). */
     notifyAgentComments: boolean('notify_agent_comments').notNull().default(true),
     /** E-mail me of a step change, a new document, invoice or signature request (migration 0013). */
@@ -275,8 +283,16 @@ export const sessions = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     expiresAt: ts('expires_at').notNull(),
     revokedAt: ts('revoked_at'),
+    /** What the profile names a session by (migration 0012): the internal id stays inside. */
+    publicId: uuid('public_id').notNull().defaultRandom(),
+    /** "Remember me": 30 days instead of TOKEN_TTL_HOURS. */
+    remember: boolean('remember').notNull().default(false),
+    userAgent: text('user_agent'),
+    ip: text('ip'),
+    /** Moved when the app loads (`GET /api/Users/me`), at most every few minutes. */
+    lastSeenAt: ts('last_seen_at'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [index('sessions_user_idx').on(t.userId), uniqueIndex('sessions_public_id_uq').on(t.publicId)],
 );
 
 /** Single-use links (invitation, password recovery), stored hashed. */
@@ -288,12 +304,80 @@ export const userTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['invite', 'recovery'] }).notNull(),
+    purpose: text('purpose', { enum: ['invite', 'recovery', 'email'] }).notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** purpose 'email': the address the link confirms (migration 0012). */
+    newEmail: text('new_email'),
   },
   (t) => [index('user_tokens_user_idx').on(t.userId)],
+);
+
+// --- Two-factor sign-in (migration 0012) ---
+
+/** Passkeys (WebAuthn credentials) used as a second factor. */
+export const userPasskeys = pgTable(
+  'user_passkeys',
+  {
+    id: id(),
+    publicId: uuid('public_id').notNull().defaultRandom(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** base64url credential id, unique across users. */
+    credentialId: text('credential_id').notNull(),
+    /** base64url COSE public key. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** JSON list of transports the authenticator named. */
+    transports: text('transports'),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('user_passkeys_public_id_uq').on(t.publicId),
+    uniqueIndex('user_passkeys_credential_uq').on(t.credentialId),
+    index('user_passkeys_user_idx').on(t.userId),
+  ],
+);
+
+/** Single-use recovery codes, stored as SHA-256. */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    id: id(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('user_recovery_codes_user_idx').on(t.userId)],
+);
+
+/** A sign-in waiting for its second factor ('login') or a passkey being registered ('passkey'). */
+export const authChallenges = pgTable(
+  'auth_challenges',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['login', 'passkey'] }).notNull(),
+    remember: boolean('remember').notNull().default(false),
+    webauthnChallenge: text('webauthn_challenge'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    uniqueIndex('auth_challenges_token_uq').on(t.tokenHash),
+    index('auth_challenges_user_idx').on(t.userId),
+  ],
 );
 
 /** Fixed-window counters shared by every process (login throttling, OTP sends…). */

@@ -384,3 +384,49 @@ describe('staff and contact sessions', () => {
     ]);
   });
 });
+
+describe("routes of the signed-in user's own account", () => {
+  it('refuse an anonymous caller and a forged token, before reading the body', async () => {
+    const routes = registeredRoutes(t.app).flatMap((r) =>
+      r.contract && r.contract.access.guard === 'user' ? [r.contract] : [],
+    );
+    // Users/me, logout, password, and the profile's routes (account.ts).
+    expect(routes.length).toBeGreaterThan(14);
+    for (const c of routes) {
+      const url = urlOf(c.path).replace(/\/1(?=\/|$)/g, '/00000000-0000-4000-8000-000000000000');
+      const anonymous = await t.app.inject({ method: c.method, url, payload: {} });
+      expect(anonymous.statusCode, `${routeKey(c)} anonymous`).toBe(401);
+      expect(anonymous.json().code, `${routeKey(c)} anonymous`).toBe('unauthorized');
+      const forged = await t.app.inject({
+        method: c.method,
+        url,
+        payload: {},
+        headers: { authorization: 'Bearer forged' },
+      });
+      expect(forged.statusCode, `${routeKey(c)} forged`).toBe(401);
+      expect(forged.json().code, `${routeKey(c)} forged`).toBe('invalid_token');
+    }
+  });
+
+  it("never reach another user's sessions or passkeys", async () => {
+    const sessions = await t.app.inject({
+      method: 'GET',
+      url: '/api/account/sessions',
+      headers: personas.owner.headers,
+    });
+    const ownerSession = (sessions.json() as { id: string; current: boolean }[]).find((s) => s.current)!;
+    // Another persona (another user) names the owner's session: not found, and it lives on.
+    const other = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/account/sessions/${ownerSession.id}`,
+      headers: personas.colleague.headers,
+    });
+    expect(other.statusCode).toBe(404);
+    const still = await t.app.inject({
+      method: 'GET',
+      url: '/api/Users/me',
+      headers: personas.owner.headers,
+    });
+    expect(still.statusCode).toBe(200);
+  });
+});

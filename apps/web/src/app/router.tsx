@@ -51,6 +51,8 @@ const StaffShell = page(() => staffDesk().then((m) => ({ default: m.StaffShell }
 const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
 const StaffTicketPage = lazyPage(() => staffDesk().then((m) => ({ default: m.StaffTicketPage })));
 const NotificationsPage = page(() => import('../features/notifications/notifications-page'));
+const ProfilePage = page(() => import('../features/account/profile-page'));
+const ConfirmEmailPage = page(() => import('../features/account/confirm-email-page'));
 
 type Page = ComponentType;
 
@@ -79,6 +81,7 @@ export const routes: RouteObject[] = [
   { path: '/tasks/:company?/:eventkey?', element: open(TaskPage) },
   { path: '/:company?/login', element: open(LoginPage) },
   { path: '/confirm', element: open(ConfirmPage) },
+  { path: '/confirm-email', element: open(ConfirmEmailPage) },
   { path: '/:company?/privacy', element: open(PrivacyPage) },
   // The user's page (issue 16): `/{company}/Notifications` opens it for the remembered contact.
   { path: '/:company?/notifications', element: <NotificationsRedirect /> },
@@ -115,6 +118,8 @@ export const routes: RouteObject[] = [
       { path: 'recurringAdvances', element: guarded(SECTION_RULES.recurringAdvances, RecurringAdvancesPage) },
       { path: 'publicfiles', element: guarded(SECTION_RULES.publicfiles, PublicFilesPage) },
       { path: 'notifications', element: <NotificationsPage /> },
+      // The user's own account: open to every contact, whatever its permissions.
+      { path: 'profile', element: <ProfilePage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

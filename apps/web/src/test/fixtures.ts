@@ -41,5 +41,13 @@ export function contact(over: Partial<MeContact> = {}): MeContact {
 export const ALL_FLAGS = Object.fromEntries(Object.keys(NO_FLAGS).map((k) => [k, true])) as typeof NO_FLAGS;
 
 export function user(contacts: MeContact[], over: Partial<MeAnswer> = {}): MeAnswer {
-  return { id: 1, userName: 'demo', contacts, maxUploadBytes: 25 * 1024 * 1024, ...over };
+  return {
+    id: 1,
+    userName: 'demo',
+    displayName: null,
+    language: null,
+    contacts,
+    maxUploadBytes: 25 * 1024 * 1024,
+    ...over,
+  };
 }

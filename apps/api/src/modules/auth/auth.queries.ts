@@ -1,4 +1,4 @@
-import type { PermissionFlag } from '@sportello/contracts';
+import { REMEMBER_DAYS, type PermissionFlag } from '@sportello/contracts';
 import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { permissionColumns } from '../../platform/tenancy';
@@ -23,6 +23,8 @@ export interface LoginCandidate {
   userName: string;
   email: string | null;
   passwordHash: string | null;
+  /** Chosen in the profile: the language of the user's e-mails. */
+  language: string | null;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function findUsersByNameOrEmail(db: Conn, nameOrEmail: string): Pro
       userName: users.userName,
       email: users.email,
       passwordHash: users.passwordHash,
+      language: users.language,
     })
     .from(users)
     .where(or(nameMatch, sql`lower(${users.email}) = ${needle}`))
@@ -55,6 +58,10 @@ export async function findPasswordHash(db: Conn, userId: number): Promise<string
 export interface MeRow extends Record<PermissionFlag, boolean | null> {
   userId: number;
   userName: string;
+  displayName: string | null;
+  language: string | null;
+  /** The "last seen" of the session asking (the same statement reads it). */
+  lastSeenAt: Date | null;
   contactExtId: number | null;
   companyName: string | null;
   /** Null when the user holds no contact (the left joins found nothing). */
@@ -68,12 +75,16 @@ const meRowsQuery = preparedPerDb((db) =>
     .select({
       userId: users.id,
       userName: users.userName,
+      displayName: users.displayName,
+      language: users.language,
+      lastSeenAt: sessions.lastSeenAt,
       contactExtId: contacts.extId,
       companyName: companies.companyName,
       ...permissionColumns,
       settings: portalSettingsColumns,
     })
     .from(users)
+    .leftJoin(sessions, and(eq(sessions.id, sql.placeholder('sessionId')), eq(sessions.userId, users.id)))
     .leftJoin(userContacts, eq(userContacts.userId, users.id))
     .leftJoin(contacts, eq(contacts.id, userContacts.contactId))
     .leftJoin(companies, eq(companies.id, contacts.companyId))
@@ -84,8 +95,15 @@ const meRowsQuery = preparedPerDb((db) =>
     .prepare('me_rows'),
 );
 
-export async function loadMeRows(db: Db, userId: number): Promise<MeRow[]> {
-  return (await meRowsQuery(db).execute({ userId })) as MeRow[];
+export async function loadMeRows(db: Db, userId: number, sessionId: number): Promise<MeRow[]> {
+  return (await meRowsQuery(db).execute({ userId, sessionId })) as MeRow[];
+}
+
+/** Where a session was opened from, and whether it is remembered (REMEMBER_DAYS instead of the TTL). */
+export interface SessionMeta {
+  remember: boolean;
+  userAgent: string | undefined;
+  ip: string;
 }
 
 /** Opens a session inside the caller's transaction; only the token's hash is stored. */
@@ -94,11 +112,36 @@ export async function insertSession(
   userId: number,
   now: Date,
   ttlHours: number,
+  meta?: SessionMeta,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
-  const expiresAt = new Date(now.getTime() + ttlHours * 3600_000);
-  await tx.insert(sessions).values({ tokenHash: sha256(token), userId, createdAt: now, expiresAt });
+  const hours = meta?.remember ? REMEMBER_DAYS * 24 : ttlHours;
+  const expiresAt = new Date(now.getTime() + hours * 3600_000);
+  await tx.insert(sessions).values({
+    tokenHash: sha256(token),
+    userId,
+    createdAt: now,
+    expiresAt,
+    lastSeenAt: now,
+    remember: meta?.remember ?? false,
+    // Bounded: a user agent is the client's to write.
+    userAgent: meta?.userAgent?.slice(0, 400) ?? null,
+    ip: meta?.ip ?? null,
+  });
   return { token, expiresAt };
+}
+
+/** Whether a session is a remembered one (a password change keeps that choice for its new session). */
+export async function isRemembered(db: Conn, sessionId: number): Promise<boolean> {
+  const rows = await db.select({ r: sessions.remember }).from(sessions).where(eq(sessions.id, sessionId));
+  return rows[0]?.r ?? false;
+}
+
+/** How stale `last_seen_at` may get before a page load moves it: a write per load would be waste. */
+export const LAST_SEEN_STEP_MS = 5 * 60_000;
+
+export async function touchSession(db: Conn, sessionId: number, now: Date): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, sessionId));
 }
 
 export async function revokeSession(db: Conn, sessionId: number, now: Date): Promise<void> {
@@ -124,7 +167,7 @@ export async function retireUserTokens(
   db: Conn,
   userId: number,
   now: Date,
-  purpose?: 'invite' | 'recovery',
+  purpose?: 'invite' | 'recovery' | 'email',
 ): Promise<void> {
   await db
     .update(userTokens)
@@ -141,9 +184,10 @@ export async function retireUserTokens(
 export async function insertUserToken(
   db: Conn,
   userId: number,
-  purpose: 'invite' | 'recovery',
+  purpose: 'invite' | 'recovery' | 'email',
   now: Date,
   ttlMs: number,
+  newEmail?: string,
 ): Promise<string> {
   const token = newToken();
   await db.insert(userTokens).values({
@@ -152,6 +196,7 @@ export async function insertUserToken(
     purpose,
     createdAt: now,
     expiresAt: new Date(now.getTime() + ttlMs),
+    newEmail: newEmail ?? null,
   });
   return token;
 }
@@ -160,9 +205,10 @@ export interface LinkRow {
   id: number;
   userId: number;
   userName: string;
-  purpose: 'invite' | 'recovery';
+  purpose: 'invite' | 'recovery' | 'email';
   expiresAt: Date;
   usedAt: Date | null;
+  newEmail: string | null;
 }
 
 export async function findLink(db: Conn, token: string): Promise<LinkRow | undefined> {
@@ -174,6 +220,7 @@ export async function findLink(db: Conn, token: string): Promise<LinkRow | undef
       purpose: userTokens.purpose,
       expiresAt: userTokens.expiresAt,
       usedAt: userTokens.usedAt,
+      newEmail: userTokens.newEmail,
     })
     .from(userTokens)
     .innerJoin(users, eq(users.id, userTokens.userId))

@@ -1,5 +1,11 @@
-import type { MeAnswer, SessionAnswer } from '@sportello/contracts';
-import { invalidSession, issueSession } from '../../platform/auth';
+import {
+  portalLanguageSchema,
+  type LoginAnswer,
+  type MeAnswer,
+  type SecondFactorAnswer,
+  type SessionAnswer,
+} from '@sportello/contracts';
+import { invalidSession } from '../../platform/auth';
 import { emitUserActivated } from '../../platform/events';
 import type { AppContext } from '../../platform/context';
 import { flagsOf } from '../../platform/tenancy';
@@ -17,18 +23,40 @@ import {
   findUsersByNameOrEmail,
   insertSession,
   insertUserToken,
+  isRemembered,
+  LAST_SEEN_STEP_MS,
+  touchSession,
   loadMeRows,
   retireUserTokens,
   revokeAllSessions,
   revokeSession,
   setPassword,
   type LoginCandidate,
+  type LinkRow,
+  type SessionMeta,
 } from './auth.queries';
+import {
+  consumeChallenge,
+  findFactors,
+  findLoginChallenge,
+  hasSecondFactor,
+  methodsOf,
+  openChallenge,
+  passkeyAuthenticationOptions,
+  passkeysOf,
+  purgeChallenges,
+  setWebauthnChallenge,
+  useAnyCode,
+  usePasskey,
+} from './two-factor';
 
 /** Throttling windows (shared with the staff sign-in: platform/rate-limit.ts). */
 export const LIMITS = SIGN_IN_LIMITS;
 
 export const RECOVERY_TTL_MS = 3600_000;
+
+/** Second-factor attempts of one account from every address together (each address has 5 of them). */
+export const SECOND_FACTOR_PER_ACCOUNT = { limit: 20, windowSeconds: 15 * 60 };
 
 const wrongCredentials = () => unauthorized('Wrong username or password', 'wrong_credentials');
 const tooManyAttempts = (retryAfterSeconds: number) =>
@@ -76,8 +104,9 @@ export async function login(
   ctx: AppContext,
   userName: string,
   password: string,
-  ip: string,
-): Promise<SessionAnswer> {
+  meta: SessionMeta,
+): Promise<LoginAnswer> {
+  const ip = meta.ip;
   const db = ctx.database.db;
   const candidates = await findUsersByNameOrEmail(db, userName);
   const address = addressKey(ip);
@@ -96,7 +125,89 @@ export async function login(
   const own = accountKey(user.id, address);
   for (const key of accountKeys) await (key === own ? clear(db, key) : unhit(db, key));
   await unhit(db, ipKey);
-  return toAnswer(await issueSession(db, ctx.clock, user.id, ctx.config.TOKEN_TTL_HOURS));
+  const challenge = await secondFactorChallenge(ctx, user.id, meta.remember);
+  if (challenge) return challenge;
+  return toAnswer(await insertSession(db, user.id, ctx.clock.now(), ctx.config.TOKEN_TTL_HOURS, meta));
+}
+
+/**
+ * For an account with two-factor sign-in, the ticket of a sign-in waiting for its second factor
+ * (nothing else opens a session for it: not the password, not a recovery link); else undefined.
+ */
+async function secondFactorChallenge(
+  ctx: AppContext,
+  userId: number,
+  remember: boolean,
+): Promise<SecondFactorAnswer | undefined> {
+  const db = ctx.database.db;
+  const factors = await findFactors(db, userId);
+  if (!hasSecondFactor(factors)) return undefined;
+  const now = ctx.clock.now();
+  await purgeChallenges(db, userId, 'login', now);
+  const c = await openChallenge(db, userId, 'login', now, { remember });
+  return {
+    secondFactor: { ticket: c.ticket, methods: methodsOf(factors), expiresAt: c.expiresAt.toISOString() },
+  };
+}
+
+const wrongCode = () => unauthorized('The code is not right', 'wrong_code');
+const challengeExpired = () =>
+  unauthorized('This sign-in has expired: please sign in again', 'challenge_expired');
+
+/**
+ * Finishes a two-factor sign-in: the ticket of `login` (or `confirm`) and a code of the authenticator
+ * app, a recovery code, or a passkey's answer. Attempts count like passwords: on the account's counter
+ * from this address and on the address's, so five wrong codes close the account to that address.
+ */
+export async function finishSecondFactor(
+  ctx: AppContext,
+  req: { ticket: string; code?: string | undefined; passkey?: Record<string, unknown> | undefined },
+  meta: Omit<SessionMeta, 'remember'>,
+): Promise<SessionAnswer> {
+  const db = ctx.database.db;
+  const challenge = await findLoginChallenge(db, req.ticket, ctx.clock.now());
+  if (!challenge) throw challengeExpired();
+  const address = addressKey(meta.ip);
+  const ipKey = `login:ip:${address}`;
+  const own = accountKey(challenge.userId, address);
+  // And across addresses: the password is known here, only the code stands between a guesser and the
+  // account, so many addresses must not add up to many guesses.
+  const accountWide = `second-factor:user:${challenge.userId}`;
+  await throttle(ctx, ipKey, LIMITS.loginPerIp);
+  await throttle(ctx, own, LIMITS.loginPerAccountAndAddress);
+  await throttle(ctx, accountWide, SECOND_FACTOR_PER_ACCOUNT);
+
+  const ok =
+    req.code !== undefined
+      ? await useAnyCode(ctx, db, challenge.userId, req.code)
+      : !!challenge.webauthnChallenge &&
+        (await usePasskey(ctx, db, challenge.userId, challenge.webauthnChallenge, req.passkey ?? {}));
+  if (!ok) throw wrongCode();
+
+  const now = ctx.clock.now();
+  const session = await db.transaction(async (tx) => {
+    if (!(await consumeChallenge(tx, challenge.id, now))) throw challengeExpired();
+    return insertSession(tx, challenge.userId, now, ctx.config.TOKEN_TTL_HOURS, {
+      ...meta,
+      remember: challenge.remember,
+    });
+  });
+  await clear(db, own);
+  await clear(db, accountWide);
+  await unhit(db, ipKey);
+  return toAnswer(session);
+}
+
+/** The WebAuthn options for a sign-in's ticket; the challenge is kept on the ticket's row. */
+export async function passkeyLoginOptions(ctx: AppContext, ticket: string): Promise<Record<string, unknown>> {
+  const db = ctx.database.db;
+  const challenge = await findLoginChallenge(db, ticket, ctx.clock.now());
+  if (!challenge) throw challengeExpired();
+  const rows = await passkeysOf(db, challenge.userId);
+  if (rows.length === 0) throw wrongCode();
+  const options = await passkeyAuthenticationOptions(ctx, rows);
+  await setWebauthnChallenge(db, challenge.id, options.challenge);
+  return options as unknown as Record<string, unknown>;
 }
 
 /** The failed-login counter of one account from one address (see `login`). */
@@ -106,11 +217,15 @@ export async function logout(ctx: AppContext, sessionId: number): Promise<void> 
   await revokeSession(ctx.database.db, sessionId, ctx.clock.now());
 }
 
-export async function me(ctx: AppContext, userId: number): Promise<MeAnswer> {
-  const rows = await loadMeRows(ctx.database.db, userId);
+export async function me(ctx: AppContext, userId: number, sessionId: number): Promise<MeAnswer> {
+  const rows = await loadMeRows(ctx.database.db, userId, sessionId);
   const first = rows[0];
   if (!first) throw invalidSession();
   const now = ctx.clock.now();
+  // Every page load asks for the user: that is the session's "last seen" (the profile lists it),
+  // written only when it is older than a few minutes.
+  if (!first.lastSeenAt || now.getTime() - first.lastSeenAt.getTime() >= LAST_SEEN_STEP_MS)
+    await touchSession(ctx.database.db, sessionId, now);
   const contacts: MeAnswer['contacts'] = [];
   for (const r of rows) {
     if (r.contactExtId === null || r.companyName === null || r.settings === null) continue;
@@ -121,9 +236,12 @@ export async function me(ctx: AppContext, userId: number): Promise<MeAnswer> {
       portalSettings: toPortalSettings(r.settings, ctx.signer, now),
     });
   }
+  const language = portalLanguageSchema.safeParse(first.language);
   return {
     id: first.userId,
     userName: first.userName,
+    displayName: first.displayName,
+    language: language.success ? language.data : null,
     contacts,
     maxUploadBytes: ctx.config.MAX_UPLOAD_MB * 1024 * 1024,
   };
@@ -153,7 +271,9 @@ export async function requestRecovery(
   const own = await findUserPortals(db, user.id);
   const named = req.company?.toLowerCase();
   const portal = named ? own.find((p) => p.key.toLowerCase() === named) : undefined;
-  const language = req.language ?? (portal ?? (own.length === 1 ? own[0] : undefined))?.defaultLanguage;
+  // The language the user chose in the profile first, then the screen's, then the portal's.
+  const language =
+    user.language ?? req.language ?? (portal ?? (own.length === 1 ? own[0] : undefined))?.defaultLanguage;
   const now = ctx.clock.now();
   await db.transaction(async (tx) => {
     // A new link replaces any earlier recovery link still open.
@@ -176,22 +296,31 @@ export async function checkLink(
   ctx: AppContext,
   token: string,
 ): Promise<{ purpose: 'invite' | 'recovery'; userName: string }> {
-  const link = await findLink(ctx.database.db, token);
+  const link = passwordLink(await findLink(ctx.database.db, token));
   if (!link || link.usedAt) throw linkInvalid();
   if (link.expiresAt.getTime() <= ctx.clock.now().getTime()) throw linkExpired();
   return { purpose: link.purpose, userName: link.userName };
 }
 
-/** Sets the password from an invitation or recovery link, ends every session, and signs the user in. */
+/** Only invitation and recovery links set a password (an e-mail change's link is not one). */
+const passwordLink = (link: LinkRow | undefined) =>
+  link && link.purpose !== 'email' ? { ...link, purpose: link.purpose } : undefined;
+
+/**
+ * Sets the password from an invitation or recovery link, ends every session, and signs the user in, or,
+ * for an account with two-factor sign-in, answers the ticket of its second factor: a mailbox alone does
+ * not open the account.
+ */
 export async function confirm(
   ctx: AppContext,
   token: string,
   password: string,
   passwordRepeat: string,
-): Promise<SessionAnswer> {
+  meta: Omit<SessionMeta, 'remember'>,
+): Promise<LoginAnswer> {
   checkNewPassword(password, passwordRepeat);
   const db = ctx.database.db;
-  const link = await findLink(db, token);
+  const link = passwordLink(await findLink(db, token));
   if (!link || link.usedAt) throw linkInvalid();
   if (link.expiresAt.getTime() <= ctx.clock.now().getTime()) throw linkExpired();
   // Hashing takes a while: outside the transaction, which then re-checks the link atomically.
@@ -203,11 +332,16 @@ export async function confirm(
     await retireUserTokens(tx, link.userId, now);
     await revokeAllSessions(tx, link.userId, now);
     if (link.purpose === 'invite') await emitUserActivated(tx, ctx, link.userId);
-    return insertSession(tx, link.userId, now, ctx.config.TOKEN_TTL_HOURS);
+    const factors = await findFactors(tx, link.userId);
+    if (hasSecondFactor(factors)) return undefined;
+    return insertSession(tx, link.userId, now, ctx.config.TOKEN_TTL_HOURS, { ...meta, remember: false });
   });
   // A new password ends every lockout of the account, from every address.
   await clearPrefix(db, `login:user:${link.userId}:`);
-  return toAnswer(session);
+  if (session) return toAnswer(session);
+  const challenge = await secondFactorChallenge(ctx, link.userId, false);
+  if (!challenge) throw linkInvalid();
+  return challenge;
 }
 
 /**
@@ -216,10 +350,12 @@ export async function confirm(
  */
 export async function changePassword(
   ctx: AppContext,
-  userId: number,
+  user: { userId: number; sessionId: number },
   currentPassword: string,
   newPassword: string,
+  meta: Omit<SessionMeta, 'remember'>,
 ): Promise<SessionAnswer> {
+  const userId = user.userId;
   const db = ctx.database.db;
   await throttle(ctx, `password:user:${userId}`, LIMITS.passwordChangePerUser);
   const stored = await findPasswordHash(db, userId);
@@ -228,11 +364,12 @@ export async function changePassword(
   checkNewPassword(newPassword);
   const hash = await hashPassword(newPassword);
   const now = ctx.clock.now();
+  const remember = await isRemembered(db, user.sessionId);
   const session = await db.transaction(async (tx) => {
     await setPassword(tx, userId, hash, now);
     await retireUserTokens(tx, userId, now);
     await revokeAllSessions(tx, userId, now);
-    return insertSession(tx, userId, now, ctx.config.TOKEN_TTL_HOURS);
+    return insertSession(tx, userId, now, ctx.config.TOKEN_TTL_HOURS, { ...meta, remember });
   });
   await clear(db, `password:user:${userId}`);
   return toAnswer(session);

@@ -304,6 +304,8 @@ describe('sign-in, sessions and the current user', () => {
       expect(body).toEqual({
         id: expect.any(Number),
         userName: 'mario.rossi',
+        displayName: null,
+        language: null,
         maxUploadBytes: 25 * 1024 * 1024,
         contacts: [
           { contactId: 101, companyName: 'ACME Contoso Srl', ...all, portalSettings: settings },
@@ -354,6 +356,8 @@ describe('sign-in, sessions and the current user', () => {
       expect(res.json()).toEqual({
         id: expect.any(Number),
         userName: 'lonely.user',
+        displayName: null,
+        language: null,
         contacts: [],
         maxUploadBytes: 25 * 1024 * 1024,
       });

@@ -6,7 +6,15 @@ import {
   useMantineColorScheme,
   type MantineColorScheme,
 } from '@mantine/core';
-import { IconBell, IconCheck, IconDeviceDesktop, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
+import {
+  IconBell,
+  IconCheck,
+  IconDeviceDesktop,
+  IconLogout,
+  IconMoon,
+  IconSun,
+  IconUserCircle,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '../../features/auth/api/logout';
@@ -26,13 +34,14 @@ export function UserBadge({ headerColors }: { headerColors: HeaderColors }) {
     { value: 'dark', icon: IconMoon },
   ];
   const logout = useLogout();
-  const initial = (user.userName.trim()[0] ?? '?').toUpperCase();
+  const shownName = user.displayName?.trim() || user.userName;
+  const initial = (shownName.trim()[0] ?? '?').toUpperCase();
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
         <UnstyledButton
           className={classes.headerButton}
-          aria-label={t('layout.accountMenu', { name: user.userName })}
+          aria-label={t('layout.accountMenu', { name: shownName })}
           data-testid="user-badge"
         >
           {/* Inverted header colours: the same pair, so the same contrast. */}
@@ -51,9 +60,17 @@ export function UserBadge({ headerColors }: { headerColors: HeaderColors }) {
       <Menu.Dropdown miw={200}>
         <Menu.Label>{t('layout.signedInAs')}</Menu.Label>
         <Text px="sm" pb="xs" fw={600} data-testid="user-name">
-          {user.userName}
+          {shownName}
         </Text>
         <Menu.Divider />
+        <Menu.Item
+          component={Link}
+          to={`${basePath}/profile`}
+          leftSection={<IconUserCircle size={16} aria-hidden />}
+          data-testid="profile-link"
+        >
+          {t('account.menuItem')}
+        </Menu.Item>
         <Menu.Item
           component={Link}
           to={`${basePath}/notifications`}

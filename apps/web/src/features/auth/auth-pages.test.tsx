@@ -46,7 +46,10 @@ async function fillLogin(userName: string, password: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Accedi' }));
 }
 
-beforeEach(() => localStorage.clear());
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+});
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -63,7 +66,7 @@ describe('login page', () => {
     await fillLogin('demo', 'nope');
     expect((await screen.findByRole('alert')).textContent).toContain('Nome utente o password errati');
     expect(localStorage.getItem('token')).toBeNull();
-    expect(posted[0]?.body).toEqual({ userName: 'demo', password: 'nope' });
+    expect(posted[0]?.body).toEqual({ userName: 'demo', password: 'nope', remember: false });
   });
 
   it('explains throttling on 429', async () => {
@@ -99,8 +102,33 @@ describe('login page', () => {
       </AppProvider>,
     );
     await fillLogin('demo', 'secret');
-    await waitFor(() => expect(localStorage.getItem('token')).toBe('tok'));
+    // Not "remember me": the token lives as long as the browser session.
+    await waitFor(() => expect(sessionStorage.getItem('token')).toBe('tok'));
+    expect(localStorage.getItem('token')).toBeNull();
     await waitFor(() => expect(router.state.location.pathname).toBe('/demo/101/invoices'), { timeout: 5000 });
+  });
+
+  it('asks for the second factor after the password, and remembers the session when asked', async () => {
+    const challenge = { ticket: 'tk', methods: ['totp', 'recovery'], expiresAt: '2026-11-20T10:05:00Z' };
+    serve((url) => {
+      if (url === '/api/auth/login') return json(200, { secondFactor: challenge });
+      if (url === '/api/auth/login/second-factor')
+        return json(200, { token: 'two', expiresAt: '2026-12-20T10:00:00Z' });
+      if (url === '/api/Users/me') return json(200, user([contact({ viewContactInvoices: true })]));
+      return undefined;
+    });
+    renderAt('/demo/Login');
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Ricordami/ }));
+    await fillLogin('demo', 'secret');
+    const code = await screen.findByLabelText(/^Codice/);
+    expect(localStorage.getItem('token')).toBeNull();
+    fireEvent.change(code, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verifica' }));
+    await waitFor(() => expect(localStorage.getItem('token')).toBe('two'));
+    expect(posted).toEqual([
+      { url: '/api/auth/login', body: { userName: 'demo', password: 'secret', remember: true } },
+      { url: '/api/auth/login/second-factor', body: { ticket: 'tk', code: '123456' } },
+    ]);
   });
 
   it('asks for a recovery link and answers neutrally', async () => {
@@ -132,7 +160,7 @@ describe('confirm page', () => {
     expect(posted).toEqual([]);
     fireEvent.change(screen.getByLabelText(/^Ripeti la password/), { target: { value: 'long-enough-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Conferma' }));
-    await waitFor(() => expect(localStorage.getItem('token')).toBe('new'));
+    await waitFor(() => expect(sessionStorage.getItem('token')).toBe('new'));
     expect(posted[0]?.body).toEqual({
       token: 'abc',
       password: 'long-enough-1',

@@ -9,6 +9,8 @@ import { ApiRequestError } from '../../lib/api-client';
 import { storage } from '../../lib/storage';
 import { ListError } from '../../ui/list-states';
 import { useAuthLink } from './api/auth-link';
+import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sportello/contracts';
+import { SecondFactorForm } from './components/second-factor-form';
 import { useConfirmPassword } from './api/confirm';
 import { AuthFrame } from '../../ui/auth-frame';
 import { authErrorKey } from './errors';
@@ -112,7 +114,13 @@ function ConfirmForm({
   const [repeat, setRepeat] = useState('');
   const [isSubmitted, setIsSubmitted] = useState(false);
   const mutation = useConfirmPassword();
+  const [challenge, setChallenge] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
   const problems = isSubmitted ? checkNewPassword(password, repeat) : {};
+  const signedIn = ({ token: session }: SessionAnswer) => {
+    storage.setToken(session, false);
+    queryClient.removeQueries();
+    navigate(company ? `/${encodeURIComponent(company)}` : '/', { replace: true });
+  };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -122,14 +130,23 @@ function ConfirmForm({
     mutation.mutate(
       { token, password, passwordRepeat: repeat },
       {
-        onSuccess: ({ token: session }) => {
-          storage.set('token', session);
-          queryClient.removeQueries();
-          navigate(company ? `/${encodeURIComponent(company)}` : '/', { replace: true });
-        },
+        // The password is set either way; an account with two-factor sign-in still asks for its factor.
+        onSuccess: (answer) =>
+          isSecondFactor(answer) ? setChallenge(answer.secondFactor) : signedIn(answer),
       },
     );
   };
+
+  if (challenge)
+    return (
+      <SecondFactorForm
+        challenge={challenge}
+        onSignedIn={signedIn}
+        onRestart={() =>
+          navigate(company ? `/${encodeURIComponent(company)}/Login` : '/Login', { replace: true })
+        }
+      />
+    );
 
   return (
     <form onSubmit={onSubmit} noValidate>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,8 @@ import { storage } from '../../lib/storage';
 import { useLogin } from './api/login';
 import { useRecovery } from './api/recovery';
 import { AuthFrame } from '../../ui/auth-frame';
+import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sportello/contracts';
+import { SecondFactorForm } from './components/second-factor-form';
 import { authErrorKey } from './errors';
 import { usePageTitle } from '../../ui/page-title';
 
@@ -65,26 +67,48 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
   const heading = useHeadingFocus(focusHeading);
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
   const [isSubmitted, setIsSubmitted] = useState(false);
+  const [challenge, setChallenge] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
   const mutation = useLogin();
+
+  const signedIn = ({ token }: SessionAnswer) => {
+    storage.setToken(token, remember);
+    // Nothing cached for a previous user may show to this one.
+    queryClient.removeQueries();
+    const from = (location.state as { from?: unknown } | null)?.from;
+    navigate(afterLoginPath(from, company), { replace: true });
+  };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setIsSubmitted(true);
     if (!userName.trim() || !password) return;
     mutation.mutate(
-      { userName: userName.trim(), password },
+      { userName: userName.trim(), password, remember },
       {
-        onSuccess: ({ token }) => {
-          storage.set('token', token);
-          // Nothing cached for a previous user may show to this one.
-          queryClient.removeQueries();
-          const from = (location.state as { from?: unknown } | null)?.from;
-          navigate(afterLoginPath(from, company), { replace: true });
+        onSuccess: (answer) => {
+          if (isSecondFactor(answer)) {
+            setPassword('');
+            setChallenge(answer.secondFactor);
+          } else signedIn(answer);
         },
       },
     );
   };
+
+  if (challenge)
+    return (
+      <SecondFactorForm
+        challenge={challenge}
+        onSignedIn={signedIn}
+        onRestart={() => {
+          mutation.reset();
+          setIsSubmitted(false);
+          setChallenge(null);
+        }}
+      />
+    );
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -116,6 +140,13 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
           error={isSubmitted && !password ? t('auth.requiredField') : undefined}
           withAsterisk
           visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+        />
+        <Checkbox
+          label={t('account.login.rememberMe')}
+          description={t('account.login.rememberMeHint')}
+          checked={remember}
+          onChange={(e) => setRemember(e.currentTarget.checked)}
+          name="remember"
         />
         <Button type="submit" loading={mutation.isPending} fullWidth>
           {t('auth.login')}

@@ -1,0 +1,41 @@
+import { useMutation } from '@tanstack/react-query';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { accountRoutes, type Reauth } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { useRefreshProfile } from './profile';
+
+/** Six digits are a code of the authenticator app; anything else is taken as the password. */
+export const proofOf = (text: string): Reauth =>
+  /^\d{6}$/.test(text.trim()) ? { code: text.trim() } : { password: text };
+
+/** A change of the factors: the profile is read again after it, whatever happened. */
+function useFactorMutation<A, R>(fn: (arg: A) => Promise<R>) {
+  const refresh = useRefreshProfile();
+  return useMutation({ mutationFn: fn, onSettled: () => refresh() });
+}
+
+/** `POST /api/account/totp/setup`: a secret and its otpauth URI (the QR code). */
+export const useTotpSetup = () => useMutation({ mutationFn: () => call(accountRoutes.totpSetup, {}) });
+/** `POST /api/account/totp`: 400 wrong_code; recovery codes when this turned two-factor on. */
+export const useTotpConfirm = () =>
+  useFactorMutation((code: string) => call(accountRoutes.totpConfirm, { body: { code } }));
+export const useTotpDisable = () =>
+  useFactorMutation((proof: Reauth) => call(accountRoutes.totpDisable, { body: proof }));
+
+/** Registers a passkey: options from the server, the browser creates the key, the server checks it. */
+export const usePasskeyAdd = () =>
+  useFactorMutation(async (name: string) => {
+    const options = await call(accountRoutes.passkeyOptions, {});
+    const response = await startRegistration({
+      optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+    });
+    return call(accountRoutes.passkeyAdd, {
+      body: { name, response: response as unknown as Record<string, unknown> },
+    });
+  });
+export const usePasskeyRemove = () =>
+  useFactorMutation(({ id, proof }: { id: string; proof: Reauth }) =>
+    call(accountRoutes.passkeyRemove, { params: { passkeyid: id }, body: proof }),
+  );
+export const useRenewRecoveryCodes = () =>
+  useFactorMutation((proof: Reauth) => call(accountRoutes.recoveryCodes, { body: proof }));
