@@ -5,6 +5,7 @@ export * from './auth';
 export * from './portals';
 export * from './admin';
 export * from './tickets';
+export * from './overview';
 export * from './reports';
 export * from './contracts';
 export * from './wiki';

@@ -23,6 +23,8 @@ const item = (over: Partial<TicketListItem>): TicketListItem => ({
   creatorContactWebUser: { contactId: 11, referentName: 'Marco Rossi', companyName: 'Rossi Srl' },
   activityReport: null,
   wikiElement: null,
+  waitingOnCustomer: false,
+  lastActivityAt: '2026-11-18T09:30:00Z',
   ...over,
 });
 
@@ -274,6 +276,7 @@ describe('ticket detail', { timeout: 30_000 }, () => {
           senderUser: { displayName: 'Sara Conti', hasProfileImage: false, profileImage: null },
         }),
       ],
+      rating: null,
     };
     const calls = stubFetch((u, init) => {
       if (u === '/api/demo/11/tickets/42') return json(detail);
@@ -323,6 +326,7 @@ describe('ticket detail', { timeout: 30_000 }, () => {
       assignedUser: null,
       isClosed: true,
       comments: [],
+      rating: null,
     };
     stubFetch((u, init) => {
       if (u === '/api/demo/11/tickets/43') return json(detail);
