@@ -1,5 +1,6 @@
+import { useEffect } from 'react';
 import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
-import { IconArrowLeft, IconLock } from '@tabler/icons-react';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import type { TicketComment, TicketDetail } from '@sportello/contracts';
@@ -7,6 +8,10 @@ import { ApiRequestError } from '../../lib/api-client';
 import { useTenant, type Tenant } from '../../lib/tenant';
 import { ListError } from '../../ui/list-states';
 import { useTicket } from './api/ticket-detail';
+import { useMarkRead } from './api/following';
+import { FollowersBox } from './components/followers-box';
+import { RatingBox } from './components/rating-box';
+import { ReopenNotice } from './components/reopen-notice';
 import { CloseTicketButton } from './components/close-ticket-button';
 import { ConversationMessage, type MessageAuthor } from '../../ui/conversation-message';
 import { ReplyBox } from './components/reply-box';
@@ -79,6 +84,14 @@ export default function TicketDetailPage() {
     !Number.isSafeInteger(ticketId) || (query.error instanceof ApiRequestError && query.error.status === 404);
   usePageTitle(isNotFound ? t('tickets.detail.notFound') : (query.data?.title ?? null));
 
+  // Seen is read: each time the conversation grows while the page shows it, the unread marker goes.
+  const markRead = useMarkRead(company, contactId);
+  const seen = query.data ? `${query.data.id}:${query.data.comments.length}` : null;
+  useEffect(() => {
+    if (seen !== null) markRead.mutate(Number(seen.split(':')[0]));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per new state of the conversation
+  }, [seen]);
+
   if (isNotFound) {
     return (
       <Stack gap="md">
@@ -144,9 +157,15 @@ export default function TicketDetailPage() {
       </Group>
       {/* The status box first: beside the conversation on a wide screen, above it on a phone. */}
       <div className={classes.detail}>
-        <div className={classes.detailSide}>
+        <Stack gap="md" className={classes.detailSide}>
           <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
-        </div>
+          <FollowersBox
+            company={company}
+            contactId={contactId}
+            ticketId={ticket.id}
+            canEdit={contact.manageTickets}
+          />
+        </Stack>
         <Stack gap="md" className={classes.detailMain}>
           <Title order={2} size="h4">
             {t('tickets.detail.conversation')}
@@ -171,11 +190,25 @@ export default function TicketDetailPage() {
             ))}
           </Stack>
           {isClosed && (
-            <Alert color="gray" variant="light" icon={<IconLock aria-hidden />}>
-              {t('tickets.detail.replyReopens')}
-            </Alert>
+            <RatingBox
+              key={`${ticket.id}:${ticket.rating?.ratedAt ?? ''}`}
+              company={company}
+              contactId={contactId}
+              ticketId={ticket.id}
+              rating={ticket.rating}
+              canRate={contact.manageTickets}
+            />
+          )}
+          {isClosed && (
+            <ReopenNotice
+              company={company}
+              contactId={contactId}
+              ticketId={ticket.id}
+              canReopen={contact.manageTickets}
+            />
           )}
           <ReplyBox
+            key={ticket.id}
             company={company}
             contactId={contactId}
             ticketId={ticket.id}
