@@ -3,7 +3,7 @@ import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
-import type { TicketComment, TicketDetail } from '@sportello/contracts';
+import type { TicketComment, TicketDetail, TicketTimelineEntry } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
 import { useTenant, type Tenant } from '../../lib/tenant';
 import { ListError } from '../../ui/list-states';
@@ -17,6 +17,7 @@ import { ConversationMessage, type MessageAuthor } from '../../ui/conversation-m
 import { ReplyBox } from './components/reply-box';
 import { TicketNumber } from './components/ticket-number';
 import { TicketSidePanel } from './components/ticket-side-panel';
+import { TimelineEntry } from './components/timeline-entry';
 import { TypeBadge } from '../../ui/type-badge';
 import { isClosedTicket } from './ticket-filters';
 import { usePageTitle } from '../../ui/page-title';
@@ -59,6 +60,23 @@ export function descriptionAuthor(
   if (creator.contactId === tenant.contactId)
     return { name: t('tickets.detail.you'), isSelf: true, isAgent: false };
   return { name: creator.referentName || creator.companyName, isSelf: false, isAgent: false };
+}
+
+type ConversationItem =
+  | { kind: 'comment'; at: string; comment: TicketComment }
+  | { kind: 'change'; at: string; entry: TicketTimelineEntry };
+
+/**
+ * The comments and the public changes of the ticket (its timeline) in one list, oldest first; a change
+ * and a comment at the same instant keep the change first (a reply that reopens comes after the reopening).
+ */
+export function conversation(ticket: Pick<TicketDetail, 'comments' | 'timeline'>): ConversationItem[] {
+  const items: ConversationItem[] = [
+    ...(ticket.timeline ?? []).map((entry) => ({ kind: 'change' as const, at: entry.at, entry })),
+    ...ticket.comments.map((comment) => ({ kind: 'comment' as const, at: comment.creationDate, comment })),
+  ];
+  // A stable sort: equal instants keep the order above.
+  return items.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
 /** A ticket: header, the description and the comments, the reply box, and the side panel. */
@@ -178,16 +196,20 @@ export default function TicketDetailPage() {
               attachments={ticket.attachments}
               testId="ticket-description"
             />
-            {ticket.comments.map((c) => (
-              <ConversationMessage
-                key={c.id}
-                author={commentAuthor(c, user.id, t)}
-                date={c.creationDate}
-                html={c.message}
-                attachments={c.attachments}
-                testId="ticket-comment"
-              />
-            ))}
+            {conversation(ticket).map((item) =>
+              item.kind === 'comment' ? (
+                <ConversationMessage
+                  key={`c${item.comment.id}`}
+                  author={commentAuthor(item.comment, user.id, t)}
+                  date={item.comment.creationDate}
+                  html={item.comment.message}
+                  attachments={item.comment.attachments}
+                  testId="ticket-comment"
+                />
+              ) : (
+                <TimelineEntry key={`s${item.entry.id}`} entry={item.entry} />
+              ),
+            )}
           </Stack>
           {isClosed && (
             <RatingBox

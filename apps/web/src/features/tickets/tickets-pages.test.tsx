@@ -8,7 +8,7 @@ import { ALL_FLAGS, contact, portalSettings, user } from '../../test/fixtures';
 import { renderWithProviders } from '../../ui/testing';
 import AllTicketsPage from './all-tickets-page';
 import NewTicketPage from './new-ticket-page';
-import TicketDetailPage, { commentAuthor, descriptionAuthor } from './ticket-detail-page';
+import TicketDetailPage, { commentAuthor, conversation, descriptionAuthor } from './ticket-detail-page';
 import TicketsPage from './tickets-page';
 
 const item = (over: Partial<TicketListItem>): TicketListItem => ({
@@ -367,5 +367,30 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     );
     renderAt('/demo/11/tickets/99', tenantWith());
     await screen.findByRole('heading', { level: 1, name: 'Ticket not found' });
+  });
+});
+
+describe('conversation with its timeline (issue 16)', () => {
+  it('puts the public changes among the comments by time, a change before a comment of the same instant', () => {
+    const c = (id: number, at: string) => ({ ...comment({ id }), creationDate: at });
+    const change = (id: number, at: string) => ({
+      id,
+      at,
+      kind: 'step' as const,
+      fromStep: null,
+      toStep: { id: 1, name: 'In progress' },
+      by: { kind: 'agent' as const, name: 'Sara' },
+    });
+    const items = conversation({
+      comments: [c(1, '2026-11-18T10:00:00Z'), c(2, '2026-11-18T12:00:00Z')],
+      timeline: [change(7, '2026-11-18T11:00:00Z'), change(8, '2026-11-18T12:00:00Z')],
+    });
+    expect(items.map((i) => (i.kind === 'comment' ? `c${i.comment.id}` : `s${i.entry.id}`))).toEqual([
+      'c1',
+      's7',
+      's8',
+      'c2',
+    ]);
+    expect(conversation({ comments: [c(1, '2026-11-18T10:00:00Z')] })).toHaveLength(1);
   });
 });
