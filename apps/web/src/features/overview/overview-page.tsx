@@ -59,7 +59,12 @@ function Card({
               {title}
             </Title>
           </Group>
-          <Badge variant={tone ? 'filled' : 'light'} className={classes.count} data-testid="overview-count">
+          <Badge
+            variant={tone ? 'filled' : 'light'}
+            color={tone ? '#a63b05' : undefined}
+            className={classes.count}
+            data-testid="overview-count"
+          >
             {total}
           </Badge>
         </Group>
