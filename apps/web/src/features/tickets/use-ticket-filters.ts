@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { dayjs } from '../../lib/format';
 import { EMPTY_RANGE } from '../../ui/date-range';
@@ -73,7 +73,9 @@ export function listStateParams(s: ListState): URLSearchParams {
 /**
  * The list filters, kept in the address (issue 16): a link or a reload shows the same list, and Back
  * from a ticket returns to it as it was. A change replaces the entry rather than adding one, so Back
- * leaves the list instead of stepping through every filter tried.
+ * leaves the list instead of stepping through every filter tried. The state is held here too and
+ * changes at once: the address follows a moment later (a navigation), and widgets fed from it in
+ * between would forget what is being typed (the date boxes reset to the value they are given).
  */
 export function useTicketFilters(): [
   TicketFilters,
@@ -83,10 +85,18 @@ export function useTicketFilters(): [
 ] {
   const [params, setParams] = useSearchParams();
   const key = params.toString();
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- parsed again only when the address changes
-  const state = useMemo(() => parseListState(params), [key]);
+  const [state, setLocal] = useState(() => parseListState(params));
+  // The address changed from outside (Back, a link): it wins. Our own writes come back equal.
+  const [lastKey, setLastKey] = useState(key);
+  if (key !== lastKey) {
+    setLastKey(key);
+    if (key !== listStateParams(state).toString()) setLocal(parseListState(params));
+  }
   const setState = useCallback(
-    (s: ListState) => setParams(listStateParams(s), { replace: true, preventScrollReset: true }),
+    (s: ListState) => {
+      setLocal(s);
+      setParams(listStateParams(s), { replace: true, preventScrollReset: true });
+    },
     [setParams],
   );
   const setFilters = useCallback(
