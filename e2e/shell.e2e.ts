@@ -166,6 +166,7 @@ describe('the shell', () => {
     await expect
       .poll(() => menuNames(demo))
       .toEqual([
+        'Panoramica',
         'I miei ticket',
         'Tutti i ticket',
         'Contratti',
@@ -192,7 +193,9 @@ describe('the shell', () => {
     await signIn(giulia, 'giulia.bianchi');
     await giulia.waitForURL(`${baseUrl}/demo/12/tickets`);
     // Public files show for everyone while the portal has some.
-    await expect.poll(() => menuNames(giulia)).toEqual(['I miei ticket', 'Rapportini', 'Documenti pubblici']);
+    await expect
+      .poll(() => menuNames(giulia))
+      .toEqual(['Panoramica', 'I miei ticket', 'Rapportini', 'Documenti pubblici']);
     // A list route without its flag is refused: back to the first allowed section.
     await giulia.goto(`${baseUrl}/demo/12/invoices`);
     await giulia.waitForURL(`${baseUrl}/demo/12/tickets`);
@@ -203,7 +206,7 @@ describe('the shell', () => {
     const page = await newPage();
     await signIn(page, SHELL_USER, SHELL_PASSWORD, SHELL_PORTAL);
     await page.waitForURL(`${baseUrl}/${SHELL_PORTAL}/501/invoices`);
-    await expect.poll(() => menuNames(page)).toEqual(['Fatture', 'Documenti aziendali']);
+    await expect.poll(() => menuNames(page)).toEqual(['Panoramica', 'Fatture', 'Documenti aziendali']);
     // The one search is for every contact (it finds only what the contact may see).
     expect(await page.getByTestId('ticket-search-button').count()).toBe(1);
     // The unset sentinel gives the default header colour.

@@ -32,6 +32,16 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 2 },
+            /*
+             * Mantine's Combobox and Select import each other's parts (ComboboxChevron): split by the
+             * sets of pages using them, they landed in two chunks importing each other, and whichever ran
+             * first met the other's exports still undefined (a blank page). One chunk for the family.
+             */
+            {
+              name: 'combobox',
+              test: /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Combobox|ComboboxPopover|Select)[\\/]/,
+              priority: 1.5,
+            },
             {
               name: 'ui',
               test: UI_LIBRARIES,

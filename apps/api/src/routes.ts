@@ -9,6 +9,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerPortalRoutes } from './modules/portals/portals.routes';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes';
+import { registerOverviewRoutes } from './modules/overview/overview.routes';
 import { registerReportsRoutes } from './modules/reports/reports.routes';
 import { registerContractsRoutes } from './modules/contracts/contracts.routes';
 import { registerWikiRoutes } from './modules/wiki/wiki.routes';
@@ -32,6 +33,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerPortalRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerTicketsRoutes(app, ctx);
+  registerOverviewRoutes(app, ctx);
   registerReportsRoutes(app, ctx);
   registerContractsRoutes(app, ctx);
   registerWikiRoutes(app, ctx);

@@ -416,6 +416,8 @@ export const importPortalSchema = strict({
   footerCustomHtml: text(500_000).nullish(),
   disableHtmlEditor: z.boolean().nullish(),
   enableServiceContracts: z.boolean().nullish(),
+  /** Sign-in lands on the overview (default false: the first section the contact may see). */
+  overviewLanding: z.boolean().nullish(),
   /** HTML, sanitised by the server. */
   privacyHtml: text(2_000_000).nullish(),
   /** IANA zone; default Europe/Rome. */

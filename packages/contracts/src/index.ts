@@ -6,6 +6,7 @@ export * from './account';
 export * from './portals';
 export * from './admin';
 export * from './tickets';
+export * from './overview';
 export * from './reports';
 export * from './contracts';
 export * from './wiki';

@@ -17,6 +17,7 @@ export const eventTypes = [
   'ticket.comment_added',
   'ticket.closed',
   'ticket.reopened',
+  'ticket.rated',
   'agent.comment_added',
   'document.uploaded',
   'signature.signed',

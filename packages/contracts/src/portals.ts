@@ -34,6 +34,8 @@ export const portalSettingsSchema = z.object({
   timeZone: z.string(),
   /** Language the UI starts in when the user has chosen none. */
   defaultLanguage: z.string(),
+  /** Sign-in lands on the overview instead of the first section the contact may see (SPEC A2). */
+  overviewLanding: z.boolean(),
 });
 export type PortalSettings = z.infer<typeof portalSettingsSchema>;
 

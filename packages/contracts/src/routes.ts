@@ -9,6 +9,7 @@ import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
 import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
+import { overviewRoutes } from './overview';
 import { portalRoutes } from './portals';
 import { notificationRoutes } from './notifications';
 import { reportRoutes } from './reports';
@@ -27,6 +28,7 @@ export const apiRoutes = {
   portals: portalRoutes,
   admin: adminRoutes,
   tickets: ticketRoutes,
+  overview: overviewRoutes,
   reports: reportRoutes,
   contracts: contractRoutes,
   wiki: wikiRoutes,

@@ -30,6 +30,10 @@ export const ticketErrorCodes = {
   noClosingStep: 'no_closing_step',
   /** 400, colleagues: the contact id exists in several portals the user holds; add ?company=. */
   companyRequired: 'company_required',
+  /** 409, rating: only a closed ticket can be rated. */
+  ticketNotClosed: 'ticket_not_closed',
+  /** 400, followers: a user id is not a colleague (a user holding a contact of the same company). */
+  unknownColleague: 'unknown_colleague',
 } as const;
 
 /** A8: the answer to a new ticket without title, description or type. */
@@ -124,6 +128,10 @@ export const ticketListItemSchema = z.object({
   creatorContactWebUser: creatorContactWebUserSchema.nullable(),
   activityReport: ticketActivityReportSchema.nullable(),
   wikiElement: ticketWikiElementSchema.nullable(),
+  /** The last public message is the staff's and the ticket is open: the customer's turn (issue 13). */
+  waitingOnCustomer: z.boolean(),
+  /** The newest of the creation and the public messages (internal notes do not count): sort key. */
+  lastActivityAt: isoDateTime,
 });
 export type TicketListItem = z.infer<typeof ticketListItemSchema>;
 export const ticketListSchema = z.array(ticketListItemSchema);
@@ -158,6 +166,20 @@ export const ticketCommentSchema = z.object({
 });
 export type TicketComment = z.infer<typeof ticketCommentSchema>;
 
+/** `PUT …/tickets/{ticketid}/rating`: 1 to 5 and an optional comment; once per ticket, changeable. */
+export const TICKET_RATING_COMMENT_MAX = 2000;
+export const ticketRatingRequestSchema = z.object({
+  rating: z.number().int().min(1).max(5),
+  comment: z.string().max(TICKET_RATING_COMMENT_MAX).optional(),
+});
+export type TicketRatingRequest = z.infer<typeof ticketRatingRequestSchema>;
+export const ticketRatingSchema = z.object({
+  rating: z.number().int().min(1).max(5),
+  comment: z.string(),
+  ratedAt: isoDateTime,
+});
+export type TicketRating = z.infer<typeof ticketRatingSchema>;
+
 /**
  * A public change of the ticket shown in the conversation (issue 13): its step changed, it was closed
  * or reopened. Oldest first. `by.kind`: `agent` (staff or back office), `contact`, `system` (import).
@@ -188,6 +210,8 @@ export const ticketDetailSchema = ticketListItemSchema.extend({
    * server always sends it; optional only so that answers written before it (fixtures) stay valid.
    */
   timeline: z.array(ticketTimelineEntrySchema).optional(),
+  /** The customer's rating (closed tickets), or null. */
+  rating: ticketRatingSchema.nullable(),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 
@@ -250,6 +274,24 @@ export const colleaguesParamsSchema = z.object({ contactid: z.coerce.number().in
  */
 export const colleaguesQuerySchema = z.object({ company: z.string().min(1).max(40).optional() });
 
+// --- Following a ticket (issue 16) ---
+
+/** `GET …/tickets/unread`: the tickets of the caller's lists with a public message they have not read. */
+export const unreadTicketsSchema = z.object({ ticketIds: z.array(z.number().int()) });
+export type UnreadTickets = z.infer<typeof unreadTicketsSchema>;
+
+/** `GET/PUT …/tickets/{ticketid}/followers`: who follows, and who could (colleagues of the company). */
+export const MAX_FOLLOWERS = 50;
+export const ticketFollowersSchema = z.object({
+  followers: colleagueListSchema,
+  candidates: colleagueListSchema,
+});
+export type TicketFollowers = z.infer<typeof ticketFollowersSchema>;
+export const ticketFollowersRequestSchema = z.object({
+  webUserIds: z.array(rowIdSchema).max(MAX_FOLLOWERS),
+});
+export type TicketFollowersRequest = z.infer<typeof ticketFollowersRequestSchema>;
+
 // --- Routes (see route.ts) ---
 
 const uploadDescription =
@@ -307,6 +349,65 @@ export const ticketRoutes = {
     access: { guard: 'tenant', flag: 'manageTickets' },
     tags: ['tickets'],
     summary: "Close a ticket: moves it to the portal's closing step (idempotent)",
+  }),
+  reopen: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/tickets/:ticketid/reopen',
+    params: ticketParamsSchema,
+    responses: { 200: ticketDetailSchema, 404: errorSchema, 409: errorSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: "Reopen a closed ticket: moves it to the portal's default step (idempotent)",
+  }),
+  rate: defineRoute({
+    method: 'PUT',
+    path: '/api/:company/:contactid/tickets/:ticketid/rating',
+    params: ticketParamsSchema,
+    body: ticketRatingRequestSchema,
+    responses: { 200: ticketRatingSchema, 404: errorSchema, 409: errorSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: 'Rate a closed ticket (1–5 and a comment); a new rating replaces the last one',
+    description: 'Each rating is sent to the back office as a `ticket.rated` event. 409 ticket_not_closed.',
+  }),
+  unread: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/tickets/unread',
+    params: tenantParams,
+    responses: { 200: unreadTicketsSchema },
+    access: { guard: 'tenant', flag: ['manageTickets', 'administrator'] },
+    tags: ['tickets'],
+    summary: "Ids of the caller's tickets whose newest public message is someone else's and unread",
+  }),
+  markRead: defineRoute({
+    method: 'POST',
+    path: '/api/:company/:contactid/tickets/:ticketid/read',
+    params: ticketParamsSchema,
+    responses: { 204: null, 404: errorSchema },
+    access: { guard: 'tenant', flag: ['manageTickets', 'administrator'] },
+    tags: ['tickets'],
+    summary: 'Mark a ticket read by the signed-in user',
+  }),
+  followers: defineRoute({
+    method: 'GET',
+    path: '/api/:company/:contactid/tickets/:ticketid/followers',
+    params: ticketParamsSchema,
+    responses: { 200: ticketFollowersSchema, 404: errorSchema },
+    access: { guard: 'tenant', flag: ['manageTickets', 'administrator'] },
+    tags: ['tickets'],
+    summary: "The ticket's followers and the colleagues who could follow it",
+  }),
+  setFollowers: defineRoute({
+    method: 'PUT',
+    path: '/api/:company/:contactid/tickets/:ticketid/followers',
+    params: ticketParamsSchema,
+    body: ticketFollowersRequestSchema,
+    responses: { 200: ticketFollowersSchema, 404: errorSchema },
+    access: { guard: 'tenant', flag: 'manageTickets' },
+    tags: ['tickets'],
+    summary: "Set the ticket's followers: colleagues who may open it and get its e-mails",
+    description:
+      'Every id must be a colleague (a user holding a contact of the company), else 400 unknown_colleague.',
   }),
   comment: defineRoute({
     method: 'POST',

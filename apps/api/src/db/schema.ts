@@ -15,6 +15,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -99,6 +100,8 @@ export const portals = pgTable('portals', {
   privacyHtml: text('privacy_html').notNull().default(''),
   timeZone: text('time_zone').notNull().default('Europe/Rome'),
   defaultLanguage: text('default_language').notNull().default('it-IT'),
+  /** Sign-in lands on the overview instead of the first section the contact may see (migration 0011). */
+  overviewLanding: boolean('overview_landing').notNull().default(false),
   /** Last external ticket / comment id handed out; portal-created rows continue after the CRM's. */
   ticketSeq: bigint('ticket_seq', { mode: 'number' }).notNull().default(0),
   commentSeq: bigint('comment_seq', { mode: 'number' }).notNull().default(0),
@@ -1301,4 +1304,54 @@ export const notifications = pgTable(
       .where(sql`${t.readAt} is null`),
     index('notifications_user_idx').on(t.userId),
   ],
+);
+
+// --- Following a ticket from the customer side (migration 0011) ---
+
+/** When a portal user last read a ticket: unread = the newest public message is someone else's, newer. */
+export const contactTicketReads = pgTable(
+  'contact_ticket_reads',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    readAt: ts('read_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.ticketId] }),
+    index('contact_ticket_reads_ticket_idx').on(t.ticketId),
+  ],
+);
+
+/** The customer's rating of a closed ticket: one per ticket, changeable. */
+export const ticketRatings = pgTable('ticket_ratings', {
+  ticketId: integer('ticket_id')
+    .primaryKey()
+    .references(() => tickets.id, { onDelete: 'cascade' }),
+  portalId: portalRef(),
+  rating: smallint('rating').notNull(),
+  comment: text('comment').notNull().default(''),
+  contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/** Colleagues following a ticket: they may open it and get its e-mails. */
+export const ticketFollowers = pgTable(
+  'ticket_followers',
+  {
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addedByUserId: integer('added_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.userId] }), index('ticket_followers_user_idx').on(t.userId)],
 );

@@ -72,6 +72,44 @@ const matrix: Record<string, { build: Build; expect: number[] }> = {
     build: (p) => ({ method: 'POST', url: `${base(p)}/tickets/5003/close` }),
     expect: [200, 404, 200, 403, 404, 403, 401, 401],
   },
+  // After the close row: the ticket is closed, so it can be rated, then reopened.
+  'PUT /api/:company/:contactid/tickets/:ticketid/rating': {
+    build: (p) => ({
+      method: 'PUT',
+      url: `${base(p)}/tickets/5003/rating`,
+      payload: { rating: 4, comment: 'ok' },
+    }),
+    expect: [200, 404, 200, 403, 404, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/tickets/:ticketid/reopen': {
+    build: (p) => ({ method: 'POST', url: `${base(p)}/tickets/5003/reopen` }),
+    expect: [200, 404, 200, 403, 404, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/tickets/unread': {
+    build: get('/tickets/unread'),
+    expect: [200, 200, 200, 403, 200, 403, 401, 401],
+  },
+  'POST /api/:company/:contactid/tickets/:ticketid/read': {
+    build: (p) => ({ method: 'POST', url: `${base(p)}/tickets/5003/read` }),
+    expect: [204, 404, 204, 403, 404, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/tickets/:ticketid/followers': {
+    build: get('/tickets/5003/followers'),
+    expect: [200, 404, 200, 403, 404, 403, 401, 401],
+  },
+  // An empty list: a follower added here would reach the ticket in the rows after.
+  'PUT /api/:company/:contactid/tickets/:ticketid/followers': {
+    build: (p) => ({
+      method: 'PUT',
+      url: `${base(p)}/tickets/5003/followers`,
+      payload: { webUserIds: [] },
+    }),
+    expect: [200, 404, 200, 403, 404, 403, 401, 401],
+  },
+  'GET /api/:company/:contactid/overview': {
+    build: get('/overview'),
+    expect: [200, 200, 200, 200, 200, 403, 401, 401],
+  },
   'POST /api/:company/:contactid/comments': {
     build: (p) => ({
       method: 'POST',

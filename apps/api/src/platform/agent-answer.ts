@@ -89,9 +89,11 @@ export function agentAnswerEmail(m: AgentAnswerMail): EmailMessage {
 }
 
 /**
- * Queues the answer e-mail of a public agent comment to every user holding the ticket creator's contact
- * who wants agent answers (`users.notify_agent_comments`) and has an address, in the comment's
- * transaction. An internal note, or a comment that is no agent's, queues nothing. Answers how many.
+ * Queues the answer e-mail of a public agent comment to every user holding the ticket creator's contact,
+ * and to every colleague following the ticket (issue 16), each once, who wants agent answers
+ * (`users.notify_agent_comments`) and has an address, in the comment's transaction. Each link opens the
+ * ticket under the recipient's own contact in the ticket's company. An internal note, or a comment that
+ * is no agent's, queues nothing. Answers how many.
  */
 export async function queueAgentAnswerEmails(
   tx: Tx,
@@ -114,21 +116,34 @@ export async function queueAgentAnswerEmails(
     agent_name: string;
   }>(
     tx,
-    sql`select u.email, u.language, p.name as portal_name, p.key as portal_key, p.base_color,
-        p.default_language, t.ticket_number, t.title, t.ext_id as ticket_ext, cc.ext_id as creator_ext,
+    sql`select r.email, r.language, p.name as portal_name, p.key as portal_key, p.base_color,
+        p.default_language, t.ticket_number, t.title, t.ext_id as ticket_ext, r.contact_ext as creator_ext,
         cm.message, coalesce(sa.display_name, su.display_name, '') as agent_name
       from ticket_comments cm
       join tickets t on t.id = cm.ticket_id
       join portals p on p.id = t.portal_id
-      join contacts cc on cc.id = t.creator_contact_id
-      join user_contacts uc on uc.contact_id = cc.id
-      join users u on u.id = uc.user_id
+      join lateral (
+        -- The creator's users first, then followers; a user in both is mailed once, as the creator.
+        select distinct on (u.id) u.id, u.email, u.language, c.ext_id as contact_ext
+        from (
+          select uc.user_id, uc.contact_id, 0 as rank from user_contacts uc
+          where uc.contact_id = t.creator_contact_id
+          union all
+          select f.user_id, fc.id, 1 from ticket_followers f
+          join user_contacts fuc on fuc.user_id = f.user_id
+          join contacts fc on fc.id = fuc.contact_id and fc.company_id = t.company_id
+          where f.ticket_id = t.id
+        ) x
+        join users u on u.id = x.user_id
+        join contacts c on c.id = x.contact_id
+        where u.notify_agent_comments and u.email is not null and u.email <> ''
+        order by u.id, x.rank, c.ext_id
+      ) r on true
       left join agents sa on sa.id = cm.sender_agent_id
       left join staff_users su on su.id = cm.sender_staff_id
       where cm.id = ${commentId}::int and not cm.internal
         and (cm.sender_agent_id is not null or cm.sender_staff_id is not null)
-        and u.notify_agent_comments and u.email is not null and u.email <> ''
-      order by u.id`,
+      order by r.id`,
   );
   for (const r of rows) {
     await enqueueEmail(

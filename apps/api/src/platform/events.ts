@@ -174,6 +174,34 @@ export function emitDataEvent(
   );
 }
 
+/**
+ * ticket.rated: the customer's rating of a closed ticket (each new rating of the same ticket is a new
+ * event; the last one holds) and the ticket.
+ */
+export function emitRatingEvent(
+  tx: Tx,
+  ec: EmitContext,
+  ticketId: number,
+  source: EventSource,
+): Promise<number> {
+  return emit(
+    tx,
+    ec,
+    'ticket.rated',
+    source,
+    sql`select t.portal_id, json_build_object(
+        'rating', json_build_object('ticketId', t.ext_id, 'rating', r.rating, 'comment', r.comment,
+          'contactId', rc.ext_id, 'ratedAt', ${sql.raw(isoText('r.updated_at'))}),
+        'ticket', ${sql.raw(ticketJson('b.base'))}) as data
+      from ticket_ratings r
+      join tickets t on t.id = r.ticket_id
+      ${sql.raw(ticketJoins.slice('from tickets t'.length))}
+      cross join (select ${baseParam(ec)} as base) b
+      left join contacts rc on rc.id = r.contact_id
+      where r.ticket_id = ${ticketId}::int`,
+  );
+}
+
 /** document.uploaded: the contact's document with its file. */
 export function emitDocumentEvent(
   tx: Tx,

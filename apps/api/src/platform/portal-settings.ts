@@ -25,6 +25,7 @@ export const portalSettingsColumns = {
   enableServiceContracts: portals.enableServiceContracts,
   timeZone: portals.timeZone,
   defaultLanguage: portals.defaultLanguage,
+  overviewLanding: portals.overviewLanding,
 };
 
 export interface PortalSettingsRow {
@@ -39,6 +40,7 @@ export interface PortalSettingsRow {
   enableServiceContracts: boolean;
   timeZone: string;
   defaultLanguage: string;
+  overviewLanding: boolean;
 }
 
 /** Portal keys are lower-case; the route value is matched case-insensitively. */
@@ -79,5 +81,6 @@ export function toPortalSettings(row: PortalSettingsRow, signer: FileUrlSigner, 
     enableServiceContracts: row.enableServiceContracts,
     timeZone: row.timeZone,
     defaultLanguage: row.defaultLanguage,
+    overviewLanding: row.overviewLanding,
   };
 }

@@ -18,26 +18,39 @@ export function flagAllows(flags: Record<PermissionFlag, boolean>, rule: FlagRul
 export interface TicketScope {
   portalId: number;
   companyId: number;
-  /** Restricts to tickets created by this (internal) contact id; null: every ticket of the company. */
+  /**
+   * Restricts to tickets created by this (internal) contact id, or followed by `followerUserId`; null:
+   * every ticket of the company.
+   */
   creatorContactId: number | null;
+  /** With creatorContactId: the user whose followed tickets are reached too (issue 16). */
+  followerUserId: number | null;
   /** Include the latest activity report (viewContactActivityReports). */
   withReports: boolean;
 }
 
-/** Administrators reach every ticket of the company; other contacts only the ones they created. */
+/**
+ * Administrators reach every ticket of the company; other contacts the ones they created and the ones
+ * their user follows (issue 16: a follower opens the ticket from its e-mails).
+ */
 export function ticketScope(t: TenantContext, opts: { all?: boolean } = {}): TicketScope {
   const everyone = opts.all === true || t.flags.administrator;
   return {
     portalId: t.portalId,
     companyId: t.companyId,
     creatorContactId: everyone ? null : t.contactId,
+    followerUserId: everyone ? null : t.userId,
     withReports: t.flags.viewContactActivityReports,
   };
 }
 
 /** The condition of a ticket scope on `tickets t`. */
 export function ticketScopeWhere(s: TicketScope): SQL {
-  const own = s.creatorContactId === null ? sql`` : sql` and t.creator_contact_id = ${s.creatorContactId}`;
+  const own =
+    s.creatorContactId === null
+      ? sql``
+      : sql` and (t.creator_contact_id = ${s.creatorContactId} or exists (select 1 from ticket_followers tf
+          where tf.ticket_id = t.id and tf.user_id = ${s.followerUserId ?? -1}::int))`;
   return sql`t.portal_id = ${s.portalId} and t.company_id = ${s.companyId}${own}`;
 }
 

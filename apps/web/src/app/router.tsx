@@ -26,6 +26,7 @@ const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page'), e
 const AllTicketsPage = page(() => import('../features/tickets/all-tickets-page'));
 const NewTicketPage = page(() => import('../features/tickets/new-ticket-page'));
 const TicketDetailPage = page(() => import('../features/tickets/ticket-detail-page'));
+const OverviewPage = page(() => import('../features/overview/overview-page'));
 const ReportsPage = page(() => import('../features/reports/reports-page'));
 const ActivityContractsPage = page(() => import('../features/contracts/activity-contracts-page'));
 const ServiceContractsPage = page(() => import('../features/contracts/service-contracts-page'));
@@ -104,6 +105,7 @@ export const routes: RouteObject[] = [
     element: <ShellLayout />,
     children: [
       { index: true, element: <DashboardRedirect /> },
+      { path: 'overview', element: guarded(SECTION_RULES.overview, OverviewPage) },
       { path: 'tickets', element: guarded(SECTION_RULES.tickets, TicketsPage) },
       { path: 'tickets/new', element: guarded(SECTION_RULES.tickets, NewTicketPage) },
       { path: 'tickets/:ticketid', element: guarded(canOpenTicket, TicketDetailPage) },

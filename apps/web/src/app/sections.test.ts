@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_FLAGS, contact, portalSettings, user } from '../test/fixtures';
-import { firstAllowedSection, loginPath, menuItems, pickContact, switcherEntries } from './sections';
+import {
+  firstAllowedSection,
+  landingSection,
+  loginPath,
+  menuItems,
+  pickContact,
+  switcherEntries,
+} from './sections';
 
 const none = { company: null, contactId: null };
 
@@ -42,9 +49,21 @@ describe('firstAllowedSection (dashboard redirect, SPEC A2 order)', () => {
   });
 });
 
+describe('landingSection (where sign-in lands)', () => {
+  it('is the first section of SPEC A2 unless the portal makes the overview the landing screen', () => {
+    expect(landingSection(contact(ALL_FLAGS))).toBe('tickets');
+    expect(landingSection(contact({ viewContactDocuments: true }))).toBe('documents');
+    const overview = portalSettings({ overviewLanding: true });
+    expect(landingSection(contact({ ...ALL_FLAGS, portalSettings: overview }))).toBe('overview');
+    // Even a contact with no section at all has their overview (signatures, appointments).
+    expect(landingSection(contact({ portalSettings: overview }))).toBe('overview');
+  });
+});
+
 describe('menuItems (SPEC A2 menu by permission)', () => {
   it('lists everything for a contact with every permission, public files only when there are some', () => {
     expect(menuItems(contact(ALL_FLAGS), true).map((i) => i.key)).toEqual([
+      'overview',
       'myTickets',
       'allTickets',
       'contracts',
@@ -62,6 +81,7 @@ describe('menuItems (SPEC A2 menu by permission)', () => {
   it('shows only what the flags allow', () => {
     const items = menuItems(contact({ manageTickets: true, viewContactActivityReports: true }), false);
     expect(items).toEqual([
+      { key: 'overview', section: 'overview' },
       { key: 'myTickets', section: 'tickets' },
       { key: 'reports', section: 'activityreports' },
     ]);
@@ -74,10 +94,12 @@ describe('menuItems (SPEC A2 menu by permission)', () => {
     });
     // Service contracts do not replace the hour and unit (activity) contracts: both have their item.
     expect(menuItems(c, false)).toEqual([
+      { key: 'overview', section: 'overview' },
       { key: 'contracts', section: 'servicecontracts' },
       { key: 'hourContracts', section: 'activitycontracts' },
     ]);
     expect(menuItems(contact({ viewContactContracts: true }), false)).toEqual([
+      { key: 'overview', section: 'overview' },
       { key: 'contracts', section: 'activitycontracts' },
     ]);
   });

@@ -2,6 +2,7 @@ import type { MeAnswer, MeContact } from '@sportello/contracts';
 
 /** A route under the layout and who may open it (SPEC A2 menu, A6 flags). */
 export type Section =
+  | 'overview'
   | 'tickets'
   | 'alltickets'
   | 'activitycontracts'
@@ -18,6 +19,8 @@ type Rule = (c: MeContact) => boolean;
 
 /** The flag each layout section needs; the server refuses the same calls (B1). */
 export const SECTION_RULES: Record<Section, Rule> = {
+  // Every contact has something there (their signatures, their appointments); the server fills the rest by flag.
+  overview: () => true,
   tickets: (c) => c.manageTickets,
   alltickets: (c) => c.administrator,
   activitycontracts: (c) => c.viewContactContracts,
@@ -40,6 +43,14 @@ export const contractsSection = (c: MeContact): Section =>
   c.portalSettings.enableServiceContracts ? 'servicecontracts' : 'activitycontracts';
 
 /**
+ * Where sign-in lands: the overview when the portal's setting says so (issue 16), else the first section
+ * the contact may see (SPEC A2).
+ */
+export function landingSection(c: MeContact): Section | null {
+  return c.portalSettings.overviewLanding ? 'overview' : firstAllowedSection(c);
+}
+
+/**
  * The dashboard's target: the first section the contact may see, in the order of SPEC A2
  * (tickets, contracts, recurringAdvances, activityreports, wiki, estimates, invoices, documents); null if none.
  */
@@ -58,6 +69,7 @@ export function firstAllowedSection(c: MeContact): Section | null {
 }
 
 export type MenuKey =
+  | 'overview'
   | 'myTickets'
   | 'allTickets'
   | 'contracts'
@@ -75,9 +87,13 @@ export interface MenuItem {
   section: Section;
 }
 
-/** The menu of SPEC A2, in its order, filtered by permission; public files only when the list has items. */
+/**
+ * The menu of SPEC A2, in its order, filtered by permission; public files only when the list has items.
+ * The overview (issue 16) comes first.
+ */
 export function menuItems(c: MeContact, hasPublicFiles: boolean): MenuItem[] {
   const all: (MenuItem & { show: boolean })[] = [
+    { key: 'overview', section: 'overview', show: true },
     { key: 'myTickets', section: 'tickets', show: c.manageTickets },
     { key: 'allTickets', section: 'alltickets', show: c.administrator },
     { key: 'contracts', section: contractsSection(c), show: c.viewContactContracts },

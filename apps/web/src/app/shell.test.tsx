@@ -1,4 +1,4 @@
-import { configure, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MeAnswer, PortalSettings } from '@sportello/contracts';
@@ -95,6 +95,55 @@ describe('navigation guard (SPEC A2)', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
+  it('asks an expired session to sign in again in a dialog, over the page it leaves in place', async () => {
+    localStorage.setItem('token', 'old');
+    const me = user([contact({ ...ALL_FLAGS })]);
+    let expired = false;
+    serve((url, init) => {
+      if (url === '/api/auth/login' && init?.method === 'POST')
+        return { status: 200, body: { token: 'new', expiresAt: '2099-01-01T00:00:00Z' } };
+      if (expired && !url.startsWith('/api/Settings/')) {
+        const auth = (init?.headers as Record<string, string> | undefined)?.Authorization;
+        if (auth !== 'Bearer new') return { status: 401, body: { code: 'invalid_token', message: 'x' } };
+      }
+      if (url === '/api/Users/me') return { status: 200, body: me };
+      if (/^\/api\/Settings\/portals\//.test(url))
+        return { status: 200, body: me.contacts[0]?.portalSettings };
+      if (/\/publicfiles$/.test(url)) return { status: 200, body: [] };
+      if (/\/tickets(\/unread)?$/.test(url))
+        return { status: 200, body: url.endsWith('unread') ? { ticketIds: [] } : [] };
+      if (/\/overview$/.test(url)) {
+        const none = { total: 0, items: [] };
+        return {
+          status: 200,
+          body: {
+            signatures: none,
+            appointments: none,
+            waitingTickets: null,
+            openTickets: null,
+            hourBanks: null,
+            invoices: null,
+          },
+        };
+      }
+      return undefined;
+    });
+    const router = renderAt('/demo/101/tickets');
+    await at(router, '/demo/101/tickets');
+    await screen.findByRole('navigation', { name: 'Menu principale' });
+    expired = true;
+    // Any call answered 401 (here: opening the overview) opens the dialog instead of leaving the page.
+    router.navigate('/demo/101/overview');
+    const dialog = await screen.findByRole('dialog', { name: 'La sessione è scaduta' });
+    expect(router.state.location.pathname).toBe('/demo/101/overview');
+    const password = within(dialog).getByLabelText(/Password/);
+    fireEvent.change(password, { target: { value: 'Correct-Horse-9' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Accedi' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(localStorage.getItem('token')).toBe('new');
+    expect(router.state.location.pathname).toBe('/demo/101/overview');
+  }, 20_000);
+
   it('matches the login route in any case', async () => {
     serve(() => undefined);
     renderAt('/demo/LOGIN');
@@ -180,11 +229,11 @@ describe('header and menu', () => {
     ]);
     renderAt('/demo/101/tickets/5');
     const nav = await screen.findByRole('navigation', { name: 'Menu principale' });
-    await waitFor(() => expect(within(nav).getAllByRole('link')).toHaveLength(3));
+    await waitFor(() => expect(within(nav).getAllByRole('link')).toHaveLength(4));
     const names = within(nav)
       .getAllByRole('link')
       .map((a) => a.textContent);
-    expect(names).toEqual(['I miei ticket', 'Rapportini', 'Documenti pubblici']);
+    expect(names).toEqual(['Panoramica', 'I miei ticket', 'Rapportini', 'Documenti pubblici']);
     expect(within(nav).getByRole('link', { name: 'I miei ticket' }).getAttribute('aria-current')).toBe(
       'page',
     );

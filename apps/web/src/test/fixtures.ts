@@ -19,6 +19,7 @@ export function portalSettings(over: Partial<PortalSettings> = {}): PortalSettin
     enableServiceContracts: false,
     timeZone: 'Europe/Rome',
     defaultLanguage: 'it-IT',
+    overviewLanding: false,
     ...over,
   };
 }

@@ -39,6 +39,8 @@ export interface RawTicketItem {
   creatorContactWebUser: { contactId: number; referentName: string; companyName: string } | null;
   activityReport: ({ id: number; name: string; dateTime: string } & FileRef) | null;
   wikiElement: { id: number; name: string; folderName: string } | null;
+  waitingOnCustomer: boolean;
+  lastActivityAt: string;
 }
 export interface RawComment {
   id: number;
@@ -54,6 +56,7 @@ export interface RawTicketDetail extends RawTicketItem {
   assignedUser: { firstName: string; lastName: string } | null;
   attachments: RawAttachment[];
   comments: RawComment[];
+  rating: { rating: number; comment: string; ratedAt: string } | null;
   timeline: TicketTimelineEntry[];
 }
 
@@ -63,6 +66,13 @@ const attachmentsJson = (where: string) => `(
   select coalesce(json_agg(json_build_object('id', a.ext_id, 'name', a.name, 'fileId', a.file_id)
     order by a.ext_id), '[]'::json)
   from ticket_attachments a where ${where})`;
+
+/**
+ * The newest of the creation and the public messages. tickets.last_activity_at counts internal notes
+ * too, which the customer must not sense (a ticket moving up the list with nothing new to read).
+ */
+const publicActivity = `greatest(t.created_on, (select max(pc.creation_date) from ticket_comments pc
+    where pc.ticket_id = t.id and not pc.internal))`;
 
 const itemFields = `
   'id', t.ext_id,
@@ -80,7 +90,9 @@ const itemFields = `
     'id', rep.ext_id, 'name', rep.name, 'dateTime', ${isoText('rep.date_time')},
     'fileId', rep.file_id, 'fileName', rep.file_name) end,
   'wikiElement', case when we.id is null then null else json_build_object(
-    'id', we.ext_id, 'name', we.name, 'folderName', wf.name) end`;
+    'id', we.ext_id, 'name', we.name, 'folderName', wf.name) end,
+  'waitingOnCustomer', t.waiting_on_customer and not t.closed,
+  'lastActivityAt', ${isoText(publicActivity)}`;
 
 const itemJoins = (withReports: boolean) => `
   join ticket_types tt on tt.id = t.type_id
@@ -166,9 +178,12 @@ export async function getTicketDetail(
           'firstName', au.first_name, 'lastName', au.last_name) end,
         'attachments', ${sql.raw(attachmentsJson('a.ticket_id = t.id and a.comment_id is null'))},
         'comments', ${sql.raw(commentsJson('cm.ticket_id = t.id'))},
-        'timeline', ${sql.raw(timelineJson(true))}
+        'timeline', ${sql.raw(timelineJson(true))},
+        'rating', case when tr.ticket_id is null then null else json_build_object('rating', tr.rating,
+          'comment', tr.comment, 'ratedAt', ${sql.raw(isoText('tr.updated_at'))}) end
       ) as item
       from tickets t ${sql.raw(itemJoins(scope.withReports))}
+      left join ticket_ratings tr on tr.ticket_id = t.id
       left join assignee_groups ag on ag.id = t.assigned_group_id
       left join agents au on au.id = t.assigned_user_id
       where ${scopeWhere(scope)} and t.ext_id = ${ticketExtId}`,
@@ -192,14 +207,123 @@ export async function findTicketForUpdate(
   db: Queryable,
   scope: TicketScope,
   ticketExtId: number,
-): Promise<{ id: number; statusStepId: number } | undefined> {
-  const rows = await queryRows<{ id: number; status_step_id: number }>(
+): Promise<{ id: number; statusStepId: number; closed: boolean } | undefined> {
+  const rows = await queryRows<{ id: number; status_step_id: number; closed: boolean }>(
     db,
-    sql`select t.id, t.status_step_id from tickets t
+    sql`select t.id, t.status_step_id, t.closed from tickets t
       where ${scopeWhere(scope)} and t.ext_id = ${ticketExtId} for update`,
   );
   const r = rows[0];
-  return r && { id: Number(r.id), statusStepId: Number(r.status_step_id) };
+  return r && { id: Number(r.id), statusStepId: Number(r.status_step_id), closed: r.closed === true };
+}
+
+/** The internal id of a ticket the scope reaches (no lock). */
+export async function findTicketId(
+  db: Queryable,
+  scope: TicketScope,
+  ticketExtId: number,
+): Promise<number | undefined> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select t.id from tickets t where ${scopeWhere(scope)} and t.ext_id = ${ticketExtId}`,
+  );
+  return rows[0] ? Number(rows[0].id) : undefined;
+}
+
+/**
+ * Ids of the scope's tickets whose newest public message is not the reader's own (by user, or by the
+ * contact for messages that name no user) and is newer than the reader's read mark. last_activity_at
+ * (indexed per company, migration 0008) first keeps only tickets that moved since the mark.
+ */
+export function listUnreadTickets(
+  db: Queryable,
+  scope: TicketScope,
+  reader: { userId: number; contactId: number },
+): Promise<number[]> {
+  return queryJsonList<number>(
+    db,
+    sql`select coalesce(json_agg(t.ext_id order by t.ext_id), '[]'::json) as items
+      from tickets t
+      left join contact_ticket_reads r on r.user_id = ${reader.userId}::int and r.ticket_id = t.id
+      join lateral (
+        select c.creation_date, c.sender_user_id, c.sender_contact_id from ticket_comments c
+        where c.ticket_id = t.id and not c.internal
+        order by c.creation_date desc, c.id desc limit 1
+      ) lc on true
+      where ${scopeWhere(scope)}
+        and t.last_activity_at > coalesce(r.read_at, '-infinity'::timestamptz)
+        and lc.creation_date > coalesce(r.read_at, '-infinity'::timestamptz)
+        and not coalesce(lc.sender_user_id = ${reader.userId}::int
+          or (lc.sender_user_id is null and lc.sender_contact_id = ${reader.contactId}::int), false)`,
+  );
+}
+
+/** The user has read the ticket now (a later read mark is kept). */
+export async function markTicketRead(db: Queryable, userId: number, ticketId: number, now: Date) {
+  await db.execute(
+    sql`insert into contact_ticket_reads (user_id, ticket_id, read_at)
+      values (${userId}::int, ${ticketId}::int, ${tsParam(now)})
+      on conflict (user_id, ticket_id) do update set read_at = greatest(contact_ticket_reads.read_at, excluded.read_at)`,
+  );
+}
+
+/** One rating per ticket: a new one replaces it (created_at stays the first). */
+export async function upsertRating(
+  db: Queryable,
+  v: {
+    ticketId: number;
+    portalId: number;
+    rating: number;
+    comment: string;
+    contactId: number;
+    userId: number;
+    now: Date;
+  },
+): Promise<void> {
+  await db.execute(
+    sql`insert into ticket_ratings (ticket_id, portal_id, rating, comment, contact_id, user_id, created_at, updated_at)
+      values (${v.ticketId}::int, ${v.portalId}::int, ${v.rating}::int, ${v.comment}, ${v.contactId}::int,
+        ${v.userId}::int, ${tsParam(v.now)}, ${tsParam(v.now)})
+      on conflict (ticket_id) do update set rating = excluded.rating, comment = excluded.comment,
+        contact_id = excluded.contact_id, user_id = excluded.user_id, updated_at = excluded.updated_at`,
+  );
+}
+
+export type Colleague = { webUserId: number; referentName: string };
+
+/** The ticket's followers, each named by their contact in the ticket's company. */
+export function listFollowers(db: Queryable, ticketId: number, companyId: number): Promise<Colleague[]> {
+  return queryJsonList(
+    db,
+    sql`select coalesce(json_agg(json_build_object('webUserId', x.user_id, 'referentName', x.referent_name)
+        order by lower(x.referent_name), x.user_id), '[]'::json) as items
+      from (
+        select distinct on (f.user_id) f.user_id, coalesce(c.referent_name, u.user_name) as referent_name
+        from ticket_followers f join users u on u.id = f.user_id
+        left join user_contacts uc on uc.user_id = f.user_id
+          and uc.contact_id in (select id from contacts where company_id = ${companyId}::int)
+        left join contacts c on c.id = uc.contact_id
+        where f.ticket_id = ${ticketId}::int
+        order by f.user_id, c.ext_id
+      ) x`,
+  );
+}
+
+/** Replaces the ticket's followers by `userIds` (all already checked to be colleagues). */
+export async function replaceFollowers(
+  tx: Queryable,
+  p: { ticketId: number; userIds: number[]; addedBy: number; now: Date },
+): Promise<void> {
+  await tx.execute(
+    sql`delete from ticket_followers where ticket_id = ${p.ticketId}::int
+      and not (user_id = any(${intArrayParam(p.userIds)}))`,
+  );
+  if (p.userIds.length === 0) return;
+  await tx.execute(
+    sql`insert into ticket_followers (ticket_id, user_id, added_by_user_id, created_at)
+      select ${p.ticketId}::int, u, ${p.addedBy}::int, ${tsParam(p.now)} from unnest(${intArrayParam(p.userIds)}) u
+      on conflict do nothing`,
+  );
 }
 
 /** Internal ids of a new ticket's type, wiki element and the portal's default step, in one statement. */

@@ -10,8 +10,14 @@ import {
   closeTicket,
   colleagues,
   createTicket,
+  markRead,
   myTickets,
+  rateTicket,
+  reopenTicket,
+  setTicketFollowers,
   ticketDetail,
+  ticketFollowers,
+  unreadTickets,
 } from './tickets.service';
 
 export function registerTicketsRoutes(app: App, ctx: AppContext): void {
@@ -26,6 +32,22 @@ export function registerTicketsRoutes(app: App, ctx: AppContext): void {
   );
   route(app, ctx, ticketRoutes.create, (req, _reply, tenant) => createTicket(ctx, tenant, req.body));
   route(app, ctx, ticketRoutes.close, (req, _reply, tenant) => closeTicket(ctx, tenant, req.params.ticketid));
+  route(app, ctx, ticketRoutes.reopen, (req, _reply, tenant) =>
+    reopenTicket(ctx, tenant, req.params.ticketid),
+  );
+  route(app, ctx, ticketRoutes.rate, (req, _reply, tenant) =>
+    rateTicket(ctx, tenant, req.params.ticketid, req.body),
+  );
+  route(app, ctx, ticketRoutes.unread, (_req, _reply, tenant) => unreadTickets(ctx, tenant));
+  route(app, ctx, ticketRoutes.markRead, async (req, _reply, tenant) => {
+    await markRead(ctx, tenant, req.params.ticketid);
+  });
+  route(app, ctx, ticketRoutes.followers, (req, _reply, tenant) =>
+    ticketFollowers(ctx, tenant, req.params.ticketid),
+  );
+  route(app, ctx, ticketRoutes.setFollowers, (req, _reply, tenant) =>
+    setTicketFollowers(ctx, tenant, req.params.ticketid, req.body.webUserIds),
+  );
   route(app, ctx, ticketRoutes.comment, (req, _reply, tenant) => addComment(ctx, tenant, req.body));
   for (const contract of [ticketRoutes.uploadTicketAttachment, ticketRoutes.uploadCommentAttachment]) {
     route(app, ctx, contract, async (req, _reply, tenant) => {

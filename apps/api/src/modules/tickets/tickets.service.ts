@@ -13,6 +13,9 @@ import {
   type TicketDetail,
   type TicketListItem,
   type TicketListQuery,
+  type TicketFollowers,
+  type TicketRating,
+  type TicketRatingRequest,
   ticketListSchema,
 } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
@@ -21,7 +24,7 @@ import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
 import { yearBounds } from '../../platform/time-zone';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
-import { contactSource, emitCommentEvent, emitTicketEvent } from '../../platform/events';
+import { contactSource, emitCommentEvent, emitRatingEvent, emitTicketEvent } from '../../platform/events';
 import { insertAttachments, insertComment, stripNul, userHtml } from '../../platform/conversation';
 import { setChangeActor } from '../../platform/ticket-changes';
 import { queueStaffNotices } from '../../platform/staff-notify';
@@ -30,6 +33,12 @@ import type { TenantContext } from '../../platform/tenancy';
 import {
   claimUploads,
   closingStepId,
+  findTicketId,
+  listFollowers,
+  listUnreadTickets,
+  markTicketRead,
+  replaceFollowers,
+  upsertRating,
   reopeningStepId,
   findTicketForUpdate,
   getComment,
@@ -110,6 +119,8 @@ function mapItem(sign: Signer, r: RawTicketItem): TicketListItem {
       name: r.wikiElement.name,
       folderName: r.wikiElement.folderName,
     },
+    waitingOnCustomer: r.waitingOnCustomer,
+    lastActivityAt: r.lastActivityAt,
   };
 }
 
@@ -149,6 +160,7 @@ function mapDetail(sign: Signer, r: RawTicketDetail): TicketDetail {
     isClosed: r.taskStatus.step.taskStatus === 2,
     comments: r.comments.map((c) => mapComment(sign, c)),
     timeline: r.timeline,
+    rating: r.rating && { rating: r.rating.rating, comment: r.rating.comment, ratedAt: r.rating.ratedAt },
   };
 }
 
@@ -200,7 +212,8 @@ async function listJson(ctx: AppContext, t: TenantContext, scope: TicketScope, f
 /** My tickets, as JSON text (see listJson). */
 export async function myTickets(ctx: AppContext, t: TenantContext, q: TicketListQuery): Promise<string> {
   const range = parseDateRange(q, t.timeZone);
-  const scope = { ...ticketScope(t), creatorContactId: t.contactId };
+  // An administrator's own list too: created by this contact, or followed by this user.
+  const scope = { ...ticketScope(t), creatorContactId: t.contactId, followerUserId: t.userId };
   return listJson(ctx, t, scope, {
     ...range,
     wikiElementExtId: wikiFilterOf(t, q.wikiFilter),
@@ -402,6 +415,124 @@ export async function closeTicket(
     await emitTicketEvent(tx, ctx, 'ticket.closed', ticket.id, contactSource(t), ticket.statusStepId);
   });
   return ticketDetail(ctx, t, ticketExtId);
+}
+
+/**
+ * Reopens a closed ticket: back to the portal's default step, with a `ticket.reopened` event. Reopening
+ * an open ticket changes nothing (as closing a closed one).
+ */
+export async function reopenTicket(
+  ctx: AppContext,
+  t: TenantContext,
+  ticketExtId: number,
+): Promise<TicketDetail> {
+  await ctx.database.db.transaction(async (tx) => {
+    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    if (!ticket) throw ticketNotFound();
+    if (!ticket.closed) return;
+    if (!(await reopenTicketIfClosed(tx, t, ticket, ctx.clock.now())))
+      throw new AppError(409, 'no_default_step', 'The portal has no status step to reopen the ticket in');
+    await emitTicketEvent(tx, ctx, 'ticket.reopened', ticket.id, contactSource(t), ticket.statusStepId);
+  });
+  return ticketDetail(ctx, t, ticketExtId);
+}
+
+/**
+ * Rates a closed ticket (1–5 and a comment). One rating per ticket: a new one replaces it, and each is
+ * sent to the back office as a `ticket.rated` event in the same transaction.
+ */
+export async function rateTicket(
+  ctx: AppContext,
+  t: TenantContext,
+  ticketExtId: number,
+  body: TicketRatingRequest,
+): Promise<TicketRating> {
+  const now = ctx.clock.now();
+  const comment = stripNul(body.comment ?? '').trim();
+  await ctx.database.db.transaction(async (tx) => {
+    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    if (!ticket) throw ticketNotFound();
+    if (!ticket.closed)
+      throw new AppError(409, ticketErrorCodes.ticketNotClosed, 'Only a closed ticket can be rated');
+    await upsertRating(tx, {
+      ticketId: ticket.id,
+      portalId: t.portalId,
+      rating: body.rating,
+      comment,
+      contactId: t.contactId,
+      userId: t.userId,
+      now,
+    });
+    await emitRatingEvent(tx, ctx, ticket.id, contactSource(t));
+  });
+  return { rating: body.rating, comment, ratedAt: now.toISOString() };
+}
+
+/** Ids of the caller's tickets (as their lists reach them) with an unread public message. */
+export async function unreadTickets(ctx: AppContext, t: TenantContext): Promise<{ ticketIds: number[] }> {
+  const ids = await listUnreadTickets(ctx.database.db, ticketScope(t), {
+    userId: t.userId,
+    contactId: t.contactId,
+  });
+  return { ticketIds: ids.map(Number) };
+}
+
+export async function markRead(ctx: AppContext, t: TenantContext, ticketExtId: number): Promise<void> {
+  const db = ctx.database.db;
+  const id = await findTicketId(db, ticketScope(t), ticketExtId);
+  if (id === undefined) throw ticketNotFound();
+  await markTicketRead(db, t.userId, id, ctx.clock.now());
+}
+
+async function followersOf(db: AppContext['database']['db'], t: TenantContext, ticketId: number) {
+  const [followers, all] = await Promise.all([
+    listFollowers(db, ticketId, t.companyId),
+    listColleagues(db, t.companyId, t.userId),
+  ]);
+  const following = new Set(followers.map((f) => f.webUserId));
+  return { followers, candidates: all.filter((c) => !following.has(c.webUserId)) };
+}
+
+/** Who follows the ticket, and which colleagues could. */
+export async function ticketFollowers(
+  ctx: AppContext,
+  t: TenantContext,
+  ticketExtId: number,
+): Promise<TicketFollowers> {
+  const db = ctx.database.db;
+  const id = await findTicketId(db, ticketScope(t), ticketExtId);
+  if (id === undefined) throw ticketNotFound();
+  return followersOf(db, t, id);
+}
+
+/**
+ * Sets the ticket's followers. Each must be a colleague (a user holding a contact of the company); the
+ * caller may follow too (they are not among their own colleagues, so they are allowed explicitly).
+ */
+export async function setTicketFollowers(
+  ctx: AppContext,
+  t: TenantContext,
+  ticketExtId: number,
+  webUserIds: number[],
+): Promise<TicketFollowers> {
+  const wanted = [...new Set(webUserIds)];
+  const db = ctx.database.db;
+  await db.transaction(async (tx) => {
+    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    if (!ticket) throw ticketNotFound();
+    const allowed = new Set((await listColleagues(tx, t.companyId, t.userId)).map((c) => c.webUserId));
+    allowed.add(t.userId);
+    if (wanted.some((id) => !allowed.has(id)))
+      throw badRequest('A follower is not a colleague of this company', ticketErrorCodes.unknownColleague);
+    await replaceFollowers(tx, {
+      ticketId: ticket.id,
+      userIds: wanted,
+      addedBy: t.userId,
+      now: ctx.clock.now(),
+    });
+  });
+  const id = await findTicketId(db, ticketScope(t), ticketExtId);
+  return followersOf(db, t, id!);
 }
 
 export function colleagues(ctx: AppContext, t: TenantContext) {

@@ -3,6 +3,7 @@ import {
   IconCalendarRepeat,
   IconClockHour4,
   IconFileInvoice,
+  IconLayoutDashboard,
   IconFileText,
   IconFiles,
   IconFolderShare,
@@ -21,6 +22,7 @@ import { useTenant } from '../../lib/tenant';
 import { menuItems, type MenuItem, type MenuKey } from '../sections';
 
 const ICONS: Record<MenuKey, Icon> = {
+  overview: IconLayoutDashboard,
   myTickets: IconTicket,
   allTickets: IconListDetails,
   contracts: IconFileText,
@@ -47,7 +49,11 @@ export function MainMenu() {
       <Stack gap={2} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
         {items.map((item) => (
           <li key={item.key}>
-            <MenuLink item={item} to={`${basePath}/${item.section}`} label={t(`menu.${item.key}`)} />
+            <MenuLink
+              item={item}
+              to={`${basePath}/${item.section}`}
+              label={item.key === 'overview' ? t('overview.menu') : t(`menu.${item.key}`)}
+            />
           </li>
         ))}
       </Stack>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useParams } from 'react-router';
 import { storage } from '../../lib/storage';
 import { useTenant } from '../../lib/tenant';
-import { firstAllowedSection } from '../sections';
+import { landingSection } from '../sections';
 import { usePageTitle } from '../../ui/page-title';
 
 /**
@@ -24,12 +24,15 @@ export function RequireContact({
   return <>{children}</>;
 }
 
-/** The empty child path: straight to the first section the contact may see (SPEC A2 order). */
+/**
+ * The empty child path: straight to the first section the contact may see (SPEC A2 order), or to the
+ * overview when the portal makes it the landing screen.
+ */
 export function DashboardRedirect() {
   const { t } = useTranslation();
   usePageTitle(t('dashboard.title'));
   const { contact, basePath } = useTenant();
-  const section = firstAllowedSection(contact);
+  const section = landingSection(contact);
   if (section) return <Navigate to={`${basePath}/${section}`} replace />;
   return (
     <Stack>

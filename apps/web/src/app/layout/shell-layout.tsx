@@ -17,6 +17,7 @@ import { AppHeader } from './header';
 import { AppFooter } from './footer';
 import { MainMenu } from './main-menu';
 import { FullScreenSpinner, PageLoader } from './spinners';
+import { SessionExpiredDialog } from './session-expired-dialog';
 import classes from './shell.module.css';
 import { usePageTitle } from '../../ui/page-title';
 
@@ -36,11 +37,13 @@ export function ShellLayout() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const token = storage.get('token');
-  const [isSignedOut, setIsSignedOut] = useState(false);
-  const me = useQuery({ ...meQuery(), enabled: !!token && !isSignedOut });
+  const [isExpired, setIsExpired] = useState(false);
+  const me = useQuery({ ...meQuery(), enabled: !!token && !isExpired });
 
-  // Any call answered 401 (expired or revoked token) ends the session: api-client already dropped the token.
-  useEffect(() => onUnauthorized(() => setIsSignedOut(true)), []);
+  // A call answered 401 (expired or revoked token): api-client already dropped the token. Over a page
+  // the user asks to sign in again in a dialog and keeps the page and what was typed (issue 16).
+  useEffect(() => onUnauthorized(() => setIsExpired(true)), []);
+  const isExpiredOverPage = isExpired && !!me.data;
 
   const choice = useMemo(
     () =>
@@ -82,7 +85,9 @@ export function ShellLayout() {
     return () => clearTimeout(timer);
   }, [tenant, isSettled]);
 
-  const isSignedIn = !!token && !isSignedOut && !me.isError;
+  // A failed first check means signed out (SPEC A2); a failed refetch over a page is not (a 401 opens
+  // the dialog above, anything else leaves the page as it was).
+  const isSignedIn = isExpiredOverPage || (!!token && !isExpired && !(me.isError && !me.data));
   useEffect(() => {
     if (isSignedIn) return;
     // Signed out for whatever reason: nothing of this session may stay in memory or storage.
@@ -101,6 +106,14 @@ export function ShellLayout() {
     <TenantContext.Provider value={tenant}>
       <Shell tenantKey={tenant.basePath} />
       {!isSettled && <FullScreenSpinner />}
+      {isExpiredOverPage && (
+        <SessionExpiredDialog
+          userName={tenant.user.userName}
+          userId={tenant.user.id}
+          company={tenant.company}
+          onSignedIn={() => setIsExpired(false)}
+        />
+      )}
     </TenantContext.Provider>
   );
 }

@@ -1,16 +1,16 @@
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useTenant } from '../../lib/tenant';
 import { MultiSelectFilter } from '../../ui/multi-select-filter';
 import { useAllTickets } from './api/all-tickets';
 import { useColleagues } from './api/colleagues';
+import { useUnreadTickets } from './api/following';
 import { wikiSearchUrl } from './api/wiki-elements';
 import { TicketFiltersBar } from './components/ticket-filters-bar';
 import { TicketList } from './components/ticket-list';
-import { ticketListQuery, visibleTickets, webUserIdsParam } from './ticket-filters';
+import { sortTickets, ticketListQuery, visibleTickets, webUserIdsParam } from './ticket-filters';
 import { useTicketFilters } from './use-ticket-filters';
 import { usePageTitle } from '../../ui/page-title';
 
@@ -19,14 +19,16 @@ export default function AllTicketsPage() {
   const { t } = useTranslation();
   usePageTitle(t('tickets.allTitle'));
   const { company, contactId, contact, basePath } = useTenant();
-  const [filters, setFilters] = useTicketFilters();
-  const [colleagueIds, setColleagueIds] = useState<number[]>([]);
+  const [filters, setFilters, state, setState] = useTicketFilters();
+  const colleagueIds = state.users;
+  const setColleagueIds = (users: number[]) => setState({ ...state, users });
+  const unread = useUnreadTickets(company, contactId);
   const colleagues = useColleagues(company, contactId);
   const query = useAllTickets(company, contactId, {
     ...ticketListQuery(filters.range, filters.wiki?.id ?? null),
     webUserIds: webUserIdsParam(colleagueIds),
   });
-  const tickets = visibleTickets(query.data ?? [], filters.status);
+  const tickets = sortTickets(visibleTickets(query.data ?? [], filters.status), filters.sort);
   return (
     <Stack gap="md">
       <Group justify="space-between" align="center" wrap="wrap">
@@ -62,6 +64,7 @@ export default function AllTicketsPage() {
         canViewReports={contact.viewContactActivityReports}
         showCreator
         from="alltickets"
+        unread={unread.data}
       />
     </Stack>
   );

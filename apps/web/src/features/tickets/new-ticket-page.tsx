@@ -17,13 +17,24 @@ import { isBlankHtml } from './ticket-filters';
 import { notifySuccess } from './notify';
 import { usePageTitle } from '../../ui/page-title';
 import { errorText } from '../../lib/error-text';
+import { draftKey, useDraft } from '../../lib/drafts';
+
+interface NewTicketDraft {
+  typeId: string | null;
+  title: string;
+  description: string;
+  wikiItem: ServerSearchItem | null;
+}
+const EMPTY_DRAFT: NewTicketDraft = { typeId: null, title: '', description: '', wikiItem: null };
+const isEmptyDraft = (d: NewTicketDraft) =>
+  d.typeId === null && d.title.trim() === '' && isBlankHtml(d.description) && d.wikiItem === null;
 
 /** New ticket: type, subject and description are required; wiki item and attachments are optional. */
 export default function NewTicketPage() {
   const { t } = useTranslation();
   usePageTitle(t('tickets.new.title'));
   const navigate = useNavigate();
-  const { company, contactId, contact, basePath } = useTenant();
+  const { company, contactId, contact, basePath, user } = useTenant();
   const isPlain = contact.portalSettings.disableHtmlEditor;
   const types = useTicketTypes(company);
   // The picker shows only when the company has wiki elements (SPEC A2), and only to who may see the wiki.
@@ -32,10 +43,14 @@ export default function NewTicketPage() {
   const uploads = useFileUploads(ticketAttachmentUrl(company, contactId));
   const create = useCreateTicket(company, contactId);
 
-  const [typeId, setTypeId] = useState<string | null>(null);
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [wikiItem, setWikiItem] = useState<ServerSearchItem | null>(null);
+  // Kept in the browser until sent (issue 16): a reload or an expired session loses nothing.
+  const draft = useDraft(draftKey({ userId: user.id, company, contactId }, 'new'), EMPTY_DRAFT, isEmptyDraft);
+  const { typeId, title, description, wikiItem } = draft.value;
+  const update = (patch: Partial<NewTicketDraft>) => draft.setValue({ ...draft.value, ...patch });
+  const setTypeId = (v: string | null) => update({ typeId: v });
+  const setTitle = (v: string) => update({ title: v });
+  const setDescription = (v: string) => update({ description: v });
+  const setWikiItem = (v: ServerSearchItem | null) => update({ wikiItem: v });
   const [isSubmitted, setIsSubmitted] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -72,10 +87,12 @@ export default function NewTicketPage() {
         attachments: uploads.uploadedIds,
       },
       {
-        onSuccess: () => {
+        onSuccess: (ticket) => {
           uploads.clear();
+          draft.clear();
           notifySuccess(t('tickets.new.sent'), t);
-          void navigate(listPath);
+          // The list says which number the new ticket has, to quote on the phone or in an e-mail (issue 16).
+          void navigate(listPath, { state: { createdNumber: ticket.ticketNumber } });
         },
         onError: (err) => {
           setProblem(
@@ -104,6 +121,11 @@ export default function NewTicketPage() {
             >
               {problem}
             </Alert>
+          )}
+          {draft.restored && (
+            <Text size="sm" c="dimmed" data-testid="draft-restored">
+              {t('drafts.restored')}
+            </Text>
           )}
           {types.isError && (
             <Alert color="red" variant="light" role="alert">
@@ -157,7 +179,15 @@ export default function NewTicketPage() {
                 <Text size="sm">{t('tickets.new.sending')}</Text>
               </Group>
             )}
-            <Button variant="default" onClick={() => void navigate(listPath)} disabled={isSending}>
+            <Button
+              variant="default"
+              onClick={() => {
+                // Cancel means the user does not want it: the draft goes too.
+                draft.clear();
+                void navigate(listPath);
+              }}
+              disabled={isSending}
+            >
               {t('common.cancel')}
             </Button>
             <Button type="submit" loading={isSending}>

@@ -1,17 +1,23 @@
+import { useEffect } from 'react';
 import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
-import { IconArrowLeft, IconLock } from '@tabler/icons-react';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
-import type { TicketComment, TicketDetail } from '@sportello/contracts';
+import type { TicketComment, TicketDetail, TicketTimelineEntry } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
 import { useTenant, type Tenant } from '../../lib/tenant';
 import { ListError } from '../../ui/list-states';
 import { useTicket } from './api/ticket-detail';
+import { useMarkRead } from './api/following';
+import { FollowersBox } from './components/followers-box';
+import { RatingBox } from './components/rating-box';
+import { ReopenNotice } from './components/reopen-notice';
 import { CloseTicketButton } from './components/close-ticket-button';
 import { ConversationMessage, type MessageAuthor } from '../../ui/conversation-message';
 import { ReplyBox } from './components/reply-box';
 import { TicketNumber } from './components/ticket-number';
 import { TicketSidePanel } from './components/ticket-side-panel';
+import { TimelineEntry } from './components/timeline-entry';
 import { TypeBadge } from '../../ui/type-badge';
 import { isClosedTicket } from './ticket-filters';
 import { usePageTitle } from '../../ui/page-title';
@@ -56,6 +62,23 @@ export function descriptionAuthor(
   return { name: creator.referentName || creator.companyName, isSelf: false, isAgent: false };
 }
 
+type ConversationItem =
+  | { kind: 'comment'; at: string; comment: TicketComment }
+  | { kind: 'change'; at: string; entry: TicketTimelineEntry };
+
+/**
+ * The comments and the public changes of the ticket (its timeline) in one list, oldest first; a change
+ * and a comment at the same instant keep the change first (a reply that reopens comes after the reopening).
+ */
+export function conversation(ticket: Pick<TicketDetail, 'comments' | 'timeline'>): ConversationItem[] {
+  const items: ConversationItem[] = [
+    ...(ticket.timeline ?? []).map((entry) => ({ kind: 'change' as const, at: entry.at, entry })),
+    ...ticket.comments.map((comment) => ({ kind: 'comment' as const, at: comment.creationDate, comment })),
+  ];
+  // A stable sort: equal instants keep the order above.
+  return items.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+}
+
 /** A ticket: header, the description and the comments, the reply box, and the side panel. */
 export default function TicketDetailPage() {
   const { t } = useTranslation();
@@ -78,6 +101,14 @@ export default function TicketDetailPage() {
   const isNotFound =
     !Number.isSafeInteger(ticketId) || (query.error instanceof ApiRequestError && query.error.status === 404);
   usePageTitle(isNotFound ? t('tickets.detail.notFound') : (query.data?.title ?? null));
+
+  // Seen is read: each time the conversation grows while the page shows it, the unread marker goes.
+  const markRead = useMarkRead(company, contactId);
+  const seen = query.data ? `${query.data.id}:${query.data.comments.length}` : null;
+  useEffect(() => {
+    if (seen !== null) markRead.mutate(Number(seen.split(':')[0]));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per new state of the conversation
+  }, [seen]);
 
   if (isNotFound) {
     return (
@@ -144,9 +175,15 @@ export default function TicketDetailPage() {
       </Group>
       {/* The status box first: beside the conversation on a wide screen, above it on a phone. */}
       <div className={classes.detail}>
-        <div className={classes.detailSide}>
+        <Stack gap="md" className={classes.detailSide}>
           <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
-        </div>
+          <FollowersBox
+            company={company}
+            contactId={contactId}
+            ticketId={ticket.id}
+            canEdit={contact.manageTickets}
+          />
+        </Stack>
         <Stack gap="md" className={classes.detailMain}>
           <Title order={2} size="h4">
             {t('tickets.detail.conversation')}
@@ -159,23 +196,41 @@ export default function TicketDetailPage() {
               attachments={ticket.attachments}
               testId="ticket-description"
             />
-            {ticket.comments.map((c) => (
-              <ConversationMessage
-                key={c.id}
-                author={commentAuthor(c, user.id, t)}
-                date={c.creationDate}
-                html={c.message}
-                attachments={c.attachments}
-                testId="ticket-comment"
-              />
-            ))}
+            {conversation(ticket).map((item) =>
+              item.kind === 'comment' ? (
+                <ConversationMessage
+                  key={`c${item.comment.id}`}
+                  author={commentAuthor(item.comment, user.id, t)}
+                  date={item.comment.creationDate}
+                  html={item.comment.message}
+                  attachments={item.comment.attachments}
+                  testId="ticket-comment"
+                />
+              ) : (
+                <TimelineEntry key={`s${item.entry.id}`} entry={item.entry} />
+              ),
+            )}
           </Stack>
           {isClosed && (
-            <Alert color="gray" variant="light" icon={<IconLock aria-hidden />}>
-              {t('tickets.detail.replyReopens')}
-            </Alert>
+            <RatingBox
+              key={`${ticket.id}:${ticket.rating?.ratedAt ?? ''}`}
+              company={company}
+              contactId={contactId}
+              ticketId={ticket.id}
+              rating={ticket.rating}
+              canRate={contact.manageTickets}
+            />
+          )}
+          {isClosed && (
+            <ReopenNotice
+              company={company}
+              contactId={contactId}
+              ticketId={ticket.id}
+              canReopen={contact.manageTickets}
+            />
           )}
           <ReplyBox
+            key={ticket.id}
             company={company}
             contactId={contactId}
             ticketId={ticket.id}

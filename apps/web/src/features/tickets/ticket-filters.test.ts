@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_FILTERS, listStateParams, parseListState, type ListState } from './use-ticket-filters';
 import {
   isBlankHtml,
   isClosedTicket,
+  sortTickets,
   ticketListQuery,
   visibleTickets,
   webUserIdsParam,
@@ -85,5 +87,46 @@ describe('type colours', () => {
           const text = readableTextColour([r, g, b]) === '#ffffff' ? 1 : 0;
           expect(contrastRatio(l, text)).toBeGreaterThanOrEqual(4.5);
         }
+  });
+});
+
+describe('list state in the address (issue 16)', () => {
+  it('keeps every filter through the query string, and the defaults out of it', () => {
+    const state: ListState = {
+      filters: {
+        status: 'all',
+        range: { start: new Date(2026, 0, 5), end: new Date(2026, 1, 28, 23, 59, 59) },
+        wiki: { id: 7, name: 'Printer', folderName: 'Office & co' },
+        sort: 'activity',
+      },
+      users: [9, 3],
+    };
+    const params = listStateParams(state);
+    expect(params.get('from')).toBe('2026-01-05');
+    expect(params.get('to')).toBe('2026-02-28');
+    const back = parseListState(new URLSearchParams(params.toString()));
+    expect(back.filters.status).toBe('all');
+    expect(back.filters.sort).toBe('activity');
+    expect(back.filters.wiki).toEqual(state.filters.wiki);
+    expect(back.filters.range.start?.getTime()).toBe(state.filters.range.start!.getTime());
+    expect(back.filters.range.end?.getTime()).toBe(state.filters.range.end!.getTime());
+    expect(back.users).toEqual([3, 9]);
+    expect(listStateParams({ filters: DEFAULT_FILTERS, users: [] }).toString()).toBe('');
+  });
+
+  it('falls back to the default for anything unreadable', () => {
+    const s = parseListState(
+      new URLSearchParams('status=x&from=2026-02-30&to=tomorrow&wiki=-1&sort=z&users=a,0,4'),
+    );
+    expect(s.filters).toEqual(DEFAULT_FILTERS);
+    expect(s.users).toEqual([4]);
+  });
+
+  it('sorts by the latest public activity when asked, else keeps the server order', () => {
+    const a = { id: 1, lastActivityAt: '2026-11-01T10:00:00.000Z' };
+    const b = { id: 2, lastActivityAt: '2026-11-03T10:00:00.000Z' };
+    const c = { id: 3, lastActivityAt: '2026-11-01T10:00:00.000Z' };
+    expect(sortTickets([a, b, c], 'created')).toEqual([a, b, c]);
+    expect(sortTickets([a, b, c], 'activity').map((x) => x.id)).toEqual([2, 3, 1]);
   });
 });

@@ -5,6 +5,20 @@ import type { DateRange } from '../../ui/date-range';
 /** The status filter of the lists: 'open or pending' (default) or 'all'. */
 export type StatusFilter = 'open' | 'all';
 
+/** The order of the lists: newest created first (the server's order), or the latest public activity. */
+export type TicketSort = 'created' | 'activity';
+
+/** The list in the chosen order; 'created' keeps the server's (creation, newest first). */
+export function sortTickets<T extends Pick<TicketListItem, 'lastActivityAt' | 'id'>>(
+  tickets: T[],
+  sort: TicketSort,
+): T[] {
+  if (sort === 'created') return tickets;
+  return [...tickets].sort((a, b) =>
+    a.lastActivityAt === b.lastActivityAt ? b.id - a.id : a.lastActivityAt < b.lastActivityAt ? 1 : -1,
+  );
+}
+
 /** SPEC A4: a status step whose taskStatus is 2 counts as closed. */
 export const CLOSED_TASK_STATUS = 2;
 export const isClosedTicket = (t: Pick<TicketListItem, 'taskStatus'>) =>

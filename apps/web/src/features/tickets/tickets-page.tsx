@@ -1,13 +1,14 @@
-import { Button, Group, Stack, Title } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Alert, Button, Group, Stack, Title } from '@mantine/core';
+import { IconCircleCheck, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useTenant } from '../../lib/tenant';
 import { useMyTickets } from './api/my-tickets';
+import { useUnreadTickets } from './api/following';
 import { wikiSearchUrl } from './api/wiki-elements';
 import { TicketFiltersBar } from './components/ticket-filters-bar';
 import { TicketList } from './components/ticket-list';
-import { ticketListQuery, visibleTickets } from './ticket-filters';
+import { sortTickets, ticketListQuery, visibleTickets } from './ticket-filters';
 import { useTicketFilters } from './use-ticket-filters';
 import { usePageTitle } from '../../ui/page-title';
 
@@ -18,9 +19,23 @@ export default function TicketsPage() {
   const { company, contactId, contact, basePath } = useTenant();
   const [filters, setFilters] = useTicketFilters();
   const query = useMyTickets(company, contactId, ticketListQuery(filters.range, filters.wiki?.id ?? null));
-  const tickets = visibleTickets(query.data ?? [], filters.status);
+  const unread = useUnreadTickets(company, contactId);
+  const tickets = sortTickets(visibleTickets(query.data ?? [], filters.status), filters.sort);
+  // Set by the new-ticket page: the number of the ticket just sent (issue 16).
+  const created = (useLocation().state as { createdNumber?: unknown } | null)?.createdNumber;
   return (
     <Stack gap="md">
+      {typeof created === 'string' && created !== '' && (
+        <Alert
+          color="green"
+          variant="light"
+          icon={<IconCircleCheck aria-hidden />}
+          role="status"
+          data-testid="ticket-created"
+        >
+          {t('following.ticketSent', { number: created })}
+        </Alert>
+      )}
       <Group justify="space-between" align="center" wrap="wrap">
         <Title order={1}>{t('tickets.myTitle')}</Title>
         <Button
@@ -41,6 +56,7 @@ export default function TicketsPage() {
         tickets={tickets}
         basePath={basePath}
         canViewReports={contact.viewContactActivityReports}
+        unread={unread.data}
       />
     </Stack>
   );

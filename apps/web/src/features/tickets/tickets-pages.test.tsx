@@ -8,7 +8,7 @@ import { ALL_FLAGS, contact, portalSettings, user } from '../../test/fixtures';
 import { renderWithProviders } from '../../ui/testing';
 import AllTicketsPage from './all-tickets-page';
 import NewTicketPage from './new-ticket-page';
-import TicketDetailPage, { commentAuthor, descriptionAuthor } from './ticket-detail-page';
+import TicketDetailPage, { commentAuthor, conversation, descriptionAuthor } from './ticket-detail-page';
 import TicketsPage from './tickets-page';
 
 const item = (over: Partial<TicketListItem>): TicketListItem => ({
@@ -23,6 +23,8 @@ const item = (over: Partial<TicketListItem>): TicketListItem => ({
   creatorContactWebUser: { contactId: 11, referentName: 'Marco Rossi', companyName: 'Rossi Srl' },
   activityReport: null,
   wikiElement: null,
+  waitingOnCustomer: false,
+  lastActivityAt: '2026-11-18T09:30:00Z',
   ...over,
 });
 
@@ -274,6 +276,7 @@ describe('ticket detail', { timeout: 30_000 }, () => {
           senderUser: { displayName: 'Sara Conti', hasProfileImage: false, profileImage: null },
         }),
       ],
+      rating: null,
     };
     const calls = stubFetch((u, init) => {
       if (u === '/api/demo/11/tickets/42') return json(detail);
@@ -305,12 +308,13 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Reply' }), '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Write a message or attach a file.');
-    expect(calls.filter((c) => c.init?.method === 'POST')).toHaveLength(0);
+    const replies = () => calls.filter((c) => c.init?.method === 'POST' && /\/comments$/i.test(c.url));
+    expect(replies()).toHaveLength(0);
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Reply' }), 'Thanks');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(calls.filter((c) => c.init?.method === 'POST')).toHaveLength(1));
-    const body = JSON.parse(String(calls.find((c) => c.init?.method === 'POST')!.init!.body));
+    await waitFor(() => expect(replies()).toHaveLength(1));
+    const body = JSON.parse(String(replies()[0]!.init!.body));
     expect(body).toMatchObject({ taskId: 42, message: '   Thanks', commentType: 0, attachments: [] });
   });
 
@@ -323,6 +327,7 @@ describe('ticket detail', { timeout: 30_000 }, () => {
       assignedUser: null,
       isClosed: true,
       comments: [],
+      rating: null,
     };
     stubFetch((u, init) => {
       if (u === '/api/demo/11/tickets/43') return json(detail);
@@ -362,5 +367,30 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     );
     renderAt('/demo/11/tickets/99', tenantWith());
     await screen.findByRole('heading', { level: 1, name: 'Ticket not found' });
+  });
+});
+
+describe('conversation with its timeline (issue 16)', () => {
+  it('puts the public changes among the comments by time, a change before a comment of the same instant', () => {
+    const c = (id: number, at: string) => ({ ...comment({ id }), creationDate: at });
+    const change = (id: number, at: string) => ({
+      id,
+      at,
+      kind: 'step' as const,
+      fromStep: null,
+      toStep: { id: 1, name: 'In progress' },
+      by: { kind: 'agent' as const, name: 'Sara' },
+    });
+    const items = conversation({
+      comments: [c(1, '2026-11-18T10:00:00Z'), c(2, '2026-11-18T12:00:00Z')],
+      timeline: [change(7, '2026-11-18T11:00:00Z'), change(8, '2026-11-18T12:00:00Z')],
+    });
+    expect(items.map((i) => (i.kind === 'comment' ? `c${i.comment.id}` : `s${i.entry.id}`))).toEqual([
+      'c1',
+      's7',
+      's8',
+      'c2',
+    ]);
+    expect(conversation({ comments: [c(1, '2026-11-18T10:00:00Z')] })).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { authRoutes } from '@sportello/contracts';
 import { call } from '../../../lib/api-client';
+import { clearAllDrafts } from '../../../lib/drafts';
 import { storage } from '../../../lib/storage';
 
 /** `POST /api/auth/logout`: revokes the token on the server. */
@@ -26,6 +27,8 @@ export function useLogout() {
     },
     onSettled: (to) => {
       storage.set('token', null);
+      // Drafts outlive an expired session (issue 16), not a logout: the next user sees nothing of this one.
+      clearAllDrafts();
       navigate(to ?? '/Login', { replace: true });
       queryClient.clear();
     },

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { draftKey, useDraft } from '../../../lib/drafts';
 import { errorText } from '../../../lib/error-text';
+import { useTenant } from '../../../lib/tenant';
 import { FileUpload, useFileUploads } from '../../../ui/file-upload';
 import { HtmlEditor, isBlankMessage } from '../../../ui/html-editor';
 import { commentAttachmentUrl, useCreateComment } from '../api/create-comment';
@@ -16,10 +18,20 @@ export interface ReplyBoxProps {
   isClosed?: boolean;
 }
 
-/** The reply editor with attachments; a reply needs some text or a file. Cleared after sending. */
+/**
+ * The reply editor with attachments; a reply needs some text or a file. The text is kept as a draft in
+ * the browser until it is sent (issue 16), then cleared.
+ */
 export function ReplyBox({ company, contactId, ticketId, isPlain, isClosed = false }: ReplyBoxProps) {
   const { t } = useTranslation();
-  const [message, setMessage] = useState('');
+  const { user } = useTenant();
+  const draft = useDraft<string>(
+    draftKey({ userId: user.id, company, contactId }, ticketId),
+    '',
+    isBlankMessage,
+  );
+  const message = draft.value;
+  const setMessage = draft.setValue;
   const [problem, setProblem] = useState<string | null>(null);
   const uploads = useFileUploads(commentAttachmentUrl(company, contactId));
   const send = useCreateComment(company, contactId);
@@ -46,7 +58,7 @@ export function ReplyBox({ company, contactId, ticketId, isPlain, isClosed = fal
       },
       {
         onSuccess: () => {
-          setMessage('');
+          draft.clear();
           uploads.clear();
           notifySuccess(t(isClosed ? 'tickets.detail.reopened' : 'tickets.detail.replySent'), t);
         },
@@ -62,6 +74,11 @@ export function ReplyBox({ company, contactId, ticketId, isPlain, isClosed = fal
           <Alert color="red" variant="light" role="alert">
             {problem}
           </Alert>
+        )}
+        {draft.restored && (
+          <Text size="sm" c="dimmed" data-testid="draft-restored">
+            {t('drafts.restored')}
+          </Text>
         )}
         <HtmlEditor
           label={t('tickets.detail.reply')}

@@ -4,13 +4,15 @@ import { DateRangePicker } from '../../../ui/date-range-picker';
 import type { DateRange } from '../../../ui/date-range';
 import { SelectFilter } from '../../../ui/select-filter';
 import { ServerSearchSelect, type ServerSearchItem } from '../../../ui/server-search-select';
-import type { StatusFilter } from '../ticket-filters';
+import type { StatusFilter, TicketSort } from '../ticket-filters';
 import classes from './tickets.module.css';
 
 export interface TicketFilters {
   status: StatusFilter;
   range: DateRange;
   wiki: ServerSearchItem | null;
+  /** Newest created first (SPEC A2), or the latest activity first (issue 16). */
+  sort: TicketSort;
 }
 
 export interface TicketFiltersBarProps {
@@ -50,6 +52,15 @@ export function TicketFiltersBar({ value, onChange, wikiSearchUrl, children }: T
         />
       )}
       {children}
+      <SelectFilter<TicketSort>
+        label={t('following.sort')}
+        options={[
+          { value: 'created', text: t('following.sortCreated') },
+          { value: 'activity', text: t('following.sortActivity') },
+        ]}
+        value={value.sort}
+        onChange={(sort) => onChange({ ...value, sort: sort ?? 'created' })}
+      />
     </div>
   );
 }

@@ -15,6 +15,8 @@ export interface TicketListProps {
   showCreator?: boolean;
   /** Which list this is (the ticket page's back link returns to it). */
   from?: TicketListName;
+  /** Ids of tickets with an unread public message (issue 16). */
+  unread?: ReadonlySet<number> | undefined;
 }
 
 /** Rows of the first paint (what a laptop screen shows, and more); the rest follow in batches. */
@@ -44,7 +46,15 @@ function useProgressiveCount(total: number): number {
 }
 
 /** Loading, error and empty states, then the rows (each a link to its ticket). */
-export function TicketList({ query, tickets, basePath, canViewReports, showCreator, from }: TicketListProps) {
+export function TicketList({
+  query,
+  tickets,
+  basePath,
+  canViewReports,
+  showCreator,
+  from,
+  unread,
+}: TicketListProps) {
   const { t } = useTranslation();
   const shown = useProgressiveCount(tickets.length);
   return (
@@ -61,6 +71,7 @@ export function TicketList({ query, tickets, basePath, canViewReports, showCreat
             canViewReports={canViewReports}
             showCreator={showCreator}
             from={from}
+            isUnread={unread?.has(ticket.id) ?? false}
             t={t}
           />
         ))}

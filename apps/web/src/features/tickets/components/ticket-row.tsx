@@ -21,6 +21,8 @@ export interface TicketRowProps {
   t: TFunction;
   /** The list the row belongs to, handed to the ticket page for its way back. */
   from?: TicketListName;
+  /** A public message the user has not read (issue 16). */
+  isUnread?: boolean;
 }
 
 /** Which list a ticket was opened from (router state of its page): its back link returns there. */
@@ -55,12 +57,20 @@ export const TicketRow = memo(function TicketRow({
   showCreator,
   t,
   from,
+  isUnread = false,
 }: TicketRowProps) {
   const creator = ticket.creatorContactWebUser;
+  const isWaiting = ticket.waitingOnCustomer;
   const type = coloursOf(ticket.taskType.color);
   const report = canViewReports ? ticket.activityReport : null;
   return (
-    <li className={classes.row} data-testid="ticket-row" data-ticket-id={ticket.id}>
+    <li
+      className={classes.row}
+      data-testid="ticket-row"
+      data-ticket-id={ticket.id}
+      data-waiting={isWaiting || undefined}
+      data-unread={isUnread || undefined}
+    >
       <div className={classes.rowBody}>
         {/* On a phone the type badge moves under the title rather than squeezing it (or being cut). */}
         <div className={classes.rowHead}>
@@ -77,11 +87,17 @@ export const TicketRow = memo(function TicketRow({
                 </span>
               </div>
             )}
+            {isUnread && (
+              <span className={classes.unreadDot} data-testid="ticket-unread">
+                <span className={HIDDEN}>{t('following.unread')}</span>
+              </span>
+            )}
             <Link
               to={href}
               state={from ? { from } : undefined}
               className={`${ANCHOR} ${classes.titleLink}`}
               data-underline="hover"
+              data-unread={isUnread || undefined}
             >
               {ticket.title}
             </Link>
@@ -96,6 +112,15 @@ export const TicketRow = memo(function TicketRow({
           </div>
         </div>
         <div className={classes.rowMeta}>
+          {isWaiting && (
+            <div
+              className={`${BADGE} ${classes.waitingBadge}`}
+              data-variant="filled"
+              data-testid="ticket-waiting"
+            >
+              <span className={BADGE_LABEL}>{t('following.waiting')}</span>
+            </div>
+          )}
           <div className={classes.dimmed}>
             <IconCalendarEvent size={16} aria-hidden />
             <span className={`${TEXT} ${classes.sm}`}>

@@ -53,6 +53,9 @@ export function TicketSidePanel({
             {ticket.taskStatus.step.name}
           </Badge>
         </Field>
+        <Field label={t('following.nextActivity')} testId="side-next-activity">
+          {ticket.nextPlannedActivityInfo || t('following.nextActivityNone')}
+        </Field>
         {canViewReports && (
           <Field label={t('tickets.activityReport')} testId="side-report">
             {report ? (

@@ -1,0 +1,115 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLogin } from '../../features/auth/api/login';
+import { useLogout } from '../../features/auth/api/logout';
+import { authErrorKey } from '../../features/auth/errors';
+import { storage } from '../../lib/storage';
+import { fetchMe } from '../../lib/tenant';
+import { loginPath } from '../sections';
+
+/**
+ * An expired session over a page (issue 16): sign in again in a dialog, and the page, with whatever was
+ * typed in it, is still there. Signing in as someone else starts that user's session from the top
+ * (nothing of this page may show to them).
+ */
+export function SessionExpiredDialog({
+  userName: initialUserName,
+  userId,
+  company,
+  onSignedIn,
+}: {
+  userName: string;
+  userId: number;
+  company: string;
+  onSignedIn: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const login = useLogin();
+  const logout = useLogout();
+  const [userName, setUserName] = useState(initialUserName);
+  const [password, setPassword] = useState('');
+  const [isSubmitted, setIsSubmitted] = useState(false);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setIsSubmitted(true);
+    if (!userName.trim() || !password) return;
+    login.mutate(
+      { userName: userName.trim(), password },
+      {
+        onSuccess: async ({ token }) => {
+          storage.set('token', token);
+          const me = await fetchMe().catch(() => null);
+          if (me?.id !== userId) {
+            queryClient.removeQueries();
+            window.location.assign('/');
+            return;
+          }
+          onSignedIn();
+          // Whatever failed for want of a session is asked again.
+          await queryClient.invalidateQueries();
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal
+      opened
+      onClose={() => undefined}
+      withCloseButton={false}
+      closeOnEscape={false}
+      closeOnClickOutside={false}
+      title={t('drafts.sessionTitle')}
+      centered
+      data-testid="session-expired"
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="sm">
+          <Text size="sm">{t('drafts.sessionText')}</Text>
+          {login.isError && (
+            <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+              {t(authErrorKey(login.error))}
+            </Alert>
+          )}
+          <TextInput
+            label={t('auth.userName')}
+            name="username"
+            autoComplete="username"
+            value={userName}
+            onChange={(e) => setUserName(e.currentTarget.value)}
+            error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
+            withAsterisk
+          />
+          <PasswordInput
+            label={t('auth.password')}
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={isSubmitted && !password ? t('auth.requiredField') : undefined}
+            withAsterisk
+            data-autofocus
+            visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+          />
+          <Group justify="space-between" gap="sm">
+            <Button
+              variant="subtle"
+              onClick={() => logout.mutate(loginPath(company))}
+              disabled={login.isPending}
+            >
+              {t('common.logout')}
+            </Button>
+            <Button type="submit" loading={login.isPending}>
+              {t('auth.login')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
