@@ -3,8 +3,10 @@ import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } fr
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sportello/contracts';
 import { useLogin } from '../../features/auth/api/login';
 import { useLogout } from '../../features/auth/api/logout';
+import { SecondFactorForm } from '../../features/auth/components/second-factor-form';
 import { authErrorKey } from '../../features/auth/errors';
 import { storage } from '../../lib/storage';
 import { fetchMe } from '../../lib/tenant';
@@ -34,6 +36,22 @@ export function SessionExpiredDialog({
   const [password, setPassword] = useState('');
   const [isSubmitted, setIsSubmitted] = useState(false);
 
+  // An account with two-factor sign-in answers a challenge to the password: the dialog asks for it too.
+  const [challenge, setChallenge] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
+
+  const signedIn = async ({ token }: SessionAnswer) => {
+    storage.set('token', token);
+    const me = await fetchMe().catch(() => null);
+    if (me?.id !== userId) {
+      queryClient.removeQueries();
+      window.location.assign('/');
+      return;
+    }
+    onSignedIn();
+    // Whatever failed for want of a session is asked again.
+    await queryClient.invalidateQueries();
+  };
+
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setIsSubmitted(true);
@@ -41,17 +59,11 @@ export function SessionExpiredDialog({
     login.mutate(
       { userName: userName.trim(), password },
       {
-        onSuccess: async ({ token }) => {
-          storage.set('token', token);
-          const me = await fetchMe().catch(() => null);
-          if (me?.id !== userId) {
-            queryClient.removeQueries();
-            window.location.assign('/');
-            return;
-          }
-          onSignedIn();
-          // Whatever failed for want of a session is asked again.
-          await queryClient.invalidateQueries();
+        onSuccess: (answer) => {
+          if (isSecondFactor(answer)) {
+            setPassword('');
+            setChallenge(answer.secondFactor);
+          } else void signedIn(answer);
         },
       },
     );
@@ -68,48 +80,60 @@ export function SessionExpiredDialog({
       centered
       data-testid="session-expired"
     >
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="sm">
-          <Text size="sm">{t('drafts.sessionText')}</Text>
-          {login.isError && (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-              {t(authErrorKey(login.error))}
-            </Alert>
-          )}
-          <TextInput
-            label={t('auth.userName')}
-            name="username"
-            autoComplete="username"
-            value={userName}
-            onChange={(e) => setUserName(e.currentTarget.value)}
-            error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
-            withAsterisk
-          />
-          <PasswordInput
-            label={t('auth.password')}
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={isSubmitted && !password ? t('auth.requiredField') : undefined}
-            withAsterisk
-            data-autofocus
-            visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
-          />
-          <Group justify="space-between" gap="sm">
-            <Button
-              variant="subtle"
-              onClick={() => logout.mutate(loginPath(company))}
-              disabled={login.isPending}
-            >
-              {t('common.logout')}
-            </Button>
-            <Button type="submit" loading={login.isPending}>
-              {t('auth.login')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      {challenge ? (
+        <SecondFactorForm
+          challenge={challenge}
+          onSignedIn={(session) => void signedIn(session)}
+          onRestart={() => {
+            login.reset();
+            setIsSubmitted(false);
+            setChallenge(null);
+          }}
+        />
+      ) : (
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="sm">
+            <Text size="sm">{t('drafts.sessionText')}</Text>
+            {login.isError && (
+              <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+                {t(authErrorKey(login.error))}
+              </Alert>
+            )}
+            <TextInput
+              label={t('auth.userName')}
+              name="username"
+              autoComplete="username"
+              value={userName}
+              onChange={(e) => setUserName(e.currentTarget.value)}
+              error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
+              withAsterisk
+            />
+            <PasswordInput
+              label={t('auth.password')}
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={isSubmitted && !password ? t('auth.requiredField') : undefined}
+              withAsterisk
+              data-autofocus
+              visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+            />
+            <Group justify="space-between" gap="sm">
+              <Button
+                variant="subtle"
+                onClick={() => logout.mutate(loginPath(company))}
+                disabled={login.isPending}
+              >
+                {t('common.logout')}
+              </Button>
+              <Button type="submit" loading={login.isPending}>
+                {t('auth.login')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
     </Modal>
   );
 }
