@@ -288,6 +288,7 @@ describe('sign-in, sessions and the current user', () => {
         enableServiceContracts: true,
         timeZone: 'Europe/Rome',
         defaultLanguage: 'it-IT',
+        overviewLanding: false,
       };
       const all = {
         manageTickets: true,

@@ -54,6 +54,7 @@ describe('portal settings (public)', () => {
       enableServiceContracts: true,
       timeZone: 'Europe/Rome',
       defaultLanguage: 'it-IT',
+      overviewLanding: false,
     });
     const logo = await get(res.json().logoUrl);
     expect(logo.statusCode).toBe(200);
