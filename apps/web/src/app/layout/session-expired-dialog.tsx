@@ -7,7 +7,7 @@ import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sp
 import { useLogin } from '../../features/auth/api/login';
 import { useLogout } from '../../features/auth/api/logout';
 import { SecondFactorForm } from '../../features/auth/components/second-factor-form';
-import { authErrorKey } from '../../features/auth/errors';
+import { authErrorKey } from '../../lib/auth-errors';
 import { storage } from '../../lib/storage';
 import { fetchMe } from '../../lib/tenant';
 import { loginPath } from '../sections';

@@ -13,7 +13,7 @@ import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sp
 import { SecondFactorForm } from './components/second-factor-form';
 import { useConfirmPassword } from './api/confirm';
 import { AuthFrame } from '../../ui/auth-frame';
-import { authErrorKey } from './errors';
+import { authErrorKey } from '../../lib/auth-errors';
 import { usePageTitle } from '../../ui/page-title';
 
 /**

@@ -11,7 +11,7 @@ import { useRecovery } from './api/recovery';
 import { AuthFrame } from '../../ui/auth-frame';
 import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sportello/contracts';
 import { SecondFactorForm } from './components/second-factor-form';
-import { authErrorKey } from './errors';
+import { authErrorKey } from '../../lib/auth-errors';
 import { usePageTitle } from '../../ui/page-title';
 
 /** Where to go after signing in: back to the deep link the guard refused, else the portal's layout. */

@@ -9,7 +9,7 @@ import { ListError } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
 import { useStaffConfirm, useStaffLink } from './api/link';
 import { useStaffT } from './i18n';
-import { staffAuthErrorKey } from './staff-errors';
+import { authErrorKey } from '../../lib/auth-errors';
 import { staffPath } from './staff-paths';
 
 /**
@@ -53,7 +53,7 @@ export default function StaffAcceptPage() {
     );
   else if (link.isError)
     body = isLinkProblem(link.error) ? (
-      <Problem title={title} text={t(staffAuthErrorKey(link.error))} company={company} />
+      <Problem title={title} text={t(authErrorKey(link.error))} company={company} />
     ) : (
       <Stack>
         <Title order={1} size="h2">
@@ -137,7 +137,7 @@ function AcceptForm({
         <Text size="sm">{t('auth.acceptFor', { name: displayName, email })}</Text>
         {confirm.isError && (
           <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {t(staffAuthErrorKey(confirm.error), { min: PASSWORD_MIN_LENGTH })}
+            {t(authErrorKey(confirm.error), { min: PASSWORD_MIN_LENGTH })}
           </Alert>
         )}
         {/* Lets password managers file the new password under the right account. */}

@@ -7,7 +7,7 @@ import { usePageTitle } from '../../ui/page-title';
 import { staffToken, useStaffLogin } from './api/session';
 import { useStaffRecovery } from './api/link';
 import { useStaffT } from './i18n';
-import { staffAuthErrorKey } from './staff-errors';
+import { authErrorKey } from '../../lib/auth-errors';
 import { afterStaffLogin, staffPath } from './staff-paths';
 
 /**
@@ -62,7 +62,7 @@ function LoginForm({ company }: { company: string }) {
         </Title>
         {login.isError && (
           <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {t(staffAuthErrorKey(login.error))}
+            {t(authErrorKey(login.error))}
           </Alert>
         )}
         <TextInput
@@ -126,7 +126,7 @@ function RecoveryForm({ company }: { company: string }) {
             <Text size="sm">{t('auth.recoveryIntro')}</Text>
             {recovery.isError && (
               <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-                {t(staffAuthErrorKey(recovery.error))}
+                {t(authErrorKey(recovery.error))}
               </Alert>
             )}
             <TextInput

@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { SecondFactorAnswer, SessionAnswer } from '@sportello/contracts';
 import { ApiRequestError } from '../../../lib/api-client';
-import { authErrorKey } from '../errors';
+import { authErrorKey } from '../../../lib/auth-errors';
 import { useFinishWithCode, useFinishWithPasskey } from '../api/second-factor';
 
 /** What went wrong with a second factor, as a translation key. */

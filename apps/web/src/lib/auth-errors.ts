@@ -1,8 +1,11 @@
 import { authErrorCodes, staffErrorCodes } from '@sportello/contracts';
-import { ApiRequestError } from '../../lib/api-client';
+import { ApiRequestError } from './api-client';
 
-/** The desk's translation key of a sign-in or link failure: the server's code decides, the status is the fallback. */
-export function staffAuthErrorKey(error: unknown): string {
+/**
+ * The translation key of a sign-in or link failure, for the portal and the staff desk alike (each reads
+ * it in its own namespace): the server's code decides, the status is the fallback.
+ */
+export function authErrorKey(error: unknown): string {
   if (!(error instanceof ApiRequestError)) return 'auth.requestFailed';
   switch (error.code) {
     case authErrorCodes.wrongCredentials:
