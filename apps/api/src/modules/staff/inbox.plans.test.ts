@@ -40,7 +40,14 @@ beforeAll(async () => {
     .select({ id: agents.id })
     .from(agents)
     .where(and(eq(agents.portalId, p!.id), eq(agents.extId, 1)));
-  scope = { portalId: p!.id, staffUserId: 1, agentId: a!.id };
+  // Five staff users who have each read a third of the portal's tickets, the first in a group: the
+  // read marks and memberships a desk in use has, so the planner is not pricing empty tables.
+  const staff = await db.execute<{ id: number }>(sql`
+    insert into staff_users (email, display_name, status)
+    select 'agent' || g || '@plans.example', 'Agent ' || g, 'active' from generate_series(1, 5) g
+    returning id`);
+  const staffIds = staff.rows.map((r) => r.id);
+  scope = { portalId: p!.id, staffUserId: staffIds[0]!, agentId: a!.id };
   // 40,000 tickets over two companies: a tenth open, a seventh of those assigned, a few waiting.
   await db.execute(sql`
     insert into tickets (portal_id, company_id, ext_id, title, description, created_on, type_id,
@@ -54,7 +61,17 @@ beforeAll(async () => {
       case when g % 70 = 0 then ${a!.id}::int end,
       g % 50 = 0
     from generate_series(1, 40000) g`);
-  await db.execute(sql`analyze tickets`);
+  await db.execute(sql`
+    insert into staff_group_members (staff_user_id, group_id)
+    select ${staffIds[0]!}, id from assignee_groups where portal_id = ${p!.id} order by id limit 1`);
+  await db.execute(sql`
+    insert into staff_ticket_reads (staff_user_id, ticket_id, read_at)
+    select s, t.id, t.last_activity_at
+    from tickets t cross join unnest(${sql.raw(`array[${staffIds.join(',')}]`)}::int[]) s
+    where t.portal_id = ${p!.id} and (t.id + s) % 3 = 0`);
+  // Every table, not only tickets: the planner's choice of joins for the page's names depends on the
+  // small tables' statistics too, which autovacuum may or may not have gathered yet.
+  await db.execute(sql`analyze`);
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -68,8 +85,15 @@ async function plan(view: Parameters<typeof inboxPageSql>[1], f: Partial<InboxFi
   });
 }
 
-/** The part of the plan that reads tickets for the page (before the joins). */
-const innermost = (p: string) => p.split('\n').filter((l) => /on tickets t\b/.test(l));
+/** The part of the plan that reads tickets for the page (before the joins; `t_1` when a subquery). */
+const innermost = (p: string) => p.split('\n').filter((l) => /on tickets t(_\d+)?\b/.test(l));
+
+/**
+ * The sorts in a plan with their estimated rows. A sort of the page's rows after the joins (hash joins
+ * for the names do not keep the order) is cheap; a sort of the portal's tickets is what must not be.
+ */
+const sorts = (p: string) =>
+  [...p.matchAll(/Sort {2}\(cost=[\d.]+ rows=(\d+)/g)].map((m) => Number(m[1]));
 
 describe('inbox plans', () => {
   it('searches through the text and number indexes, then sorts only the hits', async () => {
@@ -101,8 +125,11 @@ describe('inbox plans', () => {
     it(`${view} ${JSON.stringify(f)} reads ${index} in order`, async () => {
       const p = await plan(view, f);
       const reads = innermost(p);
-      expect(reads.join('\n'), p).toMatch(new RegExp(`Index Scan using ${index} on tickets t`));
-      expect(p, p).not.toMatch(/Seq Scan on tickets|Sort Key: t\.last_activity_at/);
+      expect(reads.join('\n'), p).toMatch(
+        new RegExp(`Index Scan using ${index} on tickets t(_\\d+)?\\b`),
+      );
+      expect(p, p).not.toMatch(/Seq Scan on tickets/);
+      for (const rows of sorts(p)) expect(rows, p).toBeLessThanOrEqual(51);
     });
   }
 
