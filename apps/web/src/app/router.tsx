@@ -51,6 +51,8 @@ const StaffAcceptPage = page(() => staffDesk().then((m) => ({ default: m.StaffAc
 const StaffShell = page(() => staffDesk().then((m) => ({ default: m.StaffShell })));
 const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
 const StaffTicketPage = lazyPage(() => staffDesk().then((m) => ({ default: m.StaffTicketPage })));
+// The administration (issue 14): a chunk of its own beside the desk's, routing its sections itself.
+const StaffAdminArea = lazyPage(() => import('../features/staff/admin/admin-area'));
 const NotificationsPage = page(() => import('../features/notifications/notifications-page'));
 const ProfilePage = page(() => import('../features/account/profile-page'));
 const ConfirmEmailPage = page(() => import('../features/account/confirm-email-page'));
@@ -97,6 +99,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <StaffInboxPage /> },
       { path: 'tickets/:ticketid', element: <StaffTicketPage /> },
+      { path: 'admin/*', element: <StaffAdminArea /> },
       { path: '*', element: <StaffInboxPage /> },
     ],
   },

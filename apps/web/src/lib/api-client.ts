@@ -72,6 +72,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Calls that must not carry the token (A7: the tags call). */
   anonymous?: boolean;
+  /** A file answer (CSV, PDF): sent as `Accept`, and the answer comes back as a Blob. */
+  accept?: string;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = opts.anonymous ? null : storage.get(tokenKey(path));
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (opts.accept) headers.Accept = opts.accept;
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
   else if (opts.body !== undefined) {
@@ -95,6 +98,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     signal: opts.signal,
   });
   if (res.status === 204) return undefined as T;
+  if (opts.accept && res.ok) return (await res.blob()) as T;
   const text = await res.text();
   const data: unknown = text ? safeJson(text) : undefined;
   if (!res.ok) {
@@ -191,6 +195,33 @@ export function call<R extends RouteContract>(route: R, opts: CallOptions<R>): P
     signal: opts.signal,
     anonymous: route.access.guard === 'public',
   });
+}
+
+/**
+ * Downloads a file answer of a contract that needs the token (a plain link cannot send it): fetched as
+ * a Blob, then saved under `fileName` through a temporary object URL.
+ */
+export async function downloadFrom<R extends RouteContract>(
+  route: R,
+  opts: CallOptions<R>,
+  fileName: string,
+  accept = '*/*',
+): Promise<void> {
+  const blob = await api<Blob>(pathOf(route, opts.params as ParamsOf<R>), {
+    method: route.method,
+    query: opts.query as Query | undefined,
+    signal: opts.signal,
+    accept,
+  });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // After the click has handed the URL to the download; revoking at once can cancel it in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** A multipart upload (`bodyKind: 'multipart'`) to a contract, with progress. */

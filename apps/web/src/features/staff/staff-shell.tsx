@@ -13,7 +13,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconKeyboard, IconLogout } from '@tabler/icons-react';
+import { IconChevronDown, IconKeyboard, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { onStaffUnauthorized } from '../../lib/api-client';
@@ -99,6 +99,17 @@ export function StaffShell() {
             <span className={classes.deskLabel}>{t('desk')}</span>
           </Anchor>
           <Group gap={4} wrap="nowrap">
+            {portal?.role === 'admin' && (
+              <Anchor
+                component={Link}
+                to={staffPath(company, 'admin')}
+                className={classes.adminLink}
+                style={{ color: 'inherit' }}
+              >
+                <IconSettings size={18} aria-hidden />
+                <span className={classes.adminLabel}>{t('admin.link')}</span>
+              </Anchor>
+            )}
             <LanguagePicker />
             {me.data && <UserMenu name={me.data.displayName} email={me.data.email} onHelp={help.open} />}
           </Group>

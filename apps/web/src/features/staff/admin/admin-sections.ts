@@ -1,0 +1,19 @@
+import type { ComponentType } from 'react';
+
+/**
+ * The sections of the desk's administration (issue 14), in menu order: `/{portal}/staff/admin/{path}`.
+ * Each section is its own chunk, loaded when opened, so an agent who never administers loads none of
+ * them. A section owns every address below its path (its page routes the rest itself, e.g. `:id`).
+ * To add a section: one entry here, its texts under `admin.sections.{key}` (title) and
+ * `admin.sections.{key}Hint` (one line for the administration's start page) in the desk's i18n files.
+ */
+export interface AdminSection {
+  key: string;
+  /** Under `/{portal}/staff/admin/`; lower case. */
+  path: string;
+  load: () => Promise<{ default: ComponentType }>;
+}
+
+export const ADMIN_SECTIONS: readonly AdminSection[] = [
+  { key: 'audit', path: 'audit', load: () => import('./audit/audit-page') },
+];
