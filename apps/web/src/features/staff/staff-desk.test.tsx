@@ -1,6 +1,5 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type {
   InboxAnswer,
@@ -11,30 +10,9 @@ import type {
 } from '@sportello/contracts';
 import { storage } from '../../lib/storage';
 import { portalSettings } from '../../test/fixtures';
-import { renderWithProviders } from '../../ui/testing';
-import { routes } from '../../app/router';
+import { json, renderApp as renderDesk, staffMe, stubFetch, where } from './desk-test-kit';
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-type Call = { url: string; init?: RequestInit };
-
-function stubFetch(route: (url: string, init?: RequestInit) => Response | undefined) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      calls.push({ url, init });
-      return route(url, init) ?? json({ code: 'not_found', message: 'no' }, 404);
-    }),
-  );
-  return calls;
-}
-
-const ME: StaffMeAnswer = {
-  id: 7,
-  email: 'sara@desk.example',
-  displayName: 'Sara Conti',
-  portals: [{ webPortalKey: 'demo', webPortalName: 'Demo', role: 'agent' }],
-};
+const ME: StaffMeAnswer = staffMe('agent');
 const OPTIONS: StaffOptions = {
   steps: [{ id: 1, name: 'New', taskStatus: 0, isDefault: true, isClosing: false }],
   types: [{ id: 1, name: 'Fault', color: '#e03131' }],
@@ -123,16 +101,6 @@ function deskApi(inboxFor: (q: URLSearchParams) => InboxAnswer = () => inbox([it
     return undefined;
   });
 }
-
-let router: ReturnType<typeof createMemoryRouter>;
-
-/** The app's own routes (the contact layout's included: the desk's addresses must win over them). */
-function renderDesk(path: string) {
-  router = createMemoryRouter(routes, { initialEntries: [path] });
-  return renderWithProviders(<RouterProvider router={router} />);
-}
-
-const where = () => router.state.location.pathname + router.state.location.search;
 
 // The desk's chunk, the lazy editor and several requests: more than the default second on a loaded machine.
 configure({ asyncUtilTimeout: 8000 });
