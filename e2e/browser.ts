@@ -24,3 +24,18 @@ export async function launch(): Promise<Browser> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Every screen pass of a journey in all three languages at both widths is for people looking at the
+ * screenshots: `npm run test:e2e:all-languages` (E2E_ALL_LANGUAGES=1). The default run (`npm test`, CI)
+ * keeps one language per width — English at the first width, Spanish at the second, Italian being what
+ * the journeys themselves use — so each screen is still rendered, checked and captured at every width
+ * with every language exercised, at a third of the time. The texts' completeness in every language is
+ * the i18n parity tests' job.
+ */
+export const ALL_LANGUAGES = process.env.E2E_ALL_LANGUAGES === '1';
+
+/** The languages to walk at the `index`-th width of a pass (see ALL_LANGUAGES). */
+export function languagesAt<L>(all: readonly L[], index: number): readonly L[] {
+  return ALL_LANGUAGES ? all : [all[(index + 1) % all.length]!];
+}

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, launch, screenshot } from './browser';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
 
 const PASSWORD = 'Sportello-Demo-2026';
 const ADMIN_KEY = 'e2e-admin-key-0123456789';
@@ -127,8 +127,8 @@ describe('following a ticket', () => {
     await page.getByTestId('overview-open').waitFor();
     await page.getByTestId('overview-invoices').waitFor();
     await expectAccessible(page);
-    for (const lang of LANGS)
-      for (const width of [1366, 360]) {
+    for (const [index, width] of [1366, 360].entries())
+      for (const lang of languagesAt(LANGS, index)) {
         const c = await signedIn(browser, token, width, lang);
         const p = await c.newPage();
         await p.goto(`${MINE}/overview`);
@@ -229,8 +229,8 @@ describe('following a ticket', () => {
   });
 
   it('rates a closed ticket, shows its timeline, and reopens it with the button', async () => {
-    for (const lang of LANGS)
-      for (const width of [1366, 360]) {
+    for (const [index, width] of [1366, 360].entries())
+      for (const lang of languagesAt(LANGS, index)) {
         const c = await signedIn(browser, token, width, lang);
         const p = await c.newPage();
         await p.goto(`${MINE}/tickets/${closedId}`);
