@@ -15,6 +15,15 @@ export interface BundleReport {
   lazyChecks: { name: string; lazy: boolean }[];
 }
 
+/** The goal for the customer's first load: JavaScript, gzip -9 (issue 15); the bench reports against it. */
+export const INITIAL_JS_BUDGET = 200 * 1024;
+/**
+ * The ceiling the journeys enforce on every build (e2e/bundle.e2e.ts): today's first load (212 KB) with
+ * a little room, so that a change that grows it — as the sign-in dialog with passkeys did, by 40 KB — is
+ * caught by the test run, while the goal above is still to be reached.
+ */
+export const INITIAL_JS_CEILING = 216 * 1024;
+
 const gz = (p: string) => gzipSync(readFileSync(p), { level: 9 }).length;
 
 export function bundleReport(dist: string): BundleReport {
@@ -44,6 +53,8 @@ export function bundleReport(dist: string): BundleReport {
     { name: 'PDF viewer (pdf.js; PDFs show in an iframe)', marker: /pdfjs|GlobalWorkerOptions/ },
     // The staff desk's chunk carries its own texts; this one is in no other file.
     { name: 'staff desk (issue 13)', marker: /Internal — the customer does not see this/ },
+    // The administration's section menu builds its keys from this prefix; no other code does.
+    { name: 'desk administration (issue 14)', marker: /admin\.sections\./ },
   ].map((c) => ({ name: c.name, lazy: !c.marker.test(initialText) }));
   return {
     initialJs: initialFiles.filter((f) => f.file.endsWith('.js')).reduce((s, f) => s + f.gzip, 0),

@@ -9,7 +9,7 @@ import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
 import { signingErrorCodes } from './signing';
-import { staffErrorCodes } from './staff';
+import { staffErrorCodes } from './staff-errors';
 import { taskPageErrorCodes } from './tasks';
 import { ticketErrorCodes } from './tickets';
 

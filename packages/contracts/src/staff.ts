@@ -10,23 +10,9 @@ import { MAX_ATTACHMENTS, TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX, attachmentS
 export const staffRoleSchema = z.enum(['agent', 'admin']);
 export type StaffRole = z.infer<typeof staffRoleSchema>;
 
-/** Stable error codes of the staff area (besides the auth area's, which staff sign-in reuses). */
-export const staffErrorCodes = {
-  /** 403: the staff user does not belong to the `:company` portal. */
-  notStaffOfPortal: 'not_staff_of_portal',
-  /** 403: the route needs the admin role in this portal. */
-  adminRequired: 'admin_required',
-  /** 409, invitation: the staff user of that e-mail is disabled. */
-  staffDisabled: 'staff_disabled',
-  /** 400, inbox: a cursor this server did not give. */
-  invalidCursor: 'invalid_cursor',
-  /** 400, ticket change: a step, type, group or agent id that is not one of the portal's. */
-  unknownReference: 'unknown_reference',
-  /** 400, ticket change: nothing to change. */
-  nothingToChange: 'nothing_to_change',
-  /** 404, staff member routes: no staff member of this portal with that id. */
-  staffNotFound: 'staff_not_found',
-} as const;
+// The staff area's error codes are in their own module: the portal's first load maps one of them (a
+// disabled account) and must not carry the staff schemas with it.
+export { staffErrorCodes } from './staff-errors';
 
 const email = z.string().trim().min(3).max(320);
 

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { AppShell, Button, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,9 +17,16 @@ import { AppHeader } from './header';
 import { AppFooter } from './footer';
 import { MainMenu } from './main-menu';
 import { FullScreenSpinner, PageLoader } from './spinners';
-import { SessionExpiredDialog } from './session-expired-dialog';
 import classes from './shell.module.css';
 import { usePageTitle } from '../../ui/page-title';
+
+/**
+ * Loaded only when a session expires over a page: the dialog brings a modal, the sign-in form and the
+ * second factor (passkeys), none of which the first load needs.
+ */
+const SessionExpiredDialog = lazy(() =>
+  import('./session-expired-dialog').then((m) => ({ default: m.SessionExpiredDialog })),
+);
 
 /** SPEC A9: the spinner stays this long after the portal settings arrive, so the branding settles unseen. */
 export const SPINNER_SETTLE_MS = 200;
@@ -107,12 +114,14 @@ export function ShellLayout() {
       <Shell tenantKey={tenant.basePath} />
       {!isSettled && <FullScreenSpinner />}
       {isExpiredOverPage && (
-        <SessionExpiredDialog
-          userName={tenant.user.userName}
-          userId={tenant.user.id}
-          company={tenant.company}
-          onSignedIn={() => setIsExpired(false)}
-        />
+        <Suspense fallback={null}>
+          <SessionExpiredDialog
+            userName={tenant.user.userName}
+            userId={tenant.user.id}
+            company={tenant.company}
+            onSignedIn={() => setIsExpired(false)}
+          />
+        </Suspense>
       )}
     </TenantContext.Provider>
   );
