@@ -92,8 +92,7 @@ const innermost = (p: string) => p.split('\n').filter((l) => /on tickets t(_\d+)
  * The sorts in a plan with their estimated rows. A sort of the page's rows after the joins (hash joins
  * for the names do not keep the order) is cheap; a sort of the portal's tickets is what must not be.
  */
-const sorts = (p: string) =>
-  [...p.matchAll(/Sort {2}\(cost=[\d.]+ rows=(\d+)/g)].map((m) => Number(m[1]));
+const sorts = (p: string) => [...p.matchAll(/Sort {2}\(cost=[\d.]+ rows=(\d+)/g)].map((m) => Number(m[1]));
 
 describe('inbox plans', () => {
   it('searches through the text and number indexes, then sorts only the hits', async () => {
@@ -125,9 +124,7 @@ describe('inbox plans', () => {
     it(`${view} ${JSON.stringify(f)} reads ${index} in order`, async () => {
       const p = await plan(view, f);
       const reads = innermost(p);
-      expect(reads.join('\n'), p).toMatch(
-        new RegExp(`Index Scan using ${index} on tickets t(_\\d+)?\\b`),
-      );
+      expect(reads.join('\n'), p).toMatch(new RegExp(`Index Scan using ${index} on tickets t(_\\d+)?\\b`));
       expect(p, p).not.toMatch(/Seq Scan on tickets/);
       for (const rows of sorts(p)) expect(rows, p).toBeLessThanOrEqual(51);
     });
