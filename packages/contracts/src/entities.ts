@@ -23,6 +23,21 @@ import {
   importUserSchema,
 } from './admin';
 import { errorSchema, isoDateTime } from './common';
+import {
+  activityContractCreateSchema,
+  activityContractEntitySchema,
+  activityContractUpdateSchema,
+  appointmentLinkCreateSchema,
+  appointmentLinkEntitySchema,
+  appointmentLinkUpdateSchema,
+  catalogParams,
+  subscriptionCreateSchema,
+  subscriptionEntitySchema,
+  subscriptionUpdateSchema,
+  taskLinkCreateSchema,
+  taskLinkEntitySchema,
+  taskLinkUpdateSchema,
+} from './entities-catalog';
 import { staffPortalParamsSchema } from './staff';
 import { permissionShape } from './permissions';
 import { binaryAnswer, defineRoute, type Access, type RouteContract } from './route';
@@ -216,6 +231,11 @@ export const entityKinds = [
   'estimate',
   'document',
   'report',
+  'activity_contract',
+  'subscription',
+  'appointment_link',
+  'task_link',
+  'appointment',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
@@ -227,6 +247,7 @@ export const entityActions = [
   'invitation_revoked',
   'deactivated',
   'password_reset_sent',
+  'cancelled',
 ] as const;
 export const entityActionSchema = z.enum(entityActions);
 export type EntityAction = z.infer<typeof entityActionSchema>;
@@ -327,7 +348,8 @@ function entityRoutesUnder<
     create: C,
     update: U,
     answer: A,
-    words: { event: string; deleteNote?: string; bodyLimit?: number },
+    /** keyed: the entity is named by its public key (`eventKey`), drawn by the portal when left out. */
+    words: { event: string; deleteNote?: string; bodyLimit?: number; keyed?: boolean },
   ) => {
     const idName = Object.keys(one.shape).at(-1)!;
     return {
@@ -342,7 +364,9 @@ function entityRoutesUnder<
         tags,
         summary: `Create a ${what}`,
         description:
-          `Without an id the portal gives the next free one; 409 \`entity_exists\` when the id is taken. ` +
+          (words.keyed
+            ? 'Without an `eventKey` the portal draws an unguessable one; 409 `entity_exists` when the key is taken. '
+            : `Without an id the portal gives the next free one; 409 \`entity_exists\` when the id is taken. `) +
           `Emits \`${words.event}.created\` and writes the audit log.` +
           refs +
           idem,
@@ -522,8 +546,56 @@ function entityRoutesUnder<
         idem,
     ),
   };
+  const activityContract = crud(
+    'hour or unit contract',
+    'activity-contracts',
+    params.extend(catalogParams.activityContract.shape),
+    activityContractCreateSchema,
+    activityContractUpdateSchema,
+    activityContractEntitySchema,
+    { event: 'activity_contract', deleteNote: ' With its activities.' },
+  );
+  const subscription = crud(
+    'subscription (recurring advance)',
+    'subscriptions',
+    params.extend(catalogParams.subscription.shape),
+    subscriptionCreateSchema,
+    subscriptionUpdateSchema,
+    subscriptionEntitySchema,
+    { event: 'subscription' },
+  );
+  const appointmentLink = crud(
+    'appointment link',
+    'appointment-links',
+    params.extend(catalogParams.appointmentLink.shape),
+    appointmentLinkCreateSchema,
+    appointmentLinkUpdateSchema,
+    appointmentLinkEntitySchema,
+    { event: 'appointment_link', deleteNote: ' With its bookings.', keyed: true },
+  );
+  const taskLink = crud(
+    'task link',
+    'task-links',
+    params.extend(catalogParams.taskLink.shape),
+    taskLinkCreateSchema,
+    taskLinkUpdateSchema,
+    taskLinkEntitySchema,
+    { event: 'task_link', keyed: true },
+  );
   /** One entry per entity kind: its create, get, update and remove (the server registers them in one loop). */
-  const crudTable = { company, contact, ticket, invoice, estimate, document, report };
+  const crudTable = {
+    company,
+    contact,
+    ticket,
+    invoice,
+    estimate,
+    document,
+    report,
+    activityContract,
+    subscription,
+    appointmentLink,
+    taskLink,
+  };
   return { crud: crudTable, users };
 }
 

@@ -49,6 +49,18 @@ export const eventTypes = [
   'report.created',
   'report.updated',
   'report.deleted',
+  'activity_contract.created',
+  'activity_contract.updated',
+  'activity_contract.deleted',
+  'subscription.created',
+  'subscription.updated',
+  'subscription.deleted',
+  'appointment_link.created',
+  'appointment_link.updated',
+  'appointment_link.deleted',
+  'task_link.created',
+  'task_link.updated',
+  'task_link.deleted',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

@@ -874,7 +874,12 @@ export const appointments = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     cancelledAt: ts('cancelled_at'),
   },
-  (t) => [index('appointments_agent_time_idx').on(t.agentId, t.startsAt)],
+  (t) => [
+    index('appointments_agent_time_idx').on(t.agentId, t.startsAt),
+    // The staff desk's bookings list, per portal or per link (migration 0018).
+    index('appointments_portal_start_idx').on(t.portalId, t.startsAt),
+    index('appointments_link_start_idx').on(t.linkId, t.startsAt),
+  ],
 );
 
 /**

@@ -5,6 +5,7 @@
  */
 import {
   auditRoutes,
+  catalogAdminRoutes,
   entityCrudRoutes,
   entityKeyRoutes,
   entityStaffRoutes,
@@ -16,6 +17,7 @@ import type { ApiKeyAccess } from '../../../platform/api-keys';
 import { checkIdempotencyKey, type Answer } from '../../../platform/idempotency';
 import { route } from '../../../platform/route';
 import { exportAudit, listAudit } from './audit.service';
+import * as catalog from './catalog.service';
 import * as svc from './entities.service';
 import type { Actor, EntityService, Idem } from './entities.service';
 
@@ -67,6 +69,10 @@ const entityServices: Record<
   estimate: svc.estimates,
   document: svc.documents,
   report: svc.reports,
+  activityContract: catalog.activityContracts,
+  subscription: catalog.subscriptions,
+  appointmentLink: catalog.appointmentLinks,
+  taskLink: catalog.taskLinks,
 };
 
 /** The two roots: who acts, and whether a POST honours `Idempotency-Key` (keys only). */
@@ -169,6 +175,18 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
       registerCrud(app, ctx, root, routes, entityServices[kind as keyof typeof entityServices]);
 
   for (const root of roots) registerUsers(app, ctx, root);
+
+  // ---- the catalogue's lists (staff admins; the bookings are the appointments module's) ----
+  const c = catalogAdminRoutes;
+  const portalOf = (st: StaffPortal) => staffActor(st).portalId;
+  route(app, ctx, c.appointmentLinks, async (_q, _r, st) => catalog.listLinks(ctx, portalOf(st)));
+  route(app, ctx, c.taskLinks, async (_q, _r, st) => catalog.listTasks(ctx, portalOf(st)));
+  route(app, ctx, c.activityContracts, async (req, _r, st) =>
+    catalog.listContractsOf(ctx, portalOf(st), req.query.companyId),
+  );
+  route(app, ctx, c.subscriptions, async (req, _r, st) =>
+    catalog.listSubscriptionsOf(ctx, portalOf(st), req.query.companyId),
+  );
 
   // ---- audit log (staff admins) ----
   route(app, ctx, auditRoutes.list, async (req, _r, st) =>

@@ -99,7 +99,7 @@ export interface Idem {
   route: string;
 }
 
-const sourceOf = (a: Actor): EventSource =>
+export const sourceOf = (a: Actor): EventSource =>
   a.type === 'api_key' ? apiKeySource(a.apiKeyId) : staffSource(a.staffUserId, a.name);
 
 /** Keys whose values never enter the audit log, whatever entity carries them. */
@@ -120,16 +120,16 @@ export function redact(value: unknown): unknown {
 }
 
 /** The image without the internal row id. */
-function publicOf<T>(s: Stored<T> | undefined | null): T | null {
+export function publicOf<T>(s: Stored<T> | undefined | null): T | null {
   if (!s) return null;
   const { rowId: _rowId, stepRowId: _stepRowId, ...rest } = s;
   return rest as T;
 }
 
-const missing = (what: string, id: number) =>
+export const missing = (what: string, id: number | string) =>
   notFound(`No ${what} with id ${id} in this portal`, entityErrorCodes.entityNotFound);
 
-const unknownReference = (field: string, id: number, extra = '') =>
+export const unknownReference = (field: string, id: number, extra = '') =>
   new AppError(
     422,
     entityErrorCodes.unknownReference,
@@ -141,7 +141,7 @@ const unknownReference = (field: string, id: number, extra = '') =>
  * Records a change that happened: the audit row and the event, both in the change's transaction.
  * Nothing when before and after are equal (a write of the same values changes nothing).
  */
-async function record(
+export async function record(
   ctx: AppContext,
   tx: Tx,
   actor: Actor,
@@ -185,7 +185,7 @@ async function record(
 }
 
 /** One transaction for a change; a key's POST with an Idempotency-Key stores its answer in it. */
-async function inTransaction<T>(
+export async function inTransaction<T>(
   ctx: AppContext,
   actor: Actor,
   idem: Idem | undefined,
@@ -207,7 +207,7 @@ async function inTransaction<T>(
 function scopeOf(ctx: AppContext, tx: Tx, actor: Actor, clean: (html: string | null | undefined) => string) {
   return new PortalScope(tx, actor.portalId, actor.timeZone, new ImportFiles(), clean, ctx.clock.now());
 }
-const noHtml = () => '';
+export const noHtml = () => '';
 
 // ---- companies -----------------------------------------------------------------------------------
 

@@ -1,0 +1,254 @@
+/**
+ * SQL of the catalogue's entities one by one: each read as the API shows it (the import's fields, the
+ * back office's ids) and the staff admin's lists of them.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  CATALOG_LIST_MAX,
+  type ActivityContractEntity,
+  type AppointmentLinkEntity,
+  type SubscriptionEntity,
+  type TaskLinkEntity,
+} from '@sportello/contracts';
+import { queryRows, type Queryable } from '../../../platform/sql-json';
+import { iso, num, numOrNull, type Stored } from './entities.queries';
+
+const lockOf = (lock: boolean, alias: string) => (lock ? sql`for update of ${sql.raw(alias)}` : sql``);
+
+// ---- hour and unit contracts ---------------------------------------------------------------------
+
+const activityContractSelect = sql`select ac.id as row_id, ac.ext_id, co.ext_id as company_ext, ac.name,
+    ac.start, ac."end", ac.contract_type, ac.hours_amount, ac.unit_amount,
+    coalesce((select json_agg(json_build_object('id', a.ext_id, 'activityTypeName', a.activity_type_name,
+        'start', a.start, 'durationMinutes', a.duration_minutes, 'units', a.units,
+        'assignedUser', a.assigned_user, 'addressType', a.address_type, 'address', a.address,
+        'reportFileId', a.report_file_id) order by a.id)
+      from contract_activities a where a.activity_contract_id = ac.id), '[]'::json) as activities
+  from activity_contracts ac join companies co on co.id = ac.company_id`;
+
+function activityContractOf(r: Record<string, unknown>): Stored<ActivityContractEntity> {
+  const activities = (typeof r.activities === 'string' ? JSON.parse(r.activities) : r.activities) as Record<
+    string,
+    unknown
+  >[];
+  return {
+    rowId: num(r.row_id),
+    id: num(r.ext_id),
+    companyId: num(r.company_ext),
+    name: String(r.name),
+    start: iso(r.start),
+    end: r.end === null ? null : iso(r.end),
+    activityContractType: num(r.contract_type) === 1 ? 1 : 0,
+    hoursAmount: numOrNull(r.hours_amount),
+    unitAmount: numOrNull(r.unit_amount),
+    activities: activities.map((a) => ({
+      id: num(a.id),
+      activityTypeName: String(a.activityTypeName),
+      start: iso(a.start),
+      durationMinutes: num(a.durationMinutes),
+      units: numOrNull(a.units),
+      assignedUser: String(a.assignedUser),
+      addressType: num(a.addressType),
+      activityLocation_Address: (a.address as string | null) ?? null,
+      reportFileId: numOrNull(a.reportFileId),
+    })),
+  };
+}
+
+export async function readActivityContract(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<ActivityContractEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${activityContractSelect}
+      where ac.portal_id = ${portalId}::int and ac.ext_id = ${extId}::bigint ${lockOf(lock, 'ac')}`,
+  );
+  return rows[0] && activityContractOf(rows[0]);
+}
+
+/** A company's contracts (index activity_contracts_company_idx), newest start first. */
+export async function listActivityContracts(
+  db: Queryable,
+  portalId: number,
+  companyExtId: number,
+): Promise<ActivityContractEntity[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${activityContractSelect}
+      where co.portal_id = ${portalId}::int and co.ext_id = ${companyExtId}::bigint
+      order by ac.start desc, ac.id desc limit ${CATALOG_LIST_MAX}`,
+  );
+  return rows.map((r) => withoutRowId(activityContractOf(r)));
+}
+
+// ---- subscriptions -------------------------------------------------------------------------------
+
+const subscriptionSelect = sql`select ra.id as row_id, ra.ext_id, co.ext_id as company_ext, ra.code,
+    ra.description, ra.quantity, ra.taxed_total, ra.advance_date, ra.trigger
+  from recurring_advances ra join companies co on co.id = ra.company_id`;
+
+function subscriptionOf(r: Record<string, unknown>): Stored<SubscriptionEntity> {
+  const t = (typeof r.trigger === 'string' ? JSON.parse(r.trigger) : r.trigger) as Record<string, unknown>;
+  return {
+    rowId: num(r.row_id),
+    id: num(r.ext_id),
+    companyId: num(r.company_ext),
+    code: String(r.code),
+    description: String(r.description),
+    quantity: num(r.quantity),
+    taxedTotal: num(r.taxed_total),
+    advanceDate: iso(r.advance_date),
+    trigger: {
+      recurrenceType: num(t.recurrenceType) as 10 | 20 | 30,
+      frequencyWeek: numOrNull(t.frequencyWeek),
+      recurrenceDayOfWeek: numOrNull(t.recurrenceDayOfWeek),
+      frequencyMonth: numOrNull(t.frequencyMonth),
+      recurrenceDay: numOrNull(t.recurrenceDay),
+      recurrenceMonth: numOrNull(t.recurrenceMonth),
+    },
+  };
+}
+
+export async function readSubscription(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<SubscriptionEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${subscriptionSelect}
+      where ra.portal_id = ${portalId}::int and ra.ext_id = ${extId}::bigint ${lockOf(lock, 'ra')}`,
+  );
+  return rows[0] && subscriptionOf(rows[0]);
+}
+
+/** A company's subscriptions (index recurring_advances_company_idx), by next date. */
+export async function listSubscriptions(
+  db: Queryable,
+  portalId: number,
+  companyExtId: number,
+): Promise<SubscriptionEntity[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${subscriptionSelect}
+      where co.portal_id = ${portalId}::int and co.ext_id = ${companyExtId}::bigint
+      order by ra.advance_date, ra.id limit ${CATALOG_LIST_MAX}`,
+  );
+  return rows.map((r) => withoutRowId(subscriptionOf(r)));
+}
+
+// ---- appointment links and task links ------------------------------------------------------------
+
+const WEEK_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+const appointmentLinkSelect = sql`select l.id as row_id, l.event_key, l.title, ag.ext_id as agent_ext,
+    l.default_duration_minutes, l.slot_minutes, l.days_ahead, l.weekly_hours
+  from appointment_links l join agents ag on ag.id = l.agent_id`;
+
+function appointmentLinkOf(r: Record<string, unknown>): Stored<AppointmentLinkEntity> {
+  const hours = (typeof r.weekly_hours === 'string' ? JSON.parse(r.weekly_hours) : r.weekly_hours) as Record<
+    string,
+    [string, string][] | undefined
+  >;
+  return {
+    rowId: num(r.row_id),
+    eventKey: String(r.event_key),
+    title: String(r.title),
+    agentId: num(r.agent_ext),
+    defaultDurationMinutes: num(r.default_duration_minutes),
+    slotMinutes: num(r.slot_minutes),
+    daysAhead: num(r.days_ahead),
+    weeklyHours: Object.fromEntries(WEEK_DAYS.map((d) => [d, hours[d] ?? []])) as Record<
+      (typeof WEEK_DAYS)[number],
+      [string, string][]
+    >,
+  };
+}
+
+export async function readAppointmentLink(
+  db: Queryable,
+  portalId: number,
+  eventKey: string,
+  lock = false,
+): Promise<Stored<AppointmentLinkEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${appointmentLinkSelect}
+      where l.portal_id = ${portalId}::int and l.event_key = ${eventKey} ${lockOf(lock, 'l')}`,
+  );
+  return rows[0] && appointmentLinkOf(rows[0]);
+}
+
+export async function listAppointmentLinks(
+  db: Queryable,
+  portalId: number,
+): Promise<AppointmentLinkEntity[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${appointmentLinkSelect} where l.portal_id = ${portalId}::int
+      order by l.title, l.id limit ${CATALOG_LIST_MAX}`,
+  );
+  return rows.map((r) => withoutRowId(appointmentLinkOf(r)));
+}
+
+/** The link's bookings not cancelled that have not ended yet (a delete would drop them unannounced). */
+export async function upcomingBookings(db: Queryable, linkRowId: number, now: Date): Promise<number> {
+  const rows = await queryRows<{ n: unknown }>(
+    db,
+    sql`select count(*) as n from appointments
+      where link_id = ${linkRowId}::int and cancelled_at is null and ends_at > ${now.toISOString()}::timestamptz`,
+  );
+  return num(rows[0]?.n ?? 0);
+}
+
+const taskLinkSelect = sql`select l.id as row_id, l.event_key, t.ext_id as ticket_ext
+  from task_links l join tickets t on t.id = l.ticket_id`;
+const taskLinkOf = (r: Record<string, unknown>): Stored<TaskLinkEntity> => ({
+  rowId: num(r.row_id),
+  eventKey: String(r.event_key),
+  ticketId: num(r.ticket_ext),
+});
+
+export async function readTaskLink(
+  db: Queryable,
+  portalId: number,
+  eventKey: string,
+  lock = false,
+): Promise<Stored<TaskLinkEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${taskLinkSelect} where l.portal_id = ${portalId}::int and l.event_key = ${eventKey} ${lockOf(lock, 'l')}`,
+  );
+  return rows[0] && taskLinkOf(rows[0]);
+}
+
+export async function listTaskLinks(db: Queryable, portalId: number): Promise<TaskLinkEntity[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${taskLinkSelect} where l.portal_id = ${portalId}::int order by l.event_key limit ${CATALOG_LIST_MAX}`,
+  );
+  return rows.map((r) => withoutRowId(taskLinkOf(r)));
+}
+
+/** The internal id of a row the portal holds by its back-office id (null: none). */
+export async function rowIdOf(
+  db: Queryable,
+  table: 'agents' | 'tickets',
+  portalId: number,
+  extId: number,
+): Promise<number | null> {
+  const rows = await queryRows<{ id: unknown }>(
+    db,
+    sql`select id from ${sql.raw(table)} where portal_id = ${portalId}::int and ext_id = ${extId}::bigint`,
+  );
+  return rows[0] ? num(rows[0].id) : null;
+}
+
+function withoutRowId<T>(s: Stored<T>): T {
+  const { rowId: _r, ...rest } = s;
+  return rest as T;
+}
