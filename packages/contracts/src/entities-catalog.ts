@@ -195,7 +195,26 @@ const staffAdmin = { guard: 'staff', role: 'admin' } as const;
 const admin = '/api/staff/portals/:company/admin';
 const tags = ['staff: admin'] as const;
 
+export const companyPickQuerySchema = z.object({
+  /** The start of the company's name (any case); empty: the first ones by name. */
+  q: z.string().trim().max(100).default(''),
+});
+export const companyPickSchema = z.object({
+  items: z.array(z.object({ id: z.number().int(), companyName: z.string() })),
+});
+export const COMPANY_PICK_MAX = 50;
+
 export const catalogAdminRoutes = {
+  companies: defineRoute({
+    method: 'GET',
+    path: `${admin}/company-picker`,
+    params: staffPortalParamsSchema,
+    query: companyPickQuerySchema,
+    responses: { 200: companyPickSchema },
+    access: staffAdmin,
+    tags,
+    summary: `Companies of the portal whose name starts with \`q\`, by name (at most ${COMPANY_PICK_MAX}): the admin screens' picker`,
+  }),
   appointmentLinks: defineRoute({
     method: 'GET',
     path: `${admin}/appointment-links`,

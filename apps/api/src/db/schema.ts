@@ -183,7 +183,11 @@ export const publicFiles = pgTable(
 export const companies = pgTable(
   'companies',
   { id: id(), portalId: portalRef(), extId: extId(), companyName: text('company_name').notNull() },
-  (t) => [uniqueIndex('companies_ext_uq').on(t.portalId, t.extId)],
+  (t) => [
+    uniqueIndex('companies_ext_uq').on(t.portalId, t.extId),
+    // The admin screens' company picker (migration 0018): name prefix, any case, byte order.
+    index('companies_portal_name_idx').on(t.portalId, sql`(lower(${t.companyName}) collate "C")`),
+  ],
 );
 
 /**

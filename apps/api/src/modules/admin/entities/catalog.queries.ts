@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import {
   CATALOG_LIST_MAX,
+  COMPANY_PICK_MAX,
   type ActivityContractEntity,
   type AppointmentLinkEntity,
   type SubscriptionEntity,
@@ -232,6 +233,25 @@ export async function listTaskLinks(db: Queryable, portalId: number): Promise<Ta
     sql`${taskLinkSelect} where l.portal_id = ${portalId}::int order by l.event_key limit ${CATALOG_LIST_MAX}`,
   );
   return rows.map((r) => withoutRowId(taskLinkOf(r)));
+}
+
+/**
+ * Companies whose name starts with `prefix` (any case), by name in byte order: the index
+ * companies_portal_name_idx (migration 0018) serves both the filter and the order.
+ */
+export async function pickCompanies(
+  db: Queryable,
+  portalId: number,
+  prefix: string,
+): Promise<{ id: number; companyName: string }[]> {
+  const like = prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
+  const rows = await queryRows<{ ext_id: unknown; company_name: string }>(
+    db,
+    sql`select ext_id, company_name from companies
+      where portal_id = ${portalId}::int and (lower(company_name) collate "C") like ${like}
+      order by (lower(company_name) collate "C") limit ${COMPANY_PICK_MAX}`,
+  );
+  return rows.map((r) => ({ id: num(r.ext_id), companyName: r.company_name }));
 }
 
 /** The internal id of a row the portal holds by its back-office id (null: none). */

@@ -26,6 +26,7 @@ import {
   listAppointmentLinks,
   listSubscriptions,
   listTaskLinks,
+  pickCompanies,
   readActivityContract,
   readAppointmentLink,
   readSubscription,
@@ -291,6 +292,9 @@ export const listSubscriptionsOf = async (ctx: AppContext, portalId: number, com
 });
 export const listLinks = async (ctx: AppContext, portalId: number) => ({
   items: await listAppointmentLinks(ctx.database.db, portalId),
+});
+export const companyPicker = async (ctx: AppContext, portalId: number, q: string) => ({
+  items: await pickCompanies(ctx.database.db, portalId, q),
 });
 export const listTasks = async (ctx: AppContext, portalId: number) => ({
   items: await listTaskLinks(ctx.database.db, portalId),

@@ -421,3 +421,19 @@ describe('task links', () => {
     ]);
   });
 });
+
+describe('company picker', () => {
+  it('finds companies by the start of the name in any case; % and _ are plain characters', async () => {
+    const pick = async (q: string) =>
+      (
+        (await call('GET', `${ADMIN}/company-picker?q=${encodeURIComponent(q)}`, admin)).json() as {
+          items: { id: number; companyName: string }[];
+        }
+      ).items.map((c) => c.id);
+    expect(await pick('acme g')).toEqual([20]);
+    expect(await pick('ACME')).toEqual(expect.arrayContaining([10, 20]));
+    expect(await pick('%')).toEqual([]);
+    expect(await pick('_')).toEqual([]);
+    expect((await call('GET', `${ADMIN}/company-picker`, agent)).statusCode).toBe(403);
+  });
+});
