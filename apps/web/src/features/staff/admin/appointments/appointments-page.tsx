@@ -103,7 +103,7 @@ function LinksPanel() {
       ) : links.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.appointments.noLinks')} />
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -125,7 +125,6 @@ function LinksPanel() {
                         href={`/appointments/${encodeURIComponent(company)}/${l.eventKey}`}
                         target="_blank"
                         size="xs"
-                        c="dimmed"
                       >
                         {t('catalog.appointments.publicPage')}
                       </Anchor>
@@ -290,11 +289,7 @@ function DayHours({
       <Text size="sm" w={96}>
         {dayName}
       </Text>
-      {hours.length === 0 && (
-        <Text size="sm" c="dimmed">
-          {t('catalog.appointments.closed')}
-        </Text>
-      )}
+      {hours.length === 0 && <Text size="sm">{t('catalog.appointments.closed')}</Text>}
       {hours.map(([from, to], i) => (
         <Group key={i} gap={4} wrap="nowrap">
           <TextInput
@@ -391,7 +386,7 @@ function BookingsPanel() {
       ) : bookings.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.appointments.noBookings')} />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={640} type="native" tabIndex={0}>
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -412,12 +407,10 @@ function BookingsPanel() {
                       {b.firstName} {b.lastName}
                       {b.companyName ? ` · ${b.companyName}` : ''}
                     </Text>
-                    <Text size="xs" c="dimmed">
-                      {[b.email, b.phone].filter(Boolean).join(' · ')}
-                    </Text>
+                    <Text size="xs">{[b.email, b.phone].filter(Boolean).join(' · ')}</Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={b.status === 'booked' ? 'green' : 'gray'}>
+                    <Badge variant="outline" color={b.status === 'booked' ? 'green.9' : 'gray.7'}>
                       {t(`catalog.appointments.statuses.${b.status}`)}
                     </Badge>
                   </Table.Td>

@@ -26,7 +26,7 @@ import {
 } from '@sportello/contracts';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
-import { formatDate, formatNumber } from '../../../../lib/format';
+import { formatDate, formatEuro, formatNumber } from '../../../../lib/format';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
@@ -68,15 +68,22 @@ function CompanyPicker({ value, onChange }: { value: number | null; onChange: (i
   const { t } = useStaffT();
   const { company } = useDesk();
   const [search, setSearch] = useState('');
+  /** What the user typed (the input also shows the chosen company's name, which is not a search). */
+  const [typed, setTyped] = useState('');
   const found = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'company-picker', search] as const,
+    queryKey: [...staffKeys.portal(company), 'admin', 'company-picker', typed] as const,
     queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.companies, { params: { company }, query: { q: search }, signal }),
+      call(catalogAdminRoutes.companies, { params: { company }, query: { q: typed }, signal }),
     placeholderData: (previous) => previous,
   });
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
   const data = (found.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.companyName }));
-  if (value !== null && !data.some((d) => d.value === String(value)))
-    data.unshift({ value: String(value), label: `#${value}` });
+  const selected =
+    value === null
+      ? null
+      : (data.find((d) => d.value === String(value)) ??
+        (chosen?.value === String(value) ? chosen : { value: String(value), label: `#${value}` }));
+  if (selected && !data.some((d) => d.value === selected.value)) data.unshift(selected);
   return (
     <Select
       label={t('catalog.contracts.company')}
@@ -85,10 +92,17 @@ function CompanyPicker({ value, onChange }: { value: number | null; onChange: (i
       clearable
       maw={420}
       data={data}
-      value={value === null ? null : String(value)}
-      onChange={(v) => onChange(v ? Number(v) : null)}
+      value={selected?.value ?? null}
+      onChange={(v, option) => {
+        setChosen(option ?? null);
+        setTyped('');
+        onChange(v ? Number(v) : null);
+      }}
       searchValue={search}
-      onSearchChange={setSearch}
+      onSearchChange={(s) => {
+        setSearch(s);
+        if (s !== selected?.label) setTyped(s);
+      }}
       filter={({ options }) => options}
       nothingFoundMessage="—"
     />
@@ -139,7 +153,7 @@ function ContractsPanel({ companyId }: { companyId: number }) {
       ) : list.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.contracts.noContracts')} />
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -159,7 +173,7 @@ function ContractsPanel({ companyId }: { companyId: number }) {
                   <Table.Td>{c.end ? formatDate(c.end) : '—'}</Table.Td>
                   <Table.Td>
                     {amountOf(c)}{' '}
-                    <Badge variant="light" size="sm">
+                    <Badge variant="outline" color="gray.7" size="sm">
                       {t(`catalog.contracts.types.${c.activityContractType}`)}
                     </Badge>
                   </Table.Td>
@@ -439,7 +453,7 @@ function SubscriptionsPanel({ companyId }: { companyId: number }) {
       ) : list.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.contracts.noSubscriptions')} />
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -456,7 +470,7 @@ function SubscriptionsPanel({ companyId }: { companyId: number }) {
                 <Table.Tr key={s.id}>
                   <Table.Td>{s.code}</Table.Td>
                   <Table.Td>{s.description}</Table.Td>
-                  <Table.Td>{formatNumber(s.taxedTotal, i18n.language)}</Table.Td>
+                  <Table.Td>{formatEuro(s.taxedTotal, i18n.language)}</Table.Td>
                   <Table.Td>{formatDate(s.advanceDate)}</Table.Td>
                   <Table.Td>{t(`catalog.contracts.recurrences.${s.trigger.recurrenceType}`)}</Table.Td>
                   <Table.Td>
