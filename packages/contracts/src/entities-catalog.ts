@@ -13,6 +13,9 @@ import {
   importIdSchema,
   importRecurringAdvanceSchema,
   importTaskLinkSchema,
+  importWikiElementSchema,
+  importWikiFolderSchema,
+  importWikiPropertySchema,
   weeklyHoursSchema,
 } from './admin';
 import { errorSchema, isoDateTime } from './common';
@@ -111,6 +114,57 @@ export type SubscriptionCreate = z.infer<typeof subscriptionCreateSchema>;
 export type SubscriptionUpdate = z.infer<typeof subscriptionUpdateSchema>;
 export type SubscriptionEntity = z.infer<typeof subscriptionEntitySchema>;
 
+// ---- wiki folders and elements with typed properties ---------------------------------------------
+
+const wikiFolderFields = importWikiFolderSchema
+  .omit({ id: true, extra: true, elements: true })
+  .extend({ companyId: importIdSchema });
+export const wikiFolderCreateSchema = wikiFolderFields.extend({ id: newId });
+export const wikiFolderUpdateSchema = wikiFolderFields.partial();
+export const wikiFolderEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+});
+export type WikiFolderEntity = z.infer<typeof wikiFolderEntitySchema>;
+
+/**
+ * A property as the import has it, without bytes: a `file` property keeps the file the import gave it
+ * when an update names the property again (shown as `fileId`).
+ */
+export const wikiPropertyInputSchema = importWikiPropertySchema.safeExtend({
+  file: z.undefined().optional(),
+});
+const wikiElementFields = importWikiElementSchema.omit({ id: true, extra: true, properties: true }).extend({
+  companyId: importIdSchema,
+  /** A folder of the same company. */
+  folderId: importIdSchema,
+  properties: z.array(wikiPropertyInputSchema).max(500).nullish(),
+});
+export const wikiElementCreateSchema = wikiElementFields
+  .extend({ id: newId })
+  .superRefine((e, ctx) => uniqueIds(e.properties, ctx, 'properties'));
+export const wikiElementUpdateSchema = wikiElementFields
+  .partial()
+  .superRefine((e, ctx) => uniqueIds(e.properties, ctx, 'properties'));
+export const wikiElementEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  folderId: z.number().int(),
+  name: z.string(),
+  properties: z.array(
+    z.object({
+      id: z.number().int(),
+      typologyName: z.string(),
+      dataType: z.enum(['text', 'number', 'date', 'bool', 'url', 'file']),
+      /** As stored (text); null for a file property. */
+      value: z.string().nullable(),
+      fileId: z.number().int().nullable(),
+    }),
+  ),
+});
+export type WikiElementEntity = z.infer<typeof wikiElementEntitySchema>;
+
 // ---- appointment links and task links (portal-wide, keyed by their public key) -------------------
 
 /** Omitted on a create: the portal draws an unguessable key. */
@@ -149,6 +203,8 @@ export const catalogParams = {
   subscription: z.object({ subscriptionid: bigId }),
   appointmentLink: z.object({ eventkey: importAppointmentLinkSchema.shape.eventKey }),
   taskLink: z.object({ eventkey: importTaskLinkSchema.shape.eventKey }),
+  wikiFolder: z.object({ folderid: bigId }),
+  wikiElement: z.object({ elementid: bigId }),
 };
 
 // ---- the staff admin's lists ---------------------------------------------------------------------

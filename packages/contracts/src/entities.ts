@@ -37,6 +37,12 @@ import {
   taskLinkCreateSchema,
   taskLinkEntitySchema,
   taskLinkUpdateSchema,
+  wikiElementCreateSchema,
+  wikiElementEntitySchema,
+  wikiElementUpdateSchema,
+  wikiFolderCreateSchema,
+  wikiFolderEntitySchema,
+  wikiFolderUpdateSchema,
 } from './entities-catalog';
 import { staffPortalParamsSchema } from './staff';
 import { permissionShape } from './permissions';
@@ -236,6 +242,8 @@ export const entityKinds = [
   'appointment_link',
   'task_link',
   'appointment',
+  'wiki_folder',
+  'wiki_element',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
@@ -582,6 +590,24 @@ function entityRoutesUnder<
     taskLinkEntitySchema,
     { event: 'task_link', keyed: true },
   );
+  const wikiFolder = crud(
+    'wiki folder',
+    'wiki-folders',
+    params.extend(catalogParams.wikiFolder.shape),
+    wikiFolderCreateSchema,
+    wikiFolderUpdateSchema,
+    wikiFolderEntitySchema,
+    { event: 'wiki_folder', deleteNote: ' 409 `entity_in_use` while it holds elements.' },
+  );
+  const wikiElement = crud(
+    'wiki element',
+    'wiki-elements',
+    params.extend(catalogParams.wikiElement.shape),
+    wikiElementCreateSchema,
+    wikiElementUpdateSchema,
+    wikiElementEntitySchema,
+    { event: 'wiki_element', deleteNote: ' 409 `entity_in_use` while a ticket names it.' },
+  );
   /** One entry per entity kind: its create, get, update and remove (the server registers them in one loop). */
   const crudTable = {
     company,
@@ -595,6 +621,8 @@ function entityRoutesUnder<
     subscription,
     appointmentLink,
     taskLink,
+    wikiFolder,
+    wikiElement,
   };
   return { crud: crudTable, users };
 }

@@ -61,6 +61,12 @@ export const eventTypes = [
   'task_link.created',
   'task_link.updated',
   'task_link.deleted',
+  'wiki_folder.created',
+  'wiki_folder.updated',
+  'wiki_folder.deleted',
+  'wiki_element.created',
+  'wiki_element.updated',
+  'wiki_element.deleted',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

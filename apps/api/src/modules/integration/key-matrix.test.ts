@@ -234,6 +234,9 @@ const newAppointmentLink = {
   weeklyHours: { mon: [['09:00', '10:00']] },
 };
 const newTaskLink = { ticketId: 5001 };
+const newWikiFolder = { companyId: 10, name: 'M' };
+// Folder 2 of company 10 exists in both portals.
+const newWikiElement = { companyId: 10, folderId: 2, name: 'M' };
 
 const matrix: Record<string, Row> = {
   ...entityRows('reports', newReport, () => freshOfAcme('reports', newReport), { name: 'N' }, 'reportid'),
@@ -302,6 +305,20 @@ const matrix: Record<string, Row> = {
     () => freshOfAcme('task-links', newTaskLink, 'eventKey'),
     { ticketId: 5002 },
     'eventkey',
+  ),
+  ...entityRows(
+    'wiki-folders',
+    newWikiFolder,
+    () => freshOfAcme('wiki-folders', newWikiFolder),
+    { name: 'N' },
+    'folderid',
+  ),
+  ...entityRows(
+    'wiki-elements',
+    newWikiElement,
+    () => freshOfAcme('wiki-elements', newWikiElement),
+    { name: 'N' },
+    'elementid',
   ),
   'GET /api/integration/v1/events': keyRow(
     () => ({ method: 'GET', url: '/api/integration/v1/events' }),

@@ -10,6 +10,8 @@ import {
   type AppointmentLinkEntity,
   type SubscriptionEntity,
   type TaskLinkEntity,
+  type WikiElementEntity,
+  type WikiFolderEntity,
 } from '@sportello/contracts';
 import { queryRows, type Queryable } from '../../../platform/sql-json';
 import { iso, num, numOrNull, type Stored } from './entities.queries';
@@ -233,6 +235,74 @@ export async function listTaskLinks(db: Queryable, portalId: number): Promise<Ta
     sql`${taskLinkSelect} where l.portal_id = ${portalId}::int order by l.event_key limit ${CATALOG_LIST_MAX}`,
   );
   return rows.map((r) => withoutRowId(taskLinkOf(r)));
+}
+
+// ---- wiki folders and elements ------------------------------------------------------------------
+
+export async function readWikiFolder(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<WikiFolderEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select f.id as row_id, f.ext_id, co.ext_id as company_ext, f.name
+      from wiki_folders f join companies co on co.id = f.company_id
+      where f.portal_id = ${portalId}::int and f.ext_id = ${extId}::bigint ${lockOf(lock, 'f')}`,
+  );
+  const r = rows[0];
+  return (
+    r && { rowId: num(r.row_id), id: num(r.ext_id), companyId: num(r.company_ext), name: String(r.name) }
+  );
+}
+
+export async function readWikiElement(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<WikiElementEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select e.id as row_id, e.ext_id, co.ext_id as company_ext, f.ext_id as folder_ext, e.name,
+        coalesce((select json_agg(json_build_object('id', p.ext_id, 'typologyName', p.typology_name,
+            'dataType', p.data_type, 'value', p.value, 'fileId', p.file_id) order by p.position, p.id)
+          from wiki_properties p where p.element_id = e.id), '[]'::json) as properties
+      from wiki_elements e join companies co on co.id = e.company_id join wiki_folders f on f.id = e.folder_id
+      where e.portal_id = ${portalId}::int and e.ext_id = ${extId}::bigint ${lockOf(lock, 'e')}`,
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  const props = (typeof r.properties === 'string' ? JSON.parse(r.properties) : r.properties) as Record<
+    string,
+    unknown
+  >[];
+  return {
+    rowId: num(r.row_id),
+    id: num(r.ext_id),
+    companyId: num(r.company_ext),
+    folderId: num(r.folder_ext),
+    name: String(r.name),
+    properties: props.map((p) => ({
+      id: num(p.id),
+      typologyName: String(p.typologyName),
+      dataType: p.dataType as WikiElementEntity['properties'][number]['dataType'],
+      value: (p.value as string | null) ?? null,
+      fileId: numOrNull(p.fileId),
+    })),
+  };
+}
+
+/** What a wiki folder or element still holds that a delete would drop or change (null: nothing). */
+export async function wikiInUse(db: Queryable, table: 'wiki_folders' | 'wiki_elements', rowId: number) {
+  const rows = await queryRows<{ n: unknown }>(
+    db,
+    table === 'wiki_folders'
+      ? sql`select count(*) as n from wiki_elements where folder_id = ${rowId}::int`
+      : sql`select count(*) as n from tickets where wiki_element_id = ${rowId}::int`,
+  );
+  return num(rows[0]?.n ?? 0);
 }
 
 /**

@@ -12,6 +12,8 @@ import {
   type FileRef,
   type SubscriptionEntity,
   type TaskLinkEntity,
+  type WikiElementEntity,
+  type WikiFolderEntity,
 } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
 import type { AppContext } from '../../../platform/context';
@@ -20,6 +22,7 @@ import { ImportFiles } from '../import.files';
 import { writeRecurringAdvances } from '../writers/billing';
 import { writeActivityContracts } from '../writers/contracts';
 import { writeAppointmentLinks, writeTaskLinks } from '../writers/public-links';
+import { writeWikiElements, writeWikiFolders } from '../writers/wiki';
 import { PortalScope } from '../writers/support';
 import {
   listActivityContracts,
@@ -32,7 +35,10 @@ import {
   readSubscription,
   readTaskLink,
   rowIdOf,
+  readWikiElement,
+  readWikiFolder,
   upcomingBookings,
+  wikiInUse,
 } from './catalog.queries';
 import { deleteRow, lockPortal, nextExtId, readCompany, type Stored } from './entities.queries';
 import {
@@ -64,7 +70,8 @@ type Fields = Record<string, unknown>;
  * and the event's data), numbered, written (422 for a reference the portal lacks) and deleted.
  */
 interface Kind<Id extends number | string, E> {
-  entity: 'activity_contract' | 'subscription' | 'appointment_link' | 'task_link';
+  entity:
+    'activity_contract' | 'subscription' | 'appointment_link' | 'task_link' | 'wiki_folder' | 'wiki_element';
   what: string;
   idField: 'id' | 'eventKey';
   read: (
@@ -84,7 +91,13 @@ interface Kind<Id extends number | string, E> {
   ) => Promise<void>;
   /** 409 `entity_in_use` when the delete would take what others still need. */
   checkDelete?: (ctx: AppContext, tx: Tx, stored: Stored<E>) => Promise<void>;
-  table: 'activity_contracts' | 'recurring_advances' | 'appointment_links' | 'task_links';
+  table:
+    | 'activity_contracts'
+    | 'recurring_advances'
+    | 'appointment_links'
+    | 'task_links'
+    | 'wiki_folders'
+    | 'wiki_elements';
 }
 
 /** The fields a body sets: `undefined` leaves the stored value, `null` clears it. */
@@ -279,6 +292,59 @@ export const taskLinks = kindService<string, TaskLinkEntity>({
     const s = scopeOf(ctx, tx, actor);
     await refRow(tx, s, 'tickets', 'ticketId', f.ticketId as number);
     await writeTaskLinks(s, [{ eventKey, ticketId: f.ticketId as number }]);
+  },
+});
+
+export const wikiFolders = kindService<number, WikiFolderEntity>({
+  entity: 'wiki_folder',
+  what: 'wiki folder',
+  idField: 'id',
+  table: 'wiki_folders',
+  read: readWikiFolder,
+  next: (tx, portalId) => nextExtId(tx, 'wiki_folders', portalId),
+  write: async (ctx, tx, actor, id, f) => {
+    const companyId = await companyRow(tx, actor, f.companyId as number);
+    await writeWikiFolders(scopeOf(ctx, tx, actor), [{ companyId, item: { id, name: f.name as string } }]);
+  },
+  checkDelete: async (_ctx, tx, stored) => {
+    if ((await wikiInUse(tx, 'wiki_folders', stored.rowId)) > 0)
+      throw conflict(
+        `Wiki folder ${stored.id} still holds elements: delete them first`,
+        entityErrorCodes.entityInUse,
+      );
+  },
+});
+
+export const wikiElements = kindService<number, WikiElementEntity>({
+  entity: 'wiki_element',
+  what: 'wiki element',
+  idField: 'id',
+  table: 'wiki_elements',
+  read: readWikiElement,
+  next: (tx, portalId) => nextExtId(tx, 'wiki_elements', portalId),
+  write: async (ctx, tx, actor, id, f, stored) => {
+    const companyId = await companyRow(tx, actor, f.companyId as number);
+    const folder = await readWikiFolder(tx, actor.portalId, f.folderId as number);
+    if (!folder || folder.companyId !== f.companyId)
+      throw unknownReference('folderId', f.folderId as number, ` in company ${String(f.companyId)}`);
+    const s = scopeOf(ctx, tx, actor);
+    s.ids.wikiFolders.add([{ id: folder.rowId, extId: folder.id }]);
+    // A file property named again keeps the file the import gave it.
+    const files = new Map((stored?.properties ?? []).map((p) => [p.id, p.fileId]));
+    const properties = ((f.properties ?? []) as WikiElementEntity['properties']).map((p) => {
+      const { fileId: _f, ...rest } = p;
+      const fileId = p.dataType === 'file' ? files.get(p.id) : null;
+      const file = fileId ? ({ name: 'kept' } as FileRef) : undefined;
+      if (file && fileId) s.kept.set(file, fileId);
+      return { ...rest, file };
+    });
+    await writeWikiElements(s, [
+      { companyId, folderExtId: folder.id, item: { id, name: f.name as string, properties } },
+    ]);
+  },
+  checkDelete: async (_ctx, tx, stored) => {
+    if ((await wikiInUse(tx, 'wiki_elements', stored.rowId)) > 0)
+      throw conflict(`Wiki element ${stored.id} is named by tickets`, entityErrorCodes.entityInUse);
   },
 });
 

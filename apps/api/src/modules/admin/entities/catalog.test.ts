@@ -437,3 +437,78 @@ describe('company picker', () => {
     expect((await call('GET', `${ADMIN}/company-picker`, agent)).statusCode).toBe(403);
   });
 });
+
+describe('wiki folders and elements', () => {
+  it('creates a folder and an element with typed properties, updates and deletes them, with events', async () => {
+    const folder = await call('POST', `${V1}/wiki-folders`, write, { companyId: 10, name: 'Stampanti' });
+    expect(folder.statusCode, folder.body).toBe(201);
+    const folderId = (folder.json() as { id: number }).id;
+    const element = await call('POST', `${ADMIN}/wiki-elements`, admin, {
+      companyId: 10,
+      folderId,
+      name: 'HP LaserJet',
+      properties: [
+        { id: 1, typologyName: 'Modello', dataType: 'text', value: 'M404' },
+        { id: 2, typologyName: 'Pagine', dataType: 'number', value: 1200 },
+        { id: 3, typologyName: 'In garanzia', dataType: 'bool', value: true },
+      ],
+    });
+    expect(element.statusCode, element.body).toBe(201);
+    const { id } = element.json() as { id: number };
+    expect(element.json()).toMatchObject({
+      folderId,
+      properties: [
+        { id: 1, dataType: 'text', value: 'M404' },
+        { id: 2, dataType: 'number', value: '1200' },
+        { id: 3, dataType: 'bool', value: 'true' },
+      ],
+    });
+    // A folder holding elements is not deleted under them.
+    expect((await call('DELETE', `${V1}/wiki-folders/${folderId}`, write)).statusCode).toBe(409);
+    const up = await call('PATCH', `${V1}/wiki-elements/${id}`, write, { name: 'HP LaserJet Pro' });
+    expect(up.json()).toMatchObject({
+      name: 'HP LaserJet Pro',
+      properties: [{ id: 1 }, { id: 2 }, { id: 3 }],
+    });
+    expect((await call('DELETE', `${V1}/wiki-elements/${id}`, write)).statusCode).toBe(204);
+    expect((await call('DELETE', `${ADMIN}/wiki-folders/${folderId}`, admin)).statusCode).toBe(204);
+    expect(await eventTypes('wiki_')).toEqual([
+      'wiki_folder.created',
+      'wiki_element.created',
+      'wiki_element.updated',
+      'wiki_element.deleted',
+      'wiki_folder.deleted',
+    ]);
+    expect((await auditOf('wiki_element')).map((a) => a.action)).toEqual(['created', 'updated', 'deleted']);
+  });
+
+  it('keeps the file of a file property; refuses a bad typed value, a folder of another company, a named element', async () => {
+    const before100 = (await call('GET', `${V1}/wiki-elements/100`, write)).json() as {
+      properties: { id: number; fileId: number | null }[];
+    };
+    const fileId = before100.properties.find((p) => p.id === 2)!.fileId;
+    expect(fileId).not.toBeNull();
+    const renamed = await call('PATCH', `${V1}/wiki-elements/100`, write, { name: 'Server principale' });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((renamed.json() as typeof before100).properties.find((p) => p.id === 2)!.fileId).toBe(fileId);
+
+    const before = { ...(await snapshot()), elements: await count('wiki_elements') };
+    const badValue = await call('POST', `${V1}/wiki-elements`, write, {
+      companyId: 10,
+      folderId: 1,
+      name: 'X',
+      properties: [{ id: 1, typologyName: 'Data', dataType: 'date', value: 'ieri' }],
+    });
+    expect(badValue.statusCode).toBe(400);
+    const otherCompany = await call('POST', `${V1}/wiki-elements`, write, {
+      companyId: 20,
+      folderId: 1,
+      name: 'X',
+    });
+    expect(otherCompany.statusCode).toBe(422);
+    expect(otherCompany.json()).toMatchObject({ code: 'unknown_reference' });
+    // Element 100 is named by ticket 5001.
+    expect((await call('DELETE', `${V1}/wiki-elements/100`, write)).statusCode).toBe(409);
+    expect({ ...(await snapshot()), elements: await count('wiki_elements') }).toEqual(before);
+  });
+});

@@ -41,7 +41,9 @@ export async function nextExtId(
     | 'estimates'
     | 'activity_reports'
     | 'activity_contracts'
-    | 'recurring_advances',
+    | 'recurring_advances'
+    | 'wiki_folders'
+    | 'wiki_elements',
   portalId: number,
 ): Promise<number> {
   const rows = await queryRows<{ next: unknown }>(
@@ -345,7 +347,9 @@ export async function deleteRow(
     | 'activity_contracts'
     | 'recurring_advances'
     | 'appointment_links'
-    | 'task_links',
+    | 'task_links'
+    | 'wiki_folders'
+    | 'wiki_elements',
   rowId: number,
 ): Promise<void> {
   await queryRows(tx, sql`delete from ${sql.raw(table)} where id = ${rowId}::int`);

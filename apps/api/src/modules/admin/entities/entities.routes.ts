@@ -73,6 +73,8 @@ const entityServices: Record<
   subscription: catalog.subscriptions,
   appointmentLink: catalog.appointmentLinks,
   taskLink: catalog.taskLinks,
+  wikiFolder: catalog.wikiFolders,
+  wikiElement: catalog.wikiElements,
 };
 
 /** The two roots: who acts, and whether a POST honours `Idempotency-Key` (keys only). */
