@@ -23,9 +23,30 @@ import {
   importUserSchema,
 } from './admin';
 import { errorSchema, isoDateTime } from './common';
+import {
+  activityContractCreateSchema,
+  activityContractEntitySchema,
+  activityContractUpdateSchema,
+  appointmentLinkCreateSchema,
+  appointmentLinkEntitySchema,
+  appointmentLinkUpdateSchema,
+  catalogParams,
+  subscriptionCreateSchema,
+  subscriptionEntitySchema,
+  subscriptionUpdateSchema,
+  taskLinkCreateSchema,
+  taskLinkEntitySchema,
+  taskLinkUpdateSchema,
+  wikiElementCreateSchema,
+  wikiElementEntitySchema,
+  wikiElementUpdateSchema,
+  wikiFolderCreateSchema,
+  wikiFolderEntitySchema,
+  wikiFolderUpdateSchema,
+} from './entities-catalog';
 import { staffPortalParamsSchema } from './staff';
 import { permissionShape } from './permissions';
-import { binaryAnswer, defineRoute, type Access } from './route';
+import { binaryAnswer, defineRoute, type Access, type RouteContract } from './route';
 
 export const entityErrorCodes = {
   /** 404: the id of the path is not an entity of this portal. */
@@ -216,6 +237,13 @@ export const entityKinds = [
   'estimate',
   'document',
   'report',
+  'activity_contract',
+  'subscription',
+  'appointment_link',
+  'task_link',
+  'appointment',
+  'wiki_folder',
+  'wiki_element',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
@@ -227,6 +255,7 @@ export const entityActions = [
   'invitation_revoked',
   'deactivated',
   'password_reset_sent',
+  'cancelled',
 ] as const;
 export const entityActionSchema = z.enum(entityActions);
 export type EntityAction = z.infer<typeof entityActionSchema>;
@@ -327,7 +356,8 @@ function entityRoutesUnder<
     create: C,
     update: U,
     answer: A,
-    words: { event: string; deleteNote?: string; bodyLimit?: number },
+    /** keyed: the entity is named by its public key (`eventKey`), drawn by the portal when left out. */
+    words: { event: string; deleteNote?: string; bodyLimit?: number; keyed?: boolean },
   ) => {
     const idName = Object.keys(one.shape).at(-1)!;
     return {
@@ -342,7 +372,9 @@ function entityRoutesUnder<
         tags,
         summary: `Create a ${what}`,
         description:
-          `Without an id the portal gives the next free one; 409 \`entity_exists\` when the id is taken. ` +
+          (words.keyed
+            ? 'Without an `eventKey` the portal draws an unguessable one; 409 `entity_exists` when the key is taken. '
+            : `Without an id the portal gives the next free one; 409 \`entity_exists\` when the id is taken. `) +
           `Emits \`${words.event}.created\` and writes the audit log.` +
           refs +
           idem,
@@ -383,7 +415,7 @@ function entityRoutesUnder<
       }),
     };
   };
-  const companies = crud(
+  const company = crud(
     'company',
     'companies',
     params.extend(companyParam.shape),
@@ -395,7 +427,7 @@ function entityRoutesUnder<
       deleteNote: ' 409 `entity_in_use` while it holds contacts, tickets or any other content.',
     },
   );
-  const contacts = crud(
+  const contact = crud(
     'contact',
     'contacts',
     params.extend(contactParam.shape),
@@ -408,7 +440,7 @@ function entityRoutesUnder<
         ' Its users lose it and their sessions end; 409 `entity_in_use` while it has documents or signature requests.',
     },
   );
-  const tickets = crud(
+  const ticket = crud(
     'ticket',
     'tickets',
     params.extend(ticketParam.shape),
@@ -422,7 +454,7 @@ function entityRoutesUnder<
   );
   // Inline base64 PDFs: the schema's own bound; the key is checked before the body is read.
   const withFile = { bodyLimit: 72 * 1024 * 1024 };
-  const invoices = crud(
+  const invoice = crud(
     'invoice',
     'invoices',
     params.extend(invoiceParam.shape),
@@ -431,7 +463,7 @@ function entityRoutesUnder<
     invoiceEntitySchema,
     { event: 'invoice', ...withFile },
   );
-  const estimates = crud(
+  const estimate = crud(
     'estimate',
     'estimates',
     params.extend(estimateParam.shape),
@@ -440,7 +472,7 @@ function entityRoutesUnder<
     estimateEntitySchema,
     { event: 'estimate', ...withFile },
   );
-  const documents = crud(
+  const document = crud(
     "contact's document",
     'documents',
     params.extend(documentParam.shape),
@@ -449,7 +481,7 @@ function entityRoutesUnder<
     documentEntitySchema,
     { event: 'document', ...withFile },
   );
-  const reports = crud(
+  const report = crud(
     'activity report',
     'reports',
     params.extend(reportParam.shape),
@@ -522,43 +554,109 @@ function entityRoutesUnder<
         idem,
     ),
   };
-  return {
-    ...users,
-    createCompany: companies.create,
-    company: companies.get,
-    updateCompany: companies.update,
-    deleteCompany: companies.remove,
-    createContact: contacts.create,
-    contact: contacts.get,
-    updateContact: contacts.update,
-    deleteContact: contacts.remove,
-    createTicket: tickets.create,
-    ticket: tickets.get,
-    updateTicket: tickets.update,
-    deleteTicket: tickets.remove,
-    createInvoice: invoices.create,
-    invoice: invoices.get,
-    updateInvoice: invoices.update,
-    deleteInvoice: invoices.remove,
-    createEstimate: estimates.create,
-    estimate: estimates.get,
-    updateEstimate: estimates.update,
-    deleteEstimate: estimates.remove,
-    createDocument: documents.create,
-    document: documents.get,
-    updateDocument: documents.update,
-    deleteDocument: documents.remove,
-    createReport: reports.create,
-    report: reports.get,
-    updateReport: reports.update,
-    deleteReport: reports.remove,
+  const activityContract = crud(
+    'hour or unit contract',
+    'activity-contracts',
+    params.extend(catalogParams.activityContract.shape),
+    activityContractCreateSchema,
+    activityContractUpdateSchema,
+    activityContractEntitySchema,
+    { event: 'activity_contract', deleteNote: ' With its activities.' },
+  );
+  const subscription = crud(
+    'subscription (recurring advance)',
+    'subscriptions',
+    params.extend(catalogParams.subscription.shape),
+    subscriptionCreateSchema,
+    subscriptionUpdateSchema,
+    subscriptionEntitySchema,
+    { event: 'subscription' },
+  );
+  const appointmentLink = crud(
+    'appointment link',
+    'appointment-links',
+    params.extend(catalogParams.appointmentLink.shape),
+    appointmentLinkCreateSchema,
+    appointmentLinkUpdateSchema,
+    appointmentLinkEntitySchema,
+    { event: 'appointment_link', deleteNote: ' With its bookings.', keyed: true },
+  );
+  const taskLink = crud(
+    'task link',
+    'task-links',
+    params.extend(catalogParams.taskLink.shape),
+    taskLinkCreateSchema,
+    taskLinkUpdateSchema,
+    taskLinkEntitySchema,
+    { event: 'task_link', keyed: true },
+  );
+  const wikiFolder = crud(
+    'wiki folder',
+    'wiki-folders',
+    params.extend(catalogParams.wikiFolder.shape),
+    wikiFolderCreateSchema,
+    wikiFolderUpdateSchema,
+    wikiFolderEntitySchema,
+    { event: 'wiki_folder', deleteNote: ' 409 `entity_in_use` while it holds elements.' },
+  );
+  const wikiElement = crud(
+    'wiki element',
+    'wiki-elements',
+    params.extend(catalogParams.wikiElement.shape),
+    wikiElementCreateSchema,
+    wikiElementUpdateSchema,
+    wikiElementEntitySchema,
+    { event: 'wiki_element', deleteNote: ' 409 `entity_in_use` while a ticket names it.' },
+  );
+  /** One entry per entity kind: its create, get, update and remove (the server registers them in one loop). */
+  const crudTable = {
+    company,
+    contact,
+    ticket,
+    invoice,
+    estimate,
+    document,
+    report,
+    activityContract,
+    subscription,
+    appointmentLink,
+    taskLink,
+    wikiFolder,
+    wikiElement,
   };
+  return { crud: crudTable, users };
+}
+
+/** The four routes of one entity under one root. */
+export interface EntityCrud {
+  create: RouteContract;
+  get: RouteContract;
+  update: RouteContract;
+  remove: RouteContract;
+}
+type FlatCrud<T extends Record<string, EntityCrud>> = {
+  [K in keyof T & string as `create${Capitalize<K>}`]: T[K]['create'];
+} & { [K in keyof T & string]: T[K]['get'] } & {
+  [K in keyof T & string as `update${Capitalize<K>}`]: T[K]['update'];
+} & { [K in keyof T & string as `delete${Capitalize<K>}`]: T[K]['remove'] };
+
+/** The table as a flat area of named contracts (createCompany, company, updateCompany, deleteCompany…). */
+function flatCrud<T extends Record<string, EntityCrud>>(table: T): FlatCrud<T> {
+  const cap = (k: string) => k[0]!.toUpperCase() + k.slice(1);
+  return Object.fromEntries(
+    Object.entries(table).flatMap(([k, c]) => [
+      [`create${cap(k)}`, c.create],
+      [k, c.get],
+      [`update${cap(k)}`, c.update],
+      [`delete${cap(k)}`, c.remove],
+    ]),
+  ) as FlatCrud<T>;
 }
 
 const keyWith = <S extends 'read' | 'write'>(scope: S) => ({ guard: 'apiKey', scope }) as const;
 const staffAdmin = { guard: 'staff', role: 'admin' } as const;
 
-export const entityKeyRoutes = entityRoutesUnder(
+const keyRoot = entityRoutesUnder(
   '/api/integration/v1',
   keyWith('read'),
   keyWith('write'),
@@ -566,8 +664,7 @@ export const entityKeyRoutes = entityRoutesUnder(
   'integration: entities',
   true,
 );
-
-export const entityStaffRoutes = entityRoutesUnder(
+const staffRoot = entityRoutesUnder(
   '/api/staff/portals/:company/admin',
   staffAdmin,
   staffAdmin,
@@ -575,6 +672,11 @@ export const entityStaffRoutes = entityRoutesUnder(
   'staff: admin',
   false,
 );
+
+/** Per entity kind, its routes under the integration API and under the staff admin API. */
+export const entityCrudRoutes = { key: keyRoot.crud, staff: staffRoot.crud };
+export const entityKeyRoutes = { ...keyRoot.users, ...flatCrud(keyRoot.crud) };
+export const entityStaffRoutes = { ...staffRoot.users, ...flatCrud(staffRoot.crud) };
 
 export const auditRoutes = {
   list: defineRoute({

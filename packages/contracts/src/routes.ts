@@ -8,6 +8,7 @@ import { platformRoutes } from './common';
 import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
 import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
+import { catalogAdminRoutes } from './entities-catalog';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { overviewRoutes } from './overview';
 import { portalRoutes } from './portals';
@@ -46,6 +47,7 @@ export const apiRoutes = {
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   audit: auditRoutes,
+  catalogAdmin: catalogAdminRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;

@@ -183,7 +183,11 @@ export const publicFiles = pgTable(
 export const companies = pgTable(
   'companies',
   { id: id(), portalId: portalRef(), extId: extId(), companyName: text('company_name').notNull() },
-  (t) => [uniqueIndex('companies_ext_uq').on(t.portalId, t.extId)],
+  (t) => [
+    uniqueIndex('companies_ext_uq').on(t.portalId, t.extId),
+    // The admin screens' company picker (migration 0018): name prefix, any case, byte order.
+    index('companies_portal_name_idx').on(t.portalId, sql`(lower(${t.companyName}) collate "C")`),
+  ],
 );
 
 /**
@@ -874,7 +878,12 @@ export const appointments = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     cancelledAt: ts('cancelled_at'),
   },
-  (t) => [index('appointments_agent_time_idx').on(t.agentId, t.startsAt)],
+  (t) => [
+    index('appointments_agent_time_idx').on(t.agentId, t.startsAt),
+    // The staff desk's bookings list, per portal or per link (migration 0018).
+    index('appointments_portal_start_idx').on(t.portalId, t.startsAt),
+    index('appointments_link_start_idx').on(t.linkId, t.startsAt),
+  ],
 );
 
 /**

@@ -2,6 +2,7 @@ import { appointmentRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
 import { book, cancel, getAppointment, getLink, getSlots } from './appointments.service';
+import { registerBookingAdminRoutes } from './bookings.admin';
 
 /** Answers are not cached: slots change with every booking. */
 export function registerAppointmentsRoutes(app: App, ctx: AppContext): void {
@@ -21,4 +22,5 @@ export function registerAppointmentsRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, appointmentRoutes.book, (req) =>
     book(ctx, req.params.company, req.params.eventkey, req.body, req.ip),
   );
+  registerBookingAdminRoutes(app, ctx);
 }

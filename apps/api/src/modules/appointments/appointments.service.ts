@@ -14,8 +14,9 @@ import {
   type AppointmentSlotsQuery,
   type AppointmentSummary,
 } from '@sportello/contracts';
+import type { Tx } from '../../db/client';
 import { sha256 } from '../../platform/auth';
-import { emitAppointmentEvent, visitorSource } from '../../platform/events';
+import { emitAppointmentEvent, visitorSource, type EventSource } from '../../platform/events';
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../platform/errors';
 import { DEFAULT_MAIL_FROM } from '../../platform/mail';
@@ -348,6 +349,11 @@ export async function cancel(
   ctx: AppContext,
   company: string,
   cancelKey: string,
+  /**
+   * Who cancels (default: the visitor holding the key); `also` runs in the cancellation's transaction
+   * when it does cancel (a staff cancellation writes its audit row there).
+   */
+  by: { source: EventSource; also?: (tx: Tx) => Promise<void> } = { source: visitorSource },
 ): Promise<AppointmentSummary> {
   const a = await findAppointment(ctx.database.db, company, cancelKey);
   if (!a) throw appointmentNotFound();
@@ -357,7 +363,8 @@ export async function cancel(
     const at = await markCancelled(tx, a.appointmentId, now);
     if (!at) return undefined;
     await deleteClaims(tx, a.appointmentId);
-    await emitAppointmentEvent(tx, ctx, 'appointment.cancelled', a.appointmentId, visitorSource);
+    await emitAppointmentEvent(tx, ctx, 'appointment.cancelled', a.appointmentId, by.source);
+    await by.also?.(tx);
     const fields = {
       firstName: a.firstName,
       lastName: a.lastName,

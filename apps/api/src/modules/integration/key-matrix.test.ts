@@ -134,7 +134,7 @@ const upload = (): Req => {
 };
 
 /** A fresh entity of acme made with the write key: its id (a foreign key must not find it). */
-async function freshOfAcme(path: string, payload: object, idKey = 'id'): Promise<number> {
+async function freshOfAcme(path: string, payload: object, idKey = 'id'): Promise<number | string> {
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/integration/v1/${path}`,
@@ -151,7 +151,7 @@ const freshTicket = () => freshOfAcme('tickets', newTicket);
 function entityRows(
   path: string,
   create: object,
-  fresh: () => Promise<number>,
+  fresh: () => Promise<number | string>,
   update: object,
   param: string,
 ): Record<string, Row> {
@@ -214,6 +214,29 @@ const newDocument = {
 };
 
 const newReport = { companyId: 10, name: 'M', dateTime: '2026-11-01', taskId: 5003, document: pdfDoc };
+const newHourContract = { companyId: 10, name: 'M', start: '2026-01-01', activityContractType: 0 };
+const newSubscription = {
+  companyId: 10,
+  code: 'M',
+  description: 'M',
+  quantity: 1,
+  taxedTotal: 1,
+  advanceDate: '2026-12-01',
+  trigger: { recurrenceType: 30, recurrenceDay: 1, recurrenceMonth: 1 },
+};
+// Without a key: the portal draws a fresh one each time (both portals hold agent 1 and ticket 5001).
+const newAppointmentLink = {
+  title: 'M',
+  agentId: 1,
+  defaultDurationMinutes: 30,
+  slotMinutes: 30,
+  daysAhead: 7,
+  weeklyHours: { mon: [['09:00', '10:00']] },
+};
+const newTaskLink = { ticketId: 5001 };
+const newWikiFolder = { companyId: 10, name: 'M' };
+// Folder 2 of company 10 exists in both portals.
+const newWikiElement = { companyId: 10, folderId: 2, name: 'M' };
 
 const matrix: Record<string, Row> = {
   ...entityRows('reports', newReport, () => freshOfAcme('reports', newReport), { name: 'N' }, 'reportid'),
@@ -255,6 +278,48 @@ const matrix: Record<string, Row> = {
     'contactid',
   ),
   ...entityRows('tickets', newTicket, freshTicket, { statusStepId: 2 }, 'ticketid'),
+  ...entityRows(
+    'activity-contracts',
+    newHourContract,
+    () => freshOfAcme('activity-contracts', newHourContract),
+    { hoursAmount: 3 },
+    'contractid',
+  ),
+  ...entityRows(
+    'subscriptions',
+    newSubscription,
+    () => freshOfAcme('subscriptions', newSubscription),
+    { quantity: 2 },
+    'subscriptionid',
+  ),
+  ...entityRows(
+    'appointment-links',
+    newAppointmentLink,
+    () => freshOfAcme('appointment-links', newAppointmentLink, 'eventKey'),
+    { daysAhead: 8 },
+    'eventkey',
+  ),
+  ...entityRows(
+    'task-links',
+    newTaskLink,
+    () => freshOfAcme('task-links', newTaskLink, 'eventKey'),
+    { ticketId: 5002 },
+    'eventkey',
+  ),
+  ...entityRows(
+    'wiki-folders',
+    newWikiFolder,
+    () => freshOfAcme('wiki-folders', newWikiFolder),
+    { name: 'N' },
+    'folderid',
+  ),
+  ...entityRows(
+    'wiki-elements',
+    newWikiElement,
+    () => freshOfAcme('wiki-elements', newWikiElement),
+    { name: 'N' },
+    'elementid',
+  ),
   'GET /api/integration/v1/events': keyRow(
     () => ({ method: 'GET', url: '/api/integration/v1/events' }),
     200,

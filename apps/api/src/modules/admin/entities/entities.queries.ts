@@ -19,9 +19,9 @@ import type { Tx } from '../../../db/client';
 import { newToken, sha256 } from '../../../platform/auth';
 import { queryRows, type Queryable } from '../../../platform/sql-json';
 
-const num = (v: unknown) => Number(v);
-const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const iso = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).toISOString();
+export const num = (v: unknown) => Number(v);
+export const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+export const iso = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).toISOString();
 
 /** An entity image with the internal id of its row (which never leaves the server). */
 export type Stored<T> = T & { rowId: number; stepRowId?: number };
@@ -34,7 +34,16 @@ export async function lockPortal(tx: Tx, portalId: number): Promise<void> {
 /** The next id after the largest the portal holds in `table` (for a create that names none). */
 export async function nextExtId(
   tx: Tx,
-  table: 'companies' | 'contacts' | 'invoices' | 'estimates' | 'activity_reports',
+  table:
+    | 'companies'
+    | 'contacts'
+    | 'invoices'
+    | 'estimates'
+    | 'activity_reports'
+    | 'activity_contracts'
+    | 'recurring_advances'
+    | 'wiki_folders'
+    | 'wiki_elements',
   portalId: number,
 ): Promise<number> {
   const rows = await queryRows<{ next: unknown }>(
@@ -330,7 +339,17 @@ export async function readReport(
 /** Deletes a row of a company's file-carrying list (the file row stays for the sweeper's rules). */
 export async function deleteRow(
   tx: Tx,
-  table: 'invoices' | 'estimates' | 'documents' | 'activity_reports',
+  table:
+    | 'invoices'
+    | 'estimates'
+    | 'documents'
+    | 'activity_reports'
+    | 'activity_contracts'
+    | 'recurring_advances'
+    | 'appointment_links'
+    | 'task_links'
+    | 'wiki_folders'
+    | 'wiki_elements',
   rowId: number,
 ): Promise<void> {
   await queryRows(tx, sql`delete from ${sql.raw(table)} where id = ${rowId}::int`);
@@ -492,34 +511,8 @@ export async function ticketRefIds(
 
 // ---- audit log -----------------------------------------------------------------------------------
 
-export interface AuditRow {
-  portalId: number;
-  occurredAt: Date;
-  actorType: 'api_key' | 'staff';
-  apiKeyId: number | null;
-  staffUserId: number | null;
-  entity: string;
-  entityId: string;
-  action: string;
-  before: unknown;
-  after: unknown;
-}
-
-/** One audit row; the actor's name (key name, staff e-mail) is copied from its row. */
-export async function insertAudit(tx: Tx, a: AuditRow): Promise<void> {
-  await queryRows(
-    tx,
-    sql`insert into audit_log (portal_id, occurred_at, actor_type, api_key_id, staff_user_id, actor_name,
-        entity, entity_id, action, before, after)
-      values (${a.portalId}::int, ${a.occurredAt.toISOString()}::timestamptz, ${a.actorType},
-        ${a.apiKeyId}::int, ${a.staffUserId}::int,
-        coalesce((select name from api_keys where id = ${a.apiKeyId}::int),
-          (select email from staff_users where id = ${a.staffUserId}::int), ''),
-        ${a.entity}, ${a.entityId}, ${a.action},
-        ${a.before === null ? null : JSON.stringify(a.before)}::jsonb,
-        ${a.after === null ? null : JSON.stringify(a.after)}::jsonb)`,
-  );
-}
+// The audit row's writer is the platform's (any module's admin change writes one).
+export { insertAudit, type AuditRow } from '../../../platform/audit';
 
 export interface AuditFilter {
   portalId: number;

@@ -25,20 +25,12 @@ import {
   type ContactUpdate,
   type TicketCreate,
   type TicketUpdate,
-  type DocumentCreate,
   type DocumentEntity,
-  type DocumentUpdate,
-  type ReportCreate,
   type ReportEntity,
-  type ReportUpdate,
-  type EstimateCreate,
   type EstimateEntity,
-  type EstimateUpdate,
   type FileRef,
   type ImportDocument,
-  type InvoiceCreate,
   type InvoiceEntity,
-  type InvoiceUpdate,
   type UserEntity,
   type UserInvite,
 } from '@sportello/contracts';
@@ -107,7 +99,7 @@ export interface Idem {
   route: string;
 }
 
-const sourceOf = (a: Actor): EventSource =>
+export const sourceOf = (a: Actor): EventSource =>
   a.type === 'api_key' ? apiKeySource(a.apiKeyId) : staffSource(a.staffUserId, a.name);
 
 /** Keys whose values never enter the audit log, whatever entity carries them. */
@@ -128,16 +120,16 @@ export function redact(value: unknown): unknown {
 }
 
 /** The image without the internal row id. */
-function publicOf<T>(s: Stored<T> | undefined | null): T | null {
+export function publicOf<T>(s: Stored<T> | undefined | null): T | null {
   if (!s) return null;
   const { rowId: _rowId, stepRowId: _stepRowId, ...rest } = s;
   return rest as T;
 }
 
-const missing = (what: string, id: number) =>
+export const missing = (what: string, id: number | string) =>
   notFound(`No ${what} with id ${id} in this portal`, entityErrorCodes.entityNotFound);
 
-const unknownReference = (field: string, id: number, extra = '') =>
+export const unknownReference = (field: string, id: number, extra = '') =>
   new AppError(
     422,
     entityErrorCodes.unknownReference,
@@ -149,7 +141,7 @@ const unknownReference = (field: string, id: number, extra = '') =>
  * Records a change that happened: the audit row and the event, both in the change's transaction.
  * Nothing when before and after are equal (a write of the same values changes nothing).
  */
-async function record(
+export async function record(
   ctx: AppContext,
   tx: Tx,
   actor: Actor,
@@ -193,7 +185,7 @@ async function record(
 }
 
 /** One transaction for a change; a key's POST with an Idempotency-Key stores its answer in it. */
-async function inTransaction<T>(
+export async function inTransaction<T>(
   ctx: AppContext,
   actor: Actor,
   idem: Idem | undefined,
@@ -215,7 +207,7 @@ async function inTransaction<T>(
 function scopeOf(ctx: AppContext, tx: Tx, actor: Actor, clean: (html: string | null | undefined) => string) {
   return new PortalScope(tx, actor.portalId, actor.timeZone, new ImportFiles(), clean, ctx.clock.now());
 }
-const noHtml = () => '';
+export const noHtml = () => '';
 
 // ---- companies -----------------------------------------------------------------------------------
 
@@ -740,6 +732,17 @@ async function withFile<T>(
   }
 }
 
+/**
+ * What serves one entity kind through both APIs: read, create (a key's POST may carry an
+ * Idempotency-Key), update and delete, by the id of the path. The routes register one per kind.
+ */
+export interface EntityService<Id = number, C = never, U = never, E = unknown> {
+  get(ctx: AppContext, actor: Actor, id: Id): Promise<E>;
+  create(ctx: AppContext, actor: Actor, body: C, idem?: Idem): Promise<Answer<E>>;
+  update(ctx: AppContext, actor: Actor, id: Id, body: U): Promise<E>;
+  remove(ctx: AppContext, actor: Actor, id: Id): Promise<void>;
+}
+
 interface DocKind<E extends { id: number; companyId: number; file: { id: number } }, Item> {
   entity: 'invoice' | 'estimate' | 'document' | 'report';
   table: 'invoices' | 'estimates' | 'documents' | 'activity_reports';
@@ -875,22 +878,6 @@ const estimateKind: DocKind<EstimateEntity, Parameters<typeof writeEstimates>[1]
   }),
 };
 
-export const getInvoice = (ctx: AppContext, actor: Actor, id: number) => getDoc(ctx, actor, invoiceKind, id);
-export const createInvoice = (ctx: AppContext, actor: Actor, body: InvoiceCreate, idem?: Idem) =>
-  saveDoc(ctx, actor, invoiceKind, { create: true, id: body.id }, body, idem);
-export const updateInvoice = async (ctx: AppContext, actor: Actor, id: number, body: InvoiceUpdate) =>
-  (await saveDoc(ctx, actor, invoiceKind, { create: false, id }, body)).body;
-export const deleteInvoice = (ctx: AppContext, actor: Actor, id: number) =>
-  deleteDoc(ctx, actor, invoiceKind, id);
-export const getEstimate = (ctx: AppContext, actor: Actor, id: number) =>
-  getDoc(ctx, actor, estimateKind, id);
-export const createEstimate = (ctx: AppContext, actor: Actor, body: EstimateCreate, idem?: Idem) =>
-  saveDoc(ctx, actor, estimateKind, { create: true, id: body.id }, body, idem);
-export const updateEstimate = async (ctx: AppContext, actor: Actor, id: number, body: EstimateUpdate) =>
-  (await saveDoc(ctx, actor, estimateKind, { create: false, id }, body)).body;
-export const deleteEstimate = (ctx: AppContext, actor: Actor, id: number) =>
-  deleteDoc(ctx, actor, estimateKind, id);
-
 const documentKind: DocKind<DocumentEntity, Parameters<typeof writeDocuments>[1][number]['item']> = {
   entity: 'document',
   table: 'documents',
@@ -911,15 +898,6 @@ const documentKind: DocKind<DocumentEntity, Parameters<typeof writeDocuments>[1]
     file,
   }),
 };
-
-export const getDocument = (ctx: AppContext, actor: Actor, id: number) =>
-  getDoc(ctx, actor, documentKind, id);
-export const createDocument = (ctx: AppContext, actor: Actor, body: DocumentCreate, idem?: Idem) =>
-  saveDoc(ctx, actor, documentKind, { create: true, id: body.id }, body, idem);
-export const updateDocument = async (ctx: AppContext, actor: Actor, id: number, body: DocumentUpdate) =>
-  (await saveDoc(ctx, actor, documentKind, { create: false, id }, body)).body;
-export const deleteDocument = (ctx: AppContext, actor: Actor, id: number) =>
-  deleteDoc(ctx, actor, documentKind, id);
 
 const reportKind: DocKind<ReportEntity, Parameters<typeof writeActivityReports>[1][number]['item']> = {
   entity: 'report',
@@ -943,10 +921,41 @@ const reportKind: DocKind<ReportEntity, Parameters<typeof writeActivityReports>[
   }),
 };
 
-export const getReport = (ctx: AppContext, actor: Actor, id: number) => getDoc(ctx, actor, reportKind, id);
-export const createReport = (ctx: AppContext, actor: Actor, body: ReportCreate, idem?: Idem) =>
-  saveDoc(ctx, actor, reportKind, { create: true, id: body.id }, body, idem);
-export const updateReport = async (ctx: AppContext, actor: Actor, id: number, body: ReportUpdate) =>
-  (await saveDoc(ctx, actor, reportKind, { create: false, id }, body)).body;
-export const deleteReport = (ctx: AppContext, actor: Actor, id: number) =>
-  deleteDoc(ctx, actor, reportKind, id);
+/**
+ * An entity with its file, served by the shared `saveDoc`/`deleteDoc` (bodies as the contract
+ * validated them: the import's fields of that kind).
+ */
+function docService<E extends { id: number; companyId: number; file: { id: number } }, I>(
+  kind: DocKind<E, I>,
+): EntityService<number, Record<string, unknown> & { id?: number | undefined }, object, E> {
+  return {
+    get: (ctx, actor, id) => getDoc(ctx, actor, kind, id),
+    create: (ctx, actor, body, idem) => saveDoc(ctx, actor, kind, { create: true, id: body.id }, body, idem),
+    update: async (ctx, actor, id, body) =>
+      (await saveDoc(ctx, actor, kind, { create: false, id }, body as Record<string, unknown>)).body,
+    remove: (ctx, actor, id) => deleteDoc(ctx, actor, kind, id),
+  };
+}
+
+export const invoices = docService(invoiceKind);
+export const estimates = docService(estimateKind);
+export const documents = docService(documentKind);
+export const reports = docService(reportKind);
+export const companies: EntityService<number, CompanyCreate, CompanyUpdate, CompanyEntity> = {
+  get: getCompany,
+  create: createCompany,
+  update: updateCompany,
+  remove: deleteCompany,
+};
+export const contacts: EntityService<number, ContactCreate, ContactUpdate, ContactEntity> = {
+  get: getContact,
+  create: createContact,
+  update: updateContact,
+  remove: deleteContact,
+};
+export const tickets: EntityService<number, TicketCreate, TicketUpdate, TicketEntity> = {
+  get: getTicket,
+  create: createTicket,
+  update: updateTicket,
+  remove: deleteTicket,
+};

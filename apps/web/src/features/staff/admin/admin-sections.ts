@@ -15,5 +15,7 @@ export interface AdminSection {
 }
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
+  { key: 'contracts', path: 'contracts', load: () => import('./contracts/contracts-page') },
+  { key: 'appointments', path: 'appointments', load: () => import('./appointments/appointments-page') },
   { key: 'audit', path: 'audit', load: () => import('./audit/audit-page') },
 ];

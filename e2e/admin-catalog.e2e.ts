@@ -1,0 +1,195 @@
+// The desk's catalogue administration (issue 14 items 2 and 4) on the demo portal: an admin creates a
+// booking link with weekly hours and the booking page offers those hours; cancels a booking and the
+// customer's cancellation e-mail is in the outbox; creates an hour contract the contact then sees.
+// Screenshots of the sections at 1366 and 360 px in it/en/es, each checked with axe.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, dataDir, launch, screenshot } from './browser';
+import { expectAccessible, login, PASSWORD, post, settled, signedIn } from './customer-kit';
+
+const ADMIN = 'marco.ferri@sportello.example';
+const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
+const RUN = Date.now().toString(36);
+
+async function get<T>(path: string, token: string): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+/** A raw e-mail with its base64 parts (the calendar attachment) decoded and appended. */
+const decoded = (raw: string) =>
+  raw +
+  (raw.match(/(?:^[A-Za-z0-9+/=]{40,}\r?\n)+/gm) ?? [])
+    .map((b) => Buffer.from(b.replace(/\s+/g, ''), 'base64').toString('utf8'))
+    .join('\n');
+
+/** The .eml files of DATA_DIR/outbox to `to` that contain `needle` (one file per e-mail). */
+function mailsTo(to: string, needle: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dataDir, 'outbox')).filter((n) => n.endsWith('.eml'));
+  } catch {
+    // The worker creates the directory with its first message.
+  }
+  return names
+    .map((n) => readFileSync(join(dataDir, 'outbox', n), 'utf8'))
+    .filter((raw) => raw.includes(`To: ${to}`) && decoded(raw).includes(needle));
+}
+
+/** A desk context of the admin, in a language and width. */
+async function deskContext(browser: Browser, token: string, language = 'en-EN', width = 1366) {
+  const context = await browser.newContext({
+    viewport: { width, height: 900 },
+    timezoneId: 'Europe/Rome',
+    reducedMotion: 'reduce',
+  });
+  await context.addInitScript(
+    ([t, lang]) => {
+      localStorage.setItem('staffToken', t);
+      localStorage.setItem('language', lang);
+    },
+    [token, language] as const,
+  );
+  return context;
+}
+
+describe('catalogue administration', () => {
+  let browser: Browser;
+  let staffToken: string;
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+  const linkTitle = `Consulenza ${RUN}`;
+  const contractName = `Monte ore ${RUN}`;
+  let eventKey = '';
+
+  beforeAll(async () => {
+    browser = await launch();
+    staffToken = (
+      await post<{ token: string }>('/api/staff/auth/login', '', { email: ADMIN, password: PASSWORD })
+    ).token;
+    context = await deskContext(browser, staffToken);
+    page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('creates a booking link with weekly hours; the booking page offers exactly those hours', async () => {
+    await page.goto(`${ADMIN_URL}/appointments`);
+    await page.getByRole('heading', { level: 1, name: 'Appointments' }).waitFor();
+    await page.getByRole('button', { name: 'New booking link' }).click();
+    await page.getByLabel('Title').fill(linkTitle);
+    // Every day 09:00–13:00 (the default of "Add hours"), so the next days always offer slots.
+    for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])
+      await page.getByRole('button', { name: `Add hours on ${day}` }).click();
+    await page.getByLabel('Monday to').fill('12:00');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: linkTitle }).waitFor();
+
+    const links = await get<{
+      items: { eventKey: string; title: string; weeklyHours: Record<string, string[][]> }[];
+    }>('/api/staff/portals/demo/admin/appointment-links', staffToken);
+    const link = links.items.find((l) => l.title === linkTitle)!;
+    expect(link.weeklyHours.mon).toEqual([['09:00', '12:00']]);
+    expect(link.weeklyHours.sun).toEqual([['09:00', '13:00']]);
+    eventKey = link.eventKey;
+
+    const booking = await context.newPage();
+    await booking.goto(`${baseUrl}/appointments/demo/${eventKey}`);
+    await booking.getByRole('heading', { level: 1, name: linkTitle }).waitFor();
+    await booking.getByText('Loading free times…').waitFor({ state: 'hidden' });
+    const day = booking
+      .locator('table button[aria-label]:not([disabled]):not([data-disabled]):not([data-outside])')
+      .first();
+    await day.click();
+    const slots = booking.getByRole('group', { name: /Times in Europe\/Rome/ }).getByRole('button');
+    await slots.first().waitFor();
+    const times = (await slots.allTextContents()).map((s) => s.trim().slice(0, 5));
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) {
+      expect(time >= '09:00' && time <= '12:30', time).toBe(true);
+    }
+    await booking.close();
+  });
+
+  it('cancels a booking after confirmation; the customer gets the cancellation e-mail', async () => {
+    const email = `catalog-${RUN}@example.com`;
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const free = await (
+      await fetch(`${baseUrl}/api/appointments/demo/${eventKey}/slots?from=${day(0)}&to=${day(14)}`)
+    ).json();
+    const first = (free as { days: { slots: { start: string }[] }[] }).days.flatMap((d) => d.slots)[0]!;
+    await post('/api/appointments/demo/' + eventKey, '', {
+      start: first.start,
+      durationMinutes: 30,
+      firstName: 'Elena',
+      lastName: `Catalogo ${RUN}`,
+      phone: '+39 333 0000000',
+      email,
+    });
+
+    await page.getByRole('tab', { name: 'Bookings' }).click();
+    await page.getByLabel('Link', { exact: true }).selectOption({ label: linkTitle });
+    const row = page.getByRole('row').filter({ hasText: `Catalogo ${RUN}` });
+    await row.getByText('Booked').waitFor();
+    await row.getByRole('button', { name: 'Cancel booking' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this booking?' });
+    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await row.getByText('Cancelled').waitFor();
+    await expect.poll(() => mailsTo(email, 'METHOD:CANCEL').length, { timeout: 20_000 }).toBeGreaterThan(0);
+  });
+
+  it('creates an hour contract with an activity that the contact then sees', async () => {
+    await page.goto(`${ADMIN_URL}/contracts?company=1`);
+    await page.getByRole('heading', { name: 'Hour and unit contracts' }).waitFor();
+    await page.getByRole('button', { name: 'New contract' }).click();
+    await page.getByLabel('Name').fill(contractName);
+    await page.getByLabel('Hours').fill('12');
+    await page.getByRole('button', { name: 'Add activity' }).click();
+    await page.getByLabel('Activity type').fill('Assistenza remota');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: contractName }).waitFor();
+
+    const customer = await signedIn(browser, await login('demo'), { language: 'en-EN' });
+    const mine = await customer.newPage();
+    await mine.goto(`${baseUrl}/demo/11/activitycontracts`);
+    await settled(mine);
+    await mine.getByText(contractName).first().waitFor();
+    await customer.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('screens at 1366 and 360 px in it, en, es are accessible', async () => {
+    for (const [language, short] of [
+      ['it-IT', 'it'],
+      ['en-EN', 'en'],
+      ['es-ES', 'es'],
+    ] as const) {
+      for (const width of [1366, 360]) {
+        const c = await deskContext(browser, staffToken, language, width);
+        const p = await c.newPage();
+        await p.goto(`${ADMIN_URL}/appointments`);
+        await p.getByRole('main').getByRole('heading', { level: 1 }).waitFor();
+        await p.getByRole('button', { name: linkTitle }).waitFor();
+        await expectAccessible(p);
+        await screenshot(p, `admin-appointments-${short}-${width}`);
+        await p.getByRole('tab').nth(1).click();
+        await p.getByText(`Catalogo ${RUN}`).first().waitFor();
+        await expectAccessible(p);
+        await screenshot(p, `admin-bookings-${short}-${width}`);
+        await p.goto(`${ADMIN_URL}/contracts?company=1`);
+        await p.getByRole('cell', { name: contractName }).waitFor();
+        await expectAccessible(p);
+        await screenshot(p, `admin-contracts-${short}-${width}`);
+        await c.close();
+      }
+    }
+  });
+});
