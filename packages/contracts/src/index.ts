@@ -18,6 +18,7 @@ export * from './tasks';
 export * from './integration';
 export * from './staff';
 export * from './entities';
+export * from './admin-content';
 export * from './search';
 export * from './notifications';
 export * from './routes';

@@ -49,6 +49,9 @@ export const eventTypes = [
   'report.created',
   'report.updated',
   'report.deleted',
+  // Signature requests by a staff admin or a key (admin-content.ts).
+  'signature.requested',
+  'signature.cancelled',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

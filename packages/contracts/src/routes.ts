@@ -8,6 +8,7 @@ import { platformRoutes } from './common';
 import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
 import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
+import { contentStaffRoutes, signatureKeyRoutes, signatureStaffRoutes } from './admin-content';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { overviewRoutes } from './overview';
 import { portalRoutes } from './portals';
@@ -46,6 +47,9 @@ export const apiRoutes = {
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   audit: auditRoutes,
+  signatures: signatureKeyRoutes,
+  signaturesAdmin: signatureStaffRoutes,
+  contentAdmin: contentStaffRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
