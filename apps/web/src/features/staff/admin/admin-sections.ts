@@ -15,5 +15,7 @@ export interface AdminSection {
 }
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
+  { key: 'documents', path: 'documents', load: () => import('./documents/documents-page') },
+  { key: 'signatures', path: 'signatures', load: () => import('./signatures/signatures-page') },
   { key: 'audit', path: 'audit', load: () => import('./audit/audit-page') },
 ];
