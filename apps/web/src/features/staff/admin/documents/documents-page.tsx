@@ -26,6 +26,7 @@ import {
   type ContentItem,
   type ContentKind,
 } from '@sportello/contracts';
+import { useSearchParams } from 'react-router';
 import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatEuro, formatFileSize } from '../../../../lib/format';
@@ -141,8 +142,20 @@ export default function DocumentsPage() {
   const { t } = useStaffT();
   const { company } = useDesk();
   usePageTitle(t('admin.sections.documents'));
-  const [companyId, setCompanyId] = useState<number | null>(null);
-  const [listKind, setListKind] = useState<ContentKind>('invoice');
+  // The company and the kind listed are in the URL, so a view can be linked and reloaded.
+  const [params, setParams] = useSearchParams();
+  const companyParam = Number(params.get('company'));
+  const companyId = Number.isSafeInteger(companyParam) && params.get('company') ? companyParam : null;
+  const kindParam = params.get('kind') as ContentKind | null;
+  const listKind: ContentKind = kindParam && contentKinds.includes(kindParam) ? kindParam : 'invoice';
+  const setParam = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const setCompanyId = (id: number | null) => setParam('company', id === null ? null : String(id));
+  const setListKind = (kind: ContentKind) => setParam('kind', kind);
   const contacts = useContacts(companyId);
   const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
 
@@ -494,7 +507,12 @@ function EditModal({
     }
   };
   return (
-    <Modal opened onClose={onClose} title={t('content.editOf', { name: item.title })}>
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      title={t('content.editOf', { name: item.title })}
+    >
       <Stack gap="sm">
         <DraftFields
           draft={draft}
@@ -543,7 +561,12 @@ function RemoveModal({ item, onClose }: { item: ContentItem; onClose: () => void
     }
   };
   return (
-    <Modal opened onClose={onClose} title={t('content.removeOf', { name: item.title })}>
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      title={t('content.removeOf', { name: item.title })}
+    >
       <Stack gap="sm">
         <Text>{t('content.removeConfirm', { name: item.title })}</Text>
         {error && (

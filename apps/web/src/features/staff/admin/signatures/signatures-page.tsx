@@ -37,18 +37,19 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from '../documents/pickers';
 
+/** Filled in dark shades: white text on them keeps a 4.5:1 contrast (light green did not). */
 const STATUS_COLOR: Record<SignatureStatus, string> = {
-  pending: 'blue',
-  opened: 'grape',
-  signed: 'green',
-  expired: 'gray',
-  cancelled: 'red',
+  pending: 'blue.8',
+  opened: 'grape.8',
+  signed: 'green.9',
+  expired: 'gray.7',
+  cancelled: 'red.8',
 };
 
 export function StatusBadge({ status }: { status: SignatureStatus }) {
   const { t } = useStaffT();
   return (
-    <Badge color={STATUS_COLOR[status]} variant="light" data-testid="signature-status">
+    <Badge color={STATUS_COLOR[status]} variant="filled" data-testid="signature-status">
       {t(`signatures.statuses.${status}`)}
     </Badge>
   );
@@ -319,7 +320,13 @@ function RequestDetail({ documentKey, onClose }: { documentKey: string; onClose:
   };
   const open = r && (r.status === 'pending' || r.status === 'opened');
   return (
-    <Modal opened onClose={onClose} title={r?.documentName ?? t('signatures.detail')} size="lg">
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      title={r?.documentName ?? t('signatures.detail')}
+      size="lg"
+    >
       {detail.isPending ? (
         <ListLoading />
       ) : detail.isError ? (
