@@ -352,6 +352,27 @@ describe('signature requests', () => {
     ).toBe(403);
   });
 
+  it("leaves the contact's overview once cancelled", async () => {
+    const res = await call('POST', `${ADMIN}/signature-requests`, admin, {
+      contactId: 101,
+      documentName: 'Da annullare',
+      file: { name: 'x.pdf', base64: pdf64('x') },
+      method: 'acceptance',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const key = res.json().documentKey as string;
+    const mario = bearer(await tokenFor(t, 'mario.rossi'));
+    const open = async () =>
+      (
+        (await t.app.inject({ method: 'GET', url: '/api/acme/101/overview', headers: mario })).json() as {
+          signatures: { items: { documentKey: string }[] };
+        }
+      ).signatures.items.map((i) => i.documentKey);
+    expect(await open()).toContain(key);
+    expect((await call('POST', `${ADMIN}/signature-requests/${key}/cancel`, admin)).statusCode).toBe(200);
+    expect(await open()).not.toContain(key);
+  });
+
   it('refuses bad input with 4xx and writes nothing: not a PDF, unknown contact, past expiry', async () => {
     const textUpload = await upload(admin, 'note.pdf', 'solo testo, non un PDF');
     const before = await snapshot();
