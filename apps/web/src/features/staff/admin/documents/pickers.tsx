@@ -26,7 +26,15 @@ export function CompanyPicker({
       call(contentStaffRoutes.companies, { params: { company }, query: { q: term || undefined }, signal }),
     placeholderData: keepPreviousData,
   });
-  const data = (companies.data ?? []).map((c) => ({
+  // The chosen company (e.g. from the URL) by its id, when the first results do not hold it.
+  const chosen = useQuery({
+    queryKey: [...staffKeys.portal(company), 'content', 'companies', 'id', value] as const,
+    queryFn: ({ signal }) =>
+      call(contentStaffRoutes.companies, { params: { company }, query: { q: String(value) }, signal }),
+    enabled: value !== null && !!companies.data && !companies.data.some((c) => c.id === value),
+  });
+  const found = [...(companies.data ?? []), ...(chosen.data ?? []).filter((c) => c.id === value)];
+  const data = [...new Map(found.map((c) => [c.id, c])).values()].map((c) => ({
     value: String(c.id),
     label: `${c.companyName} (${c.id})`,
   }));
