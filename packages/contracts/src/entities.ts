@@ -17,6 +17,7 @@ import {
   importDateSchema,
   importDocumentFileSchema,
   importEstimateSchema,
+  fileRefSchema,
   importIdSchema,
   importInvoiceSchema,
   importTicketSchema,
@@ -61,6 +62,8 @@ export const entityErrorCodes = {
   userAlreadyActive: 'user_already_active',
   /** 409: a password-reset link for a user without an e-mail address. */
   userWithoutEmail: 'user_without_email',
+  /** 422: `{uploadId}` is not an unattached upload of the caller in this portal. */
+  uploadNotFound: 'upload_not_found',
 } as const;
 
 // ---- entities (the import's shapes) --------------------------------------------------------------
@@ -129,12 +132,26 @@ export const entityFileSchema = z.object({
   size: z.number().int(),
 });
 /**
- * Invoices and estimates carry their PDF inline as the import does (`document: {name, contentType,
- * base64}`), at most MAX_UPLOAD_MB decoded (413 otherwise); an update without `document` keeps the file.
+ * A file uploaded before the change by the same caller and not attached yet: a staff user's upload
+ * (`POST /api/staff/portals/:company/uploads`) on the staff routes, the key's own upload
+ * (`POST /api/integration/v1/files`) on the key routes. The change attaches it (once); an upload
+ * never attached still expires after 24 hours. Anything else is 422 `upload_not_found`.
+ */
+export const uploadedFileRefSchema = z.strictObject({ uploadId: z.number().int().min(1).max(2_147_483_647) });
+/**
+ * The file of an entity: inline as the import does (`{name, contentType, base64}`, at most
+ * MAX_UPLOAD_MB decoded, 413 otherwise) or `{uploadId}` of an earlier upload (large files, progress).
+ */
+export const entityFileInputSchema = z.union([uploadedFileRefSchema, fileRefSchema]);
+export type EntityFileInput = z.infer<typeof entityFileInputSchema>;
+
+/**
+ * Invoices and estimates carry their PDF in `document` (see entityFileInputSchema); an update
+ * without `document` keeps the file.
  */
 const invoiceFields = importInvoiceSchema
   .omit({ id: true, extra: true })
-  .extend({ companyId: importIdSchema });
+  .extend({ companyId: importIdSchema, document: entityFileInputSchema });
 export const invoiceCreateSchema = invoiceFields.extend({ id: newId });
 export const invoiceUpdateSchema = invoiceFields.partial();
 export const invoiceEntitySchema = z.object({
@@ -151,7 +168,7 @@ export type InvoiceEntity = z.infer<typeof invoiceEntitySchema>;
 
 const estimateFields = importEstimateSchema
   .omit({ id: true, extra: true })
-  .extend({ companyId: importIdSchema });
+  .extend({ companyId: importIdSchema, document: entityFileInputSchema });
 export const estimateCreateSchema = estimateFields.extend({ id: newId });
 export const estimateUpdateSchema = estimateFields.partial();
 export const estimateEntitySchema = z.object({
@@ -171,7 +188,7 @@ export type EstimateEntity = z.infer<typeof estimateEntitySchema>;
 /** A contact's document (`file`: inline bytes as in the import; kept when an update leaves it out). */
 const documentFields = importDocumentFileSchema
   .omit({ id: true, extra: true })
-  .extend({ companyId: importIdSchema });
+  .extend({ companyId: importIdSchema, file: entityFileInputSchema });
 export const documentCreateSchema = documentFields.extend({ id: newId });
 export const documentUpdateSchema = documentFields.partial();
 export const documentEntitySchema = z.object({
@@ -189,7 +206,7 @@ export type DocumentEntity = z.infer<typeof documentEntitySchema>;
 /** An activity report (its PDF inline), optionally tied to a ticket of its company (`taskId`). */
 const reportFields = importActivityReportSchema
   .omit({ id: true, extra: true })
-  .extend({ companyId: importIdSchema });
+  .extend({ companyId: importIdSchema, document: entityFileInputSchema });
 export const reportCreateSchema = reportFields.extend({ id: newId });
 export const reportUpdateSchema = reportFields.partial();
 export const reportEntitySchema = z.object({
@@ -244,6 +261,7 @@ export const entityKinds = [
   'appointment',
   'wiki_folder',
   'wiki_element',
+  'signature_request',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;

@@ -5,6 +5,7 @@ import { accountErrorCodes } from './account';
 import { appointmentErrorCodes } from './appointments';
 import { authErrorCodes } from './auth';
 import { entityErrorCodes } from './entities';
+import { contentErrorCodes } from './admin-content';
 import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
@@ -86,6 +87,7 @@ export const errorCodes = {
   ...integrationErrorCodes,
   ...staffErrorCodes,
   ...entityErrorCodes,
+  ...contentErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

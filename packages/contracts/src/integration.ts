@@ -67,6 +67,9 @@ export const eventTypes = [
   'wiki_element.created',
   'wiki_element.updated',
   'wiki_element.deleted',
+  // Signature requests by a staff admin or a key (admin-content.ts).
+  'signature.requested',
+  'signature.cancelled',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;

@@ -9,6 +9,7 @@ import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
 import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { catalogAdminRoutes } from './entities-catalog';
+import { contentStaffRoutes, signatureKeyRoutes, signatureStaffRoutes } from './admin-content';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
 import { overviewRoutes } from './overview';
 import { portalRoutes } from './portals';
@@ -48,6 +49,9 @@ export const apiRoutes = {
   entitiesAdmin: entityStaffRoutes,
   audit: auditRoutes,
   catalogAdmin: catalogAdminRoutes,
+  signatures: signatureKeyRoutes,
+  signaturesAdmin: signatureStaffRoutes,
+  contentAdmin: contentStaffRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;

@@ -799,8 +799,17 @@ export const signatureRequests = pgTable(
     expiresAt: ts('expires_at'),
     signedAt: ts('signed_at'),
     signedFileId: integer('signed_file_id').references(() => files.id),
+    /** Made by a staff admin or a key (0017); null for imported rows. */
+    createdAt: ts('created_at'),
+    /** The signer first opened the signing page (0017). */
+    openedAt: ts('opened_at'),
+    /** Cancelled: the link stops working (0017). */
+    cancelledAt: ts('cancelled_at'),
   },
-  (t) => [uniqueIndex('signature_requests_key_uq').on(t.portalId, t.documentKey)],
+  (t) => [
+    uniqueIndex('signature_requests_key_uq').on(t.portalId, t.documentKey),
+    index('signature_requests_portal_idx').on(t.portalId, t.id.desc()),
+  ],
 );
 
 /** One-time codes for signing, stored hashed; attempts are counted here so every process sees them. */

@@ -6,6 +6,7 @@ import { bearerOf } from '../../platform/auth';
 import type { App, AppContext } from '../../platform/context';
 import { AppError, unauthorized } from '../../platform/errors';
 import { route } from '../../platform/route';
+import { registerContentRoutes } from './content/content.routes';
 import { registerEntityRoutes } from './entities/entities.routes';
 import { importDocument } from './import.service';
 
@@ -40,4 +41,5 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
     validateBody: false,
   });
   registerEntityRoutes(app, ctx);
+  registerContentRoutes(app, ctx);
 }

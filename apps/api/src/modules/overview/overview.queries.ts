@@ -74,7 +74,7 @@ export async function readOverview(db: Queryable, s: OverviewScope): Promise<Ove
                 'documentName', r.document_name, 'expiresAt', ${isoText('r.expires_at')}) as item
               from signature_requests r
               where r.portal_id = p.portal_id and r.contact_id = p.contact_id and r.signed_at is null
-                and (r.expires_at is null or r.expires_at > p.now)`,
+                and r.cancelled_at is null and (r.expires_at is null or r.expires_at > p.now)`,
             's.ord desc',
           ),
         )},

@@ -224,14 +224,17 @@ export async function buildSignedPdf(
   const lib = await import('pdf-lib');
   const { PDFDocument } = lib;
   let doc: PDFDocument | undefined;
+  let originalPages = 0;
   if (contentType.toLowerCase() === 'application/pdf' || isPdfMagic(original)) {
     try {
       doc = await PDFDocument.load(original, { updateMetadata: false });
+      // A file that starts like a PDF but has no page tree loads, then fails here: the audit page alone.
+      originalPages = doc.getPageCount();
     } catch {
       doc = undefined;
+      originalPages = 0;
     }
   }
-  const originalPages = doc?.getPageCount() ?? 0;
   doc ??= await PDFDocument.create({ updateMetadata: false });
   await drawAuditPage(lib, doc, facts, lang, originalPages > 0);
   doc.setProducer('Sportello');

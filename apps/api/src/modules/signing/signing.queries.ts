@@ -23,6 +23,9 @@ export interface SignatureRequestRow {
   expiresAt: Date | null;
   signedAt: Date | null;
   signedFileId: number | null;
+  /** 0017: the signer first opened the page; the request was cancelled (the link is gone). */
+  openedAt: Date | null;
+  cancelledAt: Date | null;
   fileId: number;
   fileName: string;
   fileContentType: string;
@@ -58,6 +61,8 @@ export async function findRequest(
       expiresAt: signatureRequests.expiresAt,
       signedAt: signatureRequests.signedAt,
       signedFileId: signatureRequests.signedFileId,
+      openedAt: signatureRequests.openedAt,
+      cancelledAt: signatureRequests.cancelledAt,
       fileId: files.id,
       fileName: files.name,
       fileContentType: files.contentType,
@@ -183,7 +188,8 @@ export async function consumeOtp(tx: Tx, otpId: number, now: Date): Promise<bool
 }
 
 export interface SignatureEvent {
-  event: 'otp_sent' | 'otp_failed' | 'signed';
+  event:
+    'otp_sent' | 'otp_failed' | 'signed' | 'opened' | 'created' | 'sent_email' | 'sent_sms' | 'cancelled';
   at: Date;
   ip: string | null;
   userAgent: string | null;
@@ -208,6 +214,16 @@ export async function insertStoredFile(
     .values({ portalId, sha256: blob.sha256, name, contentType, size: blob.size, createdAt: now })
     .returning({ id: files.id });
   return row!.id;
+}
+
+/** The first opening of the signing page (later ones change nothing): true when this was it. */
+export async function markOpened(tx: Tx, requestId: number, now: Date): Promise<boolean> {
+  const rows = await tx
+    .update(signatureRequests)
+    .set({ openedAt: now })
+    .where(and(eq(signatureRequests.id, requestId), isNull(signatureRequests.openedAt)))
+    .returning({ id: signatureRequests.id });
+  return rows.length === 1;
 }
 
 /** Marks the request signed, unless someone else did first (then undefined). */

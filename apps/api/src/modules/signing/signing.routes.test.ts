@@ -266,8 +266,9 @@ describe('document signing', () => {
       .from(signatureEvents)
       .where(eq(signatureEvents.requestId, row.id))
       .orderBy(signatureEvents.id);
-    expect(events.map((e) => e.event)).toEqual(['otp_sent', 'signed']);
-    const signed = events[1]!;
+    // The first view of the page is recorded (the desk shows the request as opened).
+    expect(events.map((e) => e.event)).toEqual(['opened', 'otp_sent', 'signed']);
+    const signed = events[2]!;
     expect(signed.ip).toBe('127.0.0.1');
     expect(signed.userAgent).toBe(UA);
     expect(signed.details).toMatchObject({

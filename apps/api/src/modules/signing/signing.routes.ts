@@ -31,7 +31,7 @@ export function registerSigningRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, signingRoutes.document, async (req, reply) => {
     // The answer holds a signed file URL and a changing state: never cache it.
     reply.header('Cache-Control', 'no-store');
-    return getSigningDocument(ctx, req.params.company, req.params.documentkey);
+    return getSigningDocument(ctx, req.params.company, req.params.documentkey, clientOf(req));
   });
   route(app, ctx, signingRoutes.otp, (req, reply) =>
     answering(reply, () => sendOtp(ctx, req.params.company, req.params.documentkey, clientOf(req))),

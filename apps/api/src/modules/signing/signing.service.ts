@@ -16,6 +16,7 @@ import type { AppContext } from '../../platform/context';
 import { emitSignatureEvent } from '../../platform/events';
 import { AppError } from '../../platform/errors';
 import { enqueueSms, kickOutbox } from '../../platform/outbox';
+import { maskPhone } from '../../platform/phone-mask';
 import { formatInZone } from '../../platform/time-zone';
 import { auditLanguageOf, buildSignedPdf, type Verification } from './signing.pdf';
 import {
@@ -28,12 +29,15 @@ import {
   insertOtp,
   insertStoredFile,
   latestOtp,
+  markOpened,
   markSigned,
   otpsSince,
   retireOpenOtps,
   type OtpRow,
   type SignatureRequestRow,
 } from './signing.queries';
+
+export { maskPhone };
 
 /** Where a request came from, for the audit trail. */
 export interface ClientInfo {
@@ -47,33 +51,6 @@ const alreadySigned = (signedAt: Date) =>
   new AppError(409, codes.alreadySigned, 'This document has already been signed', {
     signedAt: signedAt.toISOString(),
   });
-
-/**
- * `+393331234567` → `+39 ••• ••• •567`: enough for the signer to recognise their number, not enough
- * to learn it. Country codes are taken as 1 digit for +1 and +7 and 2 otherwise (a 3-digit code shows
- * one digit less of prefix, which is harmless).
- */
-export function maskPhone(phone: string): string {
-  let compact = phone.replace(/[^\d+]/g, '');
-  if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
-  let prefix = '';
-  let national = compact.replace(/\+/g, '');
-  if (compact.startsWith('+')) {
-    const ccLength = national.startsWith('1') || national.startsWith('7') ? 1 : 2;
-    prefix = `+${national.slice(0, ccLength)} `;
-    national = national.slice(ccLength);
-  }
-  const visible = Math.min(3, Math.max(0, national.length - 4));
-  const masked = '•'.repeat(national.length - visible) + national.slice(national.length - visible);
-  const groups: string[] = [];
-  let rest = masked;
-  while (rest.length > 4) {
-    groups.push(rest.slice(0, 3));
-    rest = rest.slice(3);
-  }
-  if (rest) groups.push(rest);
-  return prefix + groups.join(' ');
-}
 
 /** Codes are bound to their request, so a hash copied to another request is worthless. */
 const hashCode = (secret: string, requestId: number, code: string) =>
@@ -89,9 +66,14 @@ const plus = (d: Date, seconds: number) => new Date(d.getTime() + seconds * 1000
 
 const hasPhone = (r: SignatureRequestRow) => !!r.phone?.trim();
 
-/** Unknown, foreign and (unsigned) expired requests look the same: a signed one stays visible. */
+/**
+ * Unknown, foreign, cancelled and (unsigned) expired requests look the same: a signed one stays
+ * visible.
+ */
 function isGone(r: SignatureRequestRow | undefined, now: Date): r is undefined {
-  return !r || (!r.signedAt && !!r.expiresAt && r.expiresAt.getTime() <= now.getTime());
+  return (
+    !r || (!r.signedAt && (!!r.cancelledAt || (!!r.expiresAt && r.expiresAt.getTime() <= now.getTime())))
+  );
 }
 
 function otpState(otp: OtpRow | undefined) {
@@ -104,15 +86,31 @@ function otpState(otp: OtpRow | undefined) {
   };
 }
 
+async function recordOpened(ctx: AppContext, requestId: number, now: Date, client?: ClientInfo) {
+  await ctx.database.db.transaction(async (tx) => {
+    if (await markOpened(tx, requestId, now))
+      await insertEvent(tx, requestId, {
+        event: 'opened',
+        at: now,
+        ip: client?.ip ?? null,
+        userAgent: client?.userAgent ?? null,
+        details: {},
+      });
+  });
+}
+
 export async function getSigningDocument(
   ctx: AppContext,
   company: string,
   documentKey: string,
+  client?: ClientInfo,
 ): Promise<SigningDocument> {
   const db = ctx.database.db;
   const now = ctx.clock.now();
   const r = await findRequest(db, company, documentKey);
   if (isGone(r, now)) throw documentNotFound();
+  // The desk shows "opened": the first view of an unsigned request is recorded once.
+  if (!r.openedAt && !r.signedAt) await recordOpened(ctx, r.id, now, client);
   const signedFile = r.signedFileId ? await fileById(db, r.portalId, r.signedFileId) : undefined;
   const shown = signedFile ?? { id: r.fileId, name: r.fileName, contentType: r.fileContentType };
   const otp = r.requireOtp && !r.signedAt ? await latestOtp(db, r.id) : undefined;

@@ -42,11 +42,11 @@ beforeAll(async () => {
     .where(and(eq(agents.portalId, p!.id), eq(agents.extId, 1)));
   // Five staff users who have each read a third of the portal's tickets, the first in a group: the
   // read marks and memberships a desk in use has, so the planner is not pricing empty tables.
-  const staff = await db.execute<{ id: number }>(sql`
+  const staff = await db.execute(sql`
     insert into staff_users (email, display_name, status)
     select 'agent' || g || '@plans.example', 'Agent ' || g, 'active' from generate_series(1, 5) g
     returning id`);
-  const staffIds = staff.rows.map((r) => r.id);
+  const staffIds = (staff as unknown as { rows: { id: number }[] }).rows.map((r) => r.id);
   scope = { portalId: p!.id, staffUserId: staffIds[0]!, agentId: a!.id };
   // 40,000 tickets over two companies: a tenth open, a seventh of those assigned, a few waiting.
   await db.execute(sql`

@@ -21,7 +21,7 @@ import * as catalog from './catalog.service';
 import * as svc from './entities.service';
 import type { Actor, EntityService, Idem } from './entities.service';
 
-const keyActor = (k: ApiKeyAccess): Actor => ({
+export const keyActor = (k: ApiKeyAccess): Actor => ({
   type: 'api_key',
   apiKeyId: k.apiKeyId,
   portalId: k.portalId,
@@ -30,12 +30,12 @@ const keyActor = (k: ApiKeyAccess): Actor => ({
 });
 
 /** The staff guard resolved the `:company` portal and the admin role in it. */
-interface StaffPortal {
+export interface StaffPortal {
   staffUserId: number;
   displayName: string;
   portal: { portalId: number; portalKey: string; timeZone: string } | null;
 }
-function staffActor(s: StaffPortal): Actor {
+export function staffActor(s: StaffPortal): Actor {
   if (!s.portal) throw new Error('staff admin route without :company');
   return {
     type: 'staff',
@@ -47,12 +47,12 @@ function staffActor(s: StaffPortal): Actor {
   };
 }
 
-function send<T>(reply: FastifyReply, a: Answer<T>) {
+export function send<T>(reply: FastifyReply, a: Answer<T>) {
   if (a.replayed) reply.header('Idempotent-Replayed', 'true');
   return reply.code(a.status).send(a.body);
 }
 
-const idemOf = (headers: Record<string, unknown>, path: string): Idem => ({
+export const idemOf = (headers: Record<string, unknown>, path: string): Idem => ({
   key: checkIdempotencyKey(headers['idempotency-key'] as string | string[] | undefined),
   route: `POST ${path}`,
 });

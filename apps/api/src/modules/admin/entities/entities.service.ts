@@ -28,6 +28,7 @@ import {
   type DocumentEntity,
   type ReportEntity,
   type EstimateEntity,
+  type EntityFileInput,
   type FileRef,
   type ImportDocument,
   type InvoiceEntity,
@@ -57,6 +58,7 @@ import { writeDocuments } from '../writers/documents';
 import { writeActivityReports } from '../writers/reports';
 import { writeCompanies, writeContacts } from '../writers/companies';
 import { PortalScope } from '../writers/support';
+import { claimUpload } from './uploads.queries';
 import { writeTicketRows } from '../writers/tickets';
 import { prepareUsers, writeUsers } from '../writers/users';
 import {
@@ -135,6 +137,14 @@ export const unknownReference = (field: string, id: number, extra = '') =>
     entityErrorCodes.unknownReference,
     `${field}: the portal has no ${field.replace(/Id$/, '')} ${id}${extra}`,
     [{ path: field, message: `unknown id ${id}` }],
+  );
+
+export const uploadNotFound = (field: string, id: number) =>
+  new AppError(
+    422,
+    entityErrorCodes.uploadNotFound,
+    `${field}.uploadId: ${id} is not an unattached upload of yours in this portal`,
+    [{ path: `${field}.uploadId`, message: 'not an unattached upload of the caller' }],
   );
 
 /**
@@ -781,7 +791,10 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
   body: Record<string, unknown> & { companyId?: number | undefined },
   idem?: Idem,
 ): Promise<Answer<E>> {
-  const incoming = body[kind.fileField] as FileRef | undefined;
+  const given = body[kind.fileField] as EntityFileInput | undefined;
+  // `{uploadId}`: an earlier upload of this caller, claimed in the transaction (no bytes to stage).
+  const uploadId = given && 'uploadId' in given ? given.uploadId : undefined;
+  const incoming = given && !('uploadId' in given) ? given : undefined;
   return withFile(ctx, incoming, (files) =>
     inTransaction(ctx, actor, idem, body, async (tx) => {
       if (target.create) await lockPortal(tx, actor.portalId);
@@ -807,7 +820,12 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
       const s = new FileScope(tx, actor.portalId, actor.timeZone, files, noHtml, ctx.clock.now());
       let ref = incoming;
       if (ref) await files.writeRows(tx, actor.portalId, [ref], ctx.clock.now());
-      else {
+      else if (uploadId !== undefined) {
+        const upload = await claimUpload(tx, actor, uploadId, ctx.clock.now());
+        if (!upload) throw uploadNotFound(kind.fileField, uploadId);
+        ref = { name: upload.name } as FileRef;
+        s.kept.set(ref, upload.id);
+      } else {
         ref = { name: 'kept' } as FileRef;
         s.kept.set(ref, before!.file.id);
       }

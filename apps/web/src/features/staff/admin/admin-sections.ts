@@ -17,5 +17,7 @@ export interface AdminSection {
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'contracts', path: 'contracts', load: () => import('./contracts/contracts-page') },
   { key: 'appointments', path: 'appointments', load: () => import('./appointments/appointments-page') },
+  { key: 'documents', path: 'documents', load: () => import('./documents/documents-page') },
+  { key: 'signatures', path: 'signatures', load: () => import('./signatures/signatures-page') },
   { key: 'audit', path: 'audit', load: () => import('./audit/audit-page') },
 ];

@@ -1,0 +1,588 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  Modal,
+  NativeSelect,
+  NumberInput,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  contentKinds,
+  contentStaffRoutes,
+  entityStaffRoutes,
+  staffDeskRoutes,
+  type ContentContact,
+  type ContentItem,
+  type ContentKind,
+} from '@sportello/contracts';
+import { useSearchParams } from 'react-router';
+import { call, pathOf } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { formatDate, formatEuro, formatFileSize } from '../../../../lib/format';
+import { FileUpload, useFileUploads, type UploadItem } from '../../../../ui/file-upload';
+import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { usePageTitle } from '../../../../ui/page-title';
+import { staffKeys } from '../../api/keys';
+import { useDesk } from '../../desk-context';
+import { useStaffT } from '../../i18n';
+import { CompanyPicker, ContactPicker, useContacts } from './pickers';
+
+/** The fields of one file to file, whatever its kind (each kind sends the ones it has). */
+interface Draft {
+  kind: ContentKind;
+  title: string;
+  /** Estimates: their number. */
+  number: string;
+  date: string;
+  total: number | '';
+  contactId: number | null;
+  taskId: number | '';
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
+
+/** The create or update body of a kind from the draft (the import format's field names). */
+function bodyOf(d: Draft, companyId: number, file?: { uploadId: number }) {
+  const total = d.total === '' ? 0 : d.total;
+  switch (d.kind) {
+    case 'invoice':
+      return {
+        companyId,
+        documentNumber: d.title,
+        total,
+        invoiceDate: d.date,
+        ...(file ? { document: file } : {}),
+      };
+    case 'estimate':
+      return {
+        companyId,
+        estimateName: d.title,
+        estimateNumber: d.number || d.title,
+        total,
+        estimateCreationDate: d.date,
+        ...(file ? { document: file } : {}),
+      };
+    case 'document':
+      return {
+        companyId,
+        contactId: d.contactId ?? 0,
+        documentName: d.title,
+        createDate: d.date,
+        ...(file ? { file } : {}),
+      };
+    case 'report':
+      return {
+        companyId,
+        name: d.title,
+        dateTime: d.date,
+        taskId: d.taskId === '' ? null : d.taskId,
+        ...(file ? { document: file } : {}),
+      };
+  }
+}
+
+const routesOf = (kind: ContentKind) => {
+  const r = entityStaffRoutes;
+  switch (kind) {
+    case 'invoice':
+      return { create: r.createInvoice, update: r.updateInvoice, remove: r.deleteInvoice, id: 'invoiceid' };
+    case 'estimate':
+      return {
+        create: r.createEstimate,
+        update: r.updateEstimate,
+        remove: r.deleteEstimate,
+        id: 'estimateid',
+      };
+    case 'document':
+      return {
+        create: r.createDocument,
+        update: r.updateDocument,
+        remove: r.deleteDocument,
+        id: 'documentid',
+      };
+    case 'report':
+      return { create: r.createReport, update: r.updateReport, remove: r.deleteReport, id: 'reportid' };
+  }
+};
+
+/** The calls of a kind, typed loosely: the four kinds share one form. */
+async function save(
+  company: string,
+  kind: ContentKind,
+  body: Record<string, unknown>,
+  id?: number,
+): Promise<unknown> {
+  const r = routesOf(kind);
+  const route = id === undefined ? r.create : r.update;
+  const params = id === undefined ? { company } : { company, [r.id]: id };
+  return call(route as typeof entityStaffRoutes.createInvoice, {
+    params: params as { company: string },
+    body: body as never,
+  });
+}
+
+/**
+ * Content (issue 14 item 2): pick a company, drop several files at once (each with its progress), give
+ * each its kind and fields, and file it; the company's invoices, estimates, documents and activity
+ * reports are listed with edit and remove.
+ */
+export default function DocumentsPage() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  usePageTitle(t('admin.sections.documents'));
+  // The company and the kind listed are in the URL, so a view can be linked and reloaded.
+  const [params, setParams] = useSearchParams();
+  const companyParam = Number(params.get('company'));
+  const companyId = Number.isSafeInteger(companyParam) && params.get('company') ? companyParam : null;
+  const kindParam = params.get('kind') as ContentKind | null;
+  const listKind: ContentKind = kindParam && contentKinds.includes(kindParam) ? kindParam : 'invoice';
+  const setParam = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const setCompanyId = (id: number | null) => setParam('company', id === null ? null : String(id));
+  const setListKind = (kind: ContentKind) => setParam('kind', kind);
+  const contacts = useContacts(companyId);
+  const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('admin.sections.documents')}
+      </Title>
+      <CompanyPicker
+        value={companyId}
+        onChange={(id) => {
+          setCompanyId(id);
+          uploads.clear();
+        }}
+      />
+      {companyId === null ? (
+        <Text c="dimmed">{t('content.pickCompanyFirst')}</Text>
+      ) : (
+        <>
+          <FileUpload uploads={uploads} label={t('content.dropFiles')} />
+          {uploads.items
+            .filter((it) => it.status === 'done')
+            .map((it) => (
+              <NewItemForm
+                key={it.key}
+                item={it}
+                companyId={companyId}
+                contacts={contacts.data ?? []}
+                onFiled={(kind) => {
+                  uploads.remove(it.key);
+                  setListKind(kind);
+                }}
+              />
+            ))}
+          <Title order={2} size="h3">
+            {t('content.listTitle')}
+          </Title>
+          <SegmentedControl
+            value={listKind}
+            onChange={(v) => setListKind(v as ContentKind)}
+            data={contentKinds.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))}
+            aria-label={t('content.kind')}
+            style={{ alignSelf: 'start', maxWidth: '100%', overflowX: 'auto' }}
+          />
+          <ItemList companyId={companyId} kind={listKind} contacts={contacts.data ?? []} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function DraftFields({
+  draft,
+  set,
+  contacts,
+  withKind,
+}: {
+  draft: Draft;
+  set: (change: Partial<Draft>) => void;
+  contacts: ContentContact[];
+  withKind: boolean;
+}) {
+  const { t } = useStaffT();
+  return (
+    <Group align="end" gap="sm" wrap="wrap">
+      {withKind && (
+        <NativeSelect
+          label={t('content.kind')}
+          value={draft.kind}
+          onChange={(e) => set({ kind: e.currentTarget.value as ContentKind })}
+          data={contentKinds.map((k) => ({ value: k, label: t(`content.kinds.${k}`) }))}
+        />
+      )}
+      <TextInput
+        label={t(`content.titleOf.${draft.kind}`)}
+        value={draft.title}
+        onChange={(e) => set({ title: e.currentTarget.value })}
+        required
+      />
+      {draft.kind === 'estimate' && (
+        <TextInput
+          label={t('content.estimateNumber')}
+          value={draft.number}
+          onChange={(e) => set({ number: e.currentTarget.value })}
+        />
+      )}
+      <TextInput
+        type="date"
+        label={t('content.date')}
+        value={draft.date}
+        onChange={(e) => set({ date: e.currentTarget.value })}
+        required
+      />
+      {(draft.kind === 'invoice' || draft.kind === 'estimate') && (
+        <NumberInput
+          label={t('content.total')}
+          value={draft.total}
+          onChange={(v) => set({ total: typeof v === 'number' ? v : '' })}
+          decimalScale={2}
+          w={140}
+          required
+        />
+      )}
+      {draft.kind === 'document' && (
+        <ContactPicker
+          label={t('content.contact')}
+          contacts={contacts}
+          value={draft.contactId}
+          onChange={(contactId) => set({ contactId })}
+        />
+      )}
+      {draft.kind === 'report' && (
+        <NumberInput
+          label={t('content.ticket')}
+          value={draft.taskId}
+          onChange={(v) => set({ taskId: typeof v === 'number' ? v : '' })}
+          allowDecimal={false}
+          min={1}
+          w={140}
+        />
+      )}
+    </Group>
+  );
+}
+
+function NewItemForm({
+  item,
+  companyId,
+  contacts,
+  onFiled,
+}: {
+  item: UploadItem;
+  companyId: number;
+  contacts: ContentContact[];
+  onFiled: (kind: ContentKind) => void;
+}) {
+  const { t, i18n } = useStaffT();
+  const { company } = useDesk();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>({
+    kind: 'invoice',
+    title: baseName(item.name),
+    number: '',
+    date: today(),
+    total: '',
+    contactId: null,
+    taskId: '',
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setError(null);
+    if (!draft.title.trim() || !draft.date) return setError(t('content.fillFields'));
+    if (draft.kind === 'document' && draft.contactId === null) return setError(t('content.needContact'));
+    setBusy(true);
+    try {
+      await save(company, draft.kind, bodyOf(draft, companyId, { uploadId: item.result!.id }));
+      await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
+      onFiled(draft.kind);
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card withBorder padding="sm" component="section" aria-label={item.name}>
+      <Stack gap="xs">
+        <Text fw={600} size="sm">
+          {item.name}{' '}
+          <Text span c="dimmed" size="xs">
+            {formatFileSize(item.size, i18n.language)}
+          </Text>
+        </Text>
+        <DraftFields draft={draft} set={(c) => setDraft({ ...draft, ...c })} contacts={contacts} withKind />
+        {error && (
+          <Alert color="red" role="alert" p="xs">
+            {error}
+          </Alert>
+        )}
+        <Button onClick={() => void submit()} loading={busy} w="fit-content">
+          {t('content.file')}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+function ItemList({
+  companyId,
+  kind,
+  contacts,
+}: {
+  companyId: number;
+  kind: ContentKind;
+  contacts: ContentContact[];
+}) {
+  const { t, i18n } = useStaffT();
+  const { company } = useDesk();
+  const [editing, setEditing] = useState<ContentItem | null>(null);
+  const [removing, setRemoving] = useState<ContentItem | null>(null);
+  const query = useInfiniteQuery({
+    queryKey: [...staffKeys.portal(company), 'content', 'items', companyId, kind] as const,
+    queryFn: ({ pageParam, signal }) =>
+      call(contentStaffRoutes.items, {
+        params: { company, id: companyId },
+        query: { kind, cursor: pageParam ?? undefined, limit: 50 },
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+  const contactName = (id: number | null) => contacts.find((c) => c.contactId === id)?.referentName ?? '';
+  if (query.isPending) return <ListLoading />;
+  if (query.isError)
+    return <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />;
+  return (
+    <>
+      {items.length === 0 ? (
+        <ListEmpty text={t('content.empty')} />
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="xs" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t(`content.titleOf.${kind}`)}</Table.Th>
+                <Table.Th>{t('content.date')}</Table.Th>
+                <Table.Th>
+                  {kind === 'document'
+                    ? t('content.contact')
+                    : kind === 'report'
+                      ? t('content.ticket')
+                      : t('content.total')}
+                </Table.Th>
+                <Table.Th>{t('content.fileName')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((it) => (
+                <Table.Tr key={it.id}>
+                  <Table.Td>{it.title}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(it.date)}</Table.Td>
+                  <Table.Td>
+                    {kind === 'document'
+                      ? contactName(it.contactId)
+                      : kind === 'report'
+                        ? (it.taskId ?? '')
+                        : it.total === null
+                          ? ''
+                          : formatEuro(it.total, i18n.language)}
+                  </Table.Td>
+                  <Table.Td>{it.file.name}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        leftSection={<IconPencil size={14} aria-hidden />}
+                        onClick={() => setEditing(it)}
+                        aria-label={t('content.editOf', { name: it.title })}
+                      >
+                        {t('content.edit')}
+                      </Button>
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        color="red"
+                        leftSection={<IconTrash size={14} aria-hidden />}
+                        onClick={() => setRemoving(it)}
+                        aria-label={t('content.removeOf', { name: it.title })}
+                      >
+                        {t('content.remove')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {query.hasNextPage && (
+        <Button
+          variant="default"
+          w="fit-content"
+          loading={query.isFetchingNextPage}
+          onClick={() => void query.fetchNextPage()}
+        >
+          {t('content.more')}
+        </Button>
+      )}
+      {editing && (
+        <EditModal
+          item={editing}
+          companyId={companyId}
+          contacts={contacts}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {removing && <RemoveModal item={removing} onClose={() => setRemoving(null)} />}
+    </>
+  );
+}
+
+function EditModal({
+  item,
+  companyId,
+  contacts,
+  onClose,
+}: {
+  item: ContentItem;
+  companyId: number;
+  contacts: ContentContact[];
+  onClose: () => void;
+}) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>({
+    kind: item.kind,
+    title: item.title,
+    number: '',
+    // The day in the portal's zone (the list's date is that day's midnight there).
+    date: formatDate(item.date).split('/').reverse().join('-'),
+    total: item.total ?? '',
+    contactId: item.contactId,
+    taskId: item.taskId ?? '',
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const body: Record<string, unknown> = bodyOf(draft, companyId);
+      // An estimate's number is not in the list: kept unless typed.
+      if (item.kind === 'estimate' && !draft.number) delete body.estimateNumber;
+      await save(company, item.kind, body, item.id);
+      await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
+      onClose();
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      title={t('content.editOf', { name: item.title })}
+    >
+      <Stack gap="sm">
+        <DraftFields
+          draft={draft}
+          set={(c) => setDraft({ ...draft, ...c })}
+          contacts={contacts}
+          withKind={false}
+        />
+        {error && (
+          <Alert color="red" role="alert" p="xs">
+            {error}
+          </Alert>
+        )}
+        <Group justify="end">
+          <Button variant="default" onClick={onClose}>
+            {t('content.cancel')}
+          </Button>
+          <Button onClick={() => void submit()} loading={busy}>
+            {t('content.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function RemoveModal({ item, onClose }: { item: ContentItem; onClose: () => void }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = routesOf(item.kind);
+      await call(r.remove as typeof entityStaffRoutes.deleteInvoice, {
+        params: { company, [r.id]: item.id } as { company: string; invoiceid: number },
+      });
+      await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
+      onClose();
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      title={t('content.removeOf', { name: item.title })}
+    >
+      <Stack gap="sm">
+        <Text>{t('content.removeConfirm', { name: item.title })}</Text>
+        {error && (
+          <Alert color="red" role="alert" p="xs">
+            {error}
+          </Alert>
+        )}
+        <Group justify="end">
+          <Button variant="default" onClick={onClose}>
+            {t('content.cancel')}
+          </Button>
+          <Button color="red" onClick={() => void confirm()} loading={busy}>
+            {t('content.remove')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,391 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  NativeSelect,
+  Radio,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Timeline,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconDownload, IconPlus } from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  signatureStaffRoutes,
+  signatureStatuses,
+  staffDeskRoutes,
+  type SignatureRequestEntity,
+  type SignatureStatus,
+} from '@sportello/contracts';
+import { useSearchParams } from 'react-router';
+import { call, downloadFrom, pathOf } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { formatDate, formatDateTime } from '../../../../lib/format';
+import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
+import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { usePageTitle } from '../../../../ui/page-title';
+import { staffKeys } from '../../api/keys';
+import { useDesk } from '../../desk-context';
+import { useStaffT } from '../../i18n';
+import { CompanyPicker, ContactPicker, useContacts } from '../documents/pickers';
+
+/** Filled in dark shades: white text on them keeps a 4.5:1 contrast (light green did not). */
+const STATUS_COLOR: Record<SignatureStatus, string> = {
+  pending: 'blue.8',
+  opened: 'grape.8',
+  signed: 'green.9',
+  expired: 'gray.7',
+  cancelled: 'red.8',
+};
+
+export function StatusBadge({ status }: { status: SignatureStatus }) {
+  const { t } = useStaffT();
+  return (
+    <Badge color={STATUS_COLOR[status]} variant="filled" data-testid="signature-status">
+      {t(`signatures.statuses.${status}`)}
+    </Badge>
+  );
+}
+
+const keysOf = (company: string) => [...staffKeys.portal(company), 'signatures'] as const;
+
+/**
+ * Signature requests (issue 14 item 3): send a PDF to a contact to sign (SMS code or acceptance, an
+ * expiry), follow each request by status, see its timeline, download the signed PDF, cancel.
+ */
+export default function SignaturesPage() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  usePageTitle(t('admin.sections.signatures'));
+  const [params, setParams] = useSearchParams();
+  const status = (signatureStatuses as readonly string[]).includes(params.get('status') ?? '')
+    ? (params.get('status') as SignatureStatus)
+    : undefined;
+  const openKey = params.get('request');
+  const [creating, setCreating] = useState(false);
+  const setParam = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const query = useInfiniteQuery({
+    queryKey: [...keysOf(company), 'list', status ?? null] as const,
+    queryFn: ({ pageParam, signal }) =>
+      call(signatureStaffRoutes.signatureRequests, {
+        params: { company },
+        query: { status, cursor: pageParam ?? undefined, limit: 50 },
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="end" wrap="wrap">
+        <Title order={1} size="h2">
+          {t('admin.sections.signatures')}
+        </Title>
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+          {t('signatures.new')}
+        </Button>
+      </Group>
+      {creating && (
+        <NewRequest
+          onDone={(key) => {
+            setCreating(false);
+            if (key) setParam('request', key);
+          }}
+        />
+      )}
+      <NativeSelect
+        label={t('signatures.status')}
+        value={status ?? ''}
+        onChange={(e) => setParam('status', e.currentTarget.value || null)}
+        data={[
+          { value: '', label: t('signatures.anyStatus') },
+          ...signatureStatuses.map((s) => ({ value: s, label: t(`signatures.statuses.${s}`) })),
+        ]}
+        w={{ base: '100%', sm: 220 }}
+      />
+      {query.isPending ? (
+        <ListLoading />
+      ) : query.isError ? (
+        <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />
+      ) : items.length === 0 ? (
+        <ListEmpty text={t('signatures.empty')} />
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="xs" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('signatures.document')}</Table.Th>
+                <Table.Th>{t('signatures.contact')}</Table.Th>
+                <Table.Th>{t('signatures.status')}</Table.Th>
+                <Table.Th>{t('signatures.sentAt')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((r) => (
+                <Table.Tr key={r.documentKey}>
+                  <Table.Td>
+                    <UnstyledButton td="underline" onClick={() => setParam('request', r.documentKey)}>
+                      {r.documentName}
+                    </UnstyledButton>
+                  </Table.Td>
+                  <Table.Td>{r.contactName}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={r.status} />
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {query.hasNextPage && (
+        <Button
+          variant="default"
+          w="fit-content"
+          loading={query.isFetchingNextPage}
+          onClick={() => void query.fetchNextPage()}
+        >
+          {t('signatures.more')}
+        </Button>
+      )}
+      {openKey && <RequestDetail documentKey={openKey} onClose={() => setParam('request', null)} />}
+    </Stack>
+  );
+}
+
+function NewRequest({ onDone }: { onDone: (documentKey: string | null) => void }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const queryClient = useQueryClient();
+  const [companyId, setCompanyId] = useState<number | null>(null);
+  const [contactId, setContactId] = useState<number | null>(null);
+  const [documentName, setDocumentName] = useState('');
+  const [method, setMethod] = useState<'sms_code' | 'acceptance'>('acceptance');
+  const [expires, setExpires] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const contacts = useContacts(companyId);
+  const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
+  const contact = contacts.data?.find((c) => c.contactId === contactId);
+  const uploaded = uploads.items.find((it) => it.status === 'done');
+  const submit = async () => {
+    setError(null);
+    if (contactId === null || !uploaded?.result || !documentName.trim())
+      return setError(t('signatures.fillFields'));
+    setBusy(true);
+    try {
+      const r = await call(signatureStaffRoutes.createSignatureRequest, {
+        params: { company },
+        body: {
+          contactId,
+          documentName: documentName.trim(),
+          file: { uploadId: uploaded.result.id },
+          method,
+          // The end of the chosen day in the browser's zone.
+          expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
+        },
+      });
+      await queryClient.invalidateQueries({ queryKey: keysOf(company) });
+      onDone(r.documentKey);
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card withBorder padding="md" component="section" aria-label={t('signatures.new')}>
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          {t('signatures.new')}
+        </Title>
+        <Group align="end" gap="sm" wrap="wrap">
+          <CompanyPicker
+            value={companyId}
+            onChange={(id) => {
+              setCompanyId(id);
+              setContactId(null);
+            }}
+          />
+          <ContactPicker
+            label={t('signatures.contact')}
+            contacts={contacts.data ?? []}
+            value={contactId}
+            onChange={(id) => {
+              setContactId(id);
+              const c = contacts.data?.find((x) => x.contactId === id);
+              if (c && !c.hasPhone) setMethod('acceptance');
+            }}
+          />
+        </Group>
+        <FileUpload uploads={uploads} label={t('signatures.dropPdf')} />
+        <TextInput
+          label={t('signatures.documentName')}
+          value={documentName}
+          onChange={(e) => setDocumentName(e.currentTarget.value)}
+          onFocus={() => {
+            if (!documentName && uploaded) setDocumentName(uploaded.name.replace(/\.pdf$/i, ''));
+          }}
+          required
+        />
+        <Radio.Group
+          label={t('signatures.method')}
+          value={method}
+          onChange={(v) => setMethod(v as 'sms_code' | 'acceptance')}
+        >
+          <Stack gap={6} mt={4}>
+            <Radio value="acceptance" label={t('signatures.methods.acceptance')} />
+            <Radio
+              value="sms_code"
+              label={t('signatures.methods.sms_code')}
+              disabled={!!contact && !contact.hasPhone}
+              description={contact && !contact.hasPhone ? t('signatures.noPhone') : undefined}
+            />
+          </Stack>
+        </Radio.Group>
+        <TextInput
+          type="date"
+          label={t('signatures.expires')}
+          description={t('signatures.expiresHint')}
+          value={expires}
+          onChange={(e) => setExpires(e.currentTarget.value)}
+          w={{ base: '100%', sm: 220 }}
+        />
+        {error && (
+          <Alert color="red" role="alert" p="xs">
+            {error}
+          </Alert>
+        )}
+        <Group gap="sm">
+          <Button onClick={() => void submit()} loading={busy} disabled={uploads.isUploading}>
+            {t('signatures.send')}
+          </Button>
+          <Button variant="default" onClick={() => onDone(null)}>
+            {t('signatures.cancelForm')}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function RequestDetail({ documentKey, onClose }: { documentKey: string; onClose: () => void }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const detail = useQuery({
+    queryKey: [...keysOf(company), 'detail', documentKey] as const,
+    queryFn: ({ signal }) =>
+      call(signatureStaffRoutes.signatureRequest, { params: { company, documentkey: documentKey }, signal }),
+  });
+  const r = detail.data;
+  const download = (req: SignatureRequestEntity) => {
+    setError(null);
+    downloadFrom(
+      signatureStaffRoutes.signedPdf,
+      { params: { company, documentkey: req.documentKey } },
+      req.signedFile?.name ?? `${req.documentName}.pdf`,
+      'application/pdf',
+    ).catch((e: unknown) => setError(errorText(e, t)));
+  };
+  const cancel = async () => {
+    setError(null);
+    try {
+      await call(signatureStaffRoutes.cancelSignatureRequest, {
+        params: { company, documentkey: documentKey },
+      });
+      setConfirming(false);
+      await queryClient.invalidateQueries({ queryKey: keysOf(company) });
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  };
+  const open = r && (r.status === 'pending' || r.status === 'opened');
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      title={r?.documentName ?? t('signatures.detail')}
+      size="lg"
+    >
+      {detail.isPending ? (
+        <ListLoading />
+      ) : detail.isError ? (
+        <ListError onRetry={() => void detail.refetch()} message={errorText(detail.error, t)} />
+      ) : (
+        r && (
+          <Stack gap="sm">
+            <Group gap="sm">
+              <StatusBadge status={r.status} />
+              <Text size="sm">
+                {r.contactName} · {t(`signatures.methods.${r.method}`)}
+              </Text>
+            </Group>
+            {r.expiresAt && (
+              <Text size="sm" c="dimmed">
+                {t('signatures.expiresOn', { date: formatDate(r.expiresAt) })}
+              </Text>
+            )}
+            <Timeline active={r.timeline.length - 1} bulletSize={14} lineWidth={2}>
+              {r.timeline.map((e, i) => (
+                <Timeline.Item key={i} title={t(`signatures.events.${e.event}`, { defaultValue: e.event })}>
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(e.at)}
+                    {e.detail ? ` · ${e.detail}` : ''}
+                  </Text>
+                </Timeline.Item>
+              ))}
+            </Timeline>
+            {error && (
+              <Alert color="red" role="alert" p="xs">
+                {error}
+              </Alert>
+            )}
+            <Group gap="sm">
+              {r.signedFile && (
+                <Button leftSection={<IconDownload size={16} aria-hidden />} onClick={() => download(r)}>
+                  {t('signatures.download')}
+                </Button>
+              )}
+              {open &&
+                (confirming ? (
+                  <>
+                    <Text size="sm">{t('signatures.cancelConfirm')}</Text>
+                    <Button color="red" onClick={() => void cancel()}>
+                      {t('signatures.cancelYes')}
+                    </Button>
+                    <Button variant="default" onClick={() => setConfirming(false)}>
+                      {t('signatures.cancelNo')}
+                    </Button>
+                  </>
+                ) : (
+                  <Button color="red" variant="light" onClick={() => setConfirming(true)}>
+                    {t('signatures.cancelRequest')}
+                  </Button>
+                ))}
+            </Group>
+          </Stack>
+        )
+      )}
+    </Modal>
+  );
+}
