@@ -19,6 +19,7 @@ export * from './integration';
 export * from './staff';
 export * from './entities';
 export * from './entities-catalog';
+export * from './admin-people';
 export * from './search';
 export * from './notifications';
 export * from './routes';

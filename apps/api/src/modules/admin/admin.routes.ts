@@ -7,6 +7,7 @@ import type { App, AppContext } from '../../platform/context';
 import { AppError, unauthorized } from '../../platform/errors';
 import { route } from '../../platform/route';
 import { registerEntityRoutes } from './entities/entities.routes';
+import { registerPeopleRoutes } from './people/people.routes';
 import { importDocument } from './import.service';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -40,4 +41,5 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
     validateBody: false,
   });
   registerEntityRoutes(app, ctx);
+  registerPeopleRoutes(app, ctx);
 }
