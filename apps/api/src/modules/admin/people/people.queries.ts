@@ -36,11 +36,8 @@ export interface CompanyListRow {
   users: number;
 }
 
-export async function listCompanies(
-  db: Queryable,
-  portalId: number,
-  f: ListFilter,
-): Promise<CompanyListRow[]> {
+/** The statement of a companies page (exported for the plan test). */
+export function companiesSql(portalId: number, f: ListFilter): SQL {
   const where: SQL[] = [sql`c.portal_id = ${portalId}::int`];
   if (f.q) {
     const id = digits(f.q);
@@ -49,17 +46,22 @@ export async function listCompanies(
   }
   if (f.after)
     where.push(sql`(lower(c.company_name), c.ext_id) > (${f.after.name}::text, ${f.after.extId}::bigint)`);
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select c.ext_id, c.company_name, lower(c.company_name) as sort_name,
+  return sql`select c.ext_id, c.company_name, lower(c.company_name) as sort_name,
         (select count(*) from contacts k where k.company_id = c.id) as contacts,
         (select count(distinct uc.user_id) from contacts k join user_contacts uc on uc.contact_id = k.id
           where k.company_id = c.id) as users
       from companies c
       where ${sql.join(where, sql` and `)}
       order by lower(c.company_name), c.ext_id
-      limit ${f.take}::int`,
-  );
+      limit ${f.take}::int`;
+}
+
+export async function listCompanies(
+  db: Queryable,
+  portalId: number,
+  f: ListFilter,
+): Promise<CompanyListRow[]> {
+  const rows = await queryRows<Record<string, unknown>>(db, companiesSql(portalId, f));
   return rows.map((r) => ({
     id: num(r.ext_id),
     companyName: String(r.company_name),
@@ -94,13 +96,8 @@ export interface ContactListRow {
   permissions: Record<(typeof permissionFlags)[number], boolean>;
 }
 
-/** Contacts of the portal, or of one company (`companyRowId`). */
-export async function listContacts(
-  db: Queryable,
-  portalId: number,
-  companyRowIdOrAll: number | null,
-  f: ListFilter,
-): Promise<ContactListRow[]> {
+/** The statement of a contacts page of the portal, or of one company (exported for the plan test). */
+export function contactsSql(portalId: number, companyRowIdOrAll: number | null, f: ListFilter): SQL {
   // The company's list seeks contacts_company_name_idx, the portal's contacts_portal_name_idx.
   const where: SQL[] =
     companyRowIdOrAll === null
@@ -114,17 +111,24 @@ export async function listContacts(
   }
   if (f.after)
     where.push(sql`(lower(k.referent_name), k.ext_id) > (${f.after.name}::text, ${f.after.extId}::bigint)`);
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select k.ext_id, c.ext_id as company_ext, c.company_name, k.referent_name,
+  return sql`select k.ext_id, c.ext_id as company_ext, c.company_name, k.referent_name,
         lower(k.referent_name) as sort_name, k.email, k.phone,
         (select count(*) from user_contacts uc where uc.contact_id = k.id) as users,
         ${sql.raw(flagColumns.map((col, i) => `k.${col} as f${i}`).join(', '))}
       from contacts k join companies c on c.id = k.company_id
       where ${sql.join(where, sql` and `)}
       order by lower(k.referent_name), k.ext_id
-      limit ${f.take}::int`,
-  );
+      limit ${f.take}::int`;
+}
+
+/** Contacts of the portal, or of one company (`companyRowId`). */
+export async function listContacts(
+  db: Queryable,
+  portalId: number,
+  companyRowIdOrAll: number | null,
+  f: ListFilter,
+): Promise<ContactListRow[]> {
+  const rows = await queryRows<Record<string, unknown>>(db, contactsSql(portalId, companyRowIdOrAll, f));
   return rows.map((r) => ({
     contactId: num(r.ext_id),
     companyId: num(r.company_ext),
