@@ -384,8 +384,10 @@ function UserRow({
         )}
       </Table.Td>
       <Table.Td>
+        {/* The dot carries the colour, the text stays dark: readable on any background (axe contrast). */}
         <Badge
-          variant="light"
+          variant="dot"
+          tt="none"
           color={user.state === 'active' ? 'teal' : user.state === 'invited' ? 'blue' : 'gray'}
         >
           {t(`people.states.${user.state}`)}
