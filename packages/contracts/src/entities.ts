@@ -274,6 +274,8 @@ export const entityActions = [
   'deactivated',
   'password_reset_sent',
   'cancelled',
+  /** A staff admin opened a read-only session as the contact (admin-people.ts). */
+  'viewed_as',
 ] as const;
 export const entityActionSchema = z.enum(entityActions);
 export type EntityAction = z.infer<typeof entityActionSchema>;

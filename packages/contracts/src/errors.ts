@@ -2,6 +2,7 @@
 // the web app maps them to translated texts. Area codes live beside their area's schemas; the codes
 // any route may answer are here.
 import { accountErrorCodes } from './account';
+import { peopleErrorCodes } from './admin-people';
 import { appointmentErrorCodes } from './appointments';
 import { authErrorCodes } from './auth';
 import { entityErrorCodes } from './entities';
@@ -88,6 +89,7 @@ export const errorCodes = {
   ...staffErrorCodes,
   ...entityErrorCodes,
   ...contentErrorCodes,
+  ...peopleErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -20,6 +20,7 @@ export * from './staff';
 export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';
+export * from './admin-people';
 export * from './search';
 export * from './notifications';
 export * from './routes';

@@ -1,6 +1,7 @@
 // Every area's route contracts, for whoever needs them all (the server's completeness test, docs).
 import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
+import { peopleRoutes } from './admin-people';
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
@@ -52,6 +53,7 @@ export const apiRoutes = {
   signatures: signatureKeyRoutes,
   signaturesAdmin: signatureStaffRoutes,
   contentAdmin: contentStaffRoutes,
+  people: peopleRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;

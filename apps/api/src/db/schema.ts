@@ -187,6 +187,9 @@ export const companies = pgTable(
     uniqueIndex('companies_ext_uq').on(t.portalId, t.extId),
     // The admin screens' company picker (migration 0018): name prefix, any case, byte order.
     index('companies_portal_name_idx').on(t.portalId, sql`(lower(${t.companyName}) collate "C")`),
+    // 0014: the desk's lists by name and their search.
+    index('companies_admin_name_idx').on(t.portalId, sql`lower(${t.companyName})`, t.extId),
+    index('companies_name_trgm_idx').using('gin', t.companyName.op('gin_trgm_ops')),
   ],
 );
 
@@ -226,6 +229,11 @@ export const contacts = pgTable(
   (t) => [
     uniqueIndex('contacts_ext_uq').on(t.portalId, t.extId),
     index('contacts_company_idx').on(t.companyId),
+    // 0014: the desk's lists by name and their search.
+    index('contacts_portal_name_idx').on(t.portalId, sql`lower(${t.referentName})`, t.extId),
+    index('contacts_company_name_idx').on(t.companyId, sql`lower(${t.referentName})`, t.extId),
+    index('contacts_name_trgm_idx').using('gin', t.referentName.op('gin_trgm_ops')),
+    index('contacts_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 
@@ -1372,4 +1380,27 @@ export const ticketFollowers = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.ticketId, t.userId] }), index('ticket_followers_user_idx').on(t.userId)],
+);
+
+/**
+ * "See as this contact" (migration 0014): a staff admin's read-only customer session for one contact,
+ * opened by a one-time code (hashed) exchanged for a token (hashed). Ends at `expiresAt`.
+ */
+export const viewSessions = pgTable(
+  'view_sessions',
+  {
+    id: id(),
+    codeHash: text('code_hash').unique(),
+    codeExpiresAt: ts('code_expires_at').notNull(),
+    tokenHash: text('token_hash').unique(),
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('view_sessions_expires_idx').on(t.expiresAt)],
 );

@@ -30,6 +30,7 @@ import { bearerOf, invalidSession, rememberUser, requireUser, type SessionUser }
 import type { App, AppContext } from './context';
 import { badRequest, forbidden, notFound, unauthorized } from './errors';
 import { flagAllows } from './visibility';
+import { isCustomerGuard, isViewToken, refuseWrites, resolveViewAccess } from './view-session';
 import {
   extIdOf,
   notYourContact,
@@ -176,7 +177,12 @@ const resolved = new WeakMap<FastifyRequest, Promise<unknown>>();
 export function resolvedAccess(req: FastifyRequest, ctx: AppContext, access: Access): Promise<unknown> {
   let p = resolved.get(req);
   if (!p) {
-    p = resolverOf(access.guard)(req, ctx, access as never);
+    // A "see as this contact" token stands in for a contact on the customer guards (view-session.ts).
+    const token = bearerOf(req);
+    p =
+      isViewToken(token) && isCustomerGuard(access)
+        ? resolveViewAccess(req, ctx, access, token)
+        : resolverOf(access.guard)(req, ctx, access as never);
     resolved.set(req, p);
   }
   return p;
@@ -224,5 +230,7 @@ export function installAccessControl(app: App, ctx: AppContext): void {
     }
     if (contract.access.guard === 'public') return;
     await resolvedAccess(req, ctx, contract.access);
+    // A "see as this contact" session only reads, on every route it opens.
+    if (isViewToken(bearerOf(req)) && isCustomerGuard(contract.access)) refuseWrites(req.method);
   });
 }

@@ -39,6 +39,7 @@ const WikiPage = page(() => import('../features/wiki/wiki-page'));
 const LoginPage = page(() => import('../features/auth/login-page'));
 const ConfirmPage = page(() => import('../features/auth/confirm-page'));
 const PrivacyPage = page(() => import('../features/auth/privacy-page'));
+const ViewAsPage = page(() => import('../features/auth/view-as-page'));
 const SignPage = page(() => import('../features/signing/sign-page'));
 const BookingPage = page(() => import('../features/appointments/booking-page'));
 const CancellationPage = page(() => import('../features/appointments/cancellation-page'));
@@ -86,6 +87,8 @@ export const routes: RouteObject[] = [
   { path: '/confirm', element: open(ConfirmPage) },
   { path: '/confirm-email', element: open(ConfirmEmailPage) },
   { path: '/:company?/privacy', element: open(PrivacyPage) },
+  // "See as this contact" (staff desk): exchanges the code of the fragment for a read-only session.
+  { path: '/:company/view-as', element: open(ViewAsPage) },
   // The user's page (issue 16): `/{company}/Notifications` opens it for the remembered contact.
   { path: '/:company?/notifications', element: <NotificationsRedirect /> },
   { path: '/:company?/documents/:documentkey?/confirm', element: open(SignPage) },

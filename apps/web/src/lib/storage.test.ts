@@ -32,4 +32,19 @@ describe('the token in storage', () => {
     expect(localStorage.getItem('token')).toBeNull();
     expect(sessionStorage.getItem('token')).toBeNull();
   });
+
+  it("keeps a view tab's session to the tab: the customer's token and contact stay", () => {
+    storage.setToken('customer', true);
+    storage.set('company', 'acme');
+    storage.setViewAs('view.abc', { name: 'Anna', expiresAt: '2026-11-20T10:15:00Z' });
+    expect(storage.get('token')).toBe('view.abc');
+    expect(storage.viewAs()).toEqual({ name: 'Anna', expiresAt: '2026-11-20T10:15:00Z' });
+    // The shell remembers the contact it shows, and a 401 drops the token: neither reaches localStorage.
+    storage.set('company', 'beta');
+    storage.set('token', null);
+    expect(localStorage.getItem('token')).toBe('customer');
+    expect(localStorage.getItem('company')).toBe('acme');
+    expect(storage.viewAs()).toBeNull();
+    expect(storage.get('token')).toBe('customer');
+  });
 });

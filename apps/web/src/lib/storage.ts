@@ -8,8 +8,16 @@ const KEYS = {
   language: 'language',
   company: 'company',
   contactId: 'contactId',
+  viewAs: 'viewAs',
 } as const;
-type Key = keyof typeof KEYS;
+type Key = Exclude<keyof typeof KEYS, 'viewAs'>;
+
+/** A "see as this contact" session of this tab (a staff admin's read-only view; issue 14). */
+export interface ViewAsInfo {
+  /** The contact's name. */
+  name: string;
+  expiresAt: string;
+}
 
 const read = (store: () => Storage, key: string): string | null => {
   try {
@@ -35,11 +43,18 @@ export const storage = {
    * it ends with the browser session (the server's TOKEN_TTL_HOURS bounds it too).
    */
   get(key: Key): string | null {
+    // A view tab reads its own token only: never the signed-in customer's of other tabs.
+    if (key === 'token' && storage.viewAs()) return read(session, KEYS.token);
     if (key === 'token') return read(session, KEYS.token) ?? read(local, KEYS.token);
     return read(local, KEYS[key]);
   },
   /** A value, or null to forget it (the token: in both stores). */
   set(key: Key, value: string | null): void {
+    // A view tab keeps everything to itself: the customer's remembered token and contact stay as they are.
+    if (storage.viewAs()) {
+      if (key === 'token' && value === null) storage.clearViewAs();
+      return;
+    }
     if (key === 'token') {
       write(session, KEYS.token, null);
       write(local, KEYS.token, value);
@@ -51,6 +66,27 @@ export const storage = {
   setToken(token: string, remember: boolean): void {
     write(session, KEYS.token, remember ? null : token);
     write(local, KEYS.token, remember ? token : null);
+  },
+  /**
+   * Opens a view in this tab: token and who is shown in sessionStorage only, so it ends with the tab
+   * and never replaces a customer's session of the same browser.
+   */
+  setViewAs(token: string, info: ViewAsInfo): void {
+    write(session, KEYS.token, token);
+    write(session, KEYS.viewAs, JSON.stringify(info));
+  },
+  viewAs(): ViewAsInfo | null {
+    const raw = read(session, KEYS.viewAs);
+    if (!raw) return null;
+    try {
+      return JSON.parse(raw) as ViewAsInfo;
+    } catch {
+      return null;
+    }
+  },
+  clearViewAs(): void {
+    write(session, KEYS.token, null);
+    write(session, KEYS.viewAs, null);
   },
   /** Whether the current token is a remembered one (a replacement token keeps the choice). */
   isTokenRemembered(): boolean {

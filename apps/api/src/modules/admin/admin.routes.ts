@@ -8,6 +8,7 @@ import { AppError, unauthorized } from '../../platform/errors';
 import { route } from '../../platform/route';
 import { registerContentRoutes } from './content/content.routes';
 import { registerEntityRoutes } from './entities/entities.routes';
+import { registerPeopleRoutes } from './people/people.routes';
 import { importDocument } from './import.service';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -42,4 +43,5 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
   });
   registerEntityRoutes(app, ctx);
   registerContentRoutes(app, ctx);
+  registerPeopleRoutes(app, ctx);
 }

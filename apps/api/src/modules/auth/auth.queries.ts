@@ -99,6 +99,29 @@ export async function loadMeRows(db: Db, userId: number, sessionId: number): Pro
   return (await meRowsQuery(db).execute({ userId, sessionId })) as MeRow[];
 }
 
+/**
+ * The one contact of a "see as this contact" session as `loadMeRows` reads contacts (no user: the
+ * user fields are the viewer's, filled by the caller).
+ */
+export async function loadViewMeRow(
+  db: Db,
+  contactRowId: number,
+): Promise<Pick<MeRow, 'contactExtId' | 'companyName' | 'settings' | PermissionFlag> | undefined> {
+  const rows = await db
+    .select({
+      contactExtId: contacts.extId,
+      companyName: companies.companyName,
+      ...permissionColumns,
+      settings: portalSettingsColumns,
+    })
+    .from(contacts)
+    .innerJoin(companies, eq(companies.id, contacts.companyId))
+    .innerJoin(portals, eq(portals.id, contacts.portalId))
+    .leftJoin(files, eq(files.id, portals.logoFileId))
+    .where(eq(contacts.id, contactRowId));
+  return rows[0] as Pick<MeRow, 'contactExtId' | 'companyName' | 'settings' | PermissionFlag> | undefined;
+}
+
 /** Where a session was opened from, and whether it is remembered (REMEMBER_DAYS instead of the TTL). */
 export interface SessionMeta {
   remember: boolean;

@@ -2,6 +2,7 @@ import { authRoutes } from '@sportello/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
+import { viewAsOf } from '../../platform/view-session';
 import { registerAccountRoutes } from './account.routes';
 import {
   changePassword,
@@ -30,7 +31,9 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, authRoutes.logout, async (_req, _reply, user) => {
     await logout(ctx, user.sessionId);
   });
-  route(app, ctx, authRoutes.me, (_req, _reply, user) => me(ctx, user.userId, user.sessionId));
+  route(app, ctx, authRoutes.me, (_req, _reply, user) =>
+    me(ctx, user.userId, user.sessionId, viewAsOf(user)),
+  );
   route(app, ctx, authRoutes.recovery, async (req) => {
     await requestRecovery(ctx, req.body, req.ip);
     return { status: 'sent' as const };

@@ -6,6 +6,7 @@ import {
   type SessionAnswer,
 } from '@sportello/contracts';
 import { invalidSession } from '../../platform/auth';
+import type { ViewAs } from '../../platform/view-session';
 import { emitUserActivated } from '../../platform/events';
 import type { AppContext } from '../../platform/context';
 import { flagsOf } from '../../platform/tenancy';
@@ -27,6 +28,7 @@ import {
   LAST_SEEN_STEP_MS,
   touchSession,
   loadMeRows,
+  loadViewMeRow,
   retireUserTokens,
   revokeAllSessions,
   revokeSession,
@@ -217,7 +219,13 @@ export async function logout(ctx: AppContext, sessionId: number): Promise<void> 
   await revokeSession(ctx.database.db, sessionId, ctx.clock.now());
 }
 
-export async function me(ctx: AppContext, userId: number, sessionId: number): Promise<MeAnswer> {
+export async function me(
+  ctx: AppContext,
+  userId: number,
+  sessionId: number,
+  viewAs?: ViewAs,
+): Promise<MeAnswer> {
+  if (viewAs) return viewAsMe(ctx, viewAs);
   const rows = await loadMeRows(ctx.database.db, userId, sessionId);
   const first = rows[0];
   if (!first) throw invalidSession();
@@ -243,6 +251,27 @@ export async function me(ctx: AppContext, userId: number, sessionId: number): Pr
     displayName: first.displayName,
     language: language.success ? language.data : null,
     contacts,
+    maxUploadBytes: ctx.config.MAX_UPLOAD_MB * 1024 * 1024,
+  };
+}
+
+/** A "see as this contact" session: the one contact, as its users see it; no user, no language. */
+async function viewAsMe(ctx: AppContext, v: ViewAs): Promise<MeAnswer> {
+  const r = await loadViewMeRow(ctx.database.db, v.tenant.contactId);
+  if (!r || r.contactExtId === null || r.companyName === null || r.settings === null) throw invalidSession();
+  return {
+    id: 0,
+    userName: v.viewer,
+    displayName: null,
+    language: null,
+    contacts: [
+      {
+        contactId: r.contactExtId,
+        companyName: r.companyName,
+        ...flagsOf(r),
+        portalSettings: toPortalSettings(r.settings, ctx.signer, ctx.clock.now()),
+      },
+    ],
     maxUploadBytes: ctx.config.MAX_UPLOAD_MB * 1024 * 1024,
   };
 }

@@ -30,6 +30,8 @@ const SessionExpiredDialog = lazy(() =>
 
 /** SPEC A9: the spinner stays this long after the portal settings arrive, so the branding settles unseen. */
 export const SPINNER_SETTLE_MS = 200;
+/** Only a "see as this contact" tab loads it. */
+const ViewAsBanner = lazy(() => import('./view-as-banner'));
 /** Below Mantine's `sm` breakpoint (768 px) the menu is a drawer behind a burger. */
 const PHONE_QUERY = '(max-width: 47.99em)';
 const BURGER_ID = 'app-burger';
@@ -44,6 +46,7 @@ export function ShellLayout() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const token = storage.get('token');
+  const viewAs = storage.viewAs();
   const [isExpired, setIsExpired] = useState(false);
   const me = useQuery({ ...meQuery(), enabled: !!token && !isExpired });
 
@@ -112,6 +115,11 @@ export function ShellLayout() {
   return (
     <TenantContext.Provider value={tenant}>
       <Shell tenantKey={tenant.basePath} />
+      {viewAs && (
+        <Suspense fallback={null}>
+          <ViewAsBanner info={viewAs} />
+        </Suspense>
+      )}
       {!isSettled && <FullScreenSpinner />}
       {isExpiredOverPage && (
         <Suspense fallback={null}>

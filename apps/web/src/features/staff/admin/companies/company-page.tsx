@@ -1,0 +1,153 @@
+import { useState } from 'react';
+import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { entityStaffRoutes } from '@sportello/contracts';
+import { Link, useParams } from 'react-router';
+import { call } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { usePageTitle } from '../../../../ui/page-title';
+import { useDesk } from '../../desk-context';
+import { useStaffT } from '../../i18n';
+import { adminPath } from '../admin-area';
+import { peopleKeys, useCompanyContacts } from './people-api';
+
+/** A company: its name (renamed here) and its contacts, searched, with "New contact". */
+export default function CompanyPage() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const id = Number(useParams().id);
+  const qc = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 250);
+  const [name, setName] = useState<string | null>(null);
+  const entity = useQuery({
+    queryKey: peopleKeys.company(company, id),
+    queryFn: ({ signal }) => call(entityStaffRoutes.company, { params: { company, id }, signal }),
+    enabled: Number.isSafeInteger(id),
+  });
+  usePageTitle(entity.data?.companyName ?? t('people.companies'));
+  const rename = useMutation({
+    mutationFn: (companyName: string) =>
+      call(entityStaffRoutes.updateCompany, { params: { company, id }, body: { companyName } }),
+    onSuccess: (c) => {
+      qc.setQueryData(peopleKeys.company(company, id), c);
+      void qc.invalidateQueries({ queryKey: peopleKeys.all(company) });
+      setName(null);
+    },
+  });
+  const contacts = useCompanyContacts(company, id, q);
+  const items = contacts.data?.pages.flatMap((p) => p.items) ?? [];
+  const shown = name ?? entity.data?.companyName ?? '';
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to={adminPath(company, 'companies')} size="sm">
+        {t('people.back')}
+      </Anchor>
+      {entity.isError ? (
+        <ListError message={errorText(entity.error, t)} onRetry={() => void entity.refetch()} />
+      ) : (
+        <>
+          <Title order={1} size="h2">
+            {entity.data?.companyName ?? '…'}{' '}
+            <Badge variant="light" color="gray" ml="xs">
+              {t('people.id')} {id}
+            </Badge>
+          </Title>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (shown.trim()) rename.mutate(shown.trim());
+            }}
+          >
+            <Group align="end" wrap="wrap">
+              <TextInput
+                label={t('people.companyName')}
+                value={shown}
+                onChange={(e) => setName(e.currentTarget.value)}
+                maxLength={500}
+                w={{ base: '100%', sm: 360 }}
+              />
+              <Button type="submit" variant="default" loading={rename.isPending} disabled={name === null}>
+                {t('people.rename')}
+              </Button>
+            </Group>
+            {rename.isError && (
+              <Text c="red" size="sm" role="alert" mt="xs">
+                {errorText(rename.error, t)}
+              </Text>
+            )}
+          </form>
+        </>
+      )}
+      <Group justify="space-between" align="end" wrap="wrap" mt="md">
+        <Title order={2} size="h3">
+          {t('people.contacts')}
+        </Title>
+        <Button
+          component={Link}
+          to={adminPath(company, 'companies', `${id}/contacts/new`)}
+          leftSection={<IconPlus size={16} aria-hidden />}
+        >
+          {t('people.newContact')}
+        </Button>
+      </Group>
+      <TextInput
+        label={t('people.search')}
+        placeholder={t('people.searchContacts')}
+        leftSection={<IconSearch size={16} aria-hidden />}
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        maw={420}
+        type="search"
+      />
+      {contacts.isPending ? (
+        <ListLoading />
+      ) : contacts.isError ? (
+        <ListError message={errorText(contacts.error, t)} onRetry={() => void contacts.refetch()} />
+      ) : items.length === 0 ? (
+        <ListEmpty text={t('people.empty')} />
+      ) : (
+        <Table.ScrollContainer minWidth={320}>
+          <Table striped highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('people.referentName')}</Table.Th>
+                <Table.Th>{t('people.email')}</Table.Th>
+                <Table.Th ta="right">{t('people.usersCount')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((c) => (
+                <Table.Tr key={c.contactId}>
+                  <Table.Td>
+                    <Anchor
+                      component={Link}
+                      to={adminPath(company, 'companies', `${id}/contacts/${c.contactId}`)}
+                    >
+                      {c.referentName}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.email ?? ''}</Table.Td>
+                  <Table.Td ta="right">{c.users}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {contacts.hasNextPage && (
+        <Button
+          variant="default"
+          onClick={() => void contacts.fetchNextPage()}
+          loading={contacts.isFetchingNextPage}
+          style={{ alignSelf: 'center' }}
+        >
+          {t('people.more')}
+        </Button>
+      )}
+    </Stack>
+  );
+}
