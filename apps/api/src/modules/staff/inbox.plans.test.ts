@@ -109,7 +109,7 @@ describe('inbox plans', () => {
 
   /** The conversation's hits are taken from a capped read: never every comment hit of the portal. */
   const cappedCommentHits = (p: string) =>
-    expect(p, p).toMatch(/CTE comment_hits\n\s+->  Limit  \(cost=[\d.]+ rows=\d+/);
+    expect(p, p).toMatch(/CTE comment_hits\n\s+-> {2}Limit {2}\(cost=[\d.]+ rows=\d+/);
 
   it('searches a rare word through the portal-led text indexes, then sorts only the hits', async () => {
     const p = await plan('open', { q: '12345' });
