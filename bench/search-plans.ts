@@ -27,12 +27,15 @@ const { values: opt } = parseArgs({
       default: ['printer', 'technician', 'T-150', 'INV-10', 'of', 'zebra'],
     },
     summary: { type: 'boolean', default: false },
+    // The plan a prepared statement settles on after five runs (the API names its statements).
+    generic: { type: 'boolean', default: false },
   },
 });
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('set BENCH_DATABASE_URL to the loaded bench database');
 const client = new pg.Client({ connectionString: url });
 await client.connect();
+if (opt.generic) await client.query('set plan_cache_mode = force_generic_plan');
 const dialect = new PgDialect();
 
 const ms = (lines: string[]) =>
@@ -40,7 +43,13 @@ const ms = (lines: string[]) =>
 
 /** The fastest of 5 runs (after one to warm the cache): on a shared machine the others wait for a CPU. */
 async function explain(title: string, statement: SQL): Promise<void> {
-  const q = dialect.sqlToQuery(statement);
+  let q = dialect.sqlToQuery(statement);
+  if (opt.generic) {
+    const lit = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+    await client.query('deallocate all');
+    await client.query(`prepare s as ${q.sql}`);
+    q = { sql: `execute s(${q.params.map(lit).join(', ')})`, params: [] };
+  }
   await client.query(`explain (analyze) ${q.sql}`, q.params);
   let best: string[] = [];
   for (let i = 0; i < 5; i++) {
