@@ -26,7 +26,7 @@ import { agents, portals } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedExample } from '../../test/seed';
 import { countUnreadSql } from './desk.queries';
-import { inboxPageSql, listInbox, type InboxFilters, type InboxScope } from './inbox.queries';
+import { countInboxSql, inboxPageSql, listInbox, type InboxFilters, type InboxScope } from './inbox.queries';
 
 let t: TestApp;
 let scope: InboxScope;
@@ -180,6 +180,19 @@ describe('inbox plans', () => {
       for (const rows of sorts(p)) expect(rows, p).toBeLessThanOrEqual(51);
     });
   }
+
+  it("counts each view of a page reading at most a thousand index entries, whatever the portal's size", async () => {
+    // Every inbox page carries the counts: at 10,000 per view they cost a page 29 ms of a million-ticket
+    // portal (bench/RESULTS.md), more than the page itself.
+    const q = dialect.sqlToQuery(countInboxSql(scope));
+    const p = await t.ctx.database.withConnection(async (raw) => {
+      const r = await raw.query<{ 'QUERY PLAN': string }>(`explain (analyze) ${q.sql}`, q.params);
+      return r.rows.map((x) => x['QUERY PLAN']).join('\n');
+    });
+    const reads = [...p.matchAll(/Scan[^\n]* on tickets t(?:_\d+)?\b[^\n]*actual time=[\d.]+ rows=(\d+)/g)];
+    expect(reads.length, p).toBeGreaterThan(0);
+    for (const [, rows] of reads) expect(Number(rows), p).toBeLessThanOrEqual(1000);
+  });
 
   it('counts unread tickets per view probing the read marks by key, one ticket at a time', async () => {
     const q = dialect.sqlToQuery(countUnreadSql(scope));

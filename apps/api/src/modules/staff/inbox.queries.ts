@@ -218,12 +218,16 @@ export async function listInbox(
 const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'];
 
 /** Tickets per view in the whole portal, each read stopping at INBOX_COUNT_CAP. One statement. */
-export async function countInbox(db: Queryable, s: InboxScope): Promise<Record<InboxView, number>> {
+export function countInboxSql(s: InboxScope): SQL {
   const cols = VIEWS.map(
     (v) => sql`(select count(*)::int from (select 1 from tickets t
       where t.portal_id = ${s.portalId} and ${viewCondition(v, s)} limit ${INBOX_COUNT_CAP}) x) as ${sql.identifier(v)}`,
   );
-  const rows = await queryRows<Record<InboxView, number>>(db, sql`select ${sql.join(cols, sql`, `)}`);
+  return sql`select ${sql.join(cols, sql`, `)}`;
+}
+
+export async function countInbox(db: Queryable, s: InboxScope): Promise<Record<InboxView, number>> {
+  const rows = await queryRows<Record<InboxView, number>>(db, countInboxSql(s));
   return rows[0]!;
 }
 
