@@ -155,9 +155,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   }
 
   const { PGlite } = await import('@electric-sql/pglite');
-  // pg_trgm backs the staff inbox's search (migration 0008 creates the extension); a PostgreSQL server
-  // has it in its contrib package.
+  // pg_trgm backs the staff inbox's search (migration 0008 creates the extension), btree_gin its
+  // portal-led text indexes (0019); a PostgreSQL server has both in its contrib package.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
   let unlock = () => {};
   let dataDir: string | undefined;
   if (opts.dataDir) {
@@ -171,7 +172,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pglite = await PGlite.create({
       ...(dataDir ? { dataDir } : opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((s) => ['-c', s])],
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, btree_gin },
     });
   } catch (e) {
     unlock();

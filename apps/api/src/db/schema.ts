@@ -23,6 +23,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
+/** A full-text vector (the searches' generated columns); read by SQL only, never selected whole. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 const extId = () => bigint('ext_id', { mode: 'number' }).notNull();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const portalRef = () =>
@@ -478,6 +480,10 @@ export const tickets = pgTable(
     lastActivityAt: ts('last_activity_at').notNull().defaultNow(),
     closed: boolean('closed').notNull().default(false),
     waitingOnCustomer: boolean('waiting_on_customer').notNull().default(false),
+    /** Words of title and description, stored by PostgreSQL (migration 0019) for the searches. */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(
+      sql`to_tsvector('simple', "title" || ' ' || "description")`,
+    ),
   },
   (t) => [
     uniqueIndex('tickets_ext_uq').on(t.portalId, t.extId),
@@ -504,8 +510,9 @@ export const tickets = pgTable(
       .where(sql`${t.waitingOnCustomer} and not ${t.closed}`),
     index('tickets_inbox_company_idx').on(t.companyId, t.closed, t.lastActivityAt.desc(), t.extId.desc()),
     index('tickets_number_idx').on(t.portalId, sql`lower(${t.ticketNumber})`),
-    index('tickets_fts_idx').using('gin', sql`to_tsvector('simple', ${t.title} || ' ' || ${t.description})`),
-    index('tickets_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    // Led by the portal (btree_gin): the staff search reads one portal's entries (0019).
+    index('tickets_search_idx').using('gin', t.portalId, t.searchVector),
+    index('tickets_title_trgm_idx').using('gin', t.portalId, t.title.op('gin_trgm_ops')),
   ],
 );
 
@@ -530,11 +537,13 @@ export const ticketComments = pgTable(
     senderStaffId: integer('sender_staff_id').references((): AnyPgColumn => staffUsers.id, {
       onDelete: 'set null',
     }),
+    /** Words of the message, stored by PostgreSQL (migration 0019) for the searches. */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', "message")`),
   },
   (t) => [
     uniqueIndex('ticket_comments_ext_uq').on(t.portalId, t.extId),
     index('ticket_comments_ticket_idx').on(t.ticketId, t.creationDate),
-    index('ticket_comments_fts_idx').using('gin', sql`to_tsvector('simple', ${t.message})`),
+    index('ticket_comments_search_idx').using('gin', t.portalId, t.searchVector),
   ],
 );
 

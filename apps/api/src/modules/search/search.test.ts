@@ -3,7 +3,9 @@
  * (other company, other portal, missing flag, another user's ticket for a non-administrator), plus
  * internal notes, which are the staff's.
  */
-import type { SearchResult } from '@sportello/contracts';
+import { permissionFlags, searchKinds, type PermissionFlag, type SearchResult } from '@sportello/contracts';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { searchSql } from './search.queries';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
@@ -83,6 +85,41 @@ describe('search scoping', () => {
     ]);
     expect(got.documents).toEqual(['ACME carta-identita.pdf', 'ACME foto-impianto.png']);
     expect(JSON.stringify(got)).not.toMatch(/Globex|GLOBEX/);
+  });
+
+  it('finds by a two-character fragment through the scope alone, never a pattern a trigram index serves', async () => {
+    // Shorter than a trigram: an `ilike` would let a statement prepared once (its generic plan) read a
+    // trigram index's every entry; strpos leaves the rows to the scope's indexes.
+    const got = await titles(personas.admin, 'FT');
+    expect(got.invoices).toEqual(['ACME-FT-2025-900', 'ACME-FT-2026-101']);
+    const s = searchSql(
+      {
+        userId: 0,
+        portalId: 1,
+        portalKey: 'acme',
+        timeZone: 'UTC',
+        companyId: 1,
+        companyName: '',
+        contactId: 1,
+        contactExtId: 1,
+        flags: Object.fromEntries(permissionFlags.map((f) => [f, true])) as Record<PermissionFlag, boolean>,
+        listVersion: 0,
+      },
+      {
+        q: 'FT',
+        kinds: new Set(searchKinds),
+        ticketScope: {
+          portalId: 1,
+          companyId: 1,
+          creatorContactId: null,
+          followerUserId: null,
+          withReports: false,
+        },
+        limit: 8,
+      },
+      searchKinds,
+    );
+    expect(new PgDialect().sqlToQuery(s!).sql).not.toMatch(/ilike/i);
   });
 
   it('finds nothing at all for a contact without flags', async () => {

@@ -7,6 +7,7 @@ import { afterLoginPath } from './login-page';
 import { checkNewPassword } from './confirm-page';
 import { fitPrivacyHtml } from './privacy-page';
 import { contact, user } from '../../test/fixtures';
+import { applyLanguage } from '../../i18n';
 
 // Lazy pages load their chunk first: on a busy machine that takes more than the 1 s default.
 configure({ asyncUtilTimeout: 5000 });
@@ -107,6 +108,27 @@ describe('login page', () => {
     expect(localStorage.getItem('token')).toBeNull();
     await waitFor(() => expect(router.state.location.pathname).toBe('/demo/101/invoices'), { timeout: 5000 });
   });
+
+  it('applies the language the user chose in the profile when they sign in on a new device', async () => {
+    serve((url) => {
+      if (url === '/api/auth/login') return json(200, { token: 'tok', expiresAt: '2026-11-20T22:00:00Z' });
+      if (url === '/api/Users/me')
+        return json(200, user([contact({ viewContactInvoices: true })], { language: 'es-ES' }));
+      if (url.endsWith('/publicfiles')) return json(200, []);
+      return undefined;
+    });
+    // A new device: nothing stored, the screen in the portal's language.
+    expect(localStorage.getItem('language')).toBeNull();
+    renderAt('/demo/Login');
+    await fillLogin('demo', 'secret');
+    try {
+      await waitFor(() => expect(document.documentElement.lang).toBe('es-ES'));
+      // Remembered on this device: the next visit starts in it before anyone signs in.
+      expect(localStorage.getItem('language')).toBe('es-ES');
+    } finally {
+      applyLanguage('it-IT', { remember: false });
+    }
+  }, 15_000);
 
   it('asks for the second factor after the password, and remembers the session when asked', async () => {
     const challenge = { ticket: 'tk', methods: ['totp', 'recovery'], expiresAt: '2026-11-20T10:05:00Z' };

@@ -4,7 +4,8 @@ import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { isLanguage } from '../../i18n';
+import { applyLanguage, isLanguage } from '../../i18n';
+import { meQuery } from '../../lib/tenant';
 import { storage } from '../../lib/storage';
 import { useLogin } from './api/login';
 import { useRecovery } from './api/recovery';
@@ -59,7 +60,7 @@ function useHeadingFocus(focus: boolean) {
 }
 
 function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   usePageTitle(t('auth.loginTitle'));
   const navigate = useNavigate();
   const location = useLocation();
@@ -76,6 +77,16 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
     storage.setToken(token, remember);
     // Nothing cached for a previous user may show to this one.
     queryClient.removeQueries();
+    // The language chosen in the profile follows the user to a new device: applied (and remembered
+    // here) as soon as the user is known. The layout's own request for the user is this one.
+    void queryClient.fetchQuery(meQuery()).then(
+      (me) => {
+        if (me.language && me.language !== i18n.language) applyLanguage(me.language);
+      },
+      () => {
+        // The layout asks again and shows the error.
+      },
+    );
     const from = (location.state as { from?: unknown } | null)?.from;
     navigate(afterLoginPath(from, company), { replace: true });
   };

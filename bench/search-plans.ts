@@ -1,0 +1,110 @@
+/**
+ * `npx tsx bench/search-plans.ts`: EXPLAIN (ANALYZE, BUFFERS) of the searches `bench/search.ts` and
+ * `bench/inbox.ts` measure, against a database the bench has loaded (BENCH_DATABASE_URL, e.g. a cluster
+ * kept between runs). The statements are built by the API's own query functions, so the plans are those
+ * of the code as it is. Prints one block per search (the fastest of 5 runs), or with --summary one
+ * table row of its execution time: where the time goes.
+ *
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/search-plans.ts [--q word]… [--summary]
+ */
+import { permissionFlags, searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { searchSql } from '../apps/api/src/modules/search/search.queries';
+import { visibleKinds } from '../apps/api/src/modules/search/search.service';
+import { inboxPageSql } from '../apps/api/src/modules/staff/inbox.queries';
+import type { TenantContext } from '../apps/api/src/platform/tenancy';
+import { ticketScope } from '../apps/api/src/platform/visibility';
+import { BENCH_CONTACT_EXT, BENCH_PORTAL } from './lib/generate';
+
+const { values: opt } = parseArgs({
+  options: {
+    q: {
+      type: 'string',
+      multiple: true,
+      default: ['printer', 'technician', 'T-150', 'INV-10', 'of', 'zebra'],
+    },
+    summary: { type: 'boolean', default: false },
+    // The plan a prepared statement settles on after five runs (the API names its statements).
+    generic: { type: 'boolean', default: false },
+  },
+});
+const url = process.env.BENCH_DATABASE_URL;
+if (!url) throw new Error('set BENCH_DATABASE_URL to the loaded bench database');
+const client = new pg.Client({ connectionString: url });
+await client.connect();
+if (opt.generic) await client.query('set plan_cache_mode = force_generic_plan');
+const dialect = new PgDialect();
+
+const ms = (lines: string[]) =>
+  Number(/([\d.]+) ms/.exec(lines.find((l) => l.startsWith('Execution Time')) ?? '')?.[1] ?? NaN);
+
+/** The fastest of 5 runs (after one to warm the cache): on a shared machine the others wait for a CPU. */
+async function explain(title: string, statement: SQL): Promise<void> {
+  let q = dialect.sqlToQuery(statement);
+  if (opt.generic) {
+    const lit = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+    await client.query('deallocate all');
+    await client.query(`prepare s as ${q.sql}`);
+    q = { sql: `execute s(${q.params.map(lit).join(', ')})`, params: [] };
+  }
+  await client.query(`explain (analyze) ${q.sql}`, q.params);
+  let best: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${q.sql}`, q.params);
+    const lines = r.rows.map((x) => x['QUERY PLAN']);
+    if (best.length === 0 || ms(lines) < ms(best)) best = lines;
+  }
+  if (opt.summary) console.log(`| ${title} | ${ms(best)} |`);
+  else console.log(`### ${title}\n\n\`\`\`\n${best.join('\n')}\n\`\`\`\n`);
+}
+
+const one = async <T>(text: string, params: unknown[]): Promise<T> => {
+  const r = await client.query(text, params);
+  if (!r.rows[0]) throw new Error(`nothing for ${text}`);
+  return r.rows[0] as T;
+};
+const known = await one<{ portal_id: number; company_id: number; contact_id: number; user_id: number }>(
+  `select c.portal_id, c.company_id, c.id as contact_id, uc.user_id
+   from contacts c join portals p on p.id = c.portal_id join user_contacts uc on uc.contact_id = c.id
+   where p.key = $1 and c.ext_id = $2`,
+  [BENCH_PORTAL, BENCH_CONTACT_EXT],
+);
+const flags = Object.fromEntries(
+  permissionFlags.map((f) => [f, f !== 'administrator']),
+) as TenantContext['flags'];
+const tenant: TenantContext = {
+  userId: known.user_id,
+  portalId: known.portal_id,
+  portalKey: BENCH_PORTAL,
+  timeZone: 'Europe/Rome',
+  companyId: known.company_id,
+  companyName: '',
+  contactId: known.contact_id,
+  contactExtId: BENCH_CONTACT_EXT,
+  flags,
+  listVersion: 0,
+};
+const admin: TenantContext = { ...tenant, flags: { ...flags, administrator: true } };
+
+for (const q of opt.q) {
+  for (const [who, t] of [
+    ['contact', tenant],
+    ['company administrator', admin],
+  ] as const) {
+    const s = searchSql(
+      t,
+      { q, kinds: visibleKinds(t), ticketScope: ticketScope(t), limit: SEARCH_GROUP_LIMIT },
+      searchKinds,
+    );
+    if (s) await explain(`customer search "${q}", ${who}`, s);
+  }
+  const scope = { portalId: known.portal_id, staffUserId: -1, agentId: null };
+  await explain(
+    `staff inbox search "${q}", view open`,
+    inboxPageSql(scope, 'open', { from: null, toExclusive: null, q }, 50),
+  );
+}
+await client.end();
