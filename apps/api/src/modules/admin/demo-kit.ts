@@ -58,9 +58,16 @@ export function demoKit(now: Date) {
   const day = (offset: number) => addDays(today, offset);
   /** The same day as DD/MM/YYYY, as the demo's PDFs write it. */
   const itDate = (offset: number) => day(offset).split('-').reverse().join('/');
-  /** A moment `days` ago at a local time of day, as an ISO date-time. */
-  const ago = (days: number, hour = 9, minute = 0) =>
-    wallToInstant(day(-days), `${pad(hour)}:${pad(minute)}`, DEMO_TIME_ZONE).toISOString();
+  /**
+   * A moment `days` ago at a local time of day, as an ISO date-time. A time of today that has not come
+   * yet (the demo loaded at 00:30 holds "today at 08:05") is taken from the day before: nothing in the
+   * demo happens in the future, so what a user or a journey does now is always the newest.
+   */
+  const ago = (days: number, hour = 9, minute = 0) => {
+    const at = (d: number) => wallToInstant(day(-d), `${pad(hour)}:${pad(minute)}`, DEMO_TIME_ZONE);
+    const instant = at(days);
+    return (instant.getTime() > now.getTime() ? at(days + 1) : instant).toISOString();
+  };
   /** The next given weekday after today (1 = Monday … 7 = Sunday). */
   const nextWeekday = (isoDay: number) => {
     const weekday = weekdayOf(today) || 7;
