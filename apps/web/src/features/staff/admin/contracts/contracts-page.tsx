@@ -8,7 +8,6 @@ import {
   Group,
   NativeSelect,
   NumberInput,
-  Select,
   Stack,
   Table,
   Text,
@@ -18,6 +17,7 @@ import {
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { CompanyPicker } from '../company-picker';
 import {
   catalogAdminRoutes,
   entityStaffRoutes,
@@ -61,51 +61,6 @@ export default function ContractsAdminPage() {
         </>
       )}
     </Stack>
-  );
-}
-
-function CompanyPicker({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
-  const { t } = useStaffT();
-  const { company } = useDesk();
-  const [search, setSearch] = useState('');
-  /** What the user typed (the input also shows the chosen company's name, which is not a search). */
-  const [typed, setTyped] = useState('');
-  const found = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'company-picker', typed] as const,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.companies, { params: { company }, query: { q: typed }, signal }),
-    placeholderData: (previous) => previous,
-  });
-  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
-  const data = (found.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.companyName }));
-  const selected =
-    value === null
-      ? null
-      : (data.find((d) => d.value === String(value)) ??
-        (chosen?.value === String(value) ? chosen : { value: String(value), label: `#${value}` }));
-  if (selected && !data.some((d) => d.value === selected.value)) data.unshift(selected);
-  return (
-    <Select
-      label={t('catalog.contracts.company')}
-      placeholder={t('catalog.contracts.pickCompany')}
-      searchable
-      clearable
-      maw={420}
-      data={data}
-      value={selected?.value ?? null}
-      onChange={(v, option) => {
-        setChosen(option ?? null);
-        setTyped('');
-        onChange(v ? Number(v) : null);
-      }}
-      searchValue={search}
-      onSearchChange={(s) => {
-        setSearch(s);
-        if (s !== selected?.label) setTyped(s);
-      }}
-      filter={({ options }) => options}
-      nothingFoundMessage="—"
-    />
   );
 }
 
