@@ -6,12 +6,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, dataDir, launch, screenshot } from './browser';
+import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
 import { expectAccessible, login, PASSWORD, post, settled, signedIn } from './customer-kit';
 
 const ADMIN = 'marco.ferri@sportello.example';
 const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
 const RUN = Date.now().toString(36);
+const LANGUAGES = [
+  ['it-IT', 'it'],
+  ['en-EN', 'en'],
+  ['es-ES', 'es'],
+] as const;
 
 async function get<T>(path: string, token: string): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -166,14 +171,11 @@ describe('catalogue administration', () => {
     expect(errors).toEqual([]);
   });
 
-  // One test per language: each stays well inside the per-test time limit on a loaded machine.
-  for (const [language, short] of [
-    ['it-IT', 'it'],
-    ['en-EN', 'en'],
-    ['es-ES', 'es'],
-  ] as const) {
-    it(`screens at 1366 and 360 px in ${short} are accessible`, async () => {
-      for (const width of [1366, 360]) {
+  // Each width in its languages (browser.ts languagesAt: one per width by default, all three with
+  // npm run test:e2e:all-languages), axe on every screen.
+  it('screens at 1366 and 360 px in their languages, accessible', async () => {
+    for (const [index, width] of [1366, 360].entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
         const c = await deskContext(browser, staffToken, language, width);
         const p = await c.newPage();
         await p.goto(`${ADMIN_URL}/appointments`);
@@ -195,6 +197,5 @@ describe('catalogue administration', () => {
         await screenshot(p, `admin-wiki-${short}-${width}`);
         await c.close();
       }
-    });
-  }
+  }, 240_000);
 });
