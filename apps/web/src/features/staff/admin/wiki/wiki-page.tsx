@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
-  Card,
   Group,
   NativeSelect,
   Stack,
@@ -29,6 +27,7 @@ import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
+import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker } from '../company-picker';
 
@@ -176,117 +175,97 @@ function ElementEditor({
     },
   });
   return (
-    <Card
-      withBorder
-      padding="md"
-      component="form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <EditorCard
+      title={element ? element.name : t('catalog.wiki.newElement')}
+      onSave={() => save.mutate()}
+      onCancel={onDone}
+      error={save.isError ? save.error : null}
+      saving={save.isPending}
     >
-      <Stack gap="sm">
-        <Title order={2} size="h3">
-          {element ? element.name : t('catalog.wiki.newElement')}
-        </Title>
-        <TextInput
-          label={t('catalog.wiki.name')}
-          required
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-        />
-        <NativeSelect
-          label={t('catalog.wiki.folder')}
-          value={String(folderId)}
-          onChange={(e) => setFolderId(Number(e.currentTarget.value))}
-          data={folders.map((f) => ({ value: String(f.id), label: f.name }))}
-        />
-        <Text fw={600} size="sm">
-          {t('catalog.wiki.properties')}
-        </Text>
-        {properties.map((p, i) => (
-          <Group key={p.id} gap="xs" align="end" wrap="wrap">
-            <TextInput
-              label={t('catalog.wiki.property')}
-              required
-              value={p.typologyName}
-              onChange={(e) => put(i, { typologyName: e.currentTarget.value })}
-              miw={160}
-            />
+      <TextInput
+        label={t('catalog.wiki.name')}
+        required
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+      />
+      <NativeSelect
+        label={t('catalog.wiki.folder')}
+        value={String(folderId)}
+        onChange={(e) => setFolderId(Number(e.currentTarget.value))}
+        data={folders.map((f) => ({ value: String(f.id), label: f.name }))}
+      />
+      <Text fw={600} size="sm">
+        {t('catalog.wiki.properties')}
+      </Text>
+      {properties.map((p, i) => (
+        <Group key={p.id} gap="xs" align="end" wrap="wrap">
+          <TextInput
+            label={t('catalog.wiki.property')}
+            required
+            value={p.typologyName}
+            onChange={(e) => put(i, { typologyName: e.currentTarget.value })}
+            miw={160}
+          />
+          <NativeSelect
+            label={t('catalog.wiki.type')}
+            value={p.dataType}
+            onChange={(e) => put(i, { dataType: e.currentTarget.value as DataType })}
+            data={WIKI_DATA_TYPES.map((d) => ({ value: d, label: t(`catalog.wiki.types.${d}`) }))}
+          />
+          {p.dataType === 'bool' ? (
             <NativeSelect
-              label={t('catalog.wiki.type')}
-              value={p.dataType}
-              onChange={(e) => put(i, { dataType: e.currentTarget.value as DataType })}
-              data={WIKI_DATA_TYPES.map((d) => ({ value: d, label: t(`catalog.wiki.types.${d}`) }))}
+              label={t('catalog.wiki.value')}
+              value={p.value ?? ''}
+              onChange={(e) => put(i, { value: e.currentTarget.value || null })}
+              data={[
+                { value: '', label: '—' },
+                { value: 'true', label: t('catalog.wiki.yes') },
+                { value: 'false', label: t('catalog.wiki.no') },
+              ]}
             />
-            {p.dataType === 'bool' ? (
-              <NativeSelect
-                label={t('catalog.wiki.value')}
-                value={p.value ?? ''}
-                onChange={(e) => put(i, { value: e.currentTarget.value || null })}
-                data={[
-                  { value: '', label: '—' },
-                  { value: 'true', label: t('catalog.wiki.yes') },
-                  { value: 'false', label: t('catalog.wiki.no') },
-                ]}
-              />
-            ) : p.dataType === 'file' ? (
-              <Text size="sm" pb={8}>
-                {p.fileId ? t('catalog.wiki.fileKept') : t('catalog.wiki.fileFromImport')}
-              </Text>
-            ) : (
-              <TextInput
-                label={t('catalog.wiki.value')}
-                type={p.dataType === 'date' ? 'date' : p.dataType === 'number' ? 'number' : 'text'}
-                value={p.value ?? ''}
-                onChange={(e) => put(i, { value: e.currentTarget.value })}
-                miw={180}
-              />
-            )}
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              mb={4}
-              aria-label={t('catalog.wiki.removeProperty')}
-              onClick={() => setProperties((ps) => ps.filter((_, j) => j !== i))}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
-          </Group>
-        ))}
-        <Button
-          variant="subtle"
-          w="fit-content"
-          leftSection={<IconPlus size={14} aria-hidden />}
-          onClick={() =>
-            setProperties((ps) => [
-              ...ps,
-              {
-                id: Math.max(0, ...ps.map((p) => p.id)) + 1,
-                typologyName: '',
-                dataType: 'text',
-                value: '',
-                fileId: null,
-              },
-            ])
-          }
-        >
-          {t('catalog.wiki.addProperty')}
-        </Button>
-        {save.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(save.error, t)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('catalog.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('catalog.save')}
-          </Button>
+          ) : p.dataType === 'file' ? (
+            <Text size="sm" pb={8}>
+              {p.fileId ? t('catalog.wiki.fileKept') : t('catalog.wiki.fileFromImport')}
+            </Text>
+          ) : (
+            <TextInput
+              label={t('catalog.wiki.value')}
+              type={p.dataType === 'date' ? 'date' : p.dataType === 'number' ? 'number' : 'text'}
+              value={p.value ?? ''}
+              onChange={(e) => put(i, { value: e.currentTarget.value })}
+              miw={180}
+            />
+          )}
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            mb={4}
+            aria-label={t('catalog.wiki.removeProperty')}
+            onClick={() => setProperties((ps) => ps.filter((_, j) => j !== i))}
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
         </Group>
-      </Stack>
-    </Card>
+      ))}
+      <Button
+        variant="subtle"
+        w="fit-content"
+        leftSection={<IconPlus size={14} aria-hidden />}
+        onClick={() =>
+          setProperties((ps) => [
+            ...ps,
+            {
+              id: Math.max(0, ...ps.map((p) => p.id)) + 1,
+              typologyName: '',
+              dataType: 'text',
+              value: '',
+              fileId: null,
+            },
+          ])
+        }
+      >
+        {t('catalog.wiki.addProperty')}
+      </Button>
+    </EditorCard>
   );
 }
