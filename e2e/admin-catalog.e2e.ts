@@ -12,6 +12,11 @@ import { expectAccessible, login, PASSWORD, post, settled, signedIn } from './cu
 const ADMIN = 'marco.ferri@sportello.example';
 const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
 const RUN = Date.now().toString(36);
+const LANGUAGES = [
+  ['it-IT', 'it'],
+  ['en-EN', 'en'],
+  ['es-ES', 'es'],
+] as const;
 
 async function get<T>(path: string, token: string): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -166,14 +171,11 @@ describe('catalogue administration', () => {
     expect(errors).toEqual([]);
   });
 
-  it('screens at 1366 and 360 px in their languages are accessible', async () => {
-    const languages = [
-      ['it-IT', 'it'],
-      ['en-EN', 'en'],
-      ['es-ES', 'es'],
-    ] as const;
-    for (const [index, width] of [1366, 360].entries()) {
-      for (const [language, short] of languagesAt(languages, index)) {
+  // Each width in its languages (browser.ts languagesAt: one per width by default, all three with
+  // npm run test:e2e:all-languages), axe on every screen.
+  it('screens at 1366 and 360 px in their languages, accessible', async () => {
+    for (const [index, width] of [1366, 360].entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
         const c = await deskContext(browser, staffToken, language, width);
         const p = await c.newPage();
         await p.goto(`${ADMIN_URL}/appointments`);
@@ -189,8 +191,11 @@ describe('catalogue administration', () => {
         await p.getByRole('cell', { name: contractName }).waitFor();
         await expectAccessible(p);
         await screenshot(p, `admin-contracts-${short}-${width}`);
+        await p.goto(`${ADMIN_URL}/wiki?company=1`);
+        await p.getByRole('main').getByRole('table').waitFor();
+        await expectAccessible(p);
+        await screenshot(p, `admin-wiki-${short}-${width}`);
         await c.close();
       }
-    }
-  });
+  }, 240_000);
 });

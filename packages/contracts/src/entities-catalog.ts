@@ -299,6 +299,21 @@ export const catalogAdminRoutes = {
     tags,
     summary: "A company's hour and unit contracts with their activities, newest start first",
   }),
+  wiki: defineRoute({
+    method: 'GET',
+    path: `${admin}/wiki`,
+    params: staffPortalParamsSchema,
+    query: companyListQuerySchema,
+    responses: {
+      200: z.object({
+        folders: z.array(wikiFolderEntitySchema),
+        elements: z.array(wikiElementEntitySchema),
+      }),
+    },
+    access: staffAdmin,
+    tags,
+    summary: `A company's wiki folders and elements with their properties, by name (at most ${CATALOG_LIST_MAX} each)`,
+  }),
   subscriptions: defineRoute({
     method: 'GET',
     path: `${admin}/subscriptions`,

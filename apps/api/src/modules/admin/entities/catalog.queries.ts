@@ -257,23 +257,13 @@ export async function readWikiFolder(
   );
 }
 
-export async function readWikiElement(
-  db: Queryable,
-  portalId: number,
-  extId: number,
-  lock = false,
-): Promise<Stored<WikiElementEntity> | undefined> {
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select e.id as row_id, e.ext_id, co.ext_id as company_ext, f.ext_id as folder_ext, e.name,
-        coalesce((select json_agg(json_build_object('id', p.ext_id, 'typologyName', p.typology_name,
-            'dataType', p.data_type, 'value', p.value, 'fileId', p.file_id) order by p.position, p.id)
-          from wiki_properties p where p.element_id = e.id), '[]'::json) as properties
-      from wiki_elements e join companies co on co.id = e.company_id join wiki_folders f on f.id = e.folder_id
-      where e.portal_id = ${portalId}::int and e.ext_id = ${extId}::bigint ${lockOf(lock, 'e')}`,
-  );
-  const r = rows[0];
-  if (!r) return undefined;
+const wikiElementSelect = sql`select e.id as row_id, e.ext_id, co.ext_id as company_ext, f.ext_id as folder_ext,
+    e.name, coalesce((select json_agg(json_build_object('id', p.ext_id, 'typologyName', p.typology_name,
+        'dataType', p.data_type, 'value', p.value, 'fileId', p.file_id) order by p.position, p.id)
+      from wiki_properties p where p.element_id = e.id), '[]'::json) as properties
+  from wiki_elements e join companies co on co.id = e.company_id join wiki_folders f on f.id = e.folder_id`;
+
+function wikiElementOf(r: Record<string, unknown>): Stored<WikiElementEntity> {
   const props = (typeof r.properties === 'string' ? JSON.parse(r.properties) : r.properties) as Record<
     string,
     unknown
@@ -291,6 +281,41 @@ export async function readWikiElement(
       value: (p.value as string | null) ?? null,
       fileId: numOrNull(p.fileId),
     })),
+  };
+}
+
+export async function readWikiElement(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<WikiElementEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${wikiElementSelect}
+      where e.portal_id = ${portalId}::int and e.ext_id = ${extId}::bigint ${lockOf(lock, 'e')}`,
+  );
+  return rows[0] && wikiElementOf(rows[0]);
+}
+
+/** A company's wiki: folders and elements by name (indexes wiki_folders_company_idx, wiki_elements_company_idx). */
+export async function listWiki(db: Queryable, portalId: number, companyExtId: number) {
+  const folders = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select f.ext_id, co.ext_id as company_ext, f.name
+      from wiki_folders f join companies co on co.id = f.company_id
+      where co.portal_id = ${portalId}::int and co.ext_id = ${companyExtId}::bigint
+      order by f.name, f.id limit ${CATALOG_LIST_MAX}`,
+  );
+  const elements = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${wikiElementSelect}
+      where co.portal_id = ${portalId}::int and co.ext_id = ${companyExtId}::bigint
+      order by e.name, e.id limit ${CATALOG_LIST_MAX}`,
+  );
+  return {
+    folders: folders.map((f) => ({ id: num(f.ext_id), companyId: num(f.company_ext), name: String(f.name) })),
+    elements: elements.map((r) => withoutRowId(wikiElementOf(r))),
   };
 }
 

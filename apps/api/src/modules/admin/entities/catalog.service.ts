@@ -29,6 +29,7 @@ import {
   listAppointmentLinks,
   listSubscriptions,
   listTaskLinks,
+  listWiki,
   pickCompanies,
   readActivityContract,
   readAppointmentLink,
@@ -362,6 +363,8 @@ export const listLinks = async (ctx: AppContext, portalId: number) => ({
 export const companyPicker = async (ctx: AppContext, portalId: number, q: string) => ({
   items: await pickCompanies(ctx.database.db, portalId, q),
 });
+export const listWikiOf = (ctx: AppContext, portalId: number, companyId: number) =>
+  listWiki(ctx.database.db, portalId, companyId);
 export const listTasks = async (ctx: AppContext, portalId: number) => ({
   items: await listTaskLinks(ctx.database.db, portalId),
 });

@@ -463,6 +463,12 @@ describe('wiki folders and elements', () => {
         { id: 3, dataType: 'bool', value: 'true' },
       ],
     });
+    const wiki = (await call('GET', `${ADMIN}/wiki?companyId=10`, admin)).json() as {
+      folders: { id: number }[];
+      elements: { id: number; folderId: number }[];
+    };
+    expect(wiki.folders.map((f) => f.id)).toEqual(expect.arrayContaining([1, 2, folderId]));
+    expect(wiki.elements).toContainEqual(expect.objectContaining({ id, folderId }));
     // A folder holding elements is not deleted under them.
     expect((await call('DELETE', `${V1}/wiki-folders/${folderId}`, write)).statusCode).toBe(409);
     const up = await call('PATCH', `${V1}/wiki-elements/${id}`, write, { name: 'HP LaserJet Pro' });

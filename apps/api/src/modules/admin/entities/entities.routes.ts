@@ -183,6 +183,7 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
   const portalOf = (st: StaffPortal) => staffActor(st).portalId;
   route(app, ctx, c.appointmentLinks, async (_q, _r, st) => catalog.listLinks(ctx, portalOf(st)));
   route(app, ctx, c.companies, async (req, _r, st) => catalog.companyPicker(ctx, portalOf(st), req.query.q));
+  route(app, ctx, c.wiki, async (req, _r, st) => catalog.listWikiOf(ctx, portalOf(st), req.query.companyId));
   route(app, ctx, c.taskLinks, async (_q, _r, st) => catalog.listTasks(ctx, portalOf(st)));
   route(app, ctx, c.activityContracts, async (req, _r, st) =>
     catalog.listContractsOf(ctx, portalOf(st), req.query.companyId),

@@ -5,7 +5,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Card,
   Group,
   Modal,
   NativeSelect,
@@ -35,6 +34,7 @@ import { usePageTitle } from '../../../../ui/page-title';
 import { useDeskOptions } from '../../api/options';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
+import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -192,81 +192,62 @@ function LinkEditor({ link, onDone }: { link: AppointmentLinkEntity | null; onDo
   const stepError = t('catalog.appointments.step', { step: APPOINTMENT_DURATION_STEP });
 
   return (
-    <Card
-      withBorder
-      padding="md"
-      component="form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <EditorCard
+      title={link ? link.title : t('catalog.appointments.newLink')}
+      onSave={() => save.mutate()}
+      onCancel={onDone}
+      error={save.isError ? save.error : null}
+      saving={save.isPending}
+      saveDisabled={!durationOk(form.defaultDurationMinutes)}
     >
-      <Stack gap="sm">
-        <Title order={2} size="h3">
-          {link ? link.title : t('catalog.appointments.newLink')}
-        </Title>
-        <TextInput
-          label={t('catalog.appointments.title')}
-          required
-          value={form.title}
-          onChange={(e) => set('title', e.currentTarget.value)}
+      <TextInput
+        label={t('catalog.appointments.title')}
+        required
+        value={form.title}
+        onChange={(e) => set('title', e.currentTarget.value)}
+      />
+      <NativeSelect
+        label={t('catalog.appointments.agent')}
+        value={String(agentId)}
+        onChange={(e) => set('agentId', Number(e.currentTarget.value))}
+        data={agents.map((a) => ({ value: String(a.id), label: a.displayName }))}
+      />
+      <Group grow align="start" wrap="wrap">
+        <NumberInput
+          label={t('catalog.appointments.duration')}
+          min={APPOINTMENT_DURATION_STEP}
+          step={APPOINTMENT_DURATION_STEP}
+          value={form.defaultDurationMinutes}
+          onChange={(v) => set('defaultDurationMinutes', Number(v))}
+          error={durationOk(form.defaultDurationMinutes) ? undefined : stepError}
+          miw={140}
         />
-        <NativeSelect
-          label={t('catalog.appointments.agent')}
-          value={String(agentId)}
-          onChange={(e) => set('agentId', Number(e.currentTarget.value))}
-          data={agents.map((a) => ({ value: String(a.id), label: a.displayName }))}
+        <NumberInput
+          label={t('catalog.appointments.slot')}
+          min={APPOINTMENT_DURATION_STEP}
+          step={APPOINTMENT_DURATION_STEP}
+          value={form.slotMinutes}
+          onChange={(v) => set('slotMinutes', Number(v))}
+          miw={140}
         />
-        <Group grow align="start" wrap="wrap">
-          <NumberInput
-            label={t('catalog.appointments.duration')}
-            min={APPOINTMENT_DURATION_STEP}
-            step={APPOINTMENT_DURATION_STEP}
-            value={form.defaultDurationMinutes}
-            onChange={(v) => set('defaultDurationMinutes', Number(v))}
-            error={durationOk(form.defaultDurationMinutes) ? undefined : stepError}
-            miw={140}
-          />
-          <NumberInput
-            label={t('catalog.appointments.slot')}
-            min={APPOINTMENT_DURATION_STEP}
-            step={APPOINTMENT_DURATION_STEP}
-            value={form.slotMinutes}
-            onChange={(v) => set('slotMinutes', Number(v))}
-            miw={140}
-          />
-          <NumberInput
-            label={t('catalog.appointments.daysAhead')}
-            min={1}
-            max={366}
-            value={form.daysAhead}
-            onChange={(v) => set('daysAhead', Number(v))}
-            miw={140}
-          />
-        </Group>
-        <Text fw={600} size="sm">
-          {t('catalog.appointments.weeklyHours')}
-        </Text>
-        <Stack gap={6}>
-          {DAYS.map((day) => (
-            <DayHours key={day} day={day} hours={form.weeklyHours[day]} onChange={(h) => setDay(day, h)} />
-          ))}
-        </Stack>
-        {save.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(save.error, t)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('catalog.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} disabled={!durationOk(form.defaultDurationMinutes)}>
-            {t('catalog.save')}
-          </Button>
-        </Group>
+        <NumberInput
+          label={t('catalog.appointments.daysAhead')}
+          min={1}
+          max={366}
+          value={form.daysAhead}
+          onChange={(v) => set('daysAhead', Number(v))}
+          miw={140}
+        />
+      </Group>
+      <Text fw={600} size="sm">
+        {t('catalog.appointments.weeklyHours')}
+      </Text>
+      <Stack gap={6}>
+        {DAYS.map((day) => (
+          <DayHours key={day} day={day} hours={form.weeklyHours[day]} onChange={(h) => setDay(day, h)} />
+        ))}
       </Stack>
-    </Card>
+    </EditorCard>
   );
 }
 

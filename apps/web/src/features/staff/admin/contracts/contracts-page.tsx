@@ -1,14 +1,11 @@
 import { useState } from 'react';
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
-  Card,
   Group,
   NativeSelect,
   NumberInput,
-  Select,
   Stack,
   Table,
   Text,
@@ -18,6 +15,7 @@ import {
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { CompanyPicker } from '../company-picker';
 import {
   catalogAdminRoutes,
   entityStaffRoutes,
@@ -31,6 +29,7 @@ import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
+import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
@@ -61,51 +60,6 @@ export default function ContractsAdminPage() {
         </>
       )}
     </Stack>
-  );
-}
-
-function CompanyPicker({ value, onChange }: { value: number | null; onChange: (id: number | null) => void }) {
-  const { t } = useStaffT();
-  const { company } = useDesk();
-  const [search, setSearch] = useState('');
-  /** What the user typed (the input also shows the chosen company's name, which is not a search). */
-  const [typed, setTyped] = useState('');
-  const found = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'company-picker', typed] as const,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.companies, { params: { company }, query: { q: typed }, signal }),
-    placeholderData: (previous) => previous,
-  });
-  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
-  const data = (found.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.companyName }));
-  const selected =
-    value === null
-      ? null
-      : (data.find((d) => d.value === String(value)) ??
-        (chosen?.value === String(value) ? chosen : { value: String(value), label: `#${value}` }));
-  if (selected && !data.some((d) => d.value === selected.value)) data.unshift(selected);
-  return (
-    <Select
-      label={t('catalog.contracts.company')}
-      placeholder={t('catalog.contracts.pickCompany')}
-      searchable
-      clearable
-      maw={420}
-      data={data}
-      value={selected?.value ?? null}
-      onChange={(v, option) => {
-        setChosen(option ?? null);
-        setTyped('');
-        onChange(v ? Number(v) : null);
-      }}
-      searchValue={search}
-      onSearchChange={(s) => {
-        setSearch(s);
-        if (s !== selected?.label) setTyped(s);
-      }}
-      filter={({ options }) => options}
-      nothingFoundMessage="—"
-    />
   );
 }
 
@@ -259,160 +213,140 @@ function ContractEditor({
   });
   const nextActivityId = () => Math.max(0, ...form.activities.map((a) => a.id)) + 1;
   return (
-    <Card
-      withBorder
-      padding="md"
-      component="form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <EditorCard
+      title={contract ? contract.name : t('catalog.contracts.newContract')}
+      onSave={() => save.mutate()}
+      onCancel={onDone}
+      error={save.isError ? save.error : null}
+      saving={save.isPending}
     >
-      <Stack gap="sm">
-        <Title order={2} size="h3">
-          {contract ? contract.name : t('catalog.contracts.newContract')}
-        </Title>
+      <TextInput
+        label={t('catalog.contracts.name')}
+        required
+        value={form.name}
+        onChange={(e) => set('name', e.currentTarget.value)}
+      />
+      <Group grow align="start" wrap="wrap">
         <TextInput
-          label={t('catalog.contracts.name')}
+          type="date"
+          label={t('catalog.contracts.start')}
           required
-          value={form.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
+          value={form.start}
+          onChange={(e) => set('start', e.currentTarget.value)}
+          miw={150}
         />
-        <Group grow align="start" wrap="wrap">
+        <TextInput
+          type="date"
+          label={t('catalog.contracts.end')}
+          value={form.end ?? ''}
+          onChange={(e) => set('end', e.currentTarget.value || null)}
+          miw={150}
+        />
+        <NativeSelect
+          label={t('catalog.contracts.type')}
+          value={String(form.activityContractType)}
+          onChange={(e) => set('activityContractType', e.currentTarget.value === '1' ? 1 : 0)}
+          data={[
+            { value: '0', label: t('catalog.contracts.types.0') },
+            { value: '1', label: t('catalog.contracts.types.1') },
+          ]}
+          miw={120}
+        />
+        <NumberInput
+          label={hours ? t('catalog.contracts.hours') : t('catalog.contracts.units')}
+          min={0}
+          decimalScale={2}
+          value={(hours ? form.hoursAmount : form.unitAmount) ?? ''}
+          onChange={(v) => {
+            const n = v === '' ? null : Number(v);
+            if (hours) set('hoursAmount', n);
+            else set('unitAmount', n);
+          }}
+          miw={120}
+        />
+      </Group>
+      <Text fw={600} size="sm">
+        {t('catalog.contracts.activities')}
+      </Text>
+      {form.activities.map((a, i) => (
+        <Group key={a.id} gap="xs" align="end" wrap="wrap">
           <TextInput
-            type="date"
-            label={t('catalog.contracts.start')}
+            label={t('catalog.contracts.activityType')}
             required
-            value={form.start}
-            onChange={(e) => set('start', e.currentTarget.value)}
-            miw={150}
+            value={a.activityTypeName}
+            onChange={(e) => setActivity(i, { activityTypeName: e.currentTarget.value })}
+            miw={180}
           />
           <TextInput
             type="date"
-            label={t('catalog.contracts.end')}
-            value={form.end ?? ''}
-            onChange={(e) => set('end', e.currentTarget.value || null)}
-            miw={150}
+            label={t('catalog.contracts.date')}
+            required
+            value={dayOf(a.start)}
+            onChange={(e) => setActivity(i, { start: e.currentTarget.value })}
           />
-          <NativeSelect
-            label={t('catalog.contracts.type')}
-            value={String(form.activityContractType)}
-            onChange={(e) => set('activityContractType', e.currentTarget.value === '1' ? 1 : 0)}
-            data={[
-              { value: '0', label: t('catalog.contracts.types.0') },
-              { value: '1', label: t('catalog.contracts.types.1') },
-            ]}
-            miw={120}
+          {hours ? (
+            <NumberInput
+              label={t('catalog.contracts.durationMinutes')}
+              min={0}
+              value={a.durationMinutes}
+              onChange={(v) => setActivity(i, { durationMinutes: Number(v) || 0 })}
+              w={110}
+            />
+          ) : (
+            <NumberInput
+              label={t('catalog.contracts.units')}
+              min={0}
+              decimalScale={2}
+              value={a.units ?? ''}
+              onChange={(v) => setActivity(i, { units: v === '' ? null : Number(v) })}
+              w={110}
+            />
+          )}
+          <TextInput
+            label={t('catalog.contracts.assignedUser')}
+            value={a.assignedUser}
+            onChange={(e) => setActivity(i, { assignedUser: e.currentTarget.value })}
+            miw={140}
           />
-          <NumberInput
-            label={hours ? t('catalog.contracts.hours') : t('catalog.contracts.units')}
-            min={0}
-            decimalScale={2}
-            value={(hours ? form.hoursAmount : form.unitAmount) ?? ''}
-            onChange={(v) => {
-              const n = v === '' ? null : Number(v);
-              if (hours) set('hoursAmount', n);
-              else set('unitAmount', n);
-            }}
-            miw={120}
-          />
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            mb={4}
+            aria-label={t('catalog.contracts.removeActivity')}
+            onClick={() =>
+              set(
+                'activities',
+                form.activities.filter((_, j) => j !== i),
+              )
+            }
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
         </Group>
-        <Text fw={600} size="sm">
-          {t('catalog.contracts.activities')}
-        </Text>
-        {form.activities.map((a, i) => (
-          <Group key={a.id} gap="xs" align="end" wrap="wrap">
-            <TextInput
-              label={t('catalog.contracts.activityType')}
-              required
-              value={a.activityTypeName}
-              onChange={(e) => setActivity(i, { activityTypeName: e.currentTarget.value })}
-              miw={180}
-            />
-            <TextInput
-              type="date"
-              label={t('catalog.contracts.date')}
-              required
-              value={dayOf(a.start)}
-              onChange={(e) => setActivity(i, { start: e.currentTarget.value })}
-            />
-            {hours ? (
-              <NumberInput
-                label={t('catalog.contracts.durationMinutes')}
-                min={0}
-                value={a.durationMinutes}
-                onChange={(v) => setActivity(i, { durationMinutes: Number(v) || 0 })}
-                w={110}
-              />
-            ) : (
-              <NumberInput
-                label={t('catalog.contracts.units')}
-                min={0}
-                decimalScale={2}
-                value={a.units ?? ''}
-                onChange={(v) => setActivity(i, { units: v === '' ? null : Number(v) })}
-                w={110}
-              />
-            )}
-            <TextInput
-              label={t('catalog.contracts.assignedUser')}
-              value={a.assignedUser}
-              onChange={(e) => setActivity(i, { assignedUser: e.currentTarget.value })}
-              miw={140}
-            />
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              mb={4}
-              aria-label={t('catalog.contracts.removeActivity')}
-              onClick={() =>
-                set(
-                  'activities',
-                  form.activities.filter((_, j) => j !== i),
-                )
-              }
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
-          </Group>
-        ))}
-        <Button
-          variant="subtle"
-          w="fit-content"
-          leftSection={<IconPlus size={14} aria-hidden />}
-          onClick={() =>
-            set('activities', [
-              ...form.activities,
-              {
-                id: nextActivityId(),
-                activityTypeName: '',
-                start: form.start,
-                durationMinutes: 60,
-                units: null,
-                assignedUser: '',
-                addressType: 0,
-                activityLocation_Address: null,
-              },
-            ])
-          }
-        >
-          {t('catalog.contracts.addActivity')}
-        </Button>
-        {save.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(save.error, t)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('catalog.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('catalog.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+      ))}
+      <Button
+        variant="subtle"
+        w="fit-content"
+        leftSection={<IconPlus size={14} aria-hidden />}
+        onClick={() =>
+          set('activities', [
+            ...form.activities,
+            {
+              id: nextActivityId(),
+              activityTypeName: '',
+              start: form.start,
+              durationMinutes: 60,
+              units: null,
+              assignedUser: '',
+              addressType: 0,
+              activityLocation_Address: null,
+            },
+          ])
+        }
+      >
+        {t('catalog.contracts.addActivity')}
+      </Button>
+    </EditorCard>
   );
 }
 
@@ -543,133 +477,113 @@ function SubscriptionEditor({
   const num = (v: string | number) => (v === '' ? null : Number(v));
   const type = form.trigger.recurrenceType;
   return (
-    <Card
-      withBorder
-      padding="md"
-      component="form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
+    <EditorCard
+      title={subscription ? subscription.code : t('catalog.contracts.newSubscription')}
+      onSave={() => save.mutate()}
+      onCancel={onDone}
+      error={save.isError ? save.error : null}
+      saving={save.isPending}
     >
-      <Stack gap="sm">
-        <Title order={2} size="h3">
-          {subscription ? subscription.code : t('catalog.contracts.newSubscription')}
-        </Title>
-        <Group grow align="start" wrap="wrap">
-          <TextInput
-            label={t('catalog.contracts.code')}
-            value={form.code}
-            onChange={(e) => set('code', e.currentTarget.value)}
-            miw={140}
-          />
-          <TextInput
-            label={t('catalog.contracts.description')}
-            value={form.description}
-            onChange={(e) => set('description', e.currentTarget.value)}
-            miw={220}
-          />
-        </Group>
-        <Group grow align="start" wrap="wrap">
-          <NumberInput
-            label={t('catalog.contracts.quantity')}
-            decimalScale={2}
-            value={form.quantity}
-            onChange={(v) => set('quantity', Number(v) || 0)}
-            miw={110}
-          />
-          <NumberInput
-            label={t('catalog.contracts.taxedTotal')}
-            decimalScale={2}
-            value={form.taxedTotal}
-            onChange={(v) => set('taxedTotal', Number(v) || 0)}
-            miw={130}
-          />
-          <TextInput
-            type="date"
-            label={t('catalog.contracts.advanceDate')}
-            required
-            value={form.advanceDate}
-            onChange={(e) => set('advanceDate', e.currentTarget.value)}
-            miw={150}
-          />
-        </Group>
-        <Group grow align="start" wrap="wrap">
-          <NativeSelect
-            label={t('catalog.contracts.recurrence')}
-            value={String(type)}
-            onChange={(e) => setTrigger({ recurrenceType: Number(e.currentTarget.value) as 10 | 20 | 30 })}
-            data={(['10', '20', '30'] as const).map((v) => ({
-              value: v,
-              label: t(`catalog.contracts.recurrences.${v}`),
-            }))}
-            miw={160}
-          />
-          {type === 10 && (
-            <>
-              <NumberInput
-                label={t('catalog.contracts.everyWeeks')}
-                min={1}
-                max={52}
-                value={form.trigger.frequencyWeek ?? ''}
-                onChange={(v) => setTrigger({ frequencyWeek: num(v) })}
-              />
-              <NativeSelect
-                label={t('catalog.contracts.weekday')}
-                value={String(form.trigger.recurrenceDayOfWeek ?? '')}
-                onChange={(e) => setTrigger({ recurrenceDayOfWeek: num(e.currentTarget.value) })}
-                data={[
-                  { value: '', label: '—' },
-                  ...(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const).map((d, i) => ({
-                    value: String(i + 1),
-                    label: t(`catalog.days.${d}`),
-                  })),
-                ]}
-              />
-            </>
-          )}
-          {type === 20 && (
+      <Group grow align="start" wrap="wrap">
+        <TextInput
+          label={t('catalog.contracts.code')}
+          value={form.code}
+          onChange={(e) => set('code', e.currentTarget.value)}
+          miw={140}
+        />
+        <TextInput
+          label={t('catalog.contracts.description')}
+          value={form.description}
+          onChange={(e) => set('description', e.currentTarget.value)}
+          miw={220}
+        />
+      </Group>
+      <Group grow align="start" wrap="wrap">
+        <NumberInput
+          label={t('catalog.contracts.quantity')}
+          decimalScale={2}
+          value={form.quantity}
+          onChange={(v) => set('quantity', Number(v) || 0)}
+          miw={110}
+        />
+        <NumberInput
+          label={t('catalog.contracts.taxedTotal')}
+          decimalScale={2}
+          value={form.taxedTotal}
+          onChange={(v) => set('taxedTotal', Number(v) || 0)}
+          miw={130}
+        />
+        <TextInput
+          type="date"
+          label={t('catalog.contracts.advanceDate')}
+          required
+          value={form.advanceDate}
+          onChange={(e) => set('advanceDate', e.currentTarget.value)}
+          miw={150}
+        />
+      </Group>
+      <Group grow align="start" wrap="wrap">
+        <NativeSelect
+          label={t('catalog.contracts.recurrence')}
+          value={String(type)}
+          onChange={(e) => setTrigger({ recurrenceType: Number(e.currentTarget.value) as 10 | 20 | 30 })}
+          data={(['10', '20', '30'] as const).map((v) => ({
+            value: v,
+            label: t(`catalog.contracts.recurrences.${v}`),
+          }))}
+          miw={160}
+        />
+        {type === 10 && (
+          <>
             <NumberInput
-              label={t('catalog.contracts.everyMonths')}
+              label={t('catalog.contracts.everyWeeks')}
               min={1}
-              max={120}
-              value={form.trigger.frequencyMonth ?? ''}
-              onChange={(v) => setTrigger({ frequencyMonth: num(v) })}
+              max={52}
+              value={form.trigger.frequencyWeek ?? ''}
+              onChange={(v) => setTrigger({ frequencyWeek: num(v) })}
             />
-          )}
-          {(type === 20 || type === 30) && (
-            <NumberInput
-              label={t('catalog.contracts.day')}
-              min={1}
-              max={31}
-              value={form.trigger.recurrenceDay ?? ''}
-              onChange={(v) => setTrigger({ recurrenceDay: num(v) })}
+            <NativeSelect
+              label={t('catalog.contracts.weekday')}
+              value={String(form.trigger.recurrenceDayOfWeek ?? '')}
+              onChange={(e) => setTrigger({ recurrenceDayOfWeek: num(e.currentTarget.value) })}
+              data={[
+                { value: '', label: '—' },
+                ...(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const).map((d, i) => ({
+                  value: String(i + 1),
+                  label: t(`catalog.days.${d}`),
+                })),
+              ]}
             />
-          )}
-          {type === 30 && (
-            <NumberInput
-              label={t('catalog.contracts.month')}
-              min={1}
-              max={12}
-              value={form.trigger.recurrenceMonth ?? ''}
-              onChange={(v) => setTrigger({ recurrenceMonth: num(v) })}
-            />
-          )}
-        </Group>
-        {save.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(save.error, t)}
-          </Alert>
+          </>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('catalog.cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('catalog.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+        {type === 20 && (
+          <NumberInput
+            label={t('catalog.contracts.everyMonths')}
+            min={1}
+            max={120}
+            value={form.trigger.frequencyMonth ?? ''}
+            onChange={(v) => setTrigger({ frequencyMonth: num(v) })}
+          />
+        )}
+        {(type === 20 || type === 30) && (
+          <NumberInput
+            label={t('catalog.contracts.day')}
+            min={1}
+            max={31}
+            value={form.trigger.recurrenceDay ?? ''}
+            onChange={(v) => setTrigger({ recurrenceDay: num(v) })}
+          />
+        )}
+        {type === 30 && (
+          <NumberInput
+            label={t('catalog.contracts.month')}
+            min={1}
+            max={12}
+            value={form.trigger.recurrenceMonth ?? ''}
+            onChange={(v) => setTrigger({ recurrenceMonth: num(v) })}
+          />
+        )}
+      </Group>
+    </EditorCard>
   );
 }

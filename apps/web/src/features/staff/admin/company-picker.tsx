@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { Select } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { catalogAdminRoutes } from '@sportello/contracts';
+import { call } from '../../../lib/api-client';
+import { staffKeys } from '../api/keys';
+import { useDesk } from '../desk-context';
+import { useStaffT } from '../i18n';
+
+/** A company of the portal, searched by the start of its name (the admin sections that work per company). */
+export function CompanyPicker({
+  value,
+  onChange,
+}: {
+  value: number | null;
+  onChange: (id: number | null) => void;
+}) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const [search, setSearch] = useState('');
+  /** What the user typed (the input also shows the chosen company's name, which is not a search). */
+  const [typed, setTyped] = useState('');
+  const found = useQuery({
+    queryKey: [...staffKeys.portal(company), 'admin', 'company-picker', typed] as const,
+    queryFn: ({ signal }) =>
+      call(catalogAdminRoutes.companies, { params: { company }, query: { q: typed }, signal }),
+    placeholderData: (previous) => previous,
+  });
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
+  const data = (found.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.companyName }));
+  const selected =
+    value === null
+      ? null
+      : (data.find((d) => d.value === String(value)) ??
+        (chosen?.value === String(value) ? chosen : { value: String(value), label: `#${value}` }));
+  if (selected && !data.some((d) => d.value === selected.value)) data.unshift(selected);
+  return (
+    <Select
+      label={t('catalog.contracts.company')}
+      placeholder={t('catalog.contracts.pickCompany')}
+      searchable
+      clearable
+      maw={420}
+      data={data}
+      value={selected?.value ?? null}
+      onChange={(v, option) => {
+        setChosen(option ?? null);
+        setTyped('');
+        onChange(v ? Number(v) : null);
+      }}
+      searchValue={search}
+      onSearchChange={(s) => {
+        setSearch(s);
+        if (s !== selected?.label) setTyped(s);
+      }}
+      filter={({ options }) => options}
+      nothingFoundMessage="—"
+    />
+  );
+}
