@@ -49,11 +49,20 @@ const STATUS_COLOR: Record<SignatureStatus, string> = {
 export function StatusBadge({ status }: { status: SignatureStatus }) {
   const { t } = useStaffT();
   return (
-    <Badge color={STATUS_COLOR[status]} variant="filled" data-testid="signature-status">
+    <Badge
+      color={STATUS_COLOR[status]}
+      variant="filled"
+      data-testid="signature-status"
+      // The whole word, never cut to an ellipsis in a narrow column.
+      style={{ flexShrink: 0, overflow: 'visible' }}
+      styles={{ label: { overflow: 'visible' } }}
+    >
       {t(`signatures.statuses.${status}`)}
     </Badge>
   );
 }
+
+const fileTitle = (fileName: string) => fileName.replace(/\.pdf$/i, '');
 
 const keysOf = (company: string) => [...staffKeys.portal(company), 'signatures'] as const;
 
@@ -130,8 +139,9 @@ export default function SignaturesPage() {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('signatures.document')}</Table.Th>
-                <Table.Th>{t('signatures.contact')}</Table.Th>
+                {/* The status before the contact: on a phone it stays in view. */}
                 <Table.Th>{t('signatures.status')}</Table.Th>
+                <Table.Th>{t('signatures.contact')}</Table.Th>
                 <Table.Th>{t('signatures.sentAt')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -143,10 +153,10 @@ export default function SignaturesPage() {
                       {r.documentName}
                     </UnstyledButton>
                   </Table.Td>
-                  <Table.Td>{r.contactName}</Table.Td>
-                  <Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     <StatusBadge status={r.status} />
                   </Table.Td>
+                  <Table.Td>{r.contactName}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</Table.Td>
                 </Table.Tr>
               ))}
@@ -186,15 +196,15 @@ function NewRequest({ onDone }: { onDone: (documentKey: string | null) => void }
   const uploaded = uploads.items.find((it) => it.status === 'done');
   const submit = async () => {
     setError(null);
-    if (contactId === null || !uploaded?.result || !documentName.trim())
-      return setError(t('signatures.fillFields'));
+    const name = documentName.trim() || (uploaded ? fileTitle(uploaded.name) : '');
+    if (contactId === null || !uploaded?.result || !name) return setError(t('signatures.fillFields'));
     setBusy(true);
     try {
       const r = await call(signatureStaffRoutes.createSignatureRequest, {
         params: { company },
         body: {
           contactId,
-          documentName: documentName.trim(),
+          documentName: name,
           file: { uploadId: uploaded.result.id },
           method,
           // The end of the chosen day in the browser's zone.
@@ -239,10 +249,8 @@ function NewRequest({ onDone }: { onDone: (documentKey: string | null) => void }
           label={t('signatures.documentName')}
           value={documentName}
           onChange={(e) => setDocumentName(e.currentTarget.value)}
-          onFocus={() => {
-            if (!documentName && uploaded) setDocumentName(uploaded.name.replace(/\.pdf$/i, ''));
-          }}
-          required
+          // Left empty, the file's name is taken.
+          placeholder={uploaded ? fileTitle(uploaded.name) : undefined}
         />
         <Radio.Group
           label={t('signatures.method')}
