@@ -265,7 +265,6 @@ export const entityKinds = [
   // The desk's access administration (admin-access.ts).
   'staff_member',
   'api_key',
-  'webhook_endpoint',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
