@@ -50,6 +50,12 @@ function api() {
     if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'POST')
       return json({ ...KEY, id: 4, name: 'CRM', secret: 'sk_secret_shown_once_1234567890' }, 201);
     if (u.pathname === '/api/staff/portals/demo/admin/webhooks') return json([]);
+    if (u.pathname === '/api/staff/me/preferences')
+      return json(
+        m === 'PUT'
+          ? { emailNewTicket: true, emailCustomerReply: false }
+          : { emailNewTicket: true, emailCustomerReply: true },
+      );
     return undefined;
   });
 }
@@ -92,5 +98,19 @@ describe('desk administration: staff and integrations', { timeout: 30_000 }, () 
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByText('sk_secret_shown_once_1234567890')).toBeNull());
+  });
+
+  it('opens the agent’s preferences from the user menu and saves a switch at once', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/staff');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Account of/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Preferences' }));
+    const reply = await screen.findByRole('switch', { name: /replies/ });
+    expect((reply as HTMLInputElement).checked).toBe(true);
+    await user.click(reply);
+    await waitFor(() => expect((reply as HTMLInputElement).checked).toBe(false));
+    const put = calls.find((c) => c.init?.method === 'PUT' && c.url.endsWith('/api/staff/me/preferences'))!;
+    expect(JSON.parse(String(put.init!.body))).toEqual({ emailCustomerReply: false });
   });
 });
