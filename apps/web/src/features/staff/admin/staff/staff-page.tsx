@@ -194,6 +194,7 @@ function MemberRow({
         <NativeSelect
           aria-label={t('access.staff.roleOf', { name: m.displayName })}
           value={m.role}
+          miw={140}
           disabled={setRole.isPending}
           onChange={(e) => setRole.mutate(e.currentTarget.value as StaffRole)}
           data={[
