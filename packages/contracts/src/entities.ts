@@ -262,6 +262,9 @@ export const entityKinds = [
   'wiki_folder',
   'wiki_element',
   'signature_request',
+  // The desk's access administration (admin-access.ts).
+  'staff_member',
+  'api_key',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
@@ -276,6 +279,10 @@ export const entityActions = [
   'cancelled',
   /** A staff admin opened a read-only session as the contact (admin-people.ts). */
   'viewed_as',
+  'role_changed',
+  'removed',
+  'rotated',
+  'revoked',
 ] as const;
 export const entityActionSchema = z.enum(entityActions);
 export type EntityAction = z.infer<typeof entityActionSchema>;

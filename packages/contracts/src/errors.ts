@@ -7,6 +7,7 @@ import { appointmentErrorCodes } from './appointments';
 import { authErrorCodes } from './auth';
 import { entityErrorCodes } from './entities';
 import { contentErrorCodes } from './admin-content';
+import { accessErrorCodes } from './admin-access';
 import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
@@ -90,6 +91,7 @@ export const errorCodes = {
   ...entityErrorCodes,
   ...contentErrorCodes,
   ...peopleErrorCodes,
+  ...accessErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

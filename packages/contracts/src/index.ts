@@ -21,6 +21,7 @@ export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';
 export * from './admin-people';
+export * from './admin-access';
 export * from './search';
 export * from './notifications';
 export * from './routes';

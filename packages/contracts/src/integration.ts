@@ -70,6 +70,13 @@ export const eventTypes = [
   // Signature requests by a staff admin or a key (admin-content.ts).
   'signature.requested',
   'signature.cancelled',
+  // The desk's access administration (admin-access.ts); never a secret in the data.
+  'staff_member.invited',
+  'staff_member.role_changed',
+  'staff_member.removed',
+  'api_key.created',
+  'api_key.rotated',
+  'api_key.revoked',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;
@@ -312,7 +319,7 @@ const keyWith = <S extends ApiKeyScope>(scope: S) => ({ guard: 'apiKey', scope }
  * The webhook routes under one root: `/api/integration/v1` (a key with `events`, its own portal) or
  * `/api/admin/portals/:portal` (the installation key, any portal).
  */
-function webhookRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
+export function webhookRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
   root: Root,
   access: A,
   params: P,

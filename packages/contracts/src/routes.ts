@@ -2,6 +2,7 @@
 import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
 import { peopleRoutes } from './admin-people';
+import { accessRoutes, webhookStaffRoutes } from './admin-access';
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
@@ -54,6 +55,8 @@ export const apiRoutes = {
   signaturesAdmin: signatureStaffRoutes,
   contentAdmin: contentStaffRoutes,
   people: peopleRoutes,
+  access: accessRoutes,
+  webhooksStaff: webhookStaffRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;

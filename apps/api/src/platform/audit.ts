@@ -1,10 +1,13 @@
 /**
  * The audit log's writer (migration 0010): one row per admin change, in the change's transaction. The
- * entity modules (admin/entities) and the appointments module's staff cancellation write through it;
+ * entity modules (admin/entities), the appointments module's staff cancellation, the staff access
+ * administration and the desk's API keys (recordStaffChange) write through it;
  * the admin module reads and exports the log.
  */
 import { sql } from 'drizzle-orm';
+import type { EntityAction, EntityKind, EventType } from '@sportello/contracts';
 import type { Tx } from '../db/client';
+import { emitDataEvent, staffSource, type EmitContext } from './events';
 import { queryRows } from './sql-json';
 
 export interface AuditRow {
@@ -33,5 +36,46 @@ export async function insertAudit(tx: Tx, a: AuditRow): Promise<void> {
         ${a.entity}, ${a.entityId}, ${a.action},
         ${a.before === null ? null : JSON.stringify(a.before)}::jsonb,
         ${a.after === null ? null : JSON.stringify(a.after)}::jsonb)`,
+  );
+}
+
+/** A staff admin acting in one portal (what the staff guard resolved). */
+export interface StaffActor {
+  staffUserId: number;
+  displayName: string;
+  portalId: number;
+}
+
+/**
+ * The audit row and the event `<entity>.<action>` of a staff admin's change, in its transaction. The
+ * images must hold no secret (callers pass the public answers, which never carry one).
+ */
+export async function recordStaffChange(
+  tx: Tx,
+  ec: EmitContext,
+  a: StaffActor,
+  c: { entity: EntityKind; entityId: number; action: EntityAction; before: unknown; after: unknown },
+): Promise<void> {
+  await insertAudit(tx, {
+    portalId: a.portalId,
+    occurredAt: ec.clock.now(),
+    actorType: 'staff',
+    apiKeyId: null,
+    staffUserId: a.staffUserId,
+    entity: c.entity,
+    entityId: String(c.entityId),
+    action: c.action,
+    before: c.before,
+    after: c.after,
+  });
+  const data: Record<string, unknown> = { [c.entity]: c.after ?? c.before };
+  if (c.before !== null && c.after !== null) data.previous = c.before;
+  await emitDataEvent(
+    tx,
+    ec,
+    `${c.entity}.${c.action}` as EventType,
+    a.portalId,
+    staffSource(a.staffUserId, a.displayName),
+    data,
   );
 }

@@ -1,9 +1,35 @@
-import { integrationRoutes } from '@sportello/contracts';
+import { accessRoutes, integrationRoutes, type EntityAction } from '@sportello/contracts';
+import { recordStaffChange } from '../../platform/audit';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
-import { createKey, listKeys, revokeKey, rotateKey } from './keys.service';
+import { createKey, listKeys, revokeKey, rotateKey, type KeyChangeHook } from './keys.service';
 
-/** /api/admin/portals/:portal/keys: portal API keys, with the installation key. */
+/** What the staff guard resolves on a `:company` route (read by shape: modules do not import each other). */
+interface StaffAdmin {
+  staffUserId: number;
+  displayName: string;
+  portal: { portalId: number; portalKey: string } | null;
+}
+function portalOfStaff(s: StaffAdmin) {
+  if (!s.portal) throw new Error('staff admin route without :company');
+  return s.portal;
+}
+
+/** A staff admin's key change leaves its audit row and its event (the key's answer: never a secret). */
+const audited =
+  (ctx: AppContext, s: StaffAdmin, action: EntityAction): KeyChangeHook =>
+  (tx, c) =>
+    recordStaffChange(
+      tx,
+      ctx,
+      { staffUserId: s.staffUserId, displayName: s.displayName, portalId: c.portalId },
+      { entity: 'api_key', entityId: c.after.id, action, before: c.before, after: c.after },
+    );
+
+/**
+ * The portal API keys, over one service: /api/admin/portals/:portal/keys with the installation key, and
+ * /api/staff/portals/:company/admin/keys for a staff admin of the portal (audited).
+ */
 export function registerKeyRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, integrationRoutes.createKey, async (req) => createKey(ctx, req.params.portal, req.body));
   route(app, ctx, integrationRoutes.listKeys, async (req) => listKeys(ctx, req.params.portal));
@@ -12,5 +38,23 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
   );
   route(app, ctx, integrationRoutes.revokeKey, async (req) =>
     revokeKey(ctx, req.params.portal, req.params.keyId),
+  );
+
+  const a = accessRoutes;
+  route(app, ctx, a.keys, async (_req, _reply, s) => listKeys(ctx, portalOfStaff(s).portalKey));
+  route(app, ctx, a.createKey, async (req, _reply, s) =>
+    createKey(ctx, portalOfStaff(s).portalKey, req.body, audited(ctx, s, 'created')),
+  );
+  route(app, ctx, a.rotateKey, async (req, _reply, s) =>
+    rotateKey(
+      ctx,
+      portalOfStaff(s).portalKey,
+      req.params.keyId,
+      req.body?.graceHours ?? 24,
+      audited(ctx, s, 'rotated'),
+    ),
+  );
+  route(app, ctx, a.revokeKey, async (req, _reply, s) =>
+    revokeKey(ctx, portalOfStaff(s).portalKey, req.params.keyId, audited(ctx, s, 'revoked')),
   );
 }

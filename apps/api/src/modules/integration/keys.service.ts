@@ -5,7 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { ApiKey, ApiKeyCreate, ApiKeyScope, ApiKeyWithSecret } from '@sportello/contracts';
 import { apiKeys, portals } from '../../db/schema';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { newApiKeySecret } from '../../platform/api-keys';
 import type { AppContext } from '../../platform/context';
 import { notFound } from '../../platform/errors';
@@ -39,28 +39,39 @@ export async function portalIdOf(db: Db, portalKey: string): Promise<number> {
   return rows[0].id;
 }
 
+/** More of the same change, in its transaction (the desk's audit row and event); never the secret. */
+export type KeyChangeHook = (
+  tx: Tx,
+  c: { portalId: number; before: ApiKey | null; after: ApiKey },
+) => Promise<void>;
+
 const keyNotFound = () => notFound('No API key with this id in this portal', 'api_key_not_found');
 
 export async function createKey(
   ctx: AppContext,
   portalKey: string,
   body: ApiKeyCreate,
+  within?: KeyChangeHook,
 ): Promise<ApiKeyWithSecret> {
   const db = ctx.database.db;
   const portalId = await portalIdOf(db, portalKey);
   const { secret, prefix, hash } = newApiKeySecret();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({
-      portalId,
-      name: body.name,
-      prefix,
-      secretHash: hash,
-      scopes: [...new Set(body.scopes)],
-      createdAt: ctx.clock.now(),
-    })
-    .returning();
-  return { ...toAnswer(row!), secret };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        portalId,
+        name: body.name,
+        prefix,
+        secretHash: hash,
+        scopes: [...new Set(body.scopes)],
+        createdAt: ctx.clock.now(),
+      })
+      .returning();
+    const after = toAnswer(row!);
+    await within?.(tx, { portalId, before: null, after });
+    return { ...after, secret };
+  });
 }
 
 export async function listKeys(ctx: AppContext, portalKey: string): Promise<ApiKey[]> {
@@ -79,6 +90,7 @@ export async function rotateKey(
   portalKey: string,
   keyId: number,
   graceHours: number,
+  within?: KeyChangeHook,
 ): Promise<ApiKeyWithSecret> {
   const db = ctx.database.db;
   const portalId = await portalIdOf(db, portalKey);
@@ -102,24 +114,36 @@ export async function rotateKey(
       })
       .where(eq(apiKeys.id, cur.id))
       .returning();
-    return { ...toAnswer(row!), secret };
+    const after = toAnswer(row!);
+    await within?.(tx, { portalId, before: toAnswer(cur), after });
+    return { ...after, secret };
   });
 }
 
 /** Revokes the key (both secrets) at once; revoking a revoked key answers it unchanged. */
-export async function revokeKey(ctx: AppContext, portalKey: string, keyId: number): Promise<ApiKey> {
+export async function revokeKey(
+  ctx: AppContext,
+  portalKey: string,
+  keyId: number,
+  within?: KeyChangeHook,
+): Promise<ApiKey> {
   const db = ctx.database.db;
   const portalId = await portalIdOf(db, portalKey);
-  const [cur] = await db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.portalId, portalId)));
-  if (!cur) throw keyNotFound();
-  if (cur.revokedAt) return toAnswer(cur);
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: ctx.clock.now(), previousSecretHash: null, previousValidUntil: null })
-    .where(eq(apiKeys.id, cur.id))
-    .returning();
-  return toAnswer(row!);
+  return db.transaction(async (tx) => {
+    const [cur] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.portalId, portalId)))
+      .for('update');
+    if (!cur) throw keyNotFound();
+    if (cur.revokedAt) return toAnswer(cur);
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: ctx.clock.now(), previousSecretHash: null, previousValidUntil: null })
+      .where(eq(apiKeys.id, cur.id))
+      .returning();
+    const after = toAnswer(row!);
+    await within?.(tx, { portalId, before: toAnswer(cur), after });
+    return after;
+  });
 }

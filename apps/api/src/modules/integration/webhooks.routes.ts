@@ -1,4 +1,4 @@
-import { webhookAdminRoutes, webhookKeyRoutes } from '@sportello/contracts';
+import { webhookAdminRoutes, webhookKeyRoutes, webhookStaffRoutes } from '@sportello/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyAccess } from '../../platform/api-keys';
 import type { App, AppContext } from '../../platform/context';
@@ -15,17 +15,23 @@ import {
 
 /**
  * The same webhook routes under two roots: `/api/integration/v1` with a portal key holding `events`
- * (its own portal), and `/api/admin/portals/:portal` with the installation key (the named portal).
+ * (its own portal), `/api/admin/portals/:portal` with the installation key (the named portal), and
+ * `/api/staff/portals/:company/admin` for a staff admin of that portal (the guard resolved it).
  */
 // The loop below sees the union of both roots' contracts, whose params differ only by `portal`.
 const endpointOf = (req: { params: unknown }) => (req.params as { endpointId: number }).endpointId;
 
 export function registerWebhookRoutes(app: App, ctx: AppContext): void {
-  for (const routes of [webhookKeyRoutes, webhookAdminRoutes]) {
-    const portalOf = async (req: FastifyRequest, access: unknown): Promise<number> =>
-      access && typeof access === 'object' && 'apiKeyId' in access
-        ? (access as ApiKeyAccess).portalId
-        : portalIdOf(ctx.database.db, String((req.params as { portal?: string }).portal ?? ''));
+  for (const routes of [webhookKeyRoutes, webhookAdminRoutes, webhookStaffRoutes]) {
+    const portalOf = async (req: FastifyRequest, access: unknown): Promise<number> => {
+      if (access && typeof access === 'object') {
+        if ('apiKeyId' in access) return (access as ApiKeyAccess).portalId;
+        // The staff guard resolved the `:company` portal (read by shape: modules do not import each other).
+        const staffPortal = (access as { portal?: { portalId: number } | null }).portal;
+        if ('staffUserId' in access && staffPortal) return staffPortal.portalId;
+      }
+      return portalIdOf(ctx.database.db, String((req.params as { portal?: string }).portal ?? ''));
+    };
 
     route(app, ctx, routes.list, async (req, _reply, access) =>
       listEndpoints(ctx, await portalOf(req as FastifyRequest, access)),

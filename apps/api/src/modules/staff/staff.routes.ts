@@ -1,3 +1,4 @@
+import { registerAccessRoutes } from './access.routes';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
@@ -26,6 +27,7 @@ import {
 } from './staff.service';
 
 export function registerStaffRoutes(app: App, ctx: AppContext): void {
+  registerAccessRoutes(app, ctx);
   // Nothing of a staff session or a staff answer may be cached by a browser or a proxy.
   app.addHook('onSend', async (req, reply) => {
     if (/^\/api\/staff(\/|$|\?)/i.test(req.url)) reply.header('Cache-Control', 'no-store');

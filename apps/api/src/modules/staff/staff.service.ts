@@ -5,6 +5,7 @@ import {
   type StaffRole,
   type StaffSessionAnswer,
 } from '@sportello/contracts';
+import type { Tx } from '../../db/client';
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, notFound, tooMany, unauthorized } from '../../platform/errors';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
@@ -222,6 +223,8 @@ export async function inviteStaff(
   portalKey: string,
   email: string,
   role: StaffRole,
+  /** More of the same change, in its transaction (the desk's groups and audit row). */
+  within?: (tx: Tx, r: InviteResult & { staffUserId: number; portalId: number }) => Promise<void>,
 ): Promise<InviteResult> {
   const clean = email.trim();
   if (!EMAIL_RE.test(clean) || clean.length > 320)
@@ -256,7 +259,7 @@ export async function inviteStaff(
         now,
       );
       const m = await member();
-      return {
+      const r: InviteResult = {
         link,
         alreadyActive: true,
         email: user.email,
@@ -264,6 +267,8 @@ export async function inviteStaff(
         role: m.role,
         matchedAgent,
       };
+      await within?.(tx, { ...r, staffUserId: user.id, portalId: portal.id });
+      return r;
     }
     await retireStaffTokens(tx, user.id, now, 'invite');
     const token = await insertStaffToken(tx, {
@@ -287,7 +292,7 @@ export async function inviteStaff(
       now,
     );
     const m = await member();
-    return {
+    const r: InviteResult = {
       link,
       alreadyActive: false,
       email: user.email,
@@ -295,6 +300,8 @@ export async function inviteStaff(
       role: m.role,
       matchedAgent,
     };
+    await within?.(tx, { ...r, staffUserId: user.id, portalId: portal.id });
+    return r;
   });
   kickOutbox();
   return result;

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown, IconKeyboard, IconLogout, IconSettings } from '@tabler/icons-react';
+import { PreferencesDialog } from './preferences/preferences-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { onStaffUnauthorized } from '../../lib/api-client';
@@ -148,36 +149,43 @@ function UserMenu({ name, email, onHelp }: { name: string; email: string; onHelp
   const { company = '' } = useParams();
   const navigate = useNavigate();
   const logout = useStaffLogout();
+  const [prefsOpen, setPrefsOpen] = useState(false);
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <UnstyledButton className={classes.userButton} aria-label={t('shell.userMenu', { name })}>
-          <Avatar radius="xl" size={30} color="gray" variant="filled" aria-hidden>
-            {initial(name)}
-          </Avatar>
-          <span className={classes.userName} aria-hidden>
-            {name}
-          </span>
-          <IconChevronDown size={14} aria-hidden />
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{email}</Menu.Label>
-        <Menu.Item leftSection={<IconKeyboard size={16} aria-hidden />} onClick={onHelp}>
-          {t('shortcuts.title')}
-        </Menu.Item>
-        <Menu.Item
-          leftSection={<IconLogout size={16} aria-hidden />}
-          onClick={() =>
-            logout.mutate(undefined, {
-              onSettled: () => void navigate(staffPath(company, 'login'), { replace: true }),
-            })
-          }
-        >
-          {t('shell.signOut')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <>
+      <PreferencesDialog opened={prefsOpen} onClose={() => setPrefsOpen(false)} />
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <UnstyledButton className={classes.userButton} aria-label={t('shell.userMenu', { name })}>
+            <Avatar radius="xl" size={30} color="gray" variant="filled" aria-hidden>
+              {initial(name)}
+            </Avatar>
+            <span className={classes.userName} aria-hidden>
+              {name}
+            </span>
+            <IconChevronDown size={14} aria-hidden />
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{email}</Menu.Label>
+          <Menu.Item leftSection={<IconKeyboard size={16} aria-hidden />} onClick={onHelp}>
+            {t('shortcuts.title')}
+          </Menu.Item>
+          <Menu.Item leftSection={<IconSettings size={16} aria-hidden />} onClick={() => setPrefsOpen(true)}>
+            {t('preferences.title')}
+          </Menu.Item>
+          <Menu.Item
+            leftSection={<IconLogout size={16} aria-hidden />}
+            onClick={() =>
+              logout.mutate(undefined, {
+                onSettled: () => void navigate(staffPath(company, 'login'), { replace: true }),
+              })
+            }
+          >
+            {t('shell.signOut')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </>
   );
 }
 

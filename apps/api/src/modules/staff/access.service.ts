@@ -1,0 +1,152 @@
+/**
+ * The desk's access administration: the portal's staff (invite with role and groups through the one
+ * invitation service of the CLI, resend, change role, remove); the API keys are the integration
+ * module's (keys.routes.ts). Every change writes its audit row and emits its event in the change's transaction; the
+ * portal always keeps an admin who may sign in.
+ */
+import {
+  accessErrorCodes,
+  staffErrorCodes,
+  type AccessInviteAnswer,
+  type AccessMember,
+  type StaffRole,
+} from '@sportello/contracts';
+import type { Tx } from '../../db/client';
+import type { AppContext } from '../../platform/context';
+import { AppError, badRequest, notFound } from '../../platform/errors';
+import { groupIdsOf, replaceGroups } from './desk.queries';
+import type { StaffPortalAccess } from './staff.access';
+import { inviteStaff } from './staff.service';
+import { retireStaffTokens, revokeAllStaffSessions } from './staff.queries';
+import { recordStaffChange } from '../../platform/audit';
+import {
+  deleteMembership,
+  disableStaffUser,
+  listAccessMembers,
+  lockAdmins,
+  setMemberRole,
+} from './access.queries';
+
+const memberNotFound = () =>
+  notFound('No staff member of this portal with this id', staffErrorCodes.staffNotFound);
+const lastAdmin = () =>
+  new AppError(409, accessErrorCodes.lastAdmin, 'The portal would be left without an admin');
+
+/** The audit row and the event of one change, in its transaction. */
+const record = (ctx: AppContext, tx: Tx, a: StaffPortalAccess, c: Parameters<typeof recordStaffChange>[3]) =>
+  recordStaffChange(
+    tx,
+    ctx,
+    { staffUserId: a.staffUserId, displayName: a.displayName, portalId: a.portal.portalId },
+    c,
+  );
+
+export function listStaff(ctx: AppContext, a: StaffPortalAccess): Promise<AccessMember[]> {
+  return listAccessMembers(ctx.database.db, a.portal.portalId);
+}
+
+async function memberIn(tx: Tx, portalId: number, staffUserId: number): Promise<AccessMember> {
+  const [m] = await listAccessMembers(tx, portalId, staffUserId);
+  if (!m) throw memberNotFound();
+  return m;
+}
+
+/**
+ * Invites by e-mail (the CLI's invitation: user, membership, agent, e-mail queued), then sets the
+ * groups and records the change, all in one transaction: a bad group leaves nobody invited.
+ */
+export async function inviteMember(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  body: { email: string; role: StaffRole; groupIds: number[] },
+): Promise<AccessInviteAnswer> {
+  let member: AccessMember | undefined;
+  const r = await inviteStaff(ctx, a.portal.portalKey, body.email, body.role, async (tx, inv) => {
+    const wanted = [...new Set(body.groupIds)];
+    if (wanted.length > 0) {
+      const ids = await groupIdsOf(tx, inv.portalId, wanted);
+      if (ids.length !== wanted.length)
+        throw badRequest("A group is not one of the portal's", staffErrorCodes.unknownReference);
+      await replaceGroups(tx, inv.portalId, inv.staffUserId, ids);
+    }
+    member = await memberIn(tx, inv.portalId, inv.staffUserId);
+    await record(ctx, tx, a, {
+      entity: 'staff_member',
+      entityId: inv.staffUserId,
+      action: 'invited',
+      before: null,
+      after: member,
+    });
+  });
+  return { member: member!, alreadyActive: r.alreadyActive };
+}
+
+/** A new invitation link for a member who has not set a password yet (the old link stops working). */
+export async function resendInvitation(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  staffUserId: number,
+): Promise<AccessInviteAnswer> {
+  const current = (await listAccessMembers(ctx.database.db, a.portal.portalId, staffUserId))[0];
+  if (!current) throw memberNotFound();
+  if (current.status === 'active')
+    throw new AppError(409, accessErrorCodes.alreadyActive, 'This member already signs in');
+  return inviteMember(ctx, a, { email: current.email, role: current.role, groupIds: current.groupIds });
+}
+
+export async function setRole(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  staffUserId: number,
+  role: StaffRole,
+): Promise<AccessMember> {
+  const portalId = a.portal.portalId;
+  return ctx.database.db.transaction(async (tx) => {
+    const admins = await lockAdmins(tx, portalId);
+    const before = await memberIn(tx, portalId, staffUserId);
+    if (before.role === role) return before;
+    if (role === 'agent' && admins.includes(staffUserId) && admins.length <= 1) throw lastAdmin();
+    await setMemberRole(tx, portalId, staffUserId, role);
+    const after = await memberIn(tx, portalId, staffUserId);
+    await record(ctx, tx, a, {
+      entity: 'staff_member',
+      entityId: staffUserId,
+      action: 'role_changed',
+      before,
+      after,
+    });
+    return after;
+  });
+}
+
+/**
+ * Removes the member from the portal: the staff guard refuses them this portal from the next request
+ * (it reads the membership each time). Someone left without any portal is disabled, and every session
+ * and open link of theirs ends.
+ */
+export async function removeMember(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  staffUserId: number,
+): Promise<void> {
+  const portalId = a.portal.portalId;
+  const now = ctx.clock.now();
+  await ctx.database.db.transaction(async (tx) => {
+    const admins = await lockAdmins(tx, portalId);
+    const before = await memberIn(tx, portalId, staffUserId);
+    if (admins.includes(staffUserId) && admins.length <= 1) throw lastAdmin();
+    const left = await deleteMembership(tx, portalId, staffUserId);
+    if (left === 0) {
+      await disableStaffUser(tx, staffUserId);
+      await revokeAllStaffSessions(tx, staffUserId, now);
+      await retireStaffTokens(tx, staffUserId, now);
+    }
+    await record(ctx, tx, a, {
+      entity: 'staff_member',
+      entityId: staffUserId,
+      action: 'removed',
+      before,
+      after: null,
+    });
+  });
+}

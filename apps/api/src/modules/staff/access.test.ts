@@ -1,0 +1,249 @@
+/**
+ * The desk's access administration (issue 14 item 5): staff invited with role and groups through the
+ * CLI's invitation, resend, role changes, removal (the removed member's token is refused at once), the
+ * last admin kept, API keys whose secret is answered once and never audited, and the webhook routes
+ * under the staff admin root. Every change leaves its audit row and its event.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { seedPersonas } from '../../test/personas';
+import { bearer } from '../../test/seed';
+import { confirmStaffLink } from './staff.service';
+import { lastEmailTo, seedStaffPersonas, STAFF_PASSWORD, staffLinkToken, staffMember } from './staff.fixture';
+
+let t: TestApp;
+let staff: Awaited<ReturnType<typeof seedStaffPersonas>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedPersonas(t);
+  staff = await seedStaffPersonas(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const root = '/api/staff/portals/acme/admin';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (who: Record<string, string>, method: Method, url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: who, ...(payload !== undefined && { payload: payload as object }) });
+
+const rows = async <T>(s: ReturnType<typeof sql>) =>
+  ((await t.ctx.database.db.execute(s)) as unknown as { rows: T[] }).rows;
+
+const auditOf = (entity: string, entityId: number | string) =>
+  rows<{ action: string; actor_type: string; before: unknown; after: unknown; text: string }>(
+    sql`select action, actor_type, before, after, coalesce(before::text, '') || coalesce(after::text, '') as text
+      from audit_log where entity = ${entity} and entity_id = ${String(entityId)} order by id`,
+  );
+const eventTypesSince = async (id: number) =>
+  (await rows<{ type: string }>(sql`select type from events where id > ${id} order by id`)).map(
+    (e) => e.type,
+  );
+const lastEventId = async () =>
+  Number((await rows<{ id: string | null }>(sql`select max(id)::text as id from events`))[0]?.id ?? 0);
+
+async function acmeGroupExtId(): Promise<number> {
+  const [g] = await rows<{ ext_id: number }>(
+    sql`select g.ext_id from assignee_groups g join portals p on p.id = g.portal_id
+      where p.key = 'acme' order by g.ext_id limit 1`,
+  );
+  return Number(g!.ext_id);
+}
+
+describe('staff users and roles', () => {
+  it('refuses agents and other portals on every access route', async () => {
+    for (const [m, url] of [
+      ['GET', `${root}/staff`],
+      ['POST', `${root}/staff`],
+      ['GET', `${root}/keys`],
+      ['POST', `${root}/keys`],
+      ['GET', `${root}/webhooks`],
+    ] as const) {
+      const r = await call(staff.agentA, m, url, m === 'POST' ? {} : undefined);
+      expect(r.statusCode, `${m} ${url}`).toBe(403);
+      expect(r.json().code).toBe('admin_required');
+      const other = await call(staff.agentB, m, url, m === 'POST' ? {} : undefined);
+      expect(other.statusCode).toBe(403);
+      expect(other.json().code).toBe('not_staff_of_portal');
+    }
+  });
+
+  it('invites with role and groups, e-mails the link, lists the member, audits and emits', async () => {
+    const group = await acmeGroupExtId();
+    const since = await lastEventId();
+    const r = await call(staff.adminA, 'POST', `${root}/staff`, {
+      email: 'new.agent@acme.example',
+      role: 'agent',
+      groupIds: [group],
+    });
+    expect(r.statusCode).toBe(201);
+    const { member, alreadyActive } = r.json();
+    expect(alreadyActive).toBe(false);
+    expect(member).toMatchObject({ email: 'new.agent@acme.example', role: 'agent', status: 'invited' });
+    expect(member.groupIds).toEqual([group]);
+    expect(member.lastSignInAt).toBeNull();
+    const mail = await lastEmailTo(t, 'new.agent@acme.example');
+    expect(staffLinkToken(mail!.text)).toBeTruthy();
+
+    const list = (await call(staff.adminA, 'GET', `${root}/staff`)).json() as { email: string }[];
+    expect(list.map((m) => m.email)).toContain('new.agent@acme.example');
+    const boss = (list as { email: string; lastSignInAt: string | null }[]).find(
+      (m) => m.email === 'boss@acme.example',
+    );
+    expect(boss?.lastSignInAt).not.toBeNull();
+
+    const audit = await auditOf('staff_member', member.id);
+    expect(audit.map((a) => [a.action, a.actor_type])).toEqual([['invited', 'staff']]);
+    expect(await eventTypesSince(since)).toContain('staff_member.invited');
+  });
+
+  it('a group that is not the portal’s leaves nobody invited', async () => {
+    const r = await call(staff.adminA, 'POST', `${root}/staff`, {
+      email: 'nobody@acme.example',
+      role: 'agent',
+      groupIds: [987654],
+    });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().code).toBe('unknown_reference');
+    expect(await rows(sql`select 1 from staff_users where email = 'nobody@acme.example'`)).toHaveLength(0);
+    expect(await lastEmailTo(t, 'nobody@acme.example')).toBeUndefined();
+  });
+
+  it('resends a new link (the old one stops working) and refuses a member who signs in', async () => {
+    const [m] = await rows<{ id: number }>(
+      sql`select id from staff_users where email = 'new.agent@acme.example'`,
+    );
+    const first = staffLinkToken((await lastEmailTo(t, 'new.agent@acme.example'))!.text);
+    const r = await call(staff.adminA, 'POST', `${root}/staff/${m!.id}/resend`);
+    expect(r.statusCode).toBe(200);
+    const second = staffLinkToken((await lastEmailTo(t, 'new.agent@acme.example'))!.text);
+    expect(second).not.toBe(first);
+    const old = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/auth/links/${encodeURIComponent(first)}`,
+    });
+    expect(old.statusCode).toBe(404);
+    await confirmStaffLink(t.ctx, second, STAFF_PASSWORD, STAFF_PASSWORD);
+    const again = await call(staff.adminA, 'POST', `${root}/staff/${m!.id}/resend`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('staff_already_active');
+  });
+
+  it('keeps the last admin: no demotion, no removal, until another admin exists', async () => {
+    const [boss] = await rows<{ id: number }>(
+      sql`select id from staff_users where email = 'boss@acme.example'`,
+    );
+    const demote = await call(staff.adminA, 'PUT', `${root}/staff/${boss!.id}/role`, { role: 'agent' });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().code).toBe('last_admin');
+    const remove = await call(staff.adminA, 'DELETE', `${root}/staff/${boss!.id}`);
+    expect(remove.statusCode).toBe(409);
+    expect(remove.json().code).toBe('last_admin');
+
+    const second = await staffMember(t, 'acme', 'second.admin@acme.example', 'admin');
+    const ok = await call(second, 'PUT', `${root}/staff/${boss!.id}/role`, { role: 'agent' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().role).toBe('agent');
+    // boss is an agent now: refused at once; the second admin cannot step down either.
+    expect((await call(staff.adminA, 'GET', `${root}/staff`)).statusCode).toBe(403);
+    const [sec] = await rows<{ id: number }>(
+      sql`select id from staff_users where email = 'second.admin@acme.example'`,
+    );
+    expect((await call(second, 'PUT', `${root}/staff/${sec!.id}/role`, { role: 'agent' })).json().code).toBe(
+      'last_admin',
+    );
+    const back = await call(second, 'PUT', `${root}/staff/${boss!.id}/role`, { role: 'admin' });
+    expect(back.statusCode).toBe(200);
+    expect((await auditOf('staff_member', boss!.id)).map((a) => a.action)).toEqual([
+      'role_changed',
+      'role_changed',
+    ]);
+  });
+
+  it('a removed member is refused at once; one left without portals is disabled, sessions ended', async () => {
+    const invite = await call(staff.adminA, 'POST', `${root}/staff`, {
+      email: 'leaver@acme.example',
+      role: 'agent',
+    });
+    const id = invite.json().member.id as number;
+    const s = await confirmStaffLink(
+      t.ctx,
+      staffLinkToken((await lastEmailTo(t, 'leaver@acme.example'))!.text),
+      STAFF_PASSWORD,
+      STAFF_PASSWORD,
+    );
+    const leaver = bearer(s.token);
+    expect((await call(leaver, 'GET', '/api/staff/portals/acme/tickets')).statusCode).toBe(200);
+    const since = await lastEventId();
+    expect((await call(staff.adminA, 'DELETE', `${root}/staff/${id}`)).statusCode).toBe(204);
+    expect((await call(leaver, 'GET', '/api/staff/portals/acme/tickets')).statusCode).toBe(401);
+    expect((await call(leaver, 'GET', '/api/staff/me')).statusCode).toBe(401);
+    const [u] = await rows<{ status: string }>(sql`select status from staff_users where id = ${id}`);
+    expect(u!.status).toBe('disabled');
+    expect((await auditOf('staff_member', id)).map((a) => a.action)).toEqual(['invited', 'removed']);
+    expect(await eventTypesSince(since)).toContain('staff_member.removed');
+    expect((await call(staff.adminA, 'DELETE', `${root}/staff/${id}`)).statusCode).toBe(404);
+  });
+
+  it('a member of two portals removed from one keeps the other and signs in', async () => {
+    const both = await staffMember(t, 'beta', 'two.portals@acme.example');
+    const inv = await call(staff.adminA, 'POST', `${root}/staff`, {
+      email: 'two.portals@acme.example',
+      role: 'agent',
+    });
+    expect(inv.json().alreadyActive).toBe(true);
+    expect((await call(both, 'GET', '/api/staff/portals/acme/tickets')).statusCode).toBe(200);
+    expect((await call(staff.adminA, 'DELETE', `${root}/staff/${inv.json().member.id}`)).statusCode).toBe(
+      204,
+    );
+    const refused = await call(both, 'GET', '/api/staff/portals/acme/tickets');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('not_staff_of_portal');
+    expect((await call(both, 'GET', '/api/staff/portals/beta/tickets')).statusCode).toBe(200);
+  });
+});
+
+describe('API keys and webhooks from the desk', () => {
+  it('creates a key whose secret is answered once and never audited; rotates; revokes', async () => {
+    const since = await lastEventId();
+    const c = await call(staff.adminA, 'POST', `${root}/keys`, { name: 'ERP', scopes: ['read', 'events'] });
+    expect(c.statusCode).toBe(201);
+    const key = c.json();
+    expect(key.secret).toMatch(/.{20,}/);
+    const works = await t.app.inject({
+      method: 'GET',
+      url: '/api/integration/v1/events',
+      headers: bearer(key.secret),
+    });
+    expect(works.statusCode).toBe(200);
+    const list = await call(staff.adminA, 'GET', `${root}/keys`);
+    expect(list.body).not.toContain(key.secret);
+    expect(list.json().find((k: { id: number }) => k.id === key.id)).toMatchObject({
+      prefix: key.prefix,
+      scopes: ['events', 'read'],
+    });
+    const rotated = await call(staff.adminA, 'POST', `${root}/keys/${key.id}/rotate`, { graceHours: 0 });
+    expect(rotated.statusCode).toBe(200);
+    const revoked = await call(staff.adminA, 'POST', `${root}/keys/${key.id}/revoke`);
+    expect(revoked.json().revokedAt).not.toBeNull();
+    const audit = await auditOf('api_key', key.id);
+    expect(audit.map((a) => a.action)).toEqual(['created', 'rotated', 'revoked']);
+    for (const a of audit) {
+      expect(a.text).not.toContain(key.secret);
+      expect(a.text).not.toContain(rotated.json().secret);
+    }
+    expect(await eventTypesSince(since)).toEqual(
+      expect.arrayContaining(['api_key.created', 'api_key.rotated', 'api_key.revoked']),
+    );
+    const other = await call(staff.adminA, 'POST', `/api/staff/portals/acme/admin/keys/999999/revoke`);
+    expect(other.statusCode).toBe(404);
+  });
+
+  it('serves the webhook endpoints and their delivery log under the staff admin root', async () => {
+    const list = await call(staff.adminA, 'GET', `${root}/webhooks`);
+    expect(list.statusCode).toBe(200);
+    expect(Array.isArray(list.json())).toBe(true);
+  });
+});

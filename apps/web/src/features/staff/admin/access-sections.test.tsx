@@ -1,0 +1,116 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AccessMember, ApiKey } from '@sportello/contracts';
+import { storage } from '../../../lib/storage';
+import { portalSettings } from '../../../test/fixtures';
+import { json, renderApp, staffMe, stubFetch } from '../desk-test-kit';
+
+configure({ asyncUtilTimeout: 8000 });
+
+const MEMBER: AccessMember = {
+  id: 7,
+  email: 'sara@desk.example',
+  displayName: 'Sara Conti',
+  role: 'agent',
+  status: 'invited',
+  groupIds: [],
+  memberSince: '2026-11-20T10:00:00Z',
+  lastSignInAt: null,
+};
+const KEY: ApiKey = {
+  id: 3,
+  name: 'ERP',
+  prefix: 'sk_abc',
+  scopes: ['read'],
+  createdAt: '2026-11-20T10:00:00Z',
+  rotatedAt: null,
+  previousValidUntil: null,
+  lastUsedAt: null,
+  revokedAt: null,
+};
+
+function api() {
+  storage.set('staffToken', 'staff-token');
+  return stubFetch((url, init) => {
+    const u = new URL(url, 'http://x');
+    const m = init?.method ?? 'GET';
+    if (u.pathname === '/api/staff/me') return json(staffMe('admin'));
+    if (u.pathname === '/api/Settings/portals/demo') return json(portalSettings());
+    if (u.pathname === '/api/staff/portals/demo/unread')
+      return json({ unread: {}, counts: {}, countCap: 10000, version: 'v1' });
+    if (u.pathname === '/api/staff/portals/demo/options')
+      return json({ steps: [], types: [], groups: [{ id: 4, name: 'Billing' }], agents: [] });
+    if (u.pathname === '/api/staff/portals/demo/admin/staff' && m === 'GET') return json([MEMBER]);
+    if (u.pathname === '/api/staff/portals/demo/admin/staff' && m === 'POST')
+      return json({ member: { ...MEMBER, id: 8, email: 'new@desk.example' }, alreadyActive: false }, 201);
+    if (u.pathname === '/api/staff/portals/demo/admin/staff/7/role')
+      return json({ code: 'last_admin', message: 'The portal would be left without an admin' }, 409);
+    if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'GET') return json([KEY]);
+    if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'POST')
+      return json({ ...KEY, id: 4, name: 'CRM', secret: 'sk_secret_shown_once_1234567890' }, 201);
+    if (u.pathname === '/api/staff/portals/demo/admin/webhooks') return json([]);
+    if (u.pathname === '/api/staff/me/preferences')
+      return json(
+        m === 'PUT'
+          ? { emailNewTicket: true, emailCustomerReply: false }
+          : { emailNewTicket: true, emailCustomerReply: true },
+      );
+    return undefined;
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  storage.set('staffToken', null);
+});
+
+describe('desk administration: staff and integrations', { timeout: 30_000 }, () => {
+  it('lists the staff, invites with role and groups, and shows a refused role change', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/staff');
+    const user = userEvent.setup();
+    const row = await screen.findByRole('row', { name: /Sara Conti/ });
+    expect(within(row).getByText('Invited')).toBeTruthy();
+    await user.type(screen.getByLabelText(/^E-mail/), 'new@desk.example');
+    await user.selectOptions(screen.getAllByLabelText('Role')[0]!, 'admin');
+    await user.click(screen.getByRole('button', { name: 'Invite' }));
+    expect(await screen.findByText('Invitation sent to new@desk.example.')).toBeTruthy();
+    const post = calls.find((c) => c.init?.method === 'POST' && c.url.endsWith('/admin/staff'))!;
+    expect(JSON.parse(String(post.init!.body))).toEqual({
+      email: 'new@desk.example',
+      role: 'admin',
+      groupIds: [],
+    });
+    await user.selectOptions(screen.getByLabelText('Role of Sara Conti'), 'admin');
+    expect(await screen.findByRole('alert')).toBeTruthy();
+  });
+
+  it('shows a new key’s secret once, with a copy button and the warning', async () => {
+    api();
+    renderApp('/demo/staff/admin/integrations');
+    const user = userEvent.setup();
+    expect(await screen.findByText('sk_abc…')).toBeTruthy();
+    await user.type(screen.getByLabelText(/^Name/), 'CRM');
+    await user.click(screen.getByRole('button', { name: 'Create key' }));
+    expect(await screen.findByText('sk_secret_shown_once_1234567890')).toBeTruthy();
+    expect(screen.getByText(/shown only this once/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByText('sk_secret_shown_once_1234567890')).toBeNull());
+  });
+
+  it('opens the agent’s preferences from the user menu and saves a switch at once', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/staff');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /^Account of/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Preferences' }));
+    const reply = await screen.findByRole('switch', { name: /replies/ });
+    expect((reply as HTMLInputElement).checked).toBe(true);
+    await user.click(reply);
+    await waitFor(() => expect((reply as HTMLInputElement).checked).toBe(false));
+    const put = calls.find((c) => c.init?.method === 'PUT' && c.url.endsWith('/api/staff/me/preferences'))!;
+    expect(JSON.parse(String(put.init!.body))).toEqual({ emailCustomerReply: false });
+  });
+});

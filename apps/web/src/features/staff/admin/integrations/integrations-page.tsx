@@ -1,0 +1,402 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Code,
+  CopyButton,
+  Group,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  accessRoutes,
+  apiKeyScopes,
+  webhookStaffRoutes,
+  type ApiKeyScope,
+  type WebhookEndpoint,
+} from '@sportello/contracts';
+import { call } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { formatDateTime } from '../../../../lib/format';
+import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { usePageTitle } from '../../../../ui/page-title';
+import { staffKeys } from '../../api/keys';
+import { useDesk } from '../../desk-context';
+import { useStaffT } from '../../i18n';
+
+/** A secret the server answers once: shown with a copy button and the warning that it will not return. */
+function SecretOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
+  const { t } = useStaffT();
+  return (
+    <Alert color="yellow" title={label} withCloseButton onClose={onClose} closeButtonLabel={t('close')}>
+      <Stack gap="xs">
+        <Text size="sm">{t('access.secretOnce')}</Text>
+        <Group gap="xs" wrap="nowrap">
+          <Code style={{ wordBreak: 'break-all' }} data-testid="secret-once">
+            {secret}
+          </Code>
+          <CopyButton value={secret}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="default" onClick={copy}>
+                {copied ? t('access.copied') : t('access.copy')}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+      </Stack>
+    </Alert>
+  );
+}
+
+/**
+ * The portal's integrations (issue 14 item 5): API keys (created with scopes, the secret shown once;
+ * rotated; revoked) and webhook endpoints with their delivery log.
+ */
+export default function IntegrationsPage() {
+  const { t } = useStaffT();
+  usePageTitle(t('admin.sections.integrations'));
+  return (
+    <Stack gap="xl">
+      <Title order={1} size="h2">
+        {t('admin.sections.integrations')}
+      </Title>
+      <KeysPanel />
+      <WebhooksPanel />
+    </Stack>
+  );
+}
+
+function KeysPanel() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const qc = useQueryClient();
+  const key = [...staffKeys.portal(company), 'admin-keys'] as const;
+  const list = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => call(accessRoutes.keys, { params: { company }, signal }),
+  });
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiKeyScope[]>(['read']);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => void qc.invalidateQueries({ queryKey: key });
+  const onError = (e: unknown) => setError(errorText(e, t));
+  const create = useMutation({
+    mutationFn: () => call(accessRoutes.createKey, { params: { company }, body: { name, scopes } }),
+    onSuccess: (k) => {
+      setName('');
+      setSecret(k.secret);
+      setError(null);
+      refresh();
+    },
+    onError,
+  });
+  const rotate = useMutation({
+    mutationFn: (keyId: number) => call(accessRoutes.rotateKey, { params: { company, keyId }, body: {} }),
+    onSuccess: (k) => {
+      setSecret(k.secret);
+      refresh();
+    },
+    onError,
+  });
+  const revoke = useMutation({
+    mutationFn: (keyId: number) => call(accessRoutes.revokeKey, { params: { company, keyId } }),
+    onSuccess: refresh,
+    onError,
+  });
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        {t('access.keys.title')}
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Group align="end" gap="sm" wrap="wrap">
+          <TextInput
+            required
+            label={t('access.keys.name')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+          />
+          <Checkbox.Group
+            label={t('access.keys.scopes')}
+            value={scopes}
+            onChange={(v) => setScopes(v as ApiKeyScope[])}
+          >
+            <Group gap="sm" mt={6}>
+              {apiKeyScopes.map((s) => (
+                <Checkbox key={s} value={s} label={t(`access.keys.scope.${s}`)} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <Button type="submit" loading={create.isPending} disabled={scopes.length === 0}>
+            {t('access.keys.create')}
+          </Button>
+        </Group>
+      </form>
+      {secret && (
+        <SecretOnce label={t('access.keys.secret')} secret={secret} onClose={() => setSecret(null)} />
+      )}
+      {error && (
+        <Text c="red" size="sm" role="alert">
+          {error}
+        </Text>
+      )}
+      {list.isPending ? (
+        <ListLoading />
+      ) : list.isError ? (
+        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
+      ) : list.data.length === 0 ? (
+        <ListEmpty text={t('access.keys.empty')} />
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('access.keys.name')}</Table.Th>
+                <Table.Th>{t('access.keys.prefix')}</Table.Th>
+                <Table.Th>{t('access.keys.scopes')}</Table.Th>
+                <Table.Th>{t('access.keys.lastUsed')}</Table.Th>
+                <Table.Th>{t('access.staff.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.map((k) => (
+                <Table.Tr key={k.id}>
+                  <Table.Td>{k.name}</Table.Td>
+                  <Table.Td>
+                    <Code>{k.prefix}…</Code>
+                  </Table.Td>
+                  <Table.Td>{k.scopes.map((s) => t(`access.keys.scope.${s}`)).join(', ')}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : '—'}
+                  </Table.Td>
+                  <Table.Td>
+                    {k.revokedAt ? (
+                      <Badge color="gray" variant="light">
+                        {t('access.keys.revoked')}
+                      </Badge>
+                    ) : (
+                      <Group gap="xs" wrap="nowrap">
+                        <Button size="xs" variant="default" onClick={() => rotate.mutate(k.id)}>
+                          {t('access.keys.rotate')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="light"
+                          onClick={() => {
+                            if (window.confirm(t('access.keys.revokeConfirm', { name: k.name })))
+                              revoke.mutate(k.id);
+                          }}
+                        >
+                          {t('access.keys.revoke')}
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function WebhooksPanel() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const qc = useQueryClient();
+  const key = [...staffKeys.portal(company), 'admin-webhooks'] as const;
+  const list = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => call(webhookStaffRoutes.list, { params: { company }, signal }),
+  });
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<number | null>(null);
+  const refresh = () => void qc.invalidateQueries({ queryKey: key });
+  const create = useMutation({
+    mutationFn: () => call(webhookStaffRoutes.create, { params: { company }, body: { url } }),
+    onSuccess: (w) => {
+      setUrl('');
+      setSecret(w.secret);
+      setError(null);
+      refresh();
+    },
+    onError: (e: unknown) => setError(errorText(e, t)),
+  });
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h3">
+        {t('access.hooks.title')}
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Group align="end" gap="sm" wrap="wrap">
+          <TextInput
+            required
+            type="url"
+            label={t('access.hooks.url')}
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            miw={320}
+          />
+          <Button type="submit" loading={create.isPending}>
+            {t('access.hooks.add')}
+          </Button>
+        </Group>
+      </form>
+      {secret && (
+        <SecretOnce label={t('access.hooks.secret')} secret={secret} onClose={() => setSecret(null)} />
+      )}
+      {error && (
+        <Text c="red" size="sm" role="alert">
+          {error}
+        </Text>
+      )}
+      {list.isPending ? (
+        <ListLoading />
+      ) : list.isError ? (
+        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
+      ) : list.data.length === 0 ? (
+        <ListEmpty text={t('access.hooks.empty')} />
+      ) : (
+        list.data.map((w) => (
+          <Endpoint
+            key={w.id}
+            endpoint={w}
+            open={open === w.id}
+            onToggle={() => setOpen(open === w.id ? null : w.id)}
+            onChanged={refresh}
+          />
+        ))
+      )}
+    </Stack>
+  );
+}
+
+function Endpoint({
+  endpoint: w,
+  open,
+  onToggle,
+  onChanged,
+}: {
+  endpoint: WebhookEndpoint;
+  open: boolean;
+  onToggle: () => void;
+  onChanged: () => void;
+}) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const params = { company, endpointId: w.id };
+  const enable = useMutation({
+    mutationFn: (enabled: boolean) => call(webhookStaffRoutes.update, { params, body: { enabled } }),
+    onSuccess: onChanged,
+  });
+  const attempts = useQuery({
+    queryKey: [...staffKeys.portal(company), 'admin-webhook-attempts', w.id] as const,
+    queryFn: ({ signal }) => call(webhookStaffRoutes.attempts, { params, query: { limit: 50 }, signal }),
+    enabled: open,
+    refetchInterval: open ? 5000 : false,
+  });
+  const replay = useMutation({
+    // Every kept event again (the receiver de-duplicates by event id); from a feed cursor via the API.
+    mutationFn: () => call(webhookStaffRoutes.replay, { params, body: {} }),
+    onSuccess: () => void attempts.refetch(),
+  });
+  return (
+    <Stack
+      gap={6}
+      p="sm"
+      style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}
+    >
+      <Group justify="space-between" wrap="wrap">
+        <Stack gap={2}>
+          <Text fw={500} style={{ wordBreak: 'break-all' }}>
+            {w.url}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {w.eventTypes.length === 0 ? t('access.hooks.allEvents') : w.eventTypes.join(', ')}
+          </Text>
+          {!w.enabled && (
+            <Badge color="red" variant="light">
+              {t('access.hooks.disabled')}
+              {w.disabledReason ? `: ${w.disabledReason}` : ''}
+            </Badge>
+          )}
+        </Stack>
+        <Group gap="sm">
+          <Switch
+            label={t('access.hooks.enabled')}
+            checked={w.enabled}
+            disabled={enable.isPending}
+            onChange={(e) => enable.mutate(e.currentTarget.checked)}
+          />
+          <Button size="xs" variant="default" onClick={onToggle} aria-expanded={open}>
+            {t('access.hooks.log')}
+          </Button>
+          <Button size="xs" variant="subtle" loading={replay.isPending} onClick={() => replay.mutate()}>
+            {t('access.hooks.replay')}
+          </Button>
+        </Group>
+      </Group>
+      {open &&
+        (attempts.isPending ? (
+          <ListLoading />
+        ) : attempts.isError ? (
+          <ListError onRetry={() => void attempts.refetch()} message={errorText(attempts.error, t)} />
+        ) : attempts.data.attempts.length === 0 ? (
+          <ListEmpty text={t('access.hooks.noAttempts', { pending: attempts.data.pending })} />
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table verticalSpacing={4} data-testid="delivery-log">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('access.hooks.when')}</Table.Th>
+                  <Table.Th>{t('access.hooks.event')}</Table.Th>
+                  <Table.Th>{t('access.hooks.status')}</Table.Th>
+                  <Table.Th>{t('access.hooks.latency')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {attempts.data.attempts.map((a) => (
+                  <Table.Tr key={`${a.eventId}-${a.attemptedAt}`}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(a.attemptedAt)}</Table.Td>
+                    <Table.Td>{a.eventType}</Table.Td>
+                    <Table.Td>
+                      <Badge
+                        variant="light"
+                        color={a.status !== null && a.status >= 200 && a.status < 300 ? 'teal' : 'red'}
+                      >
+                        {a.status ?? a.error ?? '—'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{a.latencyMs} ms</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        ))}
+    </Stack>
+  );
+}

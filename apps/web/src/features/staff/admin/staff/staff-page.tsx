@@ -1,0 +1,240 @@
+import { useState } from 'react';
+import {
+  Badge,
+  Button,
+  Group,
+  MultiSelect,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { accessRoutes, staffDeskRoutes, type AccessMember, type StaffRole } from '@sportello/contracts';
+import { call } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { formatDateTime } from '../../../../lib/format';
+import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { usePageTitle } from '../../../../ui/page-title';
+import { useDeskOptions } from '../../api/options';
+import { staffKeys } from '../../api/keys';
+import { useDesk } from '../../desk-context';
+import { useStaffT } from '../../i18n';
+
+/**
+ * The portal's staff (issue 14 item 5): who is on the desk with which role, status and groups; invite
+ * by e-mail, resend an invitation, change role or groups, remove. The server keeps the last admin.
+ */
+export default function StaffPage() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  usePageTitle(t('admin.sections.staff'));
+  const qc = useQueryClient();
+  const key = [...staffKeys.portal(company), 'admin-staff'] as const;
+  const list = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => call(accessRoutes.members, { params: { company }, signal }),
+  });
+  const options = useDeskOptions(company);
+  const groups = (options.data?.groups ?? []).map((g) => ({ value: String(g.id), label: g.name }));
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const done = (text: string) => {
+    setMessage({ ok: true, text });
+    void qc.invalidateQueries({ queryKey: staffKeys.portal(company) });
+  };
+  const failed = (e: unknown) => setMessage({ ok: false, text: errorText(e, t) });
+
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<StaffRole>('agent');
+  const [groupIds, setGroupIds] = useState<string[]>([]);
+  const invite = useMutation({
+    mutationFn: () =>
+      call(accessRoutes.invite, {
+        params: { company },
+        body: { email, role, groupIds: groupIds.map(Number) },
+      }),
+    onSuccess: (r) => {
+      setEmail('');
+      setGroupIds([]);
+      done(t(r.alreadyActive ? 'access.staff.added' : 'access.staff.invited', { email: r.member.email }));
+    },
+    onError: failed,
+  });
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('admin.sections.staff')}
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          invite.mutate();
+        }}
+      >
+        <Group align="end" gap="sm" wrap="wrap">
+          <TextInput
+            type="email"
+            required
+            label={t('access.staff.email')}
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            miw={240}
+          />
+          <NativeSelect
+            label={t('access.staff.role')}
+            value={role}
+            onChange={(e) => setRole(e.currentTarget.value as StaffRole)}
+            data={[
+              { value: 'agent', label: t('access.staff.roles.agent') },
+              { value: 'admin', label: t('access.staff.roles.admin') },
+            ]}
+          />
+          <MultiSelect
+            label={t('access.staff.groups')}
+            data={groups}
+            value={groupIds}
+            onChange={setGroupIds}
+            miw={200}
+            clearable
+          />
+          <Button type="submit" loading={invite.isPending}>
+            {t('access.staff.invite')}
+          </Button>
+        </Group>
+      </form>
+      {message && (
+        <Text c={message.ok ? 'teal' : 'red'} size="sm" role={message.ok ? 'status' : 'alert'}>
+          {message.text}
+        </Text>
+      )}
+      {list.isPending ? (
+        <ListLoading />
+      ) : list.isError ? (
+        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
+      ) : list.data.length === 0 ? (
+        <ListEmpty text={t('access.staff.empty')} />
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('access.staff.person')}</Table.Th>
+                <Table.Th>{t('access.staff.role')}</Table.Th>
+                <Table.Th>{t('access.staff.groups')}</Table.Th>
+                <Table.Th>{t('access.staff.lastSignIn')}</Table.Th>
+                <Table.Th>{t('access.staff.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.map((m) => (
+                <MemberRow key={m.id} member={m} groups={groups} onDone={done} onError={failed} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+function MemberRow({
+  member: m,
+  groups,
+  onDone,
+  onError,
+}: {
+  member: AccessMember;
+  groups: { value: string; label: string }[];
+  onDone: (text: string) => void;
+  onError: (e: unknown) => void;
+}) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const params = { company, staffid: m.id };
+  const setRole = useMutation({
+    mutationFn: (role: StaffRole) => call(accessRoutes.setRole, { params, body: { role } }),
+    onSuccess: () => onDone(t('access.staff.saved', { email: m.email })),
+    onError,
+  });
+  const setGroups = useMutation({
+    mutationFn: (ids: string[]) =>
+      call(staffDeskRoutes.setGroups, { params, body: { groupIds: ids.map(Number) } }),
+    onSuccess: () => onDone(t('access.staff.saved', { email: m.email })),
+    onError,
+  });
+  const resend = useMutation({
+    mutationFn: () => call(accessRoutes.resend, { params }),
+    onSuccess: () => onDone(t('access.staff.resent', { email: m.email })),
+    onError,
+  });
+  const remove = useMutation({
+    mutationFn: () => call(accessRoutes.remove, { params }),
+    onSuccess: () => onDone(t('access.staff.removed', { email: m.email })),
+    onError,
+  });
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {m.displayName}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {m.email}
+        </Text>
+        {m.status !== 'active' && (
+          <Badge size="xs" variant="light" color={m.status === 'invited' ? 'yellow' : 'gray'}>
+            {t(`access.staff.status.${m.status}`)}
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <NativeSelect
+          aria-label={t('access.staff.roleOf', { name: m.displayName })}
+          value={m.role}
+          miw={140}
+          disabled={setRole.isPending}
+          onChange={(e) => setRole.mutate(e.currentTarget.value as StaffRole)}
+          data={[
+            { value: 'agent', label: t('access.staff.roles.agent') },
+            { value: 'admin', label: t('access.staff.roles.admin') },
+          ]}
+        />
+      </Table.Td>
+      <Table.Td>
+        <MultiSelect
+          aria-label={t('access.staff.groupsOf', { name: m.displayName })}
+          data={groups}
+          value={m.groupIds.map(String)}
+          onChange={(ids) => setGroups.mutate(ids)}
+          miw={160}
+        />
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {m.lastSignInAt ? formatDateTime(m.lastSignInAt) : '—'}
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          {m.status === 'invited' && (
+            <Button size="xs" variant="default" loading={resend.isPending} onClick={() => resend.mutate()}>
+              {t('access.staff.resend')}
+            </Button>
+          )}
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            loading={remove.isPending}
+            onClick={() => {
+              if (window.confirm(t('access.staff.removeConfirm', { email: m.email }))) remove.mutate();
+            }}
+          >
+            {t('access.staff.remove')}
+          </Button>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,155 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
+
+// The demo portal's staff admin (apps/api/src/modules/admin/demo-staff.ts), with the demo password.
+const PASSWORD = 'Sportello-Demo-2026';
+const ADMIN = 'marco.ferri@sportello.example';
+const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
+const WIDTHS = [1366, 360] as const;
+const LANGUAGES = [
+  ['it-IT', 'it'],
+  ['en-EN', 'en'],
+  ['es-ES', 'es'],
+] as const;
+
+const unQuote = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+function mailsTo(to: string, needle: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dataDir, 'outbox')).filter((n) => n.endsWith('.eml'));
+  } catch {
+    // The worker creates the directory with its first message.
+  }
+  return names
+    .map((n) => unQuote(readFileSync(join(dataDir, 'outbox', n), 'utf8')))
+    .filter((raw) => raw.includes(`To: ${to}`) && raw.includes(needle));
+}
+
+async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad).toEqual([]);
+}
+
+async function signIn(email: string, password: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/staff/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function pageAs(browser: Browser, token: string, width = 1366, language = 'en-EN'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+  await context.addInitScript(
+    (o) => {
+      localStorage.setItem('language', o.language);
+      if (o.token) localStorage.setItem('staffToken', o.token);
+    },
+    { language, token },
+  );
+  return context.newPage();
+}
+
+describe('desk administration: staff, API keys, webhooks', () => {
+  let browser: Browser;
+  let receiver: Server;
+  let received = 0;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    browser = await launch();
+    receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received++;
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    adminToken = await signIn(ADMIN, PASSWORD);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => receiver?.close(r));
+  });
+
+  it('invites an agent who sets a password and signs in; a key is shown once; a webhook delivers', async () => {
+    const page = await pageAs(browser, adminToken);
+    const agent = `new.agent.${Date.now()}@sportello.example`;
+
+    // Invite: the invitation e-mail carries the link; the agent sets a password and is on the desk.
+    await page.goto(`${ADMIN_URL}/staff`);
+    await page.getByLabel('E-mail').fill(agent);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByText(`Invitation sent to ${agent}.`).waitFor();
+    await expect
+      .poll(() => mailsTo(agent, '/staff/accept?token=').length, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const link = /(\/demo\/staff\/accept\?token=[A-Za-z0-9_%-]+)/.exec(
+      mailsTo(agent, '/staff/accept?token=')[0]!,
+    )![1]!;
+    const invited = await pageAs(browser, '');
+    await invited.goto(`${baseUrl}${link}`);
+    const fields = invited.locator('input[autocomplete="new-password"]');
+    await fields.first().waitFor();
+    await fields.nth(0).fill('Agent-Password-2026');
+    await fields.nth(1).fill('Agent-Password-2026');
+    await invited.locator('form button[type=submit]').click();
+    await expect.poll(() => invited.evaluate(() => localStorage.getItem('staffToken'))).toBeTruthy();
+    await signIn(agent, 'Agent-Password-2026');
+
+    // An API key: its secret is on the page once, with the warning.
+    await page.goto(`${ADMIN_URL}/integrations`);
+    await page.getByLabel('Name').fill('Journey key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret-once').innerText()).trim();
+    expect(secret.length).toBeGreaterThan(20);
+    await page.getByText(/shown only this once/).waitFor();
+    await page.reload();
+    await page.getByText('Journey key').first().waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+
+    // A webhook endpoint to the loopback receiver: a change is delivered and shows in the log.
+    const { port } = receiver.address() as AddressInfo;
+    await page.getByLabel('Address (URL)').fill(`http://127.0.0.1:${port}/hook`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByTestId('secret-once').waitFor();
+    // Any event will do: another key made from the desk emits api_key.created.
+    await page.getByLabel('Name').fill('Second key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => received, { timeout: 30_000 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Delivery log' }).click();
+    await page.getByTestId('delivery-log').getByText('204').first().waitFor({ timeout: 20_000 });
+  });
+
+  it.each(WIDTHS.map((width, index) => [width, index] as const))(
+    'the access sections at %i px, in their languages, have no serious axe finding',
+    async (width, index) => {
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const page = await pageAs(browser, adminToken, width, language);
+        for (const section of ['staff', 'integrations'] as const) {
+          await page.goto(`${ADMIN_URL}/${section}`);
+          await page.locator('table').first().waitFor();
+          await expectAccessible(page);
+          await screenshot(page, `admin-${section}-${width}-${short}`);
+        }
+        await page.context().close();
+      }
+    },
+  );
+});

@@ -1,0 +1,165 @@
+// Schemas of the desk's access administration (issue 14 item 5): the portal's staff users and their
+// roles, and the portal's API keys and webhook endpoints, for a staff admin of the portal.
+import { z } from 'zod';
+import { errorSchema, isoDateTime } from './common';
+import {
+  apiKeyCreateSchema,
+  apiKeyListSchema,
+  apiKeyRotateSchema,
+  apiKeySchema,
+  apiKeyWithSecretSchema,
+  webhookRoutesUnder,
+} from './integration';
+import { defineRoute } from './route';
+import { staffMemberParamsSchema, staffPortalParamsSchema, staffRoleSchema } from './staff';
+
+const staffAdmin = { guard: 'staff', role: 'admin' } as const;
+const root = '/api/staff/portals/:company/admin';
+
+/** Codes of this area. */
+export const accessErrorCodes = {
+  /** 409: the change would leave the portal without an admin (demote or remove its last one). */
+  lastAdmin: 'last_admin',
+  /** 409, resend: the member already signs in (nothing to accept). */
+  alreadyActive: 'staff_already_active',
+} as const;
+
+/** A member of the portal's staff as the administration lists it. */
+export const accessMemberSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  displayName: z.string(),
+  role: staffRoleSchema,
+  /** invited: no password yet; disabled: may not sign in anywhere. */
+  status: z.enum(['invited', 'active', 'disabled']),
+  /** The assignee groups (back-office ids) the member works in. */
+  groupIds: z.array(z.number().int()),
+  memberSince: isoDateTime,
+  lastSignInAt: isoDateTime.nullable(),
+});
+export type AccessMember = z.infer<typeof accessMemberSchema>;
+export const accessMemberListSchema = z.array(accessMemberSchema);
+
+export const accessInviteSchema = z
+  .object({
+    email: z.string().trim().min(3).max(320),
+    role: staffRoleSchema,
+    groupIds: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).max(200).default([]),
+  })
+  .strict();
+export type AccessInvite = z.input<typeof accessInviteSchema>;
+
+export const accessInviteAnswerSchema = z.object({
+  member: accessMemberSchema,
+  /** The person already signed in elsewhere: added to this portal and told so, no password link. */
+  alreadyActive: z.boolean(),
+});
+export type AccessInviteAnswer = z.infer<typeof accessInviteAnswerSchema>;
+
+export const accessRoleSchema = z.object({ role: staffRoleSchema }).strict();
+
+export const accessKeyParamsSchema = staffPortalParamsSchema.extend({
+  keyId: z.coerce.number().int().min(1).max(2_147_483_647),
+});
+
+export const accessRoutes = {
+  members: defineRoute({
+    method: 'GET',
+    path: `${root}/staff`,
+    params: staffPortalParamsSchema,
+    responses: { 200: accessMemberListSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: "The portal's staff with role, status, groups and last sign-in",
+  }),
+  invite: defineRoute({
+    method: 'POST',
+    path: `${root}/staff`,
+    params: staffPortalParamsSchema,
+    body: accessInviteSchema,
+    responses: { 201: accessInviteAnswerSchema, 400: errorSchema, 409: errorSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'Invite a person to the staff by e-mail with a role and groups (the invitation is e-mailed)',
+    description:
+      '400 invalid_email, unknown_reference (a group); 409 staff_disabled. An existing member keeps an admin role.',
+  }),
+  resend: defineRoute({
+    method: 'POST',
+    path: `${root}/staff/:staffid/resend`,
+    params: staffMemberParamsSchema,
+    responses: { 200: accessInviteAnswerSchema, 404: errorSchema, 409: errorSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'Send the invitation again (a new link; the earlier one stops working)',
+    description: '404 staff_not_found; 409 staff_already_active, staff_disabled.',
+  }),
+  setRole: defineRoute({
+    method: 'PUT',
+    path: `${root}/staff/:staffid/role`,
+    params: staffMemberParamsSchema,
+    body: accessRoleSchema,
+    responses: { 200: accessMemberSchema, 404: errorSchema, 409: errorSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: "Change a member's role",
+    description: '409 last_admin when it would leave the portal without an admin.',
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: `${root}/staff/:staffid`,
+    params: staffMemberParamsSchema,
+    responses: { 204: null, 404: errorSchema, 409: errorSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'Remove a member from the portal; they lose it at once',
+    description:
+      'A person left without any portal is disabled and every session of theirs ends. 409 last_admin.',
+  }),
+  keys: defineRoute({
+    method: 'GET',
+    path: `${root}/keys`,
+    params: staffPortalParamsSchema,
+    responses: { 200: apiKeyListSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: "The portal's API keys (prefixes, scopes, last use; never secrets)",
+  }),
+  createKey: defineRoute({
+    method: 'POST',
+    path: `${root}/keys`,
+    params: staffPortalParamsSchema,
+    body: apiKeyCreateSchema,
+    responses: { 201: apiKeyWithSecretSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'Create an API key; its secret is in this answer only',
+  }),
+  rotateKey: defineRoute({
+    method: 'POST',
+    path: `${root}/keys/:keyId/rotate`,
+    params: accessKeyParamsSchema,
+    body: apiKeyRotateSchema.nullish(),
+    responses: { 200: apiKeyWithSecretSchema, 404: errorSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'A new secret for the key; the old one works `graceHours` more (default 24, 0: none)',
+  }),
+  revokeKey: defineRoute({
+    method: 'POST',
+    path: `${root}/keys/:keyId/revoke`,
+    params: accessKeyParamsSchema,
+    responses: { 200: apiKeySchema, 404: errorSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'Revoke the key (both secrets) at once',
+  }),
+};
+
+/** The webhook endpoints and their delivery log, for a staff admin of the `:company` portal. */
+export const webhookStaffRoutes = webhookRoutesUnder(
+  root,
+  staffAdmin,
+  staffPortalParamsSchema,
+  'staff: admin',
+);
