@@ -63,6 +63,17 @@ export async function settled(page: Page): Promise<void> {
 
 /** No serious or critical axe violation on the page as it is now. */
 export async function expectAccessible(page: Page): Promise<void> {
+  // Axe measures colours: only once every stylesheet the page asked for (lazy chunks bring their own)
+  // and its fonts are in, and the frame after, never a page half-styled on a loaded machine.
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')).every(
+      (l) => l.sheet !== null,
+    ),
+  );
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
   const result = await new AxeBuilder({ page }).analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
