@@ -391,7 +391,8 @@ function BookingsPanel() {
                     <Text size="xs">{[b.email, b.phone].filter(Boolean).join(' · ')}</Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="outline" color={b.status === 'booked' ? 'green.9' : 'gray.7'}>
+                    {/* Teal, not green: Mantine's darkest green reaches 4.3:1 on white, under AA. */}
+                    <Badge variant="outline" color={b.status === 'booked' ? 'teal.9' : 'gray.7'}>
                       {t(`catalog.appointments.statuses.${b.status}`)}
                     </Badge>
                   </Table.Td>

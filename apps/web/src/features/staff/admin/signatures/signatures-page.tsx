@@ -37,11 +37,11 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from '../documents/pickers';
 
-/** Filled in dark shades: white text on them keeps a 4.5:1 contrast (light green did not). */
+/** Filled in dark shades: white text on them keeps a 4.5:1 contrast (light green did not, nor green-9: 4.3:1). */
 const STATUS_COLOR: Record<SignatureStatus, string> = {
   pending: 'blue.8',
   opened: 'grape.8',
-  signed: 'green.9',
+  signed: 'teal.9',
   expired: 'gray.7',
   cancelled: 'red.8',
 };
