@@ -36,6 +36,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 type Day = (typeof DAYS)[number];
@@ -103,7 +104,7 @@ function LinksPanel() {
       ) : links.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.appointments.noLinks')} />
       ) : (
-        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0}>
+        <TableScroll minWidth={560}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -139,7 +140,7 @@ function LinksPanel() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
     </Stack>
   );
@@ -367,7 +368,7 @@ function BookingsPanel() {
       ) : bookings.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.appointments.noBookings')} />
       ) : (
-        <Table.ScrollContainer minWidth={640} type="native" tabIndex={0}>
+        <TableScroll minWidth={640}>
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -407,7 +408,7 @@ function BookingsPanel() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       <Modal
         opened={confirm !== null}

@@ -30,6 +30,7 @@ import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
 
 type AuditFilters = Pick<AuditQuery, 'entity' | 'action' | 'actorType' | 'entityId' | 'from' | 'to'>;
 
@@ -169,7 +170,7 @@ export default function AuditPage() {
       ) : items.length === 0 ? (
         <ListEmpty text={t('audit.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <TableScroll minWidth={640}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -190,7 +191,7 @@ export default function AuditPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       {query.hasNextPage && (
         <Button

@@ -15,6 +15,7 @@ import { adminPath } from '../admin-area';
 import CompanyPage from './company-page';
 import ContactPage from './contact-page';
 import { peopleKeys, useCompanies } from './people-api';
+import { TableScroll } from '../table-scroll';
 
 /**
  * Companies, contacts and users (issue 14 item 1): `companies` lists and searches the companies,
@@ -67,7 +68,7 @@ function CompanyList() {
       ) : items.length === 0 ? (
         <ListEmpty text={t('people.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={320}>
+        <TableScroll minWidth={320}>
           <Table striped highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -92,7 +93,7 @@ function CompanyList() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       {query.hasNextPage && (
         <Button

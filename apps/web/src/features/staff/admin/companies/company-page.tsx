@@ -13,6 +13,7 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import { peopleKeys, useCompanyContacts } from './people-api';
+import { TableScroll } from '../table-scroll';
 
 /** A company: its name (renamed here) and its contacts, searched, with "New contact". */
 export default function CompanyPage() {
@@ -110,7 +111,7 @@ export default function CompanyPage() {
       ) : items.length === 0 ? (
         <ListEmpty text={t('people.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={320}>
+        <TableScroll minWidth={320}>
           <Table striped highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -136,7 +137,7 @@ export default function CompanyPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       {contacts.hasNextPage && (
         <Button

@@ -37,6 +37,7 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import { peopleKeys } from './people-api';
+import { TableScroll } from '../table-scroll';
 
 type Flags = Record<PermissionFlag, boolean>;
 const noFlags = () => Object.fromEntries(permissionFlags.map((f) => [f, false])) as Flags;
@@ -318,7 +319,7 @@ function UsersCard({ contactId, contactEmail }: { contactId: number; contactEmai
             {t('people.noUsers')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={300}>
+          <TableScroll minWidth={300}>
             <Table>
               <Table.Thead>
                 <Table.Tr>
@@ -336,7 +337,7 @@ function UsersCard({ contactId, contactEmail }: { contactId: number; contactEmai
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         )}
       </Stack>
       <InviteModal

@@ -31,6 +31,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
 
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
 const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -107,7 +108,7 @@ function ContractsPanel({ companyId }: { companyId: number }) {
       ) : list.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.contracts.noContracts')} />
       ) : (
-        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0}>
+        <TableScroll minWidth={560}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -141,7 +142,7 @@ function ContractsPanel({ companyId }: { companyId: number }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
     </Stack>
   );
@@ -387,7 +388,7 @@ function SubscriptionsPanel({ companyId }: { companyId: number }) {
       ) : list.data.items.length === 0 ? (
         <ListEmpty text={t('catalog.contracts.noSubscriptions')} />
       ) : (
-        <Table.ScrollContainer minWidth={560} type="native" tabIndex={0}>
+        <TableScroll minWidth={560}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -416,7 +417,7 @@ function SubscriptionsPanel({ companyId }: { companyId: number }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
     </Stack>
   );

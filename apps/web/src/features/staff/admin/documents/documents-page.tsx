@@ -37,6 +37,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from './pickers';
+import { TableScroll } from '../table-scroll';
 
 /** The fields of one file to file, whatever its kind (each kind sends the ones it has). */
 interface Draft {
@@ -378,7 +379,7 @@ function ItemList({
       {items.length === 0 ? (
         <ListEmpty text={t('content.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <TableScroll minWidth={560}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -439,7 +440,7 @@ function ItemList({
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       {query.hasNextPage && (
         <Button

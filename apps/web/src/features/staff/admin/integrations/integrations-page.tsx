@@ -30,6 +30,7 @@ import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
 
 /** A secret the server answers once: shown with a copy button and the warning that it will not return. */
 function SecretOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
@@ -160,7 +161,7 @@ function KeysPanel() {
       ) : list.data.length === 0 ? (
         <ListEmpty text={t('access.keys.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <TableScroll minWidth={640}>
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -210,7 +211,7 @@ function KeysPanel() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
     </Stack>
   );
@@ -367,7 +368,7 @@ function Endpoint({
         ) : attempts.data.attempts.length === 0 ? (
           <ListEmpty text={t('access.hooks.noAttempts', { pending: attempts.data.pending })} />
         ) : (
-          <Table.ScrollContainer minWidth={560}>
+          <TableScroll minWidth={560}>
             <Table verticalSpacing={4} data-testid="delivery-log">
               <Table.Thead>
                 <Table.Tr>
@@ -395,7 +396,7 @@ function Endpoint({
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         ))}
     </Stack>
   );

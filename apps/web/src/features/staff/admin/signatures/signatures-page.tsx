@@ -36,6 +36,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from '../documents/pickers';
+import { TableScroll } from '../table-scroll';
 
 /** Filled in dark shades: white text on them keeps a 4.5:1 contrast (light green did not, nor green-9: 4.3:1). */
 const STATUS_COLOR: Record<SignatureStatus, string> = {
@@ -134,7 +135,7 @@ export default function SignaturesPage() {
       ) : items.length === 0 ? (
         <ListEmpty text={t('signatures.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <TableScroll minWidth={560}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -162,7 +163,7 @@ export default function SignaturesPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
       {query.hasNextPage && (
         <Button

@@ -22,6 +22,7 @@ import { useDeskOptions } from '../../api/options';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
 
 /**
  * The portal's staff (issue 14 item 5): who is on the desk with which role, status and groups; invite
@@ -117,7 +118,7 @@ export default function StaffPage() {
       ) : list.data.length === 0 ? (
         <ListEmpty text={t('access.staff.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={720}>
+        <TableScroll minWidth={720}>
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
@@ -134,7 +135,7 @@ export default function StaffPage() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
     </Stack>
   );

@@ -30,6 +30,7 @@ import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker } from '../company-picker';
+import { TableScroll } from '../table-scroll';
 
 type Property = WikiElementEntity['properties'][number];
 type DataType = Property['dataType'];
@@ -94,7 +95,7 @@ function WikiPanel({ companyId }: { companyId: number }) {
       {elements.length === 0 ? (
         <ListEmpty text={t('catalog.wiki.empty')} />
       ) : (
-        <Table.ScrollContainer minWidth={520} type="native" tabIndex={0}>
+        <TableScroll minWidth={520}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -128,7 +129,7 @@ function WikiPanel({ companyId }: { companyId: number }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       )}
     </Stack>
   );
