@@ -1,16 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sportello/contracts';
 import { useLogin } from '../../features/auth/api/login';
 import { useLogout } from '../../features/auth/api/logout';
 import { SecondFactorForm } from '../../features/auth/components/second-factor-form';
-import { authErrorKey } from '../../lib/auth-errors';
 import { storage } from '../../lib/storage';
 import { fetchMe } from '../../lib/tenant';
 import { loginPath } from '../sections';
+import { AuthErrorAlert, IdentityField, SignInPasswordField } from '../../ui/auth-fields';
 
 /**
  * An expired session over a page (issue 16): sign in again in a dialog, and the page, with whatever was
@@ -94,30 +93,20 @@ export function SessionExpiredDialog({
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="sm">
             <Text size="sm">{t('drafts.sessionText')}</Text>
-            {login.isError && (
-              <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-                {t(authErrorKey(login.error))}
-              </Alert>
-            )}
-            <TextInput
-              label={t('auth.userName')}
-              name="username"
-              autoComplete="username"
+            <AuthErrorAlert error={login.error} t={t} />
+            <IdentityField
+              kind="userName"
               value={userName}
-              onChange={(e) => setUserName(e.currentTarget.value)}
-              error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
-              withAsterisk
+              onChange={setUserName}
+              submitted={isSubmitted}
+              t={t}
             />
-            <PasswordInput
-              label={t('auth.password')}
-              name="password"
-              autoComplete="current-password"
+            <SignInPasswordField
               value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={isSubmitted && !password ? t('auth.requiredField') : undefined}
-              withAsterisk
-              data-autofocus
-              visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+              onChange={setPassword}
+              submitted={isSubmitted}
+              t={t}
+              dataAutofocus
             />
             <Group justify="space-between" gap="sm">
               <Button

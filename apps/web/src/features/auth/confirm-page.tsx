@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { confirmRequestSchema, issueCode, PASSWORD_MIN_LENGTH } from '@sportello/contracts';
+import { PASSWORD_MIN_LENGTH } from '@sportello/contracts';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../lib/api-client';
 import { storage } from '../../lib/storage';
 import { ListError } from '../../ui/list-states';
@@ -13,23 +12,9 @@ import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sp
 import { SecondFactorForm } from './components/second-factor-form';
 import { useConfirmPassword } from './api/confirm';
 import { AuthFrame } from '../../ui/auth-frame';
+import { AuthErrorAlert, checkNewPassword, LinkProblem, NewPasswordFields } from '../../ui/auth-fields';
 import { authErrorKey } from '../../lib/auth-errors';
 import { usePageTitle } from '../../ui/page-title';
-
-/**
- * What is wrong with a new password, as translation keys per field (SPEC A5, B2): the rules of the
- * request schema the server validates with, so both sides count and compare the same way.
- */
-export function checkNewPassword(password: string, repeat: string): { password?: string; repeat?: string } {
-  const out: { password?: string; repeat?: string } = {};
-  const r = confirmRequestSchema.safeParse({ token: '-', password, passwordRepeat: repeat });
-  for (const issue of r.error?.issues ?? []) {
-    const code = issueCode(issue);
-    if (code === 'password_too_short') out.password = 'auth.passwordTooShort';
-    if (code === 'passwords_differ') out.repeat = 'auth.passwordsDiffer';
-  }
-  return out;
-}
 
 const isLinkProblem = (e: unknown) => e instanceof ApiRequestError && (e.status === 404 || e.status === 410);
 
@@ -44,7 +29,14 @@ export default function ConfirmPage() {
 
   let body;
   if (!token)
-    body = <Problem title={t('auth.confirmInviteTitle')} text={t('auth.linkMissing')} company={company} />;
+    body = (
+      <LinkProblem
+        title={t('auth.confirmInviteTitle')}
+        text={t('auth.linkMissing')}
+        loginTo={loginPathOf(company)}
+        t={t}
+      />
+    );
   else if (link.isPending)
     body = (
       <Stack align="center" py="lg">
@@ -56,7 +48,12 @@ export default function ConfirmPage() {
     );
   else if (link.isError)
     body = isLinkProblem(link.error) ? (
-      <Problem title={t('auth.confirmInviteTitle')} text={t(authErrorKey(link.error))} company={company} />
+      <LinkProblem
+        title={t('auth.confirmInviteTitle')}
+        text={t(authErrorKey(link.error))}
+        loginTo={loginPathOf(company)}
+        t={t}
+      />
     ) : (
       <Stack>
         <Title order={1} size="h2">
@@ -79,22 +76,8 @@ export default function ConfirmPage() {
   return <AuthFrame company={company}>{body}</AuthFrame>;
 }
 
-function Problem({ title, text, company }: { title: string; text: string; company: string | null }) {
-  const { t } = useTranslation();
-  return (
-    <Stack>
-      <Title order={1} size="h2">
-        {title}
-      </Title>
-      <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-        {text}
-      </Alert>
-      <Anchor component={Link} to={company ? `/${encodeURIComponent(company)}/Login` : '/Login'} size="sm">
-        {t('auth.backToLogin')}
-      </Anchor>
-    </Stack>
-  );
-}
+const loginPathOf = (company: string | null) =>
+  company ? `/${encodeURIComponent(company)}/Login` : '/Login';
 
 function ConfirmForm({
   token,
@@ -142,9 +125,7 @@ function ConfirmForm({
       <SecondFactorForm
         challenge={challenge}
         onSignedIn={signedIn}
-        onRestart={() =>
-          navigate(company ? `/${encodeURIComponent(company)}/Login` : '/Login', { replace: true })
-        }
+        onRestart={() => navigate(loginPathOf(company), { replace: true })}
       />
     );
 
@@ -155,32 +136,15 @@ function ConfirmForm({
           {title}
         </Title>
         <Text size="sm">{t('auth.confirmAccount', { userName })}</Text>
-        {mutation.isError && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {t(authErrorKey(mutation.error), { min: PASSWORD_MIN_LENGTH })}
-          </Alert>
-        )}
-        {/* Lets password managers file the new password under the right account. */}
-        <input type="text" name="username" autoComplete="username" value={userName} readOnly hidden />
-        <PasswordInput
-          label={t('auth.newPassword')}
-          description={t('auth.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={problems.password ? t(problems.password, { min: PASSWORD_MIN_LENGTH }) : undefined}
-          withAsterisk
-          autoFocus
-          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
-        />
-        <PasswordInput
-          label={t('auth.repeatPassword')}
-          autoComplete="new-password"
-          value={repeat}
-          onChange={(e) => setRepeat(e.currentTarget.value)}
-          error={problems.repeat ? t(problems.repeat) : undefined}
-          withAsterisk
-          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+        <AuthErrorAlert error={mutation.error} t={t} values={{ min: PASSWORD_MIN_LENGTH }} />
+        <NewPasswordFields
+          account={userName}
+          password={password}
+          repeat={repeat}
+          onPassword={setPassword}
+          onRepeat={setRepeat}
+          problems={problems}
+          t={t}
         />
         <Button type="submit" loading={mutation.isPending} fullWidth>
           {t('auth.confirm')}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Checkbox, Stack, Text, Title } from '@mantine/core';
+import { IconMailCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -12,8 +12,8 @@ import { useRecovery } from './api/recovery';
 import { AuthFrame } from '../../ui/auth-frame';
 import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sportello/contracts';
 import { SecondFactorForm } from './components/second-factor-form';
-import { authErrorKey } from '../../lib/auth-errors';
 import { usePageTitle } from '../../ui/page-title';
+import { AuthErrorAlert, IdentityField, SignInPasswordField } from '../../ui/auth-fields';
 
 /** Where to go after signing in: back to the deep link the guard refused, else the portal's layout. */
 export function afterLoginPath(from: unknown, company: string | undefined): string {
@@ -127,31 +127,16 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
         <Title order={1} size="h2" ref={heading} tabIndex={-1}>
           {t('auth.loginTitle')}
         </Title>
-        {mutation.isError && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {t(authErrorKey(mutation.error))}
-          </Alert>
-        )}
-        <TextInput
-          label={t('auth.userName')}
-          name="username"
-          autoComplete="username"
+        <AuthErrorAlert error={mutation.error} t={t} />
+        <IdentityField
+          kind="userName"
           value={userName}
-          onChange={(e) => setUserName(e.currentTarget.value)}
-          error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
-          withAsterisk
+          onChange={setUserName}
+          submitted={isSubmitted}
+          t={t}
           autoFocus
         />
-        <PasswordInput
-          label={t('auth.password')}
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={isSubmitted && !password ? t('auth.requiredField') : undefined}
-          withAsterisk
-          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
-        />
+        <SignInPasswordField value={password} onChange={setPassword} submitted={isSubmitted} t={t} />
         <Checkbox
           label={t('account.login.rememberMe')}
           description={t('account.login.rememberMeHint')}
@@ -200,19 +185,13 @@ function RecoveryForm({ company, focusHeading, onSwitch }: FormProps) {
         ) : (
           <>
             <Text size="sm">{t('auth.recoveryIntro')}</Text>
-            {mutation.isError && (
-              <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-                {t(authErrorKey(mutation.error))}
-              </Alert>
-            )}
-            <TextInput
-              label={t('auth.userName')}
-              name="username"
-              autoComplete="username"
+            <AuthErrorAlert error={mutation.error} t={t} />
+            <IdentityField
+              kind="userName"
               value={userName}
-              onChange={(e) => setUserName(e.currentTarget.value)}
-              error={isSubmitted && !userName.trim() ? t('auth.requiredField') : undefined}
-              withAsterisk
+              onChange={setUserName}
+              submitted={isSubmitted}
+              t={t}
             />
             <Button type="submit" loading={mutation.isPending} fullWidth>
               {t('common.send')}

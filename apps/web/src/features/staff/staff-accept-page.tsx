@@ -1,31 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import { confirmRequestSchema, issueCode, PASSWORD_MIN_LENGTH } from '@sportello/contracts';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { PASSWORD_MIN_LENGTH } from '@sportello/contracts';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiRequestError } from '../../lib/api-client';
 import { AuthFrame } from '../../ui/auth-frame';
 import { ListError } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
 import { useStaffConfirm, useStaffLink } from './api/link';
 import { useStaffT } from './i18n';
+import { AuthErrorAlert, checkNewPassword, LinkProblem, NewPasswordFields } from '../../ui/auth-fields';
 import { authErrorKey } from '../../lib/auth-errors';
 import { staffPath } from './staff-paths';
-
-/**
- * What is wrong with a new password, as the desk's translation keys per field: the contacts' rules
- * (the staff confirm route applies the same check), read from the shared schema.
- */
-export function checkStaffPassword(password: string, repeat: string): { password?: string; repeat?: string } {
-  const out: { password?: string; repeat?: string } = {};
-  const r = confirmRequestSchema.safeParse({ token: '-', password, passwordRepeat: repeat });
-  for (const issue of r.error?.issues ?? []) {
-    const code = issueCode(issue);
-    if (code === 'password_too_short') out.password = 'auth.passwordTooShort';
-    if (code === 'passwords_differ') out.repeat = 'auth.passwordsDiffer';
-  }
-  return out;
-}
 
 const isLinkProblem = (e: unknown) => e instanceof ApiRequestError && (e.status === 404 || e.status === 410);
 
@@ -41,7 +26,10 @@ export default function StaffAcceptPage() {
   usePageTitle(title);
 
   let body;
-  if (!token) body = <Problem title={title} text={t('auth.linkMissing')} company={company} />;
+  if (!token)
+    body = (
+      <LinkProblem title={title} text={t('auth.linkMissing')} loginTo={staffPath(company, 'login')} t={t} />
+    );
   else if (link.isPending)
     body = (
       <Stack align="center" py="lg">
@@ -53,7 +41,12 @@ export default function StaffAcceptPage() {
     );
   else if (link.isError)
     body = isLinkProblem(link.error) ? (
-      <Problem title={title} text={t(authErrorKey(link.error))} company={company} />
+      <LinkProblem
+        title={title}
+        text={t(authErrorKey(link.error))}
+        loginTo={staffPath(company, 'login')}
+        t={t}
+      />
     ) : (
       <Stack>
         <Title order={1} size="h2">
@@ -79,23 +72,6 @@ export default function StaffAcceptPage() {
   );
 }
 
-function Problem({ title, text, company }: { title: string; text: string; company: string }) {
-  const { t } = useStaffT();
-  return (
-    <Stack>
-      <Title order={1} size="h2">
-        {title}
-      </Title>
-      <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-        {text}
-      </Alert>
-      <Anchor component={Link} to={staffPath(company, 'login')} size="sm">
-        {t('auth.backToLogin')}
-      </Anchor>
-    </Stack>
-  );
-}
-
 function AcceptForm({
   token,
   company,
@@ -115,12 +91,12 @@ function AcceptForm({
   const [repeat, setRepeat] = useState('');
   const [isSubmitted, setIsSubmitted] = useState(false);
   const confirm = useStaffConfirm();
-  const problems = isSubmitted ? checkStaffPassword(password, repeat) : {};
+  const problems = isSubmitted ? checkNewPassword(password, repeat) : {};
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     setIsSubmitted(true);
-    const found = checkStaffPassword(password, repeat);
+    const found = checkNewPassword(password, repeat);
     if (found.password || found.repeat) return;
     confirm.mutate(
       { token, password, passwordRepeat: repeat },
@@ -135,32 +111,15 @@ function AcceptForm({
           {title}
         </Title>
         <Text size="sm">{t('auth.acceptFor', { name: displayName, email })}</Text>
-        {confirm.isError && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {t(authErrorKey(confirm.error), { min: PASSWORD_MIN_LENGTH })}
-          </Alert>
-        )}
-        {/* Lets password managers file the new password under the right account. */}
-        <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
-        <PasswordInput
-          label={t('auth.newPassword')}
-          description={t('auth.passwordHint', { min: PASSWORD_MIN_LENGTH })}
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={problems.password ? t(problems.password, { min: PASSWORD_MIN_LENGTH }) : undefined}
-          withAsterisk
-          autoFocus
-          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
-        />
-        <PasswordInput
-          label={t('auth.repeatPassword')}
-          autoComplete="new-password"
-          value={repeat}
-          onChange={(e) => setRepeat(e.currentTarget.value)}
-          error={problems.repeat ? t(problems.repeat) : undefined}
-          withAsterisk
-          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
+        <AuthErrorAlert error={confirm.error} t={t} values={{ min: PASSWORD_MIN_LENGTH }} />
+        <NewPasswordFields
+          account={email}
+          password={password}
+          repeat={repeat}
+          onPassword={setPassword}
+          onRepeat={setRepeat}
+          problems={problems}
+          t={t}
         />
         <Button type="submit" loading={confirm.isPending} fullWidth>
           {t('auth.acceptSubmit')}

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { IconMailCheck } from '@tabler/icons-react';
 import { Link, Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { AuthFrame } from '../../ui/auth-frame';
 import { usePageTitle } from '../../ui/page-title';
 import { staffToken, useStaffLogin } from './api/session';
 import { useStaffRecovery } from './api/link';
 import { useStaffT } from './i18n';
-import { authErrorKey } from '../../lib/auth-errors';
 import { afterStaffLogin, staffPath } from './staff-paths';
+import { AuthErrorAlert, IdentityField, SignInPasswordField } from '../../ui/auth-fields';
 
 /**
  * `/{portal}/staff/login`: the portal's branded staff sign-in (e-mail and password), or a recovery link
@@ -60,32 +60,16 @@ function LoginForm({ company }: { company: string }) {
         <Title order={1} size="h2">
           {t('auth.loginTitle')}
         </Title>
-        {login.isError && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {t(authErrorKey(login.error))}
-          </Alert>
-        )}
-        <TextInput
-          label={t('auth.email')}
-          name="email"
-          type="email"
-          autoComplete="username"
+        <AuthErrorAlert error={login.error} t={t} />
+        <IdentityField
+          kind="email"
           value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          error={isSubmitted && !email.trim() ? t('auth.requiredField') : undefined}
-          withAsterisk
+          onChange={setEmail}
+          submitted={isSubmitted}
+          t={t}
           autoFocus
         />
-        <PasswordInput
-          label={t('auth.password')}
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={isSubmitted && !password ? t('auth.requiredField') : undefined}
-          withAsterisk
-          visibilityToggleButtonProps={{ 'aria-label': t('auth.showPassword') }}
-        />
+        <SignInPasswordField value={password} onChange={setPassword} submitted={isSubmitted} t={t} />
         <Button type="submit" loading={login.isPending} fullWidth>
           {t('auth.login')}
         </Button>
@@ -124,20 +108,13 @@ function RecoveryForm({ company }: { company: string }) {
         ) : (
           <>
             <Text size="sm">{t('auth.recoveryIntro')}</Text>
-            {recovery.isError && (
-              <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-                {t(authErrorKey(recovery.error))}
-              </Alert>
-            )}
-            <TextInput
-              label={t('auth.email')}
-              name="email"
-              type="email"
-              autoComplete="username"
+            <AuthErrorAlert error={recovery.error} t={t} />
+            <IdentityField
+              kind="email"
               value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              error={isSubmitted && !email.trim() ? t('auth.requiredField') : undefined}
-              withAsterisk
+              onChange={setEmail}
+              submitted={isSubmitted}
+              t={t}
               autoFocus
             />
             <Button type="submit" loading={recovery.isPending} fullWidth>
