@@ -13,6 +13,7 @@ export const DESK_CHANNEL = 'sportello_desk';
 
 export class EventSignal {
   private waiters = new Set<() => void>();
+  private subscribers = new Set<() => void>();
   private listening: Promise<void> | undefined;
   private stop: (() => Promise<void>) | undefined;
   private closed = false;
@@ -34,8 +35,24 @@ export class EventSignal {
     return this.listening;
   }
 
+  /** Whether notifications arrive (the LISTEN is in place): until then a subscriber hears nothing. */
+  get isListening(): boolean {
+    return this.stop !== undefined && !this.closed;
+  }
+
+  /**
+   * Calls `fn` at every notification until the returned function is called, and starts listening.
+   * Subscribers run before any waiter resumes, so a cache they clear is clear for the waiters.
+   */
+  subscribe(fn: () => void): () => void {
+    this.subscribers.add(fn);
+    void this.ensureListening();
+    return () => this.subscribers.delete(fn);
+  }
+
   /** Resolves every current waiter (also called in-process, e.g. by tests). */
   notify(): void {
+    for (const fn of this.subscribers) fn();
     const list = [...this.waiters];
     this.waiters.clear();
     for (const w of list) w();

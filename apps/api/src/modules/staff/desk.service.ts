@@ -36,8 +36,9 @@ import { queryRows } from '../../platform/sql-json';
 import { setChangeActor } from '../../platform/ticket-changes';
 import { receiveUpload } from '../../platform/uploads';
 import { sql } from 'drizzle-orm';
-import { countInbox, markRead, staffCommentsJson, type RawStaffDetail } from './inbox.queries';
-import { scopeOf, staffSigner, staffTicket } from './inbox.service';
+import { markRead, staffCommentsJson, type RawStaffDetail } from './inbox.queries';
+import { countViews, scopeOf, staffSigner, staffTicket } from './inbox.service';
+import { deskCachesOf } from './desk-cache';
 import type { StaffAccess, StaffPortalAccess } from './staff.access';
 import {
   claimStaffUploads,
@@ -296,7 +297,12 @@ const UNREAD_MIN_GAP_MS = 1000;
 async function unreadNow(ctx: AppContext, a: StaffPortalAccess): Promise<UnreadAnswer> {
   const scope = scopeOf(a);
   const db = ctx.database.db;
-  const [unread, counts] = await Promise.all([countUnread(db, scope), countInbox(db, scope)]);
+  const [unread, counts] = await Promise.all([
+    deskCachesOf(ctx.database).counts.get(`unread:${scope.portalId}:${scope.staffUserId}`, () =>
+      countUnread(db, scope),
+    ),
+    countViews(ctx, scope),
+  ]);
   const version = createHash('sha256')
     .update(JSON.stringify([unread, counts]))
     .digest('base64url')

@@ -132,18 +132,28 @@ export interface RawInboxItem {
   [k: string]: unknown;
 }
 
+/**
+ * A ticket of the inbox as JSON. The names come from correlated sub-selects, one primary-key probe per
+ * row, rather than joins: joined, the planner priced 51 probes above a scan of the portal-wide tables
+ * and hashed every contact and company of the installation for each page (2.4 ms of a 51-row page at
+ * a million tickets, against 0.4 ms probed).
+ */
 const itemJson = (staffUserId: number) => sql`json_build_object(
     'id', t.ext_id,
     'ticketNumber', t.ticket_number,
     'title', t.title,
-    'company', json_build_object('id', co.ext_id, 'name', co.company_name),
-    'contact', case when cc.id is null then null
-      else json_build_object('id', cc.ext_id, 'referentName', cc.referent_name) end,
-    'type', json_build_object('id', tt.ext_id, 'name', tt.name, 'color', tt.color),
-    'step', json_build_object('id', ss.ext_id, 'name', ss.name, 'taskStatus', ss.task_status),
-    'group', case when ag.id is null then null else json_build_object('id', ag.ext_id, 'name', ag.name) end,
-    'assignee', case when au.id is null then null
-      else json_build_object('id', au.ext_id, 'displayName', au.display_name) end,
+    'company', (select json_build_object('id', co.ext_id, 'name', co.company_name)
+      from companies co where co.id = t.company_id),
+    'contact', (select json_build_object('id', cc.ext_id, 'referentName', cc.referent_name)
+      from contacts cc where cc.id = t.creator_contact_id),
+    'type', (select json_build_object('id', tt.ext_id, 'name', tt.name, 'color', tt.color)
+      from ticket_types tt where tt.id = t.type_id),
+    'step', (select json_build_object('id', ss.ext_id, 'name', ss.name, 'taskStatus', ss.task_status)
+      from status_steps ss where ss.id = t.status_step_id),
+    'group', (select json_build_object('id', ag.ext_id, 'name', ag.name)
+      from assignee_groups ag where ag.id = t.assigned_group_id),
+    'assignee', (select json_build_object('id', au.ext_id, 'displayName', au.display_name)
+      from agents au where au.id = t.assigned_user_id),
     'createdOn', ${sql.raw(isoText('t.created_on'))},
     'lastActivityAt', ${sql.raw(isoText('t.last_activity_at'))},
     'waitingOnCustomer', t.waiting_on_customer,
@@ -151,14 +161,6 @@ const itemJson = (staffUserId: number) => sql`json_build_object(
     'unread', not exists (select 1 from staff_ticket_reads r
       where r.staff_user_id = ${staffUserId} and r.ticket_id = t.id and r.read_at >= t.last_activity_at)
   )`;
-
-const itemJoins = sql.raw(`
-  join companies co on co.id = t.company_id
-  join ticket_types tt on tt.id = t.type_id
-  join status_steps ss on ss.id = t.status_step_id
-  left join contacts cc on cc.id = t.creator_contact_id
-  left join assignee_groups ag on ag.id = t.assigned_group_id
-  left join agents au on au.id = t.assigned_user_id`);
 
 const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -193,7 +195,6 @@ export function inboxPageSql(s: InboxScope, view: InboxView, f: InboxFilters, li
     : sql`select * from tickets t where ${where} ${pageOrder} limit ${limit + 1}`;
   return sql`select ${itemJson(s.staffUserId)} as item
       from (${page}) t
-      ${itemJoins}
       ${pageOrder}`;
 }
 
@@ -304,7 +305,7 @@ export async function getStaffTicket(
         'timeline', ${sql.raw(timelineJson(false))}::jsonb,
         'presence', ${presenceJson(s.staffUserId, now)}
       )) as item
-      from tickets t ${itemJoins}
+      from tickets t
       where t.portal_id = ${s.portalId} and t.ext_id = ${ticketExtId}`,
   );
   const r = rows[0];

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
 import { badRequest, notFound } from '../../platform/errors';
+import { deskCachesOf } from './desk-cache';
 import type { StaffPortalAccess } from './staff.access';
 import {
   countInbox,
@@ -50,7 +51,20 @@ export function decodeCursor(cursor: string): { lastActivityAt: Date; extId: num
   return { lastActivityAt: at, extId: v[1] as number };
 }
 
-export async function inbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Promise<InboxAnswer> {
+/** Tickets per view for this staff user (kept until tickets change: desk-cache.ts). */
+export const countViews = (ctx: AppContext, scope: InboxScope) =>
+  deskCachesOf(ctx.database).counts.get(`views:${scope.portalId}:${scope.staffUserId}`, () =>
+    countInbox(ctx.database.db, scope),
+  );
+
+/** A page of the inbox (kept until tickets or read marks change: desk-cache.ts). */
+export function inbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Promise<InboxAnswer> {
+  // The parsed query: its keys in the schema's order, so equal queries make equal keys.
+  const key = `page:${a.portal.portalId}:${a.staffUserId}:${JSON.stringify(q)}`;
+  return deskCachesOf(ctx.database).pages.get(key, () => readInbox(ctx, a, q));
+}
+
+async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Promise<InboxAnswer> {
   const range = parseDateRange({ from: q.from, to: q.to }, a.portal.timeZone);
   const scope = scopeOf(a);
   const db = ctx.database.db;
@@ -73,7 +87,7 @@ export async function inbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery
       },
       q.limit,
     ),
-    countInbox(db, scope),
+    countViews(ctx, scope),
   ]);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];

@@ -10,7 +10,7 @@ import { registerGuard } from '../../platform/access';
 import { bearerOf, invalidSession } from '../../platform/auth';
 import type { AppContext } from '../../platform/context';
 import { forbidden, unauthorized } from '../../platform/errors';
-import { findMembership, findStaffSession, type StaffMembershipRow } from './staff.queries';
+import { findStaffSession, type StaffMembershipRow } from './staff.queries';
 
 export interface StaffAccess {
   staffUserId: number;
@@ -37,12 +37,18 @@ async function resolveStaff(
 ): Promise<StaffAccess> {
   const token = bearerOf(req);
   if (!token) throw unauthorized();
-  const s = await findStaffSession(ctx.database.db, token, ctx.clock.now());
-  if (!s) throw invalidSession();
   const key = (req.params as Record<string, unknown> | undefined)?.company;
+  const found = await findStaffSession(
+    ctx.database.db,
+    token,
+    ctx.clock.now(),
+    typeof key === 'string' ? key : null,
+  );
+  if (!found) throw invalidSession();
+  const { membership, ...s } = found;
   let portal: StaffMembershipRow | null = null;
   if (typeof key === 'string') {
-    portal = (await findMembership(ctx.database.db, s.staffUserId, key)) ?? null;
+    portal = membership;
     if (!portal) throw forbidden('You are not on the staff of this portal', staffErrorCodes.notStaffOfPortal);
     if (access.role === 'admin' && portal.role !== 'admin')
       throw forbidden('This needs the admin role in this portal', staffErrorCodes.adminRequired);

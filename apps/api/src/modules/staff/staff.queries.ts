@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { agents, portals, staffMemberships, staffSessions, staffTokens, staffUsers } from '../../db/schema';
 import { newToken, sha256 } from '../../platform/auth';
+import { preparedPerDb } from '../../platform/prepared';
 
 type Conn = Db | Tx;
 
@@ -38,33 +39,6 @@ export interface StaffSessionRow {
   displayName: string;
 }
 
-/** The live session of a token whose user may still sign in (a disabled user's tokens stop at once). */
-export async function findStaffSession(
-  db: Conn,
-  token: string,
-  now: Date,
-): Promise<StaffSessionRow | undefined> {
-  const rows = await db
-    .select({
-      sessionId: staffSessions.id,
-      staffUserId: staffUsers.id,
-      email: staffUsers.email,
-      displayName: staffUsers.displayName,
-    })
-    .from(staffSessions)
-    .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.staffUserId))
-    .where(
-      and(
-        eq(staffSessions.tokenHash, sha256(token)),
-        isNull(staffSessions.revokedAt),
-        gt(staffSessions.expiresAt, now),
-        eq(staffUsers.status, 'active'),
-      ),
-    )
-    .limit(1);
-  return rows[0];
-}
-
 export interface StaffMembershipRow {
   portalId: number;
   portalKey: string;
@@ -85,19 +59,57 @@ const membershipColumns = {
   agentId: staffMemberships.agentId,
 };
 
-/** The staff user's membership of the portal with this key, if any. */
-export async function findMembership(
-  db: Conn,
-  staffUserId: number,
-  portalKey: string,
-): Promise<StaffMembershipRow | undefined> {
-  const rows = await db
-    .select(membershipColumns)
-    .from(staffMemberships)
-    .innerJoin(portals, eq(portals.id, staffMemberships.portalId))
-    .where(and(eq(staffMemberships.staffUserId, staffUserId), eq(portals.key, portalKey.toLowerCase())))
-    .limit(1);
-  return rows[0];
+const staffSessionQuery = preparedPerDb((db) =>
+  db
+    .select({
+      sessionId: staffSessions.id,
+      staffUserId: staffUsers.id,
+      email: staffUsers.email,
+      displayName: staffUsers.displayName,
+      ...membershipColumns,
+    })
+    .from(staffSessions)
+    .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.staffUserId))
+    .leftJoin(portals, eq(portals.key, sql`lower(${sql.placeholder('portalKey')})`))
+    .leftJoin(
+      staffMemberships,
+      and(eq(staffMemberships.staffUserId, staffUsers.id), eq(staffMemberships.portalId, portals.id)),
+    )
+    .where(
+      and(
+        eq(staffSessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(staffSessions.revokedAt),
+        sql`${staffSessions.expiresAt} > ${sql.placeholder('now')}::timestamptz`,
+        eq(staffUsers.status, 'active'),
+      ),
+    )
+    .limit(1)
+    .prepare('find_staff_session'),
+);
+
+/**
+ * The live session of a token whose user may still sign in (a disabled user's tokens stop at once),
+ * with the user's membership of the portal named `portalKey` (null: not a member, or no portal asked).
+ * One prepared statement: every staff request runs it.
+ */
+export async function findStaffSession(
+  db: Db,
+  token: string,
+  now: Date,
+  portalKey: string | null,
+): Promise<(StaffSessionRow & { membership: StaffMembershipRow | null }) | undefined> {
+  const [r] = await staffSessionQuery(db).execute({
+    tokenHash: sha256(token),
+    now: now.toISOString(),
+    portalKey,
+  });
+  if (!r) return undefined;
+  const { sessionId, staffUserId, email, displayName, role, agentId, ...portal } = r;
+  const membership =
+    role === null || portal.portalId === null
+      ? null
+      : { ...(portal as Omit<StaffMembershipRow, 'role' | 'agentId'>), role, agentId };
+  return { sessionId, staffUserId, email, displayName, membership };
 }
 
 export async function listMemberships(db: Conn, staffUserId: number): Promise<StaffMembershipRow[]> {
