@@ -73,7 +73,7 @@ function ticketsGroup(s: SearchTerms, has: Contains): SQL {
   if ([...s.q].length >= 3) conds.push(has(sql.raw('t.title')));
   return sql`select ${sql.raw(hit('t.ext_id', 't.title', "nullif(concat_ws(' · ', nullif(t.ticket_number, ''), ss.name), '')", 't.last_activity_at', null))} as j
     from tickets t join status_steps ss on ss.id = t.status_step_id
-    where ${ticketScopeWhere(s.ticketScope)} and (${sql.join(conds, sql` or `)})
+    where ${ticketScopeWhere(s.ticketScope, { portalIndexed: false })} and (${sql.join(conds, sql` or `)})
     order by (lower(t.ticket_number) = lower(${s.q})) desc, t.last_activity_at desc, t.ext_id desc
     limit ${s.limit + 1}`;
 }
