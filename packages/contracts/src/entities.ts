@@ -265,6 +265,8 @@ export const entityKinds = [
   // The desk's access administration (admin-access.ts).
   'staff_member',
   'api_key',
+  // The portal's own settings (admin-settings.ts).
+  'portal',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;

@@ -8,6 +8,7 @@ import { authErrorCodes } from './auth';
 import { entityErrorCodes } from './entities';
 import { contentErrorCodes } from './admin-content';
 import { accessErrorCodes } from './admin-access';
+import { settingsErrorCodes } from './admin-settings';
 import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
@@ -92,6 +93,7 @@ export const errorCodes = {
   ...contentErrorCodes,
   ...peopleErrorCodes,
   ...accessErrorCodes,
+  ...settingsErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -22,6 +22,7 @@ export * from './entities-catalog';
 export * from './admin-content';
 export * from './admin-people';
 export * from './admin-access';
+export * from './admin-settings';
 export * from './search';
 export * from './notifications';
 export * from './routes';

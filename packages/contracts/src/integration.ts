@@ -24,6 +24,8 @@ export const eventTypes = [
   'appointment.booked',
   'appointment.cancelled',
   'user.activated',
+  /** A staff admin changed the portal's settings (admin-settings.ts): name, branding, zone, switches. */
+  'portal.updated',
   // Changes one by one (entities.ts): by a key of the integration API or a staff admin.
   'company.created',
   'company.updated',

@@ -3,6 +3,7 @@ import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
 import { peopleRoutes } from './admin-people';
 import { accessRoutes, webhookStaffRoutes } from './admin-access';
+import { settingsAdminRoutes } from './admin-settings';
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
@@ -56,6 +57,7 @@ export const apiRoutes = {
   contentAdmin: contentStaffRoutes,
   people: peopleRoutes,
   access: accessRoutes,
+  settingsAdmin: settingsAdminRoutes,
   webhooksStaff: webhookStaffRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,

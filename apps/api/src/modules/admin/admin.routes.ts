@@ -9,6 +9,7 @@ import { route } from '../../platform/route';
 import { registerContentRoutes } from './content/content.routes';
 import { registerEntityRoutes } from './entities/entities.routes';
 import { registerPeopleRoutes } from './people/people.routes';
+import { registerSettingsRoutes } from './settings/settings.routes';
 import { importDocument } from './import.service';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -44,4 +45,5 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
   registerEntityRoutes(app, ctx);
   registerContentRoutes(app, ctx);
   registerPeopleRoutes(app, ctx);
+  registerSettingsRoutes(app, ctx);
 }

@@ -19,7 +19,10 @@ import { onlyChanged, upsertByExtId, type PortalItem, type PortalScope } from '.
 
 export const DEFAULT_TIME_ZONE = 'Europe/Rome';
 /** The back office's way of saying "no base colour". */
-const BASE_COLOR_UNSET = /^hsl\(\s*123\s*,\s*0%\s*,\s*0%\s*\)$/i;
+export const BASE_COLOR_UNSET = /^hsl\(\s*123\s*,\s*0%\s*,\s*0%\s*\)$/i;
+
+/** Custom CSS is injected as a stylesheet: closing the <style> element is the one way out of it. */
+export const customCssOf = (css: string) => css.replace(/<\/style/gi, '');
 
 const SETTING_KEYS = [
   'name',
@@ -51,8 +54,7 @@ export async function writePortalSettings(
       key: p.webPortalKey,
       name: p.webPortalName,
       baseColor: p.baseColor && !BASE_COLOR_UNSET.test(p.baseColor) ? p.baseColor : null,
-      // Injected as a stylesheet: closing the <style> element is the one way out of it.
-      customCss: (p.customCss ?? '').replace(/<\/style/gi, ''),
+      customCss: customCssOf(p.customCss ?? ''),
       footerCustomHtml: clean(p.footerCustomHtml),
       disableHtmlEditor: p.disableHtmlEditor ?? false,
       enableServiceContracts: p.enableServiceContracts ?? false,
