@@ -10,10 +10,9 @@ import {
   type AdminPortalSettingsPatch,
 } from '@sportello/contracts';
 import type { AppContext } from '../../../platform/context';
-import { recordStaffChange } from '../../../platform/audit';
+import { recordStaffChange, type StaffActor } from '../../../platform/audit';
 import { AppError } from '../../../platform/errors';
 import { sanitizeHtml } from '../../../platform/html';
-import type { StaffPortalAccess } from '../../staff/staff.access';
 import { uploadNotFound } from '../entities/entities.service';
 import { claimUpload } from '../entities/uploads.queries';
 import { BASE_COLOR_UNSET, customCssOf } from '../writers/portal';
@@ -68,8 +67,8 @@ function imageOf(r: SettingsRow): Record<string, unknown> {
   };
 }
 
-export async function getSettings(ctx: AppContext, a: StaffPortalAccess): Promise<AdminPortalSettings> {
-  return answerOf(ctx, await readSettings(ctx.database.db, a.portal.portalId));
+export async function getSettings(ctx: AppContext, a: StaffActor): Promise<AdminPortalSettings> {
+  return answerOf(ctx, await readSettings(ctx.database.db, a.portalId));
 }
 
 /** The first bytes of a stored file. */
@@ -115,10 +114,10 @@ function changeOf(p: AdminPortalSettingsPatch): SettingsChange {
 
 export async function updateSettings(
   ctx: AppContext,
-  a: StaffPortalAccess,
+  a: StaffActor,
   patch: AdminPortalSettingsPatch,
 ): Promise<AdminPortalSettings> {
-  const portalId = a.portal.portalId;
+  const portalId = a.portalId;
   const set = changeOf(patch);
   const now = ctx.clock.now();
   const after = await ctx.database.db.transaction(async (tx) => {
@@ -154,18 +153,13 @@ export async function updateSettings(
     await writeSettings(tx, portalId, changed, now);
     if (changed.timeZone !== undefined) await bumpPortalLists(tx, portalId);
     const row = await readSettings(tx, portalId);
-    await recordStaffChange(
-      tx,
-      ctx,
-      { staffUserId: a.staffUserId, displayName: a.displayName, portalId },
-      {
-        entity: 'portal',
-        entityId: portalId,
-        action: 'updated',
-        before: imageOf(before),
-        after: imageOf(row),
-      },
-    );
+    await recordStaffChange(tx, ctx, a, {
+      entity: 'portal',
+      entityId: portalId,
+      action: 'updated',
+      before: imageOf(before),
+      after: imageOf(row),
+    });
     return row;
   });
   return answerOf(ctx, after);
