@@ -44,6 +44,8 @@ const SignPage = page(() => import('../features/signing/sign-page'));
 const BookingPage = page(() => import('../features/appointments/booking-page'));
 const CancellationPage = page(() => import('../features/appointments/cancellation-page'));
 const TaskPage = page(() => import('../features/tasks/task-page'));
+/** The desk's Branding section frames it (its own chunk: no customer ever loads it). */
+const BrandingPreviewPage = page(() => import('./layout/branding-preview'));
 // The staff desk (issue 13): one chunk with its own texts, never part of a customer's first load; each
 // desk page below is a piece of it (the chunk loads once, with the first of them).
 const staffDesk = () => import('../features/staff/staff-area');
@@ -89,6 +91,7 @@ export const routes: RouteObject[] = [
   { path: '/:company?/privacy', element: open(PrivacyPage) },
   // "See as this contact" (staff desk): exchanges the code of the fragment for a read-only session.
   { path: '/:company/view-as', element: open(ViewAsPage) },
+  { path: '/:company/branding-preview', element: open(BrandingPreviewPage) },
   // The user's page (issue 16): `/{company}/Notifications` opens it for the remembered contact.
   { path: '/:company?/notifications', element: <NotificationsRedirect /> },
   { path: '/:company?/documents/:documentkey?/confirm', element: open(SignPage) },

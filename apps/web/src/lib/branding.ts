@@ -169,6 +169,29 @@ export function readablePrimaryShade(palette: readonly string[]): 6 | 7 | 8 | 9 
   return 9;
 }
 
+/** What a base colour becomes on the portal, and how each part contrasts (WCAG 2), for the desk's check. */
+export interface BrandingContrast {
+  /** The header's colour and its text colour (white or black, whichever contrasts more). */
+  header: HeaderColors & { ratio: number };
+  /** Buttons and links: the palette's shade the theme picks (4.5:1 against white when one does); null: the default theme's. */
+  primary: { color: string; ratio: number } | null;
+  /** False when the colour could not be read (the default header colour is used instead). */
+  readable: boolean;
+}
+
+export function brandingContrast(baseColor: string | null | undefined): BrandingContrast {
+  const parsed = isUnsetBaseColor(baseColor) ? null : parseColor(baseColor!);
+  const header = headerColors(baseColor);
+  const rgb = (hex: string) => parseColor(hex, () => null)!;
+  const palette = parsed ? brandPalette(parsed) : null;
+  const primary = palette ? palette[readablePrimaryShade(palette)]! : null;
+  return {
+    header: { ...header, ratio: contrastRatio(rgb(header.background), rgb(header.color)) },
+    primary: primary ? { color: primary, ratio: contrastRatio(rgb(primary), WHITE) } : null,
+    readable: isUnsetBaseColor(baseColor) || parsed !== null,
+  };
+}
+
 /** The lightest of Mantine's dark surfaces text sits on (dark-6: cards, hovered rows). */
 export const DARK_SURFACE = '#2e2e2e';
 

@@ -36,10 +36,13 @@ export function AppHeader({
   isNavOpen,
   onToggleNav,
   burgerId,
+  preview,
 }: {
   isNavOpen: boolean;
   onToggleNav: () => void;
   burgerId: string;
+  /** The desk's branding preview: no notifications bell (it polls as the signed-in contact). */
+  preview?: boolean;
 }) {
   const { t } = useTranslation();
   const { contact } = useTenant();
@@ -70,7 +73,7 @@ export function AppHeader({
         <Group gap={4} wrap="nowrap">
           <SearchButton className={classes.headerButton} hideLabelClass={classes.hideXs} />
           <Suspense fallback={null}>
-            <NotificationBell className={classes.headerButton} />
+            {!preview && <NotificationBell className={classes.headerButton} />}
             <LanguagePicker className={classes.headerButton} />
             <UserBadge headerColors={colors} />
           </Suspense>

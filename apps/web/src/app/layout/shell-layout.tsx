@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AppShell, Button, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -135,7 +135,19 @@ export function ShellLayout() {
   );
 }
 
-function Shell({ tenantKey }: { tenantKey: string }) {
+/**
+ * Header, menu, page and footer. `preview`: the desk's branding preview frames it with sample content
+ * (no live parts that would ask the server as a signed-in contact).
+ */
+export function Shell({
+  tenantKey,
+  preview,
+  children,
+}: {
+  tenantKey: string;
+  preview?: boolean;
+  children?: ReactNode;
+}) {
   const [isNavOpen, nav] = useDisclosure(false);
   const isPhone = useMediaQuery(PHONE_QUERY) ?? false;
   const navRef = useRef<HTMLDivElement>(null);
@@ -173,7 +185,7 @@ function Shell({ tenantKey }: { tenantKey: string }) {
       styles={{ main: { minHeight: '100dvh', flex: '1 0 auto' } }}
     >
       <SkipLink />
-      <AppHeader isNavOpen={isNavOpen} onToggleNav={nav.toggle} burgerId={BURGER_ID} />
+      <AppHeader isNavOpen={isNavOpen} onToggleNav={nav.toggle} burgerId={BURGER_ID} preview={preview} />
       <AppShell.Navbar
         ref={navRef}
         p="xs"
@@ -187,7 +199,7 @@ function Shell({ tenantKey }: { tenantKey: string }) {
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
         <Suspense fallback={<PageLoader />}>
           {/* Another contact is another tenant: pages start fresh instead of keeping the last one's state. */}
-          <Outlet key={tenantKey} />
+          {children ?? <Outlet key={tenantKey} />}
         </Suspense>
       </AppShell.Main>
       <AppFooter />

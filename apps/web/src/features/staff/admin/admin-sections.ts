@@ -21,6 +21,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'appointments', path: 'appointments', load: () => import('./appointments/appointments-page') },
   { key: 'documents', path: 'documents', load: () => import('./documents/documents-page') },
   { key: 'signatures', path: 'signatures', load: () => import('./signatures/signatures-page') },
+  { key: 'branding', path: 'branding', load: () => import('./branding/branding-page') },
   { key: 'staff', path: 'staff', load: () => import('./staff/staff-page') },
   { key: 'integrations', path: 'integrations', load: () => import('./integrations/integrations-page') },
   { key: 'audit', path: 'audit', load: () => import('./audit/audit-page') },

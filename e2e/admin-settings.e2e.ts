@@ -1,0 +1,119 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { expectAccessible, login, PASSWORD, settled, signedIn } from './customer-kit';
+
+// The demo portal's staff admin (apps/api/src/modules/admin/demo-staff.ts).
+const ADMIN = 'marco.ferri@sportello.example';
+const SETTINGS_API = `${baseUrl}/api/staff/portals/demo/admin/settings`;
+const BRANDING_URL = `${baseUrl}/demo/staff/admin/branding`;
+const WIDTHS = [1366, 360] as const;
+const LANGUAGES = ['it-IT', 'en-EN', 'es-ES'] as const;
+const PURPLE = { hex: '#6a1b9a', rgb: 'rgb(106, 27, 154)' };
+
+async function staffToken(): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/staff/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function adminPage(browser: Browser, token: string, width = 1366, language = 'en-EN'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+  await context.addInitScript(
+    (o) => {
+      localStorage.setItem('language', o.language);
+      localStorage.setItem('staffToken', o.token);
+    },
+    { language, token },
+  );
+  return context.newPage();
+}
+
+/** The computed background of the portal header inside the preview frame. */
+const previewHeader = (page: Page) =>
+  page
+    .frameLocator('[data-testid="branding-preview-frame"]')
+    .getByTestId('app-header')
+    .evaluate((el) => getComputedStyle(el).backgroundColor);
+
+describe('desk administration: branding and settings', () => {
+  let browser: Browser;
+  let token: string;
+  let original: string | null;
+
+  beforeAll(async () => {
+    browser = await launch();
+    token = await staffToken();
+    const res = await fetch(SETTINGS_API, { headers: { authorization: `Bearer ${token}` } });
+    original = ((await res.json()) as { baseColor: string | null }).baseColor;
+  });
+  afterAll(async () => {
+    // The other journeys know the demo portal in its own colour.
+    if (token)
+      await fetch(SETTINGS_API, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ baseColor: original }),
+      });
+    await browser?.close();
+  });
+
+  it('changes the portal colour: the preview takes it at once, and after saving the customer portal wears it', async () => {
+    const page = await adminPage(browser, token);
+    await page.goto(BRANDING_URL);
+    await page.getByRole('heading', { level: 1, name: 'Branding and settings' }).waitFor();
+    await expect.poll(() => previewHeader(page)).not.toBe(PURPLE.rgb);
+
+    const color = page.getByTestId('base-color');
+    await color.fill(PURPLE.hex);
+    await color.blur();
+    await expect.poll(() => previewHeader(page)).toBe(PURPLE.rgb);
+    await expect
+      .poll(() => page.getByTestId('contrast-check').innerText())
+      .toMatch(/Header text in white: contrast \d+\.\d:1/);
+    // The custom CSS applies to the preview only, never to the desk.
+    await page.getByLabel('Custom CSS').fill('.portal-footer { outline: 3px solid rgb(255, 0, 0); }');
+    await expect
+      .poll(() =>
+        page
+          .frameLocator('[data-testid="branding-preview-frame"]')
+          .locator('.portal-footer')
+          .evaluate((el) => getComputedStyle(el).outlineColor),
+      )
+      .toBe('rgb(255, 0, 0)');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => previewHeader(page)).not.toBe(PURPLE.rgb);
+
+    await color.fill(PURPLE.hex);
+    await color.blur();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Settings saved' }).waitFor();
+    await page.context().close();
+
+    const customer = await signedIn(browser, await login('demo'), { language: 'en-EN' });
+    const portal = await customer.newPage();
+    await portal.goto(`${baseUrl}/demo`);
+    await settled(portal);
+    expect(
+      await portal.getByTestId('app-header').evaluate((el) => getComputedStyle(el).backgroundColor),
+    ).toBe(PURPLE.rgb);
+    await customer.close();
+  });
+
+  it('the branding screen at both widths in their languages, axe clean', async () => {
+    for (const [i, width] of WIDTHS.entries())
+      for (const language of languagesAt(LANGUAGES, i)) {
+        const page = await adminPage(browser, token, width, language);
+        await page.goto(BRANDING_URL);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.frameLocator('[data-testid="branding-preview-frame"]').getByTestId('app-header').waitFor();
+        await expectAccessible(page);
+        await screenshot(page, `admin-branding-${width}-${language}`);
+        await page.context().close();
+      }
+  });
+});
