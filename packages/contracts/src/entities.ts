@@ -265,8 +265,11 @@ export const entityKinds = [
   // The desk's access administration (admin-access.ts).
   'staff_member',
   'api_key',
-  // The portal's own settings (admin-settings.ts).
+  // The portal's own settings (admin-settings.ts) and ticket setup (admin-ticket-setup.ts).
   'portal',
+  'ticket_type',
+  'status_step',
+  'assignee_group',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;

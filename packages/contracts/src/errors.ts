@@ -9,6 +9,7 @@ import { entityErrorCodes } from './entities';
 import { contentErrorCodes } from './admin-content';
 import { accessErrorCodes } from './admin-access';
 import { settingsErrorCodes } from './admin-settings';
+import { ticketSetupErrorCodes } from './admin-ticket-setup';
 import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
@@ -94,6 +95,7 @@ export const errorCodes = {
   ...peopleErrorCodes,
   ...accessErrorCodes,
   ...settingsErrorCodes,
+  ...ticketSetupErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

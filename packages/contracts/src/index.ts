@@ -23,6 +23,7 @@ export * from './admin-content';
 export * from './admin-people';
 export * from './admin-access';
 export * from './admin-settings';
+export * from './admin-ticket-setup';
 export * from './search';
 export * from './notifications';
 export * from './routes';

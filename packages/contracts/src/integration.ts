@@ -26,6 +26,16 @@ export const eventTypes = [
   'user.activated',
   /** A staff admin changed the portal's settings (admin-settings.ts): name, branding, zone, switches. */
   'portal.updated',
+  /** A staff admin changed the portal's ticket setup (admin-ticket-setup.ts). */
+  'ticket_type.created',
+  'ticket_type.updated',
+  'ticket_type.deleted',
+  'status_step.created',
+  'status_step.updated',
+  'status_step.deleted',
+  'assignee_group.created',
+  'assignee_group.updated',
+  'assignee_group.deleted',
   // Changes one by one (entities.ts): by a key of the integration API or a staff admin.
   'company.created',
   'company.updated',

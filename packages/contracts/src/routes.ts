@@ -4,6 +4,7 @@ import { adminRoutes } from './admin';
 import { peopleRoutes } from './admin-people';
 import { accessRoutes, webhookStaffRoutes } from './admin-access';
 import { settingsAdminRoutes } from './admin-settings';
+import { ticketSetupRoutes } from './admin-ticket-setup';
 import { appointmentRoutes } from './appointments';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
@@ -58,6 +59,9 @@ export const apiRoutes = {
   people: peopleRoutes,
   access: accessRoutes,
   settingsAdmin: settingsAdminRoutes,
+  ticketTypesAdmin: ticketSetupRoutes.types,
+  statusStepsAdmin: ticketSetupRoutes.steps,
+  groupsAdmin: ticketSetupRoutes.groups,
   webhooksStaff: webhookStaffRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,

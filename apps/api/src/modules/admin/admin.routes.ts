@@ -10,6 +10,7 @@ import { registerContentRoutes } from './content/content.routes';
 import { registerEntityRoutes } from './entities/entities.routes';
 import { registerPeopleRoutes } from './people/people.routes';
 import { registerSettingsRoutes } from './settings/settings.routes';
+import { registerTicketSetupRoutes } from './ticket-setup/ticket-setup.routes';
 import { importDocument } from './import.service';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -46,4 +47,5 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
   registerContentRoutes(app, ctx);
   registerPeopleRoutes(app, ctx);
   registerSettingsRoutes(app, ctx);
+  registerTicketSetupRoutes(app, ctx);
 }

@@ -1,0 +1,197 @@
+/**
+ * The portal's ticket types, status steps and assignee groups, changed one at a time by a staff admin
+ * (issue 14 item 5). Each change locks the portal's row (ids and the one default / one closing step are
+ * decided one change at a time), writes its audit row and emits `<kind>.<action>` in its transaction.
+ * New rows take the id after the portal's largest, as the back office's own ids continue.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import {
+  entityErrorCodes,
+  ticketSetupErrorCodes,
+  type AssigneeGroupInput,
+  type EntityKind,
+  type StatusStepInput,
+  type TicketTypeInput,
+} from '@sportello/contracts';
+import type { Tx } from '../../../db/client';
+import { assigneeGroups, portals, statusSteps, tickets, ticketTypes } from '../../../db/schema';
+import { recordStaffChange, type StaffActor } from '../../../platform/audit';
+import type { AppContext } from '../../../platform/context';
+import { conflict, notFound } from '../../../platform/errors';
+
+type Kind = 'types' | 'steps' | 'groups';
+
+interface KindSpec {
+  table: PgTable & { id: PgColumn; portalId: PgColumn; extId: PgColumn };
+  entity: EntityKind;
+  what: string;
+  /** The tickets' column that points to a row of this kind. */
+  ticketColumn: PgColumn;
+  image: (row: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const SPECS: Record<Kind, KindSpec> = {
+  types: {
+    table: ticketTypes,
+    entity: 'ticket_type',
+    what: 'ticket type',
+    ticketColumn: tickets.typeId,
+    image: (r) => ({ id: r.extId, name: r.name, color: r.color ?? null }),
+  },
+  steps: {
+    table: statusSteps,
+    entity: 'status_step',
+    what: 'status step',
+    ticketColumn: tickets.statusStepId,
+    image: (r) => ({
+      id: r.extId,
+      name: r.name,
+      taskStatus: r.taskStatus,
+      isDefault: r.isDefault,
+      isClosing: r.isClosing,
+    }),
+  },
+  groups: {
+    table: assigneeGroups,
+    entity: 'assignee_group',
+    what: 'assignee group',
+    ticketColumn: tickets.assignedGroupId,
+    image: (r) => ({ id: r.extId, name: r.name }),
+  },
+};
+
+type Input = TicketTypeInput | StatusStepInput | AssigneeGroupInput;
+
+async function lockPortal(tx: Tx, portalId: number): Promise<void> {
+  await tx.select({ id: portals.id }).from(portals).where(eq(portals.id, portalId)).for('update');
+}
+
+async function findRow(tx: Tx, spec: KindSpec, portalId: number, extId: number) {
+  const [row] = await tx
+    .select()
+    .from(spec.table)
+    .where(and(eq(spec.table.portalId, portalId), eq(spec.table.extId, extId)));
+  if (!row) throw notFound(`No ${spec.what} ${extId} in this portal`);
+  return row as Record<string, unknown> & { id: number };
+}
+
+/** The default and closing marks are one each: setting one takes it from the step that held it. */
+async function moveStepMarks(tx: Tx, portalId: number, keep: number, input: Partial<StatusStepInput>) {
+  if (input.isDefault === true)
+    await tx
+      .update(statusSteps)
+      .set({ isDefault: false })
+      .where(
+        and(
+          eq(statusSteps.portalId, portalId),
+          eq(statusSteps.isDefault, true),
+          sql`${statusSteps.id} <> ${keep}`,
+        ),
+      );
+  if (input.isClosing === true)
+    await tx
+      .update(statusSteps)
+      .set({ isClosing: false })
+      .where(
+        and(
+          eq(statusSteps.portalId, portalId),
+          eq(statusSteps.isClosing, true),
+          sql`${statusSteps.id} <> ${keep}`,
+        ),
+      );
+}
+
+const stepRequired = (mark: string) =>
+  conflict(
+    `The portal keeps one ${mark} step: make another step the ${mark} one instead`,
+    ticketSetupErrorCodes.stepRequired,
+  );
+
+const record = (
+  tx: Tx,
+  ctx: AppContext,
+  a: StaffActor,
+  spec: KindSpec,
+  c: {
+    id: number;
+    action: 'created' | 'updated' | 'deleted';
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+  },
+) =>
+  recordStaffChange(tx, ctx, a, {
+    entity: spec.entity,
+    entityId: c.id,
+    action: c.action,
+    before: c.before && spec.image(c.before),
+    after: c.after && spec.image(c.after),
+  });
+
+export async function createItem(ctx: AppContext, a: StaffActor, kind: Kind, input: Input) {
+  const spec = SPECS[kind];
+  return ctx.database.db.transaction(async (tx) => {
+    await lockPortal(tx, a.portalId);
+    const [next] = await tx
+      .select({ id: sql<number>`coalesce(max(${spec.table.extId}), 0) + 1` })
+      .from(spec.table)
+      .where(eq(spec.table.portalId, a.portalId));
+    const extId = Number(next!.id);
+    const [row] = (await tx
+      .insert(spec.table)
+      .values({ ...input, portalId: a.portalId, extId } as never)
+      .returning()) as (Record<string, unknown> & { id: number })[];
+    if (kind === 'steps') await moveStepMarks(tx, a.portalId, row!.id, input as StatusStepInput);
+    await record(tx, ctx, a, spec, { id: extId, action: 'created', before: null, after: row! });
+    return spec.image(row!);
+  });
+}
+
+export async function updateItem(
+  ctx: AppContext,
+  a: StaffActor,
+  kind: Kind,
+  extId: number,
+  input: Partial<Input>,
+) {
+  const spec = SPECS[kind];
+  return ctx.database.db.transaction(async (tx) => {
+    await lockPortal(tx, a.portalId);
+    const before = await findRow(tx, spec, a.portalId, extId);
+    if (kind === 'steps') {
+      const step = input as Partial<StatusStepInput>;
+      if (step.isDefault === false && before.isDefault === true) throw stepRequired('default');
+      if (step.isClosing === false && before.isClosing === true) throw stepRequired('closing');
+    }
+    const [after] = (await tx
+      .update(spec.table)
+      .set(input as never)
+      .where(eq(spec.table.id, before.id))
+      .returning()) as (Record<string, unknown> & { id: number })[];
+    if (kind === 'steps') await moveStepMarks(tx, a.portalId, before.id, input as StatusStepInput);
+    if (JSON.stringify(spec.image(before)) !== JSON.stringify(spec.image(after!)))
+      await record(tx, ctx, a, spec, { id: extId, action: 'updated', before, after: after! });
+    return spec.image(after!);
+  });
+}
+
+export async function deleteItem(ctx: AppContext, a: StaffActor, kind: Kind, extId: number): Promise<void> {
+  const spec = SPECS[kind];
+  await ctx.database.db.transaction(async (tx) => {
+    await lockPortal(tx, a.portalId);
+    const before = await findRow(tx, spec, a.portalId, extId);
+    if (before.isDefault === true) throw stepRequired('default');
+    if (before.isClosing === true) throw stepRequired('closing');
+    const [used] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(tickets)
+      .where(and(eq(tickets.portalId, a.portalId), eq(spec.ticketColumn, before.id)));
+    if (Number(used!.n) > 0)
+      throw conflict(
+        `${Number(used!.n)} tickets use this ${spec.what}: move them first`,
+        entityErrorCodes.entityInUse,
+      );
+    await tx.delete(spec.table).where(eq(spec.table.id, before.id));
+    await record(tx, ctx, a, spec, { id: extId, action: 'deleted', before, after: null });
+  });
+}
