@@ -7,6 +7,7 @@ import { expectAccessible, login, PASSWORD, settled, signedIn } from './customer
 const ADMIN = 'marco.ferri@sportello.example';
 const SETTINGS_API = `${baseUrl}/api/staff/portals/demo/admin/settings`;
 const BRANDING_URL = `${baseUrl}/demo/staff/admin/branding`;
+const SETUP_URL = `${baseUrl}/demo/staff/admin/ticket-setup`;
 const WIDTHS = [1366, 360] as const;
 const LANGUAGES = ['it-IT', 'en-EN', 'es-ES'] as const;
 const PURPLE = { hex: '#6a1b9a', rgb: 'rgb(106, 27, 154)' };
@@ -40,7 +41,7 @@ const previewHeader = (page: Page) =>
     .getByTestId('app-header')
     .evaluate((el) => getComputedStyle(el).backgroundColor);
 
-describe('desk administration: branding and settings', () => {
+describe('desk administration: branding, settings and ticket setup', () => {
   let browser: Browser;
   let token: string;
   let original: string | null;
@@ -104,7 +105,40 @@ describe('desk administration: branding and settings', () => {
     await customer.close();
   });
 
-  it('the branding screen at both widths in their languages, axe clean', async () => {
+  it("adds a status and a ticket type that the desk's pickers then offer, and removes them", async () => {
+    const page = await adminPage(browser, token);
+    await page.goto(SETUP_URL);
+    await page.getByRole('heading', { level: 1, name: 'Ticket setup' }).waitFor();
+    const add = async (field: string, name: string) => {
+      const form = page.locator('form').filter({ has: page.getByLabel(field, { exact: true }) });
+      await form.getByLabel(field, { exact: true }).fill(name);
+      await form.getByRole('button', { name: 'Add' }).click();
+      await page.getByLabel(`Name of ${name}`).waitFor();
+    };
+    await add('New status', 'Waiting for parts');
+    await add('New ticket type', 'Installation');
+    const res = await fetch(`${baseUrl}/api/staff/portals/demo/options`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const options = (await res.json()) as { steps: { name: string }[]; types: { name: string }[] };
+    expect(options.steps.map((s) => s.name)).toContain('Waiting for parts');
+    expect(options.types.map((s) => s.name)).toContain('Installation');
+    for (const [table, name] of [
+      ['setup-steps', 'Waiting for parts'],
+      ['setup-types', 'Installation'],
+    ] as const) {
+      const row = page
+        .getByTestId(table)
+        .getByRole('row')
+        .filter({ has: page.getByLabel(`Name of ${name}`) });
+      await row.getByRole('button', { name: 'Remove' }).click();
+      await row.getByRole('button', { name: 'Confirm removal' }).click();
+      await page.getByLabel(`Name of ${name}`).waitFor({ state: 'detached' });
+    }
+    await page.context().close();
+  });
+
+  it('the branding and ticket setup screens at both widths in their languages, axe clean', async () => {
     for (const [i, width] of WIDTHS.entries())
       for (const language of languagesAt(LANGUAGES, i)) {
         const page = await adminPage(browser, token, width, language);
@@ -113,6 +147,10 @@ describe('desk administration: branding and settings', () => {
         await page.frameLocator('[data-testid="branding-preview-frame"]').getByTestId('app-header').waitFor();
         await expectAccessible(page);
         await screenshot(page, `admin-branding-${width}-${language}`);
+        await page.goto(SETUP_URL);
+        await page.getByTestId('setup-steps').waitFor();
+        await expectAccessible(page);
+        await screenshot(page, `admin-ticket-setup-${width}-${language}`);
         await page.context().close();
       }
   });

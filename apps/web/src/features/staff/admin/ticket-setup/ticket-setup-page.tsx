@@ -1,0 +1,379 @@
+import { useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  ColorInput,
+  Group,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ticketSetupRoutes, type StaffOptions } from '@sportello/contracts';
+import { call } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { ListError, ListLoading } from '../../../../ui/list-states';
+import { usePageTitle } from '../../../../ui/page-title';
+import { useDeskOptions } from '../../api/options';
+import { staffKeys } from '../../api/keys';
+import { useDesk } from '../../desk-context';
+import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
+
+type Kind = 'types' | 'steps' | 'groups';
+type Step = StaffOptions['steps'][number];
+/** A step's task status that makes its tickets closed (the import's convention). */
+const CLOSED = 2;
+
+/**
+ * The portal's ticket types, status steps and assignee groups (issue 14 item 5): add, rename, remove
+ * (the server refuses what tickets use), a type's colour, a step's closed status and the one default
+ * and one closing step. Read from the desk's options, so every picker of the desk shows the change.
+ */
+export default function TicketSetupPage() {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  usePageTitle(t('admin.sections.ticketSetup'));
+  const options = useDeskOptions(company);
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h2">
+        {t('admin.sections.ticketSetup')}
+      </Title>
+      {options.isPending ? (
+        <ListLoading />
+      ) : options.isError ? (
+        <ListError onRetry={() => void options.refetch()} message={errorText(options.error, t)} />
+      ) : (
+        <>
+          <StepsBlock steps={options.data.steps} />
+          <KindBlock
+            kind="types"
+            title={t('setup.types')}
+            hint={t('setup.typesHint')}
+            items={options.data.types}
+            extra={(item) =>
+              item.color ? (
+                <span
+                  aria-hidden
+                  style={{
+                    background: item.color,
+                    width: 14,
+                    height: 14,
+                    borderRadius: 3,
+                    display: 'inline-block',
+                  }}
+                />
+              ) : null
+            }
+            withColor
+          />
+          <KindBlock
+            kind="groups"
+            title={t('setup.groups')}
+            hint={t('setup.groupsHint')}
+            items={options.data.groups}
+          />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** The mutations of one kind; each success reloads the desk's options (every picker). */
+function useKind(kind: Kind) {
+  const { company } = useDesk();
+  const qc = useQueryClient();
+  const r = ticketSetupRoutes[kind];
+  const onSuccess = () => void qc.invalidateQueries({ queryKey: staffKeys.portal(company) });
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      call(r.create, { params: { company }, body: body as never }),
+    onSuccess,
+  });
+  const update = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: Record<string, unknown> }) =>
+      call(r.update, { params: { company, id }, body: body as never }),
+    onSuccess,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => call(r.remove, { params: { company, id } }),
+    onSuccess,
+  });
+  const error = create.error ?? update.error ?? remove.error;
+  return { create, update, remove, error };
+}
+
+function Block({
+  title,
+  hint,
+  error,
+  children,
+}: {
+  title: string;
+  hint: string;
+  error: unknown;
+  children: ReactNode;
+}) {
+  const { t } = useStaffT();
+  return (
+    <Card withBorder>
+      <Stack gap="sm">
+        <div>
+          <Title order={2} size="h3">
+            {title}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {hint}
+          </Text>
+        </div>
+        {error ? (
+          <Alert color="red" variant="light" role="alert">
+            {errorText(error, t)}
+          </Alert>
+        ) : null}
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+/** A row's name, editable in place; Save appears once it differs. */
+function NameCell({ name, onSave, label }: { name: string; onSave: (name: string) => void; label: string }) {
+  const { t } = useStaffT();
+  const [value, setValue] = useState(name);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <TextInput
+        size="xs"
+        value={value}
+        onChange={(e) => setValue(e.currentTarget.value)}
+        aria-label={label}
+        style={{ flex: 1, minWidth: 140 }}
+      />
+      {value.trim() !== name && value.trim() !== '' && (
+        <Button size="xs" variant="light" onClick={() => onSave(value.trim())}>
+          {t('setup.save')}
+        </Button>
+      )}
+    </Group>
+  );
+}
+
+/** Remove with a second click to confirm. */
+function RemoveButton({ onRemove, disabled }: { onRemove: () => void; disabled?: boolean }) {
+  const { t } = useStaffT();
+  const [armed, setArmed] = useState(false);
+  return armed ? (
+    <Group gap={4} wrap="nowrap">
+      <Button size="xs" color="red" onClick={onRemove}>
+        {t('setup.confirmRemove')}
+      </Button>
+      <Button size="xs" variant="subtle" onClick={() => setArmed(false)}>
+        {t('setup.cancel')}
+      </Button>
+    </Group>
+  ) : (
+    <Button size="xs" variant="subtle" color="red" disabled={disabled} onClick={() => setArmed(true)}>
+      {t('setup.remove')}
+    </Button>
+  );
+}
+
+function AddForm({
+  label,
+  onAdd,
+  pending,
+  children,
+}: {
+  label: string;
+  onAdd: (name: string) => void;
+  pending: boolean;
+  children?: ReactNode;
+}) {
+  const { t } = useStaffT();
+  const [name, setName] = useState('');
+  return (
+    <Group
+      component="form"
+      gap="xs"
+      align="flex-end"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!name.trim()) return;
+        onAdd(name.trim());
+        setName('');
+      }}
+    >
+      <TextInput
+        label={label}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        style={{ flex: 1, minWidth: 180 }}
+      />
+      {children}
+      <Button type="submit" loading={pending} disabled={!name.trim()}>
+        {t('setup.add')}
+      </Button>
+    </Group>
+  );
+}
+
+function KindBlock<I extends { id: number; name: string; color?: string | null }>({
+  kind,
+  title,
+  hint,
+  items,
+  extra,
+  withColor,
+}: {
+  kind: 'types' | 'groups';
+  title: string;
+  hint: string;
+  items: I[];
+  extra?: (item: I) => ReactNode;
+  withColor?: boolean;
+}) {
+  const { t } = useStaffT();
+  const m = useKind(kind);
+  const [color, setColor] = useState('');
+  return (
+    <Block title={title} hint={hint} error={m.error}>
+      <TableScroll minWidth={420}>
+        <Table verticalSpacing={4} data-testid={`setup-${kind}`}>
+          <Table.Tbody>
+            {items.map((item) => (
+              <Table.Tr key={item.id}>
+                <Table.Td w={24}>{extra?.(item)}</Table.Td>
+                <Table.Td>
+                  <NameCell
+                    key={item.name}
+                    name={item.name}
+                    label={t('setup.nameOf', { name: item.name })}
+                    onSave={(name) => m.update.mutate({ id: item.id, body: { name } })}
+                  />
+                </Table.Td>
+                <Table.Td ta="right">
+                  <RemoveButton onRemove={() => m.remove.mutate(item.id)} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
+      <AddForm
+        label={t(kind === 'types' ? 'setup.newType' : 'setup.newGroup')}
+        pending={m.create.isPending}
+        onAdd={(name) => m.create.mutate(withColor && color ? { name, color } : { name })}
+      >
+        {withColor && (
+          <ColorInput
+            label={t('setup.color')}
+            value={color}
+            onChange={setColor}
+            format="hex"
+            w={150}
+            eyeDropperButtonProps={{ 'aria-label': t('branding.eyeDropper') }}
+          />
+        )}
+      </AddForm>
+    </Block>
+  );
+}
+
+function StepsBlock({ steps }: { steps: Step[] }) {
+  const { t } = useStaffT();
+  const m = useKind('steps');
+  const [closed, setClosed] = useState(false);
+  const set = (id: number, body: Record<string, unknown>) => m.update.mutate({ id, body });
+  return (
+    <Block title={t('setup.steps')} hint={t('setup.stepsHint')} error={m.error}>
+      <TableScroll minWidth={640}>
+        <Table verticalSpacing={4} data-testid="setup-steps">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('setup.name')}</Table.Th>
+              <Table.Th>{t('setup.closedStep')}</Table.Th>
+              <Table.Th>{t('setup.marks')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {steps.map((s) => (
+              <Table.Tr key={s.id}>
+                <Table.Td>
+                  <NameCell
+                    key={s.name}
+                    name={s.name}
+                    label={t('setup.nameOf', { name: s.name })}
+                    onSave={(name) => set(s.id, { name })}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Switch
+                    checked={s.taskStatus === CLOSED}
+                    onChange={(e) => set(s.id, { taskStatus: e.currentTarget.checked ? CLOSED : 1 })}
+                    aria-label={t('setup.closedOf', { name: s.name })}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    {s.isDefault ? (
+                      <Badge variant="outline" color="blue.9">
+                        {t('setup.default')}
+                      </Badge>
+                    ) : (
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        onClick={() => set(s.id, { isDefault: true })}
+                      >
+                        {t('setup.makeDefault')}
+                      </Button>
+                    )}
+                    {s.isClosing ? (
+                      <Badge variant="outline" color="gray.8">
+                        {t('setup.closing')}
+                      </Badge>
+                    ) : (
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        onClick={() => set(s.id, { isClosing: true })}
+                      >
+                        {t('setup.makeClosing')}
+                      </Button>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td ta="right">
+                  <RemoveButton
+                    onRemove={() => m.remove.mutate(s.id)}
+                    disabled={s.isDefault || s.isClosing}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </TableScroll>
+      <AddForm
+        label={t('setup.newStep')}
+        pending={m.create.isPending}
+        onAdd={(name) => m.create.mutate({ name, taskStatus: closed ? CLOSED : 1 })}
+      >
+        <Switch
+          label={t('setup.closedStep')}
+          checked={closed}
+          onChange={(e) => setClosed(e.currentTarget.checked)}
+          mb={8}
+        />
+      </AddForm>
+    </Block>
+  );
+}
