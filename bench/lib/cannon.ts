@@ -37,10 +37,18 @@ export interface Cannon {
 export function autocannon(
   url: string,
   seconds: number,
-  opts: { token?: string | undefined; connections: number; onChild?: (c: ChildProcess) => void },
+  opts: {
+    token?: string | undefined;
+    connections: number;
+    onChild?: (c: ChildProcess) => void;
+    /** A JSON body to POST with every request (the write load of bench/integration.ts). */
+    json?: unknown;
+  },
 ): Promise<Cannon> {
   const args = ['-c', String(opts.connections), '-d', String(seconds), '--json'];
   if (opts.token) args.push('-H', `authorization=Bearer ${opts.token}`);
+  if (opts.json !== undefined)
+    args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', JSON.stringify(opts.json));
   args.push(url);
   return new Promise((res, rej) => {
     const child = spawn(join(root, 'node_modules/.bin/autocannon'), args, {
