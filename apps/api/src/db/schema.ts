@@ -513,6 +513,9 @@ export const tickets = pgTable(
     // Led by the portal (btree_gin): the staff search reads one portal's entries (0019).
     index('tickets_search_idx').using('gin', t.portalId, t.searchVector),
     index('tickets_title_trgm_idx').using('gin', t.portalId, t.title.op('gin_trgm_ops')),
+    // 0020: the ticket setup's "in use" counts and the foreign keys' checks on delete.
+    index('tickets_type_idx').on(t.typeId),
+    index('tickets_step_idx').on(t.statusStepId),
   ],
 );
 
