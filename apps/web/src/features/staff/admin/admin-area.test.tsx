@@ -55,6 +55,13 @@ describe('desk administration', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Administration' })).toBeNull();
   });
 
+  it("names the open section in the phone's section menu, also one whose key is not its path", async () => {
+    adminApi('admin');
+    renderApp('/demo/staff/admin/ticket-setup');
+    const menu = await screen.findByRole('combobox', { name: 'Administration sections' });
+    await waitFor(() => expect((menu as HTMLSelectElement).value).toBe('ticket-setup'));
+  });
+
   it('lists the audit log for an admin, filters it through the address, shows before and after', async () => {
     const calls = adminApi('admin');
     renderApp('/demo/staff/admin');

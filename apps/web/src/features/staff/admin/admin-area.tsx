@@ -56,11 +56,12 @@ function AdminMenu() {
   const { company } = useDesk();
   const location = useLocation();
   const navigate = useNavigate();
+  // The select's options are the sections' paths (a key and its path may differ: ticketSetup).
   const current = useMemo(
     () =>
       ADMIN_SECTIONS.find((s) =>
         location.pathname.toLowerCase().startsWith(adminPath(company, s.path).toLowerCase()),
-      )?.key ?? '',
+      )?.path ?? '',
     [location.pathname, company],
   );
   return (
