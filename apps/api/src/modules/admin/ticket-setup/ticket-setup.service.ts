@@ -76,30 +76,43 @@ async function findRow(tx: Tx, spec: KindSpec, portalId: number, extId: number) 
   return row as Record<string, unknown> & { id: number };
 }
 
-/** The default and closing marks are one each: setting one takes it from the step that held it. */
-async function moveStepMarks(tx: Tx, portalId: number, keep: number, input: Partial<StatusStepInput>) {
-  if (input.isDefault === true)
+/**
+ * The default and closing marks are one each: setting one takes it from the step that held it. That
+ * step changed too, so it gets its own audit row and `status_step.updated` (a back office mirroring the
+ * steps learns it is no longer the default), in the same transaction.
+ */
+async function moveStepMarks(
+  tx: Tx,
+  ctx: AppContext,
+  a: StaffActor,
+  keep: number,
+  input: Partial<StatusStepInput>,
+) {
+  for (const mark of ['isDefault', 'isClosing'] as const) {
+    if (input[mark] !== true) continue;
+    const column = mark === 'isDefault' ? statusSteps.isDefault : statusSteps.isClosing;
+    const where = and(
+      eq(statusSteps.portalId, a.portalId),
+      eq(column, true),
+      sql`${statusSteps.id} <> ${keep}`,
+    );
+    const held = (await tx.select().from(statusSteps).where(where).for('update')) as (Record<
+      string,
+      unknown
+    > & { id: number; extId: number })[];
+    if (held.length === 0) continue;
     await tx
       .update(statusSteps)
-      .set({ isDefault: false })
-      .where(
-        and(
-          eq(statusSteps.portalId, portalId),
-          eq(statusSteps.isDefault, true),
-          sql`${statusSteps.id} <> ${keep}`,
-        ),
-      );
-  if (input.isClosing === true)
-    await tx
-      .update(statusSteps)
-      .set({ isClosing: false })
-      .where(
-        and(
-          eq(statusSteps.portalId, portalId),
-          eq(statusSteps.isClosing, true),
-          sql`${statusSteps.id} <> ${keep}`,
-        ),
-      );
+      .set({ [mark]: false })
+      .where(where);
+    for (const before of held)
+      await record(tx, ctx, a, SPECS.steps, {
+        id: Number(before.extId),
+        action: 'updated',
+        before,
+        after: { ...before, [mark]: false },
+      });
+  }
 }
 
 const stepRequired = (mark: string) =>
@@ -141,7 +154,7 @@ export async function createItem(ctx: AppContext, a: StaffActor, kind: Kind, inp
       .insert(spec.table)
       .values({ ...input, portalId: a.portalId, extId } as never)
       .returning()) as (Record<string, unknown> & { id: number })[];
-    if (kind === 'steps') await moveStepMarks(tx, a.portalId, row!.id, input as StatusStepInput);
+    if (kind === 'steps') await moveStepMarks(tx, ctx, a, row!.id, input as StatusStepInput);
     await record(tx, ctx, a, spec, { id: extId, action: 'created', before: null, after: row! });
     return spec.image(row!);
   });
@@ -168,7 +181,7 @@ export async function updateItem(
       .set(input as never)
       .where(eq(spec.table.id, before.id))
       .returning()) as (Record<string, unknown> & { id: number })[];
-    if (kind === 'steps') await moveStepMarks(tx, a.portalId, before.id, input as StatusStepInput);
+    if (kind === 'steps') await moveStepMarks(tx, ctx, a, before.id, input as StatusStepInput);
     if (JSON.stringify(spec.image(before)) !== JSON.stringify(spec.image(after!)))
       await record(tx, ctx, a, spec, { id: extId, action: 'updated', before, after: after! });
     return spec.image(after!);

@@ -117,6 +117,39 @@ describe('ticket setup in the administration', () => {
     expect((await call('DELETE', `${ROOT}/steps/${created.json().id}`, admin)).statusCode).toBe(204);
   });
 
+  it('audits and emits the step that loses the default or closing mark, in the same transaction', async () => {
+    const o = await options();
+    const oldDefault = o.steps.find((s) => s.isDefault)!;
+    const last = (
+      await queryRows<{ last: number }>(
+        t.ctx.database.db,
+        sql`select coalesce(max(id), 0)::int as last from events`,
+      )
+    )[0]!.last;
+    const created = await call('POST', `${ROOT}/steps`, admin, {
+      name: 'Intake',
+      taskStatus: 0,
+      isDefault: true,
+    });
+    expect(created.statusCode).toBe(201);
+    const events = await queryRows<{
+      type: string;
+      data: Record<string, { id: number; isDefault: boolean }>;
+    }>(t.ctx.database.db, sql`select type, data from events where id > ${last} order by id`);
+    // A back office mirroring the steps hears that the old default is no longer one.
+    const lost = events.find((e) => e.type === 'status_step.updated');
+    expect(lost?.data.status_step).toMatchObject({ id: oldDefault.id, isDefault: false });
+    expect(lost?.data.previous).toMatchObject({ id: oldDefault.id, isDefault: true });
+    expect(events.map((e) => e.type).sort()).toEqual(['status_step.created', 'status_step.updated']);
+    const audit = await queryRows<{ action: string }>(
+      t.ctx.database.db,
+      sql`select action from audit_log where entity = 'status_step' and entity_id = ${String(oldDefault.id)}`,
+    );
+    expect(audit.map((r) => r.action)).toContain('updated');
+    await call('PATCH', `${ROOT}/steps/${oldDefault.id}`, admin, { isDefault: true });
+    expect((await call('DELETE', `${ROOT}/steps/${created.json().id}`, admin)).statusCode).toBe(204);
+  });
+
   it('refuses to remove what tickets use, and bad input, changing nothing', async () => {
     const before = await options();
     const audits = (await counts()).audits;
