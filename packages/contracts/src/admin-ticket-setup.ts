@@ -17,6 +17,8 @@ export const ticketSetupErrorCodes = {
    * its one closing step (where a customer's close moves a ticket): make another step so instead.
    */
   stepRequired: 'step_required',
+  /** 422: the closing step must be a closed one (`taskStatus` 2), the default step must not. */
+  stepStatusMismatch: 'step_status_mismatch',
 } as const;
 
 export const ticketTypeInputSchema = importTicketTypeSchema.omit({ id: true, extra: true });
@@ -66,7 +68,7 @@ function kindRoutes<I extends z.ZodObject, A extends z.ZodType>(
       path: `${root}/${path}`,
       params: staffPortalParamsSchema,
       body: input,
-      responses: { 201: answer, 409: errorSchema },
+      responses: { 201: answer, 409: errorSchema, 422: errorSchema },
       access,
       tags,
       summary: `Add a ${what} to the portal (admins)`,
@@ -77,7 +79,7 @@ function kindRoutes<I extends z.ZodObject, A extends z.ZodType>(
       path: `${root}/${path}/:id`,
       params: one,
       body: input.partial().refine(atLeastOne, nonEmpty),
-      responses: { 200: answer, 404: errorSchema, 409: errorSchema },
+      responses: { 200: answer, 404: errorSchema, 409: errorSchema, 422: errorSchema },
       access,
       tags,
       summary: `Change a ${what} (admins)`,
@@ -103,7 +105,8 @@ export const ticketSetupRoutes = {
   steps: kindRoutes('steps', 'status step', statusStepInputSchema, statusStepSchema, {
     update:
       ' `isDefault`/`isClosing` true moves the mark from the step that held it; false on the step that ' +
-      'holds it is 409 `step_required` (the portal keeps one of each).',
+      'holds it is 409 `step_required` (the portal keeps one of each). The closing step must have ' +
+      '`taskStatus` 2 and the default step must not (422 `step_status_mismatch`).',
     remove:
       '409 `entity_in_use` while tickets are in this step; `step_required` for the default or closing step.',
   }),

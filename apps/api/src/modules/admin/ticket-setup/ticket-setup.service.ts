@@ -18,7 +18,7 @@ import type { Tx } from '../../../db/client';
 import { assigneeGroups, portals, statusSteps, tickets, ticketTypes } from '../../../db/schema';
 import { recordStaffChange, type StaffActor } from '../../../platform/audit';
 import type { AppContext } from '../../../platform/context';
-import { conflict, notFound } from '../../../platform/errors';
+import { AppError, conflict, notFound } from '../../../platform/errors';
 
 type Kind = 'types' | 'steps' | 'groups';
 
@@ -115,6 +115,19 @@ async function moveStepMarks(
   }
 }
 
+/** The closing step closes its tickets (`taskStatus` 2); the default step, where tickets start, does not. */
+function checkStepStatus(step: { taskStatus?: unknown; isDefault?: unknown; isClosing?: unknown }) {
+  const closed = step.taskStatus === 2;
+  if ((step.isClosing === true && !closed) || (step.isDefault === true && closed))
+    throw new AppError(
+      422,
+      ticketSetupErrorCodes.stepStatusMismatch,
+      step.isClosing === true && !closed
+        ? "The closing step must be a closed one (taskStatus 2): a customer's close would leave the ticket open"
+        : 'The default step cannot be a closed one (taskStatus 2): new tickets would start closed',
+    );
+}
+
 const stepRequired = (mark: string) =>
   conflict(
     `The portal keeps one ${mark} step: make another step the ${mark} one instead`,
@@ -150,6 +163,7 @@ export async function createItem(ctx: AppContext, a: StaffActor, kind: Kind, inp
       .from(spec.table)
       .where(eq(spec.table.portalId, a.portalId));
     const extId = Number(next!.id);
+    if (kind === 'steps') checkStepStatus(input as StatusStepInput);
     const [row] = (await tx
       .insert(spec.table)
       .values({ ...input, portalId: a.portalId, extId } as never)
@@ -175,6 +189,7 @@ export async function updateItem(
       const step = input as Partial<StatusStepInput>;
       if (step.isDefault === false && before.isDefault === true) throw stepRequired('default');
       if (step.isClosing === false && before.isClosing === true) throw stepRequired('closing');
+      checkStepStatus({ ...before, ...step });
     }
     const [after] = (await tx
       .update(spec.table)

@@ -152,6 +152,8 @@ describe('ticket setup in the administration', () => {
 
   it('refuses to remove what tickets use, and bad input, changing nothing', async () => {
     const before = await options();
+    const closing = before.steps.find((x) => x.isClosing)!;
+    const defaultStep = before.steps.find((x) => x.isDefault)!;
     const audits = (await counts()).audits;
     const [used] = await queryRows<{ type_ext: number; step_ext: number }>(
       t.ctx.database.db,
@@ -178,6 +180,12 @@ describe('ticket setup in the administration', () => {
       ['PATCH', 'types/999999', { name: 'Ghost' }, 404],
       ['PATCH', `types/${used!.type_ext}`, {}, 400],
       ['DELETE', 'groups/999999', undefined, 404],
+      // The closing status must close (a customer's close would leave the ticket open) and the default
+      // must not (new tickets would start closed).
+      ['POST', 'steps', { name: 'Fake close', taskStatus: 1, isClosing: true }, 422],
+      ['POST', 'steps', { name: 'Born closed', taskStatus: 2, isDefault: true }, 422],
+      ['PATCH', `steps/${closing.id}`, { taskStatus: 0 }, 422],
+      ['PATCH', `steps/${defaultStep.id}`, { taskStatus: 2 }, 422],
     ];
     for (const [method, path, payload, status] of bad) {
       const res = await call(method as InjectOptions['method'], `${ROOT}/${path}`, admin, payload);
