@@ -1,0 +1,64 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { baseUrl, launch } from './browser';
+import { login, post } from './customer-kit';
+
+// The demo portal's staff admin and agent (apps/api/src/modules/admin/demo-staff.ts), demo password.
+// The setup screen itself is walked by admin-settings.e2e.ts; this journey follows a change to the
+// screens that use it: the agent's step picker and the customer's new-ticket form.
+const PASSWORD = 'Sportello-Demo-2026';
+const staffToken = async (email: string) =>
+  (await post<{ token: string }>('/api/staff/auth/login', '', { email, password: PASSWORD })).token;
+
+async function pageAs(browser: Browser, key: 'staffToken' | 'token', token: string): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 900 },
+    reducedMotion: 'reduce',
+  });
+  await context.addInitScript(
+    (o) => {
+      localStorage.setItem('language', 'en-EN');
+      localStorage.setItem(o.key, o.token);
+    },
+    { key, token },
+  );
+  return context.newPage();
+}
+
+describe('ticket setup, seen where it is used', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("a step and a type an admin adds are offered by the agent's step picker and the customer's new ticket", async () => {
+    const stamp = Date.now();
+    const admin = await staffToken('marco.ferri@sportello.example');
+    const root = '/api/staff/portals/demo/admin/ticket-setup';
+    const step = await post<{ name: string }>(`${root}/steps`, admin, {
+      name: `Parts ${stamp}`,
+      taskStatus: 1,
+    });
+    const type = await post<{ name: string }>(`${root}/types`, admin, { name: `Warranty ${stamp}` });
+
+    const customerToken = await login('demo');
+    const ticket = await post<{ id: number }>('/api/demo/11/tickets', customerToken, {
+      title: `Setup journey ${stamp}`,
+      taskTypeId: 1,
+      description: '<p>Which step?</p>',
+      attachments: [],
+    });
+    const agent = await pageAs(browser, 'staffToken', await staffToken('sara.conti@sportello.example'));
+    await agent.goto(`${baseUrl}/demo/staff/tickets/${ticket.id}`);
+    await agent.getByTestId('side-step').click();
+    await agent.getByRole('option', { name: step.name }).waitFor();
+
+    const customer = await pageAs(browser, 'token', customerToken);
+    await customer.goto(`${baseUrl}/demo/11/tickets/new`);
+    await customer.getByRole('combobox', { name: /^Type/ }).click();
+    await customer.getByRole('option', { name: type.name }).waitFor();
+  });
+});
