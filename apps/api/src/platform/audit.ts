@@ -46,6 +46,16 @@ export interface StaffActor {
   portalId: number;
 }
 
+/** The actor of an admin route: the staff guard resolved its `:company` portal and the admin role. */
+export function staffActorOf(s: {
+  staffUserId: number;
+  displayName: string;
+  portal: { portalId: number } | null;
+}): StaffActor {
+  if (!s.portal) throw new Error('staff admin route without :company');
+  return { staffUserId: s.staffUserId, displayName: s.displayName, portalId: s.portal.portalId };
+}
+
 /**
  * The audit row and the event `<entity>.<action>` of a staff admin's change, in its transaction. The
  * images must hold no secret (callers pass the public answers, which never carry one).

@@ -294,38 +294,26 @@ function SettingsForm({
               checked={draft.overviewLanding}
               onChange={(e) => set('overviewLanding', e.currentTarget.checked)}
             />
-            <Textarea
+            <CodeArea
               label={t('branding.customCss')}
               description={t('branding.customCssHint')}
               value={draft.customCss}
-              onChange={(e) => set('customCss', e.currentTarget.value)}
-              autosize
-              minRows={3}
-              maxRows={12}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              spellCheck={false}
+              onChange={(v) => set('customCss', v)}
+              rows={[3, 12]}
             />
-            <Textarea
+            <CodeArea
               label={t('branding.footerHtml')}
               description={t('branding.htmlHint')}
               value={draft.footerHtml}
-              onChange={(e) => set('footerHtml', e.currentTarget.value)}
-              autosize
-              minRows={2}
-              maxRows={10}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              spellCheck={false}
+              onChange={(v) => set('footerHtml', v)}
+              rows={[2, 10]}
             />
-            <Textarea
+            <CodeArea
               label={t('branding.privacyHtml')}
               description={t('branding.htmlHint')}
               value={draft.privacyHtml}
-              onChange={(e) => set('privacyHtml', e.currentTarget.value)}
-              autosize
-              minRows={3}
-              maxRows={12}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-              spellCheck={false}
+              onChange={(v) => set('privacyHtml', v)}
+              rows={[3, 12]}
             />
             {save.isError && (
               <Alert color="red" variant="light" role="alert">
@@ -355,6 +343,29 @@ function SettingsForm({
         <Preview company={company} settings={preview} />
       </Grid.Col>
     </Grid>
+  );
+}
+
+/** CSS or HTML typed by hand: monospace, no spell check, growing with its text. */
+function CodeArea(p: {
+  label: string;
+  description: string;
+  value: string;
+  onChange: (value: string) => void;
+  rows: [number, number];
+}) {
+  return (
+    <Textarea
+      label={p.label}
+      description={p.description}
+      value={p.value}
+      onChange={(e) => p.onChange(e.currentTarget.value)}
+      autosize
+      minRows={p.rows[0]}
+      maxRows={p.rows[1]}
+      styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+      spellCheck={false}
+    />
   );
 }
 

@@ -286,6 +286,31 @@ function KindBlock<I extends { id: number; name: string; color?: string | null }
   );
 }
 
+/**
+ * A step's default or closing mark: a badge on the step that holds it, a button on the steps that may
+ * take it (the server's rule: the default step is an open one, the closing step a closed one).
+ */
+function Mark(p: {
+  held: boolean;
+  offered: boolean;
+  label: string;
+  action: string;
+  color: string;
+  onClick: () => void;
+}) {
+  if (p.held)
+    return (
+      <Badge variant="outline" color={p.color}>
+        {p.label}
+      </Badge>
+    );
+  return p.offered ? (
+    <Button size="compact-xs" variant="subtle" onClick={p.onClick}>
+      {p.action}
+    </Button>
+  ) : null;
+}
+
 function StepsBlock({ steps }: { steps: Step[] }) {
   const { t } = useStaffT();
   const m = useKind('steps');
@@ -317,38 +342,30 @@ function StepsBlock({ steps }: { steps: Step[] }) {
                 <Table.Td>
                   <Switch
                     checked={s.taskStatus === CLOSED}
+                    // The default step stays open and the closing step closed (the server refuses otherwise).
+                    disabled={s.isDefault || s.isClosing}
                     onChange={(e) => set(s.id, { taskStatus: e.currentTarget.checked ? CLOSED : 1 })}
                     aria-label={t('setup.closedOf', { name: s.name })}
                   />
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    {s.isDefault ? (
-                      <Badge variant="outline" color="blue.9">
-                        {t('setup.default')}
-                      </Badge>
-                    ) : (
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        onClick={() => set(s.id, { isDefault: true })}
-                      >
-                        {t('setup.makeDefault')}
-                      </Button>
-                    )}
-                    {s.isClosing ? (
-                      <Badge variant="outline" color="gray.8">
-                        {t('setup.closing')}
-                      </Badge>
-                    ) : (
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        onClick={() => set(s.id, { isClosing: true })}
-                      >
-                        {t('setup.makeClosing')}
-                      </Button>
-                    )}
+                    <Mark
+                      held={s.isDefault}
+                      offered={s.taskStatus !== CLOSED}
+                      label={t('setup.default')}
+                      action={t('setup.makeDefault')}
+                      color="blue.9"
+                      onClick={() => set(s.id, { isDefault: true })}
+                    />
+                    <Mark
+                      held={s.isClosing}
+                      offered={s.taskStatus === CLOSED}
+                      label={t('setup.closing')}
+                      action={t('setup.makeClosing')}
+                      color="gray.8"
+                      onClick={() => set(s.id, { isClosing: true })}
+                    />
                   </Group>
                 </Table.Td>
                 <Table.Td ta="right">
