@@ -45,7 +45,7 @@ function answerOf(ctx: AppContext, r: SettingsRow): AdminPortalSettings {
   };
 }
 
-/** Long texts enter the audit log as their length and a digest, not twice in full. */
+/** Long texts enter the audit log as their length only, not twice in full (before and after). */
 const AUDIT_TEXT_MAX = 2000;
 const auditText = (s: string) => (s.length <= AUDIT_TEXT_MAX ? s : { length: s.length, truncated: true });
 
