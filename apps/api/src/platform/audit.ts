@@ -4,10 +4,10 @@
  * administration and the desk's API keys (recordStaffChange) write through it;
  * the admin module reads and exports the log.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { EntityAction, EntityKind, EventType } from '@sportello/contracts';
 import type { Tx } from '../db/client';
-import { emitDataEvent, staffSource, type EmitContext } from './events';
+import { emitDataEvent, staffSource, type CompanionWrite, type EmitContext } from './events';
 import { queryRows } from './sql-json';
 
 export interface AuditRow {
@@ -25,9 +25,15 @@ export interface AuditRow {
 
 /** One audit row; the actor's name (key name, staff e-mail) is copied from its row. */
 export async function insertAudit(tx: Tx, a: AuditRow): Promise<void> {
-  await queryRows(
-    tx,
-    sql`insert into audit_log (portal_id, occurred_at, actor_type, api_key_id, staff_user_id, actor_name,
+  await queryRows(tx, auditInsert(a));
+}
+
+/**
+ * The audit row's insert, to run alone (`insertAudit`) or inside the change's event statement (an
+ * emitter's `CompanionWrite`).
+ */
+export function auditInsert(a: AuditRow): SQL {
+  return sql`insert into audit_log (portal_id, occurred_at, actor_type, api_key_id, staff_user_id, actor_name,
         entity, entity_id, action, before, after)
       values (${a.portalId}::int, ${a.occurredAt.toISOString()}::timestamptz, ${a.actorType},
         ${a.apiKeyId}::int, ${a.staffUserId}::int,
@@ -35,8 +41,7 @@ export async function insertAudit(tx: Tx, a: AuditRow): Promise<void> {
           (select email from staff_users where id = ${a.staffUserId}::int), ''),
         ${a.entity}, ${a.entityId}, ${a.action},
         ${a.before === null ? null : JSON.stringify(a.before)}::jsonb,
-        ${a.after === null ? null : JSON.stringify(a.after)}::jsonb)`,
-  );
+        ${a.after === null ? null : JSON.stringify(a.after)}::jsonb)`;
 }
 
 /** A staff admin acting in one portal (what the staff guard resolved). */
@@ -66,18 +71,21 @@ export async function recordStaffChange(
   a: StaffActor,
   c: { entity: EntityKind; entityId: number; action: EntityAction; before: unknown; after: unknown },
 ): Promise<void> {
-  await insertAudit(tx, {
-    portalId: a.portalId,
-    occurredAt: ec.clock.now(),
-    actorType: 'staff',
-    apiKeyId: null,
-    staffUserId: a.staffUserId,
-    entity: c.entity,
-    entityId: String(c.entityId),
-    action: c.action,
-    before: c.before,
-    after: c.after,
-  });
+  const audit: CompanionWrite = {
+    sql: auditInsert({
+      portalId: a.portalId,
+      occurredAt: ec.clock.now(),
+      actorType: 'staff',
+      apiKeyId: null,
+      staffUserId: a.staffUserId,
+      entity: c.entity,
+      entityId: String(c.entityId),
+      action: c.action,
+      before: c.before,
+      after: c.after,
+    }),
+    written: false,
+  };
   const data: Record<string, unknown> = { [c.entity]: c.after ?? c.before };
   if (c.before !== null && c.after !== null) data.previous = c.before;
   await emitDataEvent(
@@ -87,5 +95,6 @@ export async function recordStaffChange(
     a.portalId,
     staffSource(a.staffUserId, a.displayName),
     data,
+    audit,
   );
 }

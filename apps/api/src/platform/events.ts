@@ -40,8 +40,18 @@ const fileJson = (alias: string, base: string) =>
     'size', ${alias}.size, 'url', ${base} || '/api/integration/v1/files/' || ${alias}.id)`;
 
 /**
+ * A write that belongs with an event (the change's audit row): an emitter given one runs it in the
+ * event's own statement, as a data-modifying CTE, and marks it written; a caller whose emitter wrote
+ * nothing of it runs it alone. One round trip fewer per change.
+ */
+export interface CompanionWrite {
+  sql: SQL;
+  written: boolean;
+}
+
+/**
  * Inserts one event per row of `select` (columns `portal_id`, `data`) and the webhook deliveries it
- * fans out to; answers how many events were written.
+ * fans out to, and runs `also` in the same statement; answers how many events were written.
  */
 async function emit(
   tx: Tx,
@@ -49,11 +59,13 @@ async function emit(
   type: EventType,
   source: EventSource,
   select: SQL,
+  also?: CompanionWrite,
 ): Promise<number> {
   const now = ec.clock.now().toISOString();
+  const companion = also ? sql`companion as (${also.sql}),` : sql``;
   const rows = await queryRows<{ n: number }>(
     tx,
-    sql`with e as (
+    sql`with ${companion} e as (
         insert into events (portal_id, type, occurred_at, source, data)
         select s.portal_id, ${type}, ${now}::timestamptz, ${JSON.stringify(source)}::jsonb, s.data
         from (${select}) s
@@ -66,6 +78,7 @@ async function emit(
         returning 1)
       select (select count(*) from e)::int as n, (select count(*) from d)::int as deliveries`,
   );
+  if (also) also.written = true;
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -105,6 +118,7 @@ export function emitTicketEvent(
   ticketId: number,
   source: EventSource,
   previousStepId: number | null = null,
+  also?: CompanionWrite,
 ): Promise<number> {
   return emit(
     tx,
@@ -115,6 +129,7 @@ export function emitTicketEvent(
         'previousStatusStepId', (select ext_id from status_steps where id = ${previousStepId}::int)) as data
       ${sql.raw(ticketJoins)} cross join (select ${baseParam(ec)} as base) b
       where t.id = ${ticketId}::int`,
+    also,
   );
 }
 
@@ -164,6 +179,7 @@ export function emitDataEvent(
   portalId: number,
   source: EventSource,
   data: Record<string, unknown>,
+  also?: CompanionWrite,
 ): Promise<number> {
   return emit(
     tx,
@@ -171,6 +187,7 @@ export function emitDataEvent(
     type,
     source,
     sql`select ${portalId}::int as portal_id, ${JSON.stringify(data)}::jsonb as data`,
+    also,
   );
 }
 

@@ -5,7 +5,7 @@
  * clock), through a transaction-local setting; without one the change is the system's (an import).
  * Step changes, and so closing and reopening, are public: the customer's ticket detail shows them.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { isoText } from './sql-json';
 
@@ -22,16 +22,22 @@ export type ChangeActor =
  * `set_config(…, true)` ends with it). Call it inside the transaction, before the update.
  */
 export async function setChangeActor(tx: Tx, actor: ChangeActor, at: Date): Promise<void> {
+  await tx.execute(sql`select ${changeActorSetting(actor, at)}`);
+}
+
+/**
+ * `setChangeActor` as an expression, for a caller that has a statement to run first anyway (the
+ * entities' reference lookup): the setting is made by that statement, one round trip fewer.
+ */
+export function changeActorSetting(actor: ChangeActor, at: Date): SQL {
   const id = actor.kind === 'system' ? null : actor.id;
   const name = actor.kind === 'staff' ? actor.name : null;
-  await tx.execute(
-    sql`select set_config('sportello.actor', json_build_object('kind', ${actor.kind}::text,
-        'id', ${id}::int,
-        'name', coalesce(${name}::text, (select c.referent_name from contacts c
-          where ${actor.kind}::text = 'contact' and c.id = ${id}::int),
-          (select k.name from api_keys k where ${actor.kind}::text = 'api_key' and k.id = ${id}::int), ''),
-        'at', ${at.toISOString()}::text)::text, true)`,
-  );
+  return sql`set_config('sportello.actor', json_build_object('kind', ${actor.kind}::text,
+      'id', ${id}::int,
+      'name', coalesce(${name}::text, (select c.referent_name from contacts c
+        where ${actor.kind}::text = 'contact' and c.id = ${id}::int),
+        (select k.name from api_keys k where ${actor.kind}::text = 'api_key' and k.id = ${id}::int), ''),
+      'at', ${at.toISOString()}::text)::text, true)`;
 }
 
 /** Who made a change, as answers show it (alias `ch` over ticket_changes). */

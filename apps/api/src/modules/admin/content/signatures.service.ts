@@ -162,10 +162,16 @@ export async function createSignatureRequest(
         action: 'created',
         before: null,
         after,
-        emit: () =>
-          emitDataEvent(tx, ctx, 'signature.requested', actor.portalId, sourceOf(actor), {
-            signatureRequest: after,
-          }),
+        emit: (audit) =>
+          emitDataEvent(
+            tx,
+            ctx,
+            'signature.requested',
+            actor.portalId,
+            sourceOf(actor),
+            { signatureRequest: after },
+            audit,
+          ),
       });
       return { status: 201, body: after };
     });
@@ -262,10 +268,16 @@ export async function cancelSignatureRequest(
       action: 'cancelled',
       before,
       after,
-      emit: () =>
-        emitDataEvent(tx, ctx, 'signature.cancelled', actor.portalId, sourceOf(actor), {
-          signatureRequest: after,
-        }),
+      emit: (audit) =>
+        emitDataEvent(
+          tx,
+          ctx,
+          'signature.cancelled',
+          actor.portalId,
+          sourceOf(actor),
+          { signatureRequest: after },
+          audit,
+        ),
     });
     return { status: 200, body: after };
   });

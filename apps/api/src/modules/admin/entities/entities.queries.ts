@@ -483,6 +483,8 @@ export async function ticketRefIds(
   db: Queryable,
   portalId: number,
   r: TicketRefs,
+  /** An expression to evaluate in the same statement (the change's author, `changeActorSetting`). */
+  also: SQL = sql`null`,
 ): Promise<Record<keyof TicketRefs, number | null>> {
   const p = sql`${portalId}::int`;
   const one = (table: string, ext: number | null) =>
@@ -495,7 +497,7 @@ export async function ticketRefIds(
     sql`select ${one('companies', r.companyId)} as company, ${one('ticket_types', r.taskTypeId)} as type,
       ${one('status_steps', r.statusStepId)} as step, ${one('assignee_groups', r.assignedGroupId)} as grp,
       ${one('agents', r.assignedUserId)} as agent, ${ofCompany('contacts', r.creatorContactId)} as contact,
-      ${ofCompany('wiki_elements', r.wikiElementId)} as wiki`,
+      ${ofCompany('wiki_elements', r.wikiElementId)} as wiki, ${also} as also`,
   );
   const x = rows[0]!;
   return {
@@ -512,7 +514,7 @@ export async function ticketRefIds(
 // ---- audit log -----------------------------------------------------------------------------------
 
 // The audit row's writer is the platform's (any module's admin change writes one).
-export { insertAudit, type AuditRow } from '../../../platform/audit';
+export { auditInsert, insertAudit, type AuditRow } from '../../../platform/audit';
 
 export interface AuditFilter {
   portalId: number;

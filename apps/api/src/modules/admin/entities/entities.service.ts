@@ -9,6 +9,7 @@
  * lacks is 422 `unknown_reference` naming the field (never the import's 409, which means "changed
  * while importing").
  */
+import type { SQL } from 'drizzle-orm';
 import { isDeepStrictEqual } from 'node:util';
 import {
   entityErrorCodes,
@@ -44,6 +45,7 @@ import {
   emitDataEvent,
   emitTicketEvent,
   staffSource,
+  type CompanionWrite,
   type EventSource,
 } from '../../../platform/events';
 import { sanitizeHtml } from '../../../platform/html';
@@ -51,7 +53,7 @@ import { invitationEmail, recoveryEmail } from '../../../platform/account-mail';
 import { enqueueEmail, kickOutbox } from '../../../platform/outbox';
 import { withIdempotency, type Answer } from '../../../platform/idempotency';
 import { reserveExtIds } from '../../../platform/portal-sequences';
-import { setChangeActor, type ChangeActor } from '../../../platform/ticket-changes';
+import { changeActorSetting, type ChangeActor } from '../../../platform/ticket-changes';
 import { ImportFiles } from '../import.files';
 import { writeEstimates, writeInvoices } from '../writers/billing';
 import { writeDocuments } from '../writers/documents';
@@ -72,7 +74,7 @@ import {
   readReport,
   readEstimate,
   readInvoice,
-  insertAudit,
+  auditInsert,
   insertLink,
   missingContacts,
   readUser,
@@ -161,24 +163,30 @@ export async function record(
     action: EntityAction;
     before: unknown;
     after: unknown;
-    /** Emits the event (default: `{<entity>: after ?? before, previous: before}`). */
-    emit?: () => Promise<unknown>;
+    /**
+     * Emits the event (default: `{<entity>: after ?? before, previous: before}`), handing its emitter
+     * the audit row's insert to run in the event's statement.
+     */
+    emit?: (audit: CompanionWrite) => Promise<unknown>;
   },
 ): Promise<boolean> {
   if (c.action === 'updated' && isDeepStrictEqual(c.before, c.after)) return false;
-  await insertAudit(tx, {
-    portalId: actor.portalId,
-    occurredAt: ctx.clock.now(),
-    actorType: actor.type,
-    apiKeyId: actor.type === 'api_key' ? actor.apiKeyId : null,
-    staffUserId: actor.type === 'staff' ? actor.staffUserId : null,
-    entity: c.entity,
-    entityId: String(c.entityId),
-    action: c.action,
-    before: redact(c.before),
-    after: redact(c.after),
-  });
-  if (c.emit) await c.emit();
+  const audit: CompanionWrite = {
+    sql: auditInsert({
+      portalId: actor.portalId,
+      occurredAt: ctx.clock.now(),
+      actorType: actor.type,
+      apiKeyId: actor.type === 'api_key' ? actor.apiKeyId : null,
+      staffUserId: actor.type === 'staff' ? actor.staffUserId : null,
+      entity: c.entity,
+      entityId: String(c.entityId),
+      action: c.action,
+      before: redact(c.before),
+      after: redact(c.after),
+    }),
+    written: false,
+  };
+  if (c.emit) await c.emit(audit);
   else {
     const data: Record<string, unknown> = { [c.entity]: c.after ?? c.before };
     if (c.action === 'updated') data.previous = c.before;
@@ -189,8 +197,11 @@ export async function record(
       actor.portalId,
       sourceOf(actor),
       data,
+      audit,
     );
   }
+  // An emitter that did not take the audit row (none does today) leaves it to be written alone.
+  if (!audit.written) await tx.execute(audit.sql);
   return true;
 }
 
@@ -391,7 +402,7 @@ type TicketFields = Omit<TicketEntity, 'id' | 'ticketNumber' | 'internalAnnualPr
  * Resolves every reference of the ticket in one statement (422 naming the first unknown one) and hands
  * the ids to the writers' scope, so the writer looks none of them up again.
  */
-async function resolveTicketRefs(tx: Tx, s: PortalScope, t: TicketFields): Promise<void> {
+async function resolveTicketRefs(tx: Tx, s: PortalScope, t: TicketFields, also: SQL): Promise<void> {
   const refs = {
     companyId: t.companyId,
     taskTypeId: t.taskTypeId,
@@ -401,7 +412,7 @@ async function resolveTicketRefs(tx: Tx, s: PortalScope, t: TicketFields): Promi
     creatorContactId: t.creatorContactId,
     wikiElementId: t.wikiElementId,
   };
-  const ids = await ticketRefIds(tx, s.portalId, refs);
+  const ids = await ticketRefIds(tx, s.portalId, refs, also);
   for (const [field, ext] of Object.entries(refs) as [keyof typeof refs, number | null][]) {
     if (ext === null) continue;
     const id = ids[field];
@@ -438,9 +449,9 @@ async function writeTicket(
   t: TicketFields,
   clean: (h: string | null | undefined) => string,
 ) {
-  await setChangeActor(tx, changeActorOf(actor), ctx.clock.now());
   const s = scopeOf(ctx, tx, actor, clean);
-  await resolveTicketRefs(tx, s, t);
+  // The author the timeline's trigger records is set by the reference lookup's statement.
+  await resolveTicketRefs(tx, s, t, changeActorSetting(changeActorOf(actor), ctx.clock.now()));
   await writeTicketRows(s, [
     {
       companyId: s.ids.companies.must(t.companyId),
@@ -497,7 +508,7 @@ export function createTicket(
       action: 'created',
       before: null,
       after,
-      emit: () => emitTicketEvent(tx, ctx, 'ticket.created', stored.rowId, sourceOf(actor)),
+      emit: (audit) => emitTicketEvent(tx, ctx, 'ticket.created', stored.rowId, sourceOf(actor), null, audit),
     });
     return { status: 201, body: after };
   });
@@ -523,7 +534,7 @@ export async function updateTicket(
       action: 'updated',
       before,
       after,
-      emit: () =>
+      emit: (audit) =>
         emitTicketEvent(
           tx,
           ctx,
@@ -531,6 +542,7 @@ export async function updateTicket(
           stored.rowId,
           sourceOf(actor),
           before.statusStepId === after.statusStepId ? null : (stored.stepRowId ?? null),
+          audit,
         ),
     });
     return { status: 200, body: after };
@@ -549,7 +561,7 @@ export async function deleteTicket(ctx: AppContext, actor: Actor, id: number): P
       before: publicOf(stored),
       after: null,
       // Emitted while the row is there: the event carries the whole ticket.
-      emit: () => emitTicketEvent(tx, ctx, 'ticket.deleted', stored.rowId, sourceOf(actor)),
+      emit: (audit) => emitTicketEvent(tx, ctx, 'ticket.deleted', stored.rowId, sourceOf(actor), null, audit),
     });
     await deleteTicketRow(tx, stored.rowId);
     return { status: 204, body: null };
