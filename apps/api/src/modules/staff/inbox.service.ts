@@ -2,6 +2,7 @@ import {
   INBOX_COUNT_CAP,
   type Attachment,
   staffErrorCodes,
+  inboxAnswerSchema,
   type InboxAnswer,
   type InboxItem,
   type StaffTicketDetail,
@@ -57,11 +58,17 @@ export const countViews = (ctx: AppContext, scope: InboxScope) =>
     countInbox(ctx.database.db, scope),
   );
 
-/** A page of the inbox (kept until tickets or read marks change: desk-cache.ts). */
-export function inbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Promise<InboxAnswer> {
+/**
+ * A page of the inbox as the JSON text of its answer (kept until tickets or read marks change:
+ * desk-cache.ts). The text is kept rather than the page, so a kept page costs no serialising: it is
+ * checked against the route's answer schema once, when read.
+ */
+export function inbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Promise<string> {
   // The parsed query: its keys in the schema's order, so equal queries make equal keys.
   const key = `page:${a.portal.portalId}:${a.staffUserId}:${JSON.stringify(q)}`;
-  return deskCachesOf(ctx.database).pages.get(key, () => readInbox(ctx, a, q));
+  return deskCachesOf(ctx.database).pages.get(key, async () =>
+    JSON.stringify(inboxAnswerSchema.parse(await readInbox(ctx, a, q))),
+  );
 }
 
 async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Promise<InboxAnswer> {

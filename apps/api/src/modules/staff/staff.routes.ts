@@ -2,6 +2,7 @@ import { registerAccessRoutes } from './access.routes';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
+import { sendJsonText } from '../../platform/answer-cache';
 import { portalOf } from './staff.access';
 import { inbox, staffTicket } from './inbox.service';
 import {
@@ -54,7 +55,9 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
     confirmStaffLink(ctx, req.body.token, req.body.password, req.body.passwordRepeat),
   );
 
-  route(app, ctx, staffInboxRoutes.list, (req, _reply, staff) => inbox(ctx, portalOf(staff), req.query));
+  route(app, ctx, staffInboxRoutes.list, async (req, reply, staff) =>
+    sendJsonText(reply, await inbox(ctx, portalOf(staff), req.query)),
+  );
   route(app, ctx, staffInboxRoutes.detail, (req, _reply, staff) =>
     staffTicket(ctx, portalOf(staff), req.params.ticketid),
   );
