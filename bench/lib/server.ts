@@ -26,6 +26,14 @@ const buildScript = join(root, 'scripts/build-api.mjs');
  * server). BENCH_TSX=1 runs the TypeScript through tsx instead, to compare.
  */
 async function serverCommand(script: string): Promise<string[]> {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits (where the time went).
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  return [...prof, ...(await command(script))];
+}
+
+async function command(script: string): Promise<string[]> {
   if (process.env.BENCH_TSX === '1') return ['--import', 'tsx', script];
   const b = (await import(buildScript)) as BuildApi;
   if (script === 'apps/api/src/server.ts') {

@@ -57,25 +57,53 @@ const hit = (id: string, title: string, detail: string, date: string | null, fil
 /**
  * Tickets: the number (whole or a fragment), the id, words of title and description (full text,
  * 'simple': the portals mix three languages), a fragment of the title, words of the public
- * conversation (internal notes are the staff's and never searched). The rows are the scope's (its
- * btree indexes: the contact's tickets, or the company's): each is compared with the stored vectors
- * of migration 0019, never turned into words at query time. The query is parsed once (an InitPlan).
+ * conversation (internal notes are the staff's and never searched). Each row is compared with its
+ * stored vectors (title and description: migration 0019; the public conversation, kept on the ticket:
+ * 0030), never turned into words at query time; the query is parsed once (an InitPlan).
+ *
+ * The hits come newest first, a ticket whose number is exactly the text before them. Three branches,
+ * each read from an index in that order and stopped at the group's limit: the exact number (the
+ * portal's number index), then the scope's open and its closed tickets (the company's inbox index,
+ * `(company, closed, last activity)`), merged. A word most tickets have reads a few rows, not the
+ * whole scope; only a text few tickets have reads every ticket of the scope.
  */
 function ticketsGroup(s: SearchTerms, has: Contains): SQL {
   const words = sql`(select plainto_tsquery('simple', ${s.q}))`;
   const conds: SQL[] = [
     has(sql.raw('t.ticket_number')),
     sql`t.search_vector @@ ${words}`,
-    sql`exists (select 1 from ticket_comments c where c.ticket_id = t.id and not c.internal
-      and c.search_vector @@ ${words})`,
+    // The public conversation's words, kept on the ticket (migration 0030).
+    sql`t.conversation_vector @@ ${words}`,
   ];
   if (/^\d{1,15}$/.test(s.q)) conds.push(sql`t.ext_id = ${Number(s.q)}`);
   if ([...s.q].length >= 3) conds.push(has(sql.raw('t.title')));
-  return sql`select ${sql.raw(hit('t.ext_id', 't.title', "nullif(concat_ws(' · ', nullif(t.ticket_number, ''), ss.name), '')", 't.last_activity_at', null))} as j
-    from tickets t join status_steps ss on ss.id = t.status_step_id
-    where ${ticketScopeWhere(s.ticketScope, { portalIndexed: false })} and (${sql.join(conds, sql` or `)})
-    order by (lower(t.ticket_number) = lower(${s.q})) desc, t.last_activity_at desc, t.ext_id desc
-    limit ${s.limit + 1}`;
+  const scope = ticketScopeWhere(s.ticketScope, { portalIndexed: false });
+  const limit = s.limit + 1;
+  const columns = sql.raw('t.id, t.ext_id, t.title, t.ticket_number, t.status_step_id, t.last_activity_at');
+  // Each walk is the company's index range for open or closed tickets, in order; everything else, the
+  // rest of the scope included, is one CASE, which the planner prices at one row in two (its default
+  // for an expression it cannot read): that is what the searches people make find. Priced as what it
+  // is (text matches of one row in two hundred each, the scope's own conditions), the walk looked like
+  // a read of the whole scope, and the planner chose to read and sort the whole scope instead of
+  // walking the index and stopping at the limit. A prepared statement's generic plan never sees the
+  // words, so the estimate must not depend on them.
+  const walk = (closed: boolean) =>
+    sql`(select ${columns}, false as exact from tickets t
+      where t.company_id = ${s.ticketScope.companyId} and t.closed = ${sql.raw(String(closed))}
+        and case when ${scope} and lower(t.ticket_number) <> lower(${s.q})
+          and (${sql.join(conds, sql` or `)}) then true else false end
+      order by t.last_activity_at desc, t.ext_id desc limit ${limit})`;
+  // The step's name is looked up for the rows kept only (a join before the limit was planned as a
+  // nested loop over every step of the installation).
+  return sql`select ${sql.raw(hit('h.ext_id', 'h.title', "nullif(concat_ws(' · ', nullif(h.ticket_number, ''), (select ss.name from status_steps ss where ss.id = h.status_step_id)), '')", 'h.last_activity_at', null))} as j
+    from (select * from (
+        (select ${columns}, true as exact from tickets t
+          where t.portal_id = ${s.ticketScope.portalId} and lower(t.ticket_number) = lower(${s.q}) and ${scope}
+          order by t.last_activity_at desc, t.ext_id desc limit ${limit})
+        union all ${walk(false)}
+        union all ${walk(true)}
+      ) u order by u.exact desc, u.last_activity_at desc, u.ext_id desc limit ${limit}) h
+    order by h.exact desc, h.last_activity_at desc, h.ext_id desc`;
 }
 
 function groupSql(kind: SearchKind, s: SearchTerms, t: TenantContext, has: Contains): SQL {

@@ -170,6 +170,46 @@ describe('search matching', () => {
     expect(await titles(personas.admin, 'segretissimo')).toEqual({});
   });
 
+  it("follows every change of a ticket's public conversation: reply added, changed, made internal, deleted", async () => {
+    const a = personas.admin;
+    const db = t.ctx.database.db;
+    const ticket = sql`(select t.id from tickets t join portals p on p.id = t.portal_id
+      where p.key = 'acme' and t.ext_id = 5002)`;
+    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
+      select t.portal_id, t.id, 990101, '<p>parola girasole</p>', now(), false from tickets t where t.id = ${ticket}`);
+    expect((await titles(a, 'girasole')).tickets).toEqual(['ACME Rete lenta']);
+    await db.execute(
+      sql`update ticket_comments set message = '<p>parola tulipano</p>' where ext_id = 990101`,
+    );
+    expect(await titles(a, 'girasole')).toEqual({});
+    expect((await titles(a, 'tulipano')).tickets).toEqual(['ACME Rete lenta']);
+    await db.execute(sql`update ticket_comments set internal = true where ext_id = 990101`);
+    expect(await titles(a, 'tulipano')).toEqual({});
+    await db.execute(sql`update ticket_comments set internal = false where ext_id = 990101`);
+    expect((await titles(a, 'tulipano')).tickets).toEqual(['ACME Rete lenta']);
+    await db.execute(sql`delete from ticket_comments where ext_id = 990101`);
+    expect(await titles(a, 'tulipano')).toEqual({});
+    // The ticket's other words stay.
+    expect((await titles(a, '5002')).tickets).toEqual(['ACME Rete lenta']);
+  });
+
+  it("keeps a long conversation's words bounded (a tsvector holds 1 MB at most)", async () => {
+    const db = t.ctx.database.db;
+    // Random-looking words: 6,000 distinct per message, ~70 KB of words each.
+    const words = (seed: number) =>
+      Array.from({ length: 6000 }, (_, i) => `w${seed}x${(i * 7919).toString(36)}q`).join(' ');
+    for (let i = 0; i < 6; i++)
+      await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
+        select t.portal_id, t.id, ${990200 + i}, ${words(i)}, now(), false
+        from tickets t join portals p on p.id = t.portal_id where p.key = 'acme' and t.ext_id = 5001`);
+    const size = await db.execute(sql`select pg_column_size(t.conversation_vector) as n from tickets t
+      join portals p on p.id = t.portal_id where p.key = 'acme' and t.ext_id = 5001`);
+    expect(Number((size as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBeLessThanOrEqual(
+      262144 + 131072,
+    );
+    await db.execute(sql`delete from ticket_comments where ext_id between 990200 and 990205`);
+  });
+
   it('finds invoices and estimates by number fragment and answers signed file links', async () => {
     const res = await find(personas.owner, 'ft-2026');
     const body = res.json() as SearchResult;
