@@ -488,7 +488,9 @@ export const tickets = pgTable(
      * Words of the public conversation (no positions), kept by the comments' triggers (migration 0030)
      * for the customer search; no writer sets it.
      */
-    conversationVector: tsvector('conversation_vector').notNull().default(sql`''`),
+    conversationVector: tsvector('conversation_vector')
+      .notNull()
+      .default(sql`''`),
   },
   (t) => [
     uniqueIndex('tickets_ext_uq').on(t.portalId, t.extId),
