@@ -358,8 +358,9 @@ const adminKey = { guard: 'adminKey' } as const;
 const keyWith = <S extends ApiKeyScope>(scope: S) => ({ guard: 'apiKey', scope }) as const;
 
 /**
- * The webhook routes under one root: `/api/integration/v1` (a key with `events`, its own portal) or
- * `/api/admin/portals/:portal` (the installation key, any portal).
+ * The webhook routes under one root: `/api/integration/v1` (a key with `events`, its own portal),
+ * `/api/admin/portals/:portal` (the installation key, any portal) or the staff admin root
+ * (admin-access.ts).
  */
 export function webhookRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
   root: Root,
