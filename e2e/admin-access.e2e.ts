@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
 
@@ -69,14 +70,23 @@ describe('desk administration: staff, API keys, webhooks', () => {
   let browser: Browser;
   let receiver: Server;
   let received = 0;
+  /** Every delivery as it came, to verify with the secrets the desk showed. */
+  const messages: { body: string; headers: Record<string, string> }[] = [];
   let adminToken: string;
+  /** The endpoint's signing secret as the desk showed it at creation. */
+  let endpointSecret = '';
 
   beforeAll(async () => {
     browser = await launch();
     receiver = createServer((req, res) => {
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         received++;
+        messages.push({
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers as Record<string, string>,
+        });
         res.writeHead(204).end();
       });
     });
@@ -128,7 +138,8 @@ describe('desk administration: staff, API keys, webhooks', () => {
     const { port } = receiver.address() as AddressInfo;
     await page.getByLabel('Address (URL)').fill(`http://127.0.0.1:${port}/hook`);
     await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await page.getByTestId('secret-once').waitFor();
+    endpointSecret = (await page.getByTestId('secret-once').innerText()).trim();
+    expect(endpointSecret).toMatch(/^whsec_/);
     // Any event will do: another key made from the desk emits api_key.created.
     await page.getByLabel('Name').fill('Second key');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -137,17 +148,66 @@ describe('desk administration: staff, API keys, webhooks', () => {
     await page.getByTestId('delivery-log').getByText('204').first().waitFor({ timeout: 20_000 });
   });
 
+  it('edits the endpoint and rotates its secret: for the overlap a receiver verifies with either secret', async () => {
+    const page = await pageAs(browser, adminToken);
+    await page.goto(`${ADMIN_URL}/integrations`);
+    const { port } = receiver.address() as AddressInfo;
+    const first = `http://127.0.0.1:${port}/hook`;
+    await page.getByRole('button', { name: `Edit ${first}` }).click();
+    // The address changes and the endpoint keeps only the key events; saved as one change.
+    const address = page.getByLabel(/^Address/).last();
+    await address.fill(`http://127.0.0.1:${port}/hook-v2`);
+    await page.locator('input:visible').and(page.getByLabel('Event types')).click();
+    await page.getByRole('option', { name: 'api_key.created' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved.').waitFor();
+
+    // The secret the endpoint was made with is gone from the page; a new one is shown once, explained.
+    await page.getByRole('button', { name: 'New signing secret' }).click();
+    const secret = (await page.getByTestId('secret-once').innerText()).trim();
+    expect(secret).toMatch(/^whsec_/);
+    await page
+      .getByTestId('rotation-overlap')
+      .getByText(/old secret also signs every delivery until/)
+      .waitFor();
+    await screenshot(page, 'admin-webhook-rotated-1366-en');
+
+    // A key event reaches the new address signed twice: a receiver still on the old secret verifies
+    // it, and so does one already on the new secret.
+    const before = messages.length;
+    await page.getByLabel('Name').first().fill('Third key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => messages.slice(before).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    const m = messages.slice(before).find((x) => x.body.includes('"api_key.created"'))!;
+    expect(m.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(new Webhook(endpointSecret).verify(m.body, m.headers)).toMatchObject({ type: 'api_key.created' });
+    expect(new Webhook(secret).verify(m.body, m.headers)).toMatchObject({ type: 'api_key.created' });
+    await page.context().close();
+  });
+
   it.each(WIDTHS.map((width, index) => [width, index] as const))(
     'the access sections at %i px, in their languages, have no serious axe finding',
     async (width, index) => {
       for (const [language, short] of languagesAt(LANGUAGES, index)) {
         const page = await pageAs(browser, adminToken, width, language);
-        for (const section of ['staff', 'integrations'] as const) {
+        for (const section of ['staff', 'integrations', 'ticket-setup'] as const) {
           await page.goto(`${ADMIN_URL}/${section}`);
           await page.locator('table').first().waitFor();
           await expectAccessible(page);
           await screenshot(page, `admin-${section}-${width}-${short}`);
         }
+        // The endpoint's editor open: address, event types, the secret's rotation, the replay.
+        await page.goto(`${ADMIN_URL}/integrations`);
+        await page
+          .getByTestId(/^webhook-/)
+          .first()
+          .getByRole('button', { name: /./ })
+          .nth(1)
+          .click();
+        await page.locator('form input[type=url]').last().waitFor();
+        await expectAccessible(page);
+        await screenshot(page, `admin-webhook-edit-${width}-${short}`);
         await page.context().close();
       }
     },

@@ -17,6 +17,7 @@ import { OutboxWorker } from './platform/outbox';
 import { notificationMailChannel } from './platform/notifications';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 import { WebhookWorker } from './modules/integration/webhook-worker';
+import { sealClearWebhookSecrets } from './modules/integration/webhook-secrets';
 
 /** SECRET, or one generated on first start and kept in DATA_DIR (processes sharing DATA_DIR share it). */
 function resolveSecret(config: Config): string {
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
   // Customer notifications' e-mails are rendered when sent (platform/notifications.ts).
   const worker = new OutboxWorker(ctx, app.log, { channels: [notificationMailChannel(ctx, app.log)] });
   worker.start();
+  // Signing secrets still in clear (written before migration 0025) are sealed with SECRET.
+  await sealClearWebhookSecrets(ctx, app.log);
   // Webhooks have their own loop: a slow receiver never holds up e-mail, nor the reverse.
   const webhooks = new WebhookWorker(ctx, app.log);
   webhooks.start();

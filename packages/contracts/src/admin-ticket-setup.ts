@@ -3,7 +3,8 @@
  * groups created, renamed and removed by a staff admin. The rules are the import's
  * (`importTicketTypeSchema`, `importStatusStepSchema`, `importGroupSchema`): one source for each. They
  * are read through the desk's options (`GET /api/staff/portals/:company/options`). A group's members
- * are set per staff member (`PUT …/admin/staff/:staffid/groups`).
+ * are set from the group (`PUT …/admin/ticket-setup/groups/:id/members`) or per staff member
+ * (`PUT …/staff/:staffid/groups`); the staff list (`GET …/admin/staff`) shows each member's groups.
  */
 import { z } from 'zod';
 import { importGroupSchema, importStatusStepSchema, importTicketTypeSchema } from './admin';
@@ -19,6 +20,8 @@ export const ticketSetupErrorCodes = {
   stepRequired: 'step_required',
   /** 422: the closing step must be a closed one (`taskStatus` 2), the default step must not. */
   stepStatusMismatch: 'step_status_mismatch',
+  /** 409: another item of the same kind has this name (compared without regard to case). */
+  nameTaken: 'name_taken',
 } as const;
 
 export const ticketTypeInputSchema = importTicketTypeSchema.omit({ id: true, extra: true });
@@ -49,6 +52,19 @@ export const statusStepSchema = z.object({
 });
 export const assigneeGroupSchema = z.object({ id: z.number().int(), name: z.string() });
 
+/** The staff members of a group, by staff user id (the `id` of `GET …/admin/staff`). */
+export const groupMembersInputSchema = z
+  .object({
+    staffIds: z.array(z.number().int().min(1).max(2_147_483_647)).max(500),
+  })
+  .strict();
+export type GroupMembersInput = z.infer<typeof groupMembersInputSchema>;
+export const groupMembersSchema = assigneeGroupSchema.extend({
+  /** Ascending. */
+  staffIds: z.array(z.number().int()),
+});
+export type GroupMembers = z.infer<typeof groupMembersSchema>;
+
 const root = '/api/staff/portals/:company/admin/ticket-setup';
 const one = staffPortalParamsSchema.extend({ id: z.coerce.number().int().min(0).max(2_147_483_647) });
 const access = { guard: 'staff', role: 'admin' } as const;
@@ -72,7 +88,9 @@ function kindRoutes<I extends z.ZodObject, A extends z.ZodType>(
       access,
       tags,
       summary: `Add a ${what} to the portal (admins)`,
-      description: `Its id follows the portal's largest. Audited and emitted in its transaction.${notes.update ?? ''}`,
+      description:
+        `Its id follows the portal's largest. 409 \`name_taken\` when another ${what} has the name (any case). ` +
+        `Audited and emitted in its transaction.${notes.update ?? ''}`,
     }),
     update: defineRoute({
       method: 'PATCH',
@@ -83,7 +101,9 @@ function kindRoutes<I extends z.ZodObject, A extends z.ZodType>(
       access,
       tags,
       summary: `Change a ${what} (admins)`,
-      description: `Partial; audited and emitted in its transaction.${notes.update ?? ''}`,
+      description:
+        `Partial; 409 \`name_taken\` when another ${what} has the name (any case); audited and emitted in ` +
+        `its transaction.${notes.update ?? ''}`,
     }),
     remove: defineRoute({
       method: 'DELETE',
@@ -110,7 +130,23 @@ export const ticketSetupRoutes = {
     remove:
       '409 `entity_in_use` while tickets are in this step; `step_required` for the default or closing step.',
   }),
-  groups: kindRoutes('groups', 'assignee group', assigneeGroupInputSchema, assigneeGroupSchema, {
-    remove: "409 `entity_in_use` while tickets are assigned to it (its members' memberships go with it).",
-  }),
+  groups: {
+    ...kindRoutes('groups', 'assignee group', assigneeGroupInputSchema, assigneeGroupSchema, {
+      remove: "409 `entity_in_use` while tickets are assigned to it (its members' memberships go with it).",
+    }),
+    members: defineRoute({
+      method: 'PUT',
+      path: `${root}/groups/:id/members`,
+      params: one,
+      body: groupMembersInputSchema,
+      responses: { 200: groupMembersSchema, 404: errorSchema, 422: errorSchema },
+      access,
+      tags,
+      summary: "Set an assignee group's members (admins)",
+      description:
+        "The staff members listed become the group's members, the others leave it: the inbox's My groups " +
+        "and who is e-mailed about the group's tickets. 422 `unknown_reference` for an id that is not a " +
+        "member of the portal's staff. Audited and emitted (`assignee_group.members_changed`) when it changes.",
+    }),
+  },
 };

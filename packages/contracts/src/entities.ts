@@ -270,6 +270,8 @@ export const entityKinds = [
   'ticket_type',
   'status_step',
   'assignee_group',
+  // Webhook endpoints of the integration API (integration.ts), wherever they are changed from.
+  'webhook_endpoint',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;
@@ -288,6 +290,10 @@ export const entityActions = [
   'removed',
   'rotated',
   'revoked',
+  /** A webhook endpoint's kept events queued again (`after`: the cursor; `queued`: how many). */
+  'replayed',
+  /** A group's members set from the ticket setup (admin-ticket-setup.ts). */
+  'members_changed',
 ] as const;
 export const entityActionSchema = z.enum(entityActions);
 export type EntityAction = z.infer<typeof entityActionSchema>;
@@ -296,8 +302,12 @@ export type EntityAction = z.infer<typeof entityActionSchema>;
 
 export const AUDIT_PAGE_MAX = 200;
 
+/** Who the audit log names: an API key, the installation key (PORTAL_ADMIN_KEY) or a staff user. */
+export const auditActorTypes = ['api_key', 'staff', 'admin_key'] as const;
+export type AuditActorType = (typeof auditActorTypes)[number];
+
 export const auditQuerySchema = z.object({
-  actorType: z.enum(['api_key', 'staff']).optional(),
+  actorType: z.enum(auditActorTypes).optional(),
   /** The staff user (id of `GET /api/staff/me`) or the API key (id of the key list). */
   staffUserId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
   apiKeyId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
@@ -321,10 +331,10 @@ export const auditEntrySchema = z.object({
   id: z.number().int(),
   occurredAt: isoDateTime,
   actor: z.object({
-    type: z.enum(['api_key', 'staff']),
-    /** The key's or the staff user's id; null once it was deleted. */
+    type: z.enum(auditActorTypes),
+    /** The key's or the staff user's id; null once it was deleted, and for the installation key. */
     id: z.number().int().nullable(),
-    /** The key's name or the staff user's e-mail at the time. */
+    /** The key's name or the staff user's e-mail at the time (the installation key: `PORTAL_ADMIN_KEY`). */
     name: z.string(),
   }),
   entity: z.string(),

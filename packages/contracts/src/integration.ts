@@ -89,6 +89,15 @@ export const eventTypes = [
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
+  // Webhook endpoints changed by a staff admin, the installation key or a key with `events`; never the
+  // signing secret in the data.
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.rotated',
+  'webhook_endpoint.replayed',
+  // A staff admin set a group's members from the ticket setup (admin-ticket-setup.ts).
+  'assignee_group.members_changed',
 ] as const;
 export const eventTypeSchema = z.enum(eventTypes);
 export type EventType = z.infer<typeof eventTypeSchema>;
@@ -141,10 +150,11 @@ export const portalKeyParamSchema = portalParamSchema.extend({ keyId: z.coerce.n
 
 export const eventSourceSchema = z.object({
   /**
-   * contact: a portal user; api_key: a call of the integration API (`apiKeyId`); visitor: someone using
-   * a public link (booking); staff: the staff desk; system: the portal itself.
+   * contact: a portal user; api_key: a call of the integration API (`apiKeyId`); admin_key: a call with
+   * the installation key (PORTAL_ADMIN_KEY); visitor: someone using a public link (booking); staff: the
+   * staff desk; system: the portal itself.
    */
-  type: z.enum(['contact', 'api_key', 'visitor', 'staff', 'system']),
+  type: z.enum(['contact', 'api_key', 'admin_key', 'visitor', 'staff', 'system']),
   contactId: z.number().int().optional(),
   userName: z.string().optional(),
   apiKeyId: z.number().int().optional(),
@@ -222,10 +232,30 @@ export const webhookEndpointSchema = z.object({
   disabledReason: z.string().nullable(),
   failingSince: isoDateTime.nullable(),
   createdAt: isoDateTime,
+  /** The last rotation of the signing secret. */
+  rotatedAt: isoDateTime.nullable(),
+  /** Until then deliveries carry a signature of the secret before the last rotation too. */
+  previousValidUntil: isoDateTime.nullable(),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 export const webhookEndpointListSchema = z.array(webhookEndpointSchema);
 export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
+export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
+
+/** How long the secret before a rotation goes on signing beside the new one. */
+export const WEBHOOK_ROTATION_OVERLAP_HOURS = 24;
+export const webhookRotateSchema = z
+  .object({
+    /** Default 24; 0 ends the old secret now (it leaked); at most a week. */
+    overlapHours: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 7)
+      .default(WEBHOOK_ROTATION_OVERLAP_HOURS),
+  })
+  .strict();
+export type WebhookRotate = z.input<typeof webhookRotateSchema>;
 
 export const webhookEndpointParamSchema = z.object({ endpointId: z.coerce.number().int().positive() });
 
@@ -328,8 +358,9 @@ const adminKey = { guard: 'adminKey' } as const;
 const keyWith = <S extends ApiKeyScope>(scope: S) => ({ guard: 'apiKey', scope }) as const;
 
 /**
- * The webhook routes under one root: `/api/integration/v1` (a key with `events`, its own portal) or
- * `/api/admin/portals/:portal` (the installation key, any portal).
+ * The webhook routes under one root: `/api/integration/v1` (a key with `events`, its own portal),
+ * `/api/admin/portals/:portal` (the installation key, any portal) or the staff admin root
+ * (admin-access.ts).
  */
 export function webhookRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
   root: Root,
@@ -400,6 +431,21 @@ export function webhookRoutesUnder<const Root extends string, const A extends Ac
       access,
       tags,
       summary: 'Send again every kept event after a feed cursor (every kept event without one)',
+    }),
+    rotate: defineRoute({
+      method: 'POST',
+      path: `${root}/webhooks/:endpointId/rotate`,
+      params: one,
+      body: webhookRotateSchema.nullish(),
+      responses: { 200: webhookEndpointWithSecretSchema, 404: errorSchema },
+      access,
+      tags,
+      summary: 'A new signing secret, in this answer only; the old one signs too for `overlapHours` (24)',
+      description:
+        'Until `previousValidUntil` every delivery carries two signatures in `webhook-signature` ' +
+        '(`v1,<old> v1,<new>`, space-separated as Standard Webhooks allows), so a receiver verifies with ' +
+        'either secret while it switches; then only the new one. A secret two rotations old stops at once. ' +
+        '`overlapHours: 0` ends the old secret now.',
     }),
   };
 }

@@ -1037,8 +1037,16 @@ export const webhookEndpoints = pgTable(
     description: text('description').notNull().default(''),
     /** Empty: every type. */
     eventTypes: text('event_types').array().notNull(),
-    /** `whsec_…`: needed in clear to sign. */
+    /**
+     * The signing secret, sealed (`sealed.v1.…`, AES-256-GCM under a key derived from SECRET) or, in
+     * rows older than migration 0025 until the next start, in clear (`whsec_…`): see
+     * modules/integration/webhook-secrets.ts.
+     */
     secret: text('secret').notNull(),
+    /** The secret before the last rotation (same format); it signs too until `previousValidUntil`. */
+    previousSecret: text('previous_secret'),
+    previousValidUntil: ts('previous_valid_until'),
+    rotatedAt: ts('rotated_at'),
     notifyEmail: text('notify_email'),
     enabled: boolean('enabled').notNull().default(true),
     disabledReason: text('disabled_reason'),
@@ -1285,8 +1293,9 @@ export const staffPresence = pgTable(
 );
 
 /**
- * Who changed what, one row per change of one entity through the integration API (a key) or the
- * staff admin API (a staff user), written in the change's transaction (migration 0010).
+ * Who changed what, one row per change of one entity through the integration API (a key), the
+ * installation key (`admin_key`, migration 0025) or the staff admin API (a staff user), written in the
+ * change's transaction (migration 0010).
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -1294,7 +1303,7 @@ export const auditLog = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     portalId: portalRef(),
     occurredAt: ts('occurred_at').notNull(),
-    actorType: text('actor_type', { enum: ['api_key', 'staff'] }).notNull(),
+    actorType: text('actor_type', { enum: ['api_key', 'staff', 'admin_key'] }).notNull(),
     apiKeyId: integer('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
     staffUserId: integer('staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
     actorName: text('actor_name').notNull(),

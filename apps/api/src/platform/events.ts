@@ -21,6 +21,8 @@ export const contactSource = (t: { contactExtId: number }, userName?: string): E
     ? { type: 'contact', contactId: t.contactExtId }
     : { type: 'contact', contactId: t.contactExtId, userName };
 export const apiKeySource = (apiKeyId: number): EventSource => ({ type: 'api_key', apiKeyId });
+/** A call with the installation key (PORTAL_ADMIN_KEY): keys and webhook endpoints. */
+export const adminKeySource: EventSource = { type: 'admin_key' };
 export const systemSource: EventSource = { type: 'system' };
 /** A staff user on the staff desk. */
 export const staffSource = (staffUserId: number, userName: string): EventSource => ({

@@ -42,8 +42,10 @@ const numbers = (f: EventFeed) => f.events.map((e) => (e.data as { n: number }).
 
 describe('event feed', () => {
   it('pages in order and resumes from any cursor', async () => {
+    // The key's creation with the installation key is an event (api_key.created): start after it.
+    const start = (await read('limit=1000')).next;
     await addEvents(25, 1);
-    const p1 = await read('limit=10');
+    const p1 = await read(`limit=10&after=${start}`);
     expect(numbers(p1)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(p1.events[0]).toMatchObject({
       type: 'ticket.created',

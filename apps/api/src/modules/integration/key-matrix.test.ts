@@ -379,6 +379,15 @@ const matrix: Record<string, Row> = {
     200,
     404,
   ),
+  'POST /api/integration/v1/webhooks/:endpointId/rotate': keyRow(
+    async () => ({
+      method: 'POST',
+      url: `/api/integration/v1/webhooks/${await endpointOfAcme()}/rotate`,
+      payload: {},
+    }),
+    200,
+    404,
+  ),
   'POST /api/admin/portals/:portal/keys': adminRow(
     () => ({ method: 'POST', url: '/api/admin/portals/acme/keys', payload: { name: 'm', scopes: ['read'] } }),
     201,
@@ -437,6 +446,13 @@ const matrix: Record<string, Row> = {
       method: 'POST',
       url: `/api/admin/portals/acme/webhooks/${await endpointOfAcme()}/replay`,
       payload: {},
+    }),
+    200,
+  ),
+  'POST /api/admin/portals/:portal/webhooks/:endpointId/rotate': adminRow(
+    async () => ({
+      method: 'POST',
+      url: `/api/admin/portals/acme/webhooks/${await endpointOfAcme()}/rotate`,
     }),
     200,
   ),

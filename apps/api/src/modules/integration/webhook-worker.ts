@@ -5,7 +5,10 @@
  * `next_attempt_at` past a lease in the same statement, so several processes share the work and a
  * crash mid-send only delays a delivery until the lease ends (at least once). Each message is signed
  * as Standard Webhooks with the `standardwebhooks` package (`webhook-id` = the event id, stable across
- * retries and replays, so receivers can deduplicate), sent with a timeout, and its outcome recorded in
+ * retries and replays, so receivers can deduplicate): with the endpoint's secret, opened from its
+ * sealed form (webhook-secrets.ts), and during a rotation's overlap with the previous one too (two
+ * space-separated `v1,` signatures, either of which verifies). A secret this process cannot open
+ * sends nothing: the attempt is logged as failed with the reason. Each is sent with a timeout, and its outcome recorded in
  * one statement per batch. Failures retry with exponential backoff and jitter until the delivery is
  * `retryWindowMs` old; an endpoint failing without a single success for `disableAfterMs` is disabled
  * and its owner told by e-mail through the outbox. The worker wakes on the events NOTIFY, so delivery
@@ -24,6 +27,7 @@ import { isoText, queryRows } from '../../platform/sql-json';
 import { purgeOldEvents } from './feed.service';
 import { IDEMPOTENCY_TTL_MS, purgeIdempotencyKeys } from '../../platform/idempotency';
 import { assertLiteralAllowed, guardedLookup } from './ssrf';
+import { sealClearWebhookSecrets, secretBoxOf, unreadableSecretError } from './webhook-secrets';
 
 export const WEBHOOK_DEFAULTS = {
   /** Longest sleep between passes when no NOTIFY comes. */
@@ -58,10 +62,13 @@ export function webhookBackoffMs(failures: number, base: number, cap: number, ra
 interface Claimed {
   id: number;
   endpoint_id: number;
+  portal_id: number;
   attempts: number;
   created_at: string;
   url: string;
   secret: string;
+  /** The secret before the last rotation, while it still signs. */
+  previous_secret: string | null;
   event_id: string;
   body: string;
 }
@@ -171,8 +178,11 @@ export class WebhookWorker {
           update webhook_deliveries d set next_attempt_at = ${lease}::timestamptz
           from due where d.id = due.id
           returning d.id, d.endpoint_id, d.event_id, d.attempts, d.created_at)
-        select u.id, u.endpoint_id, u.attempts, ${sql.raw(isoText('u.created_at'))} as created_at,
-          w.url, w.secret, e.id::text as event_id,
+        select u.id, u.endpoint_id, w.portal_id, u.attempts,
+          ${sql.raw(isoText('u.created_at'))} as created_at, w.url, w.secret,
+          case when w.previous_valid_until > ${now.toISOString()}::timestamptz then w.previous_secret end
+            as previous_secret,
+          e.id::text as event_id,
           json_build_object('id', 'evt_' || e.id, 'type', e.type,
             'timestamp', ${sql.raw(isoText('e.occurred_at'))}, 'portal', p.key,
             'source', e.source, 'data', e.data)::text as body
@@ -201,7 +211,7 @@ export class WebhookWorker {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const signature = new Webhook(row.secret).sign(msgId, sentAt, row.body);
+      const signature = this.signatures(row, msgId, sentAt);
       status = await this.post(row.url, row.body, {
         'content-type': 'application/json',
         'user-agent': 'Sportello-Webhooks/1',
@@ -229,6 +239,23 @@ export class WebhookWorker {
       next_at: ok || giveUp ? null : new Date(nextAt).toISOString(),
       give_up: giveUp,
     };
+  }
+
+  /**
+   * `webhook-signature`: the current secret's `v1,…`, after the previous secret's during a rotation's
+   * overlap. A current secret this process cannot open throws (the attempt fails with the reason,
+   * nothing is sent); a previous one it cannot open is left out.
+   */
+  private signatures(row: Claimed, msgId: string, sentAt: Date): string {
+    const box = secretBoxOf(this.ctx);
+    const portalId = Number(row.portal_id);
+    const current = box.open(row.secret, portalId);
+    // Its reason goes to the endpoint's delivery log; the process log says it hourly (housekeeping).
+    if (!current.ok) throw new Error(unreadableSecretError(current.reason));
+    const previous = row.previous_secret === null ? undefined : box.open(row.previous_secret, portalId);
+    return [previous?.ok ? previous.secret : undefined, current.secret]
+      .flatMap((secret) => (secret ? [new Webhook(secret).sign(msgId, sentAt, row.body)] : []))
+      .join(' ');
   }
 
   /** POSTs with a timeout over the whole exchange; answers the status (the body is read and dropped). */
@@ -338,7 +365,10 @@ export class WebhookWorker {
     if (disabled.length > 0) kickOutbox();
   }
 
-  /** Hourly: events past the retention, idempotency records past their day. */
+  /**
+   * Hourly: events past the retention, idempotency records past their day, and any signing secret still
+   * in clear (an older process wrote it during a rolling upgrade) sealed.
+   */
   private async housekeeping(now: Date): Promise<void> {
     if (now.getTime() - this.lastHousekeeping < 3600_000) return;
     this.lastHousekeeping = now.getTime();
@@ -348,6 +378,7 @@ export class WebhookWorker {
       new Date(now.getTime() - this.ctx.config.EVENT_RETENTION_DAYS * 86400_000),
     );
     await purgeIdempotencyKeys(db, new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
+    await sealClearWebhookSecrets(this.ctx, this.log);
     if (purged > 0) this.log.info({ purged }, 'events past the retention deleted');
   }
 }

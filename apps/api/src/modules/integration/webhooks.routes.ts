@@ -1,6 +1,12 @@
-import { webhookAdminRoutes, webhookKeyRoutes, webhookStaffRoutes } from '@sportello/contracts';
+import {
+  WEBHOOK_ROTATION_OVERLAP_HOURS,
+  webhookAdminRoutes,
+  webhookKeyRoutes,
+  webhookStaffRoutes,
+} from '@sportello/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyAccess } from '../../platform/api-keys';
+import { staffActorOf, type AdminActor } from '../../platform/audit';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
 import { portalIdOf } from './keys.service';
@@ -10,46 +16,67 @@ import {
   endpointAttempts,
   listEndpoints,
   replay,
+  rotateSecret,
   updateEndpoint,
 } from './webhooks.service';
 
 /**
- * The same webhook routes under two roots: `/api/integration/v1` with a portal key holding `events`
+ * The same webhook routes under three roots: `/api/integration/v1` with a portal key holding `events`
  * (its own portal), `/api/admin/portals/:portal` with the installation key (the named portal), and
- * `/api/staff/portals/:company/admin` for a staff admin of that portal (the guard resolved it).
+ * `/api/staff/portals/:company/admin` for a staff admin of that portal (the guard resolved it). Each
+ * change is audited under whoever made it.
  */
-// The loop below sees the union of both roots' contracts, whose params differ only by `portal`.
+// The loop below sees the union of the roots' contracts, whose params differ only by `portal`.
 const endpointOf = (req: { params: unknown }) => (req.params as { endpointId: number }).endpointId;
 
-export function registerWebhookRoutes(app: App, ctx: AppContext): void {
-  for (const routes of [webhookKeyRoutes, webhookAdminRoutes, webhookStaffRoutes]) {
-    const portalOf = async (req: FastifyRequest, access: unknown): Promise<number> => {
-      if (access && typeof access === 'object') {
-        if ('apiKeyId' in access) return (access as ApiKeyAccess).portalId;
-        // The staff guard resolved the `:company` portal (read by shape: modules do not import each other).
-        const staffPortal = (access as { portal?: { portalId: number } | null }).portal;
-        if ('staffUserId' in access && staffPortal) return staffPortal.portalId;
-      }
-      return portalIdOf(ctx.database.db, String((req.params as { portal?: string }).portal ?? ''));
-    };
+type StaffAccess = Parameters<typeof staffActorOf>[0];
 
+export function registerWebhookRoutes(app: App, ctx: AppContext): void {
+  /** Who calls, in which portal: the key's, the staff guard's `:company`, or the admin key's `:portal`. */
+  const actorOf = async (req: FastifyRequest, access: unknown): Promise<AdminActor> => {
+    if (access && typeof access === 'object') {
+      if ('apiKeyId' in access) {
+        const k = access as ApiKeyAccess;
+        return { type: 'api_key', apiKeyId: k.apiKeyId, portalId: k.portalId };
+      }
+      // Read by shape: modules do not import each other.
+      if ('staffUserId' in access) return { type: 'staff', ...staffActorOf(access as StaffAccess) };
+    }
+    const portal = String((req.params as { portal?: string }).portal ?? '');
+    return { type: 'admin_key', portalId: await portalIdOf(ctx.database.db, portal) };
+  };
+
+  for (const routes of [webhookKeyRoutes, webhookAdminRoutes, webhookStaffRoutes]) {
     route(app, ctx, routes.list, async (req, _reply, access) =>
-      listEndpoints(ctx, await portalOf(req as FastifyRequest, access)),
+      listEndpoints(ctx, (await actorOf(req as FastifyRequest, access)).portalId),
     );
     route(app, ctx, routes.create, async (req, _reply, access) =>
-      createEndpoint(ctx, await portalOf(req as FastifyRequest, access), req.body),
+      createEndpoint(ctx, await actorOf(req as FastifyRequest, access), req.body),
     );
     route(app, ctx, routes.update, async (req, _reply, access) =>
-      updateEndpoint(ctx, await portalOf(req as FastifyRequest, access), endpointOf(req), req.body),
+      updateEndpoint(ctx, await actorOf(req as FastifyRequest, access), endpointOf(req), req.body),
     );
     route(app, ctx, routes.remove, async (req, _reply, access) => {
-      await deleteEndpoint(ctx, await portalOf(req as FastifyRequest, access), endpointOf(req));
+      await deleteEndpoint(ctx, await actorOf(req as FastifyRequest, access), endpointOf(req));
     });
     route(app, ctx, routes.attempts, async (req, _reply, access) =>
-      endpointAttempts(ctx, await portalOf(req as FastifyRequest, access), endpointOf(req), req.query.limit),
+      endpointAttempts(
+        ctx,
+        (await actorOf(req as FastifyRequest, access)).portalId,
+        endpointOf(req),
+        req.query.limit,
+      ),
     );
     route(app, ctx, routes.replay, async (req, _reply, access) =>
-      replay(ctx, await portalOf(req as FastifyRequest, access), endpointOf(req), req.body?.after),
+      replay(ctx, await actorOf(req as FastifyRequest, access), endpointOf(req), req.body?.after),
+    );
+    route(app, ctx, routes.rotate, async (req, _reply, access) =>
+      rotateSecret(
+        ctx,
+        await actorOf(req as FastifyRequest, access),
+        endpointOf(req),
+        req.body?.overlapHours ?? WEBHOOK_ROTATION_OVERLAP_HOURS,
+      ),
     );
   }
 }

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKeyWithSecret, EventFeed } from '@sportello/contracts';
+import type { ApiKeyWithSecret, EventFeed, WebhookEndpoint } from '@sportello/contracts';
 import { systemClock } from '../../platform/clock';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../test/harness';
 import { seedPersonas, type PersonaAccess } from '../../test/personas';
@@ -34,6 +34,8 @@ class Receiver {
   mode: Mode = 'ok';
   script: Mode[] = [];
   secret = '';
+  /** Every message as it came, to verify again with other secrets. */
+  raw: { body: string; headers: Record<string, string> }[] = [];
 
   async start(port = 0): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -58,6 +60,7 @@ class Receiver {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
+    this.raw.push({ body, headers: req.headers as Record<string, string> });
     const mode = this.script.shift() ?? this.mode;
     if (mode === 'hang') return; // never answers: the sender's timeout must end it
     if (mode === '500') {
@@ -163,6 +166,8 @@ afterEach(async () => {
   worker = undefined;
   await disableAll();
   receiver.received = [];
+  receiver.raw = [];
+  receiver.rejected = 0;
   receiver.script = [];
   receiver.mode = 'ok';
   if (!receiver.server) await receiver.start(receiver.port);
@@ -379,5 +384,110 @@ describe('webhook management', () => {
     expect((adminList.json() as { id: number }[]).map((e) => e.id)).toContain(ep.id);
     expect(adminList.body).not.toContain('whsec_');
     expect((await api('DELETE', `/api/integration/v1/webhooks/${ep.id}`)).statusCode).toBe(204);
+  });
+});
+
+describe('secret rotation', () => {
+  const rotate = async (id: number, payload?: object) => {
+    const res = await api('POST', `/api/admin/portals/acme/webhooks/${id}/rotate`, payload, TEST_ADMIN_KEY);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { secret: string; previousValidUntil: string | null };
+  };
+  const ticketDelivered = () => receiver.received.some((r) => r.type === 'ticket.created');
+  const signaturesOf = (m: { headers: Record<string, string> }) => m.headers['webhook-signature']!.split(' ');
+
+  it('a receiver still on the old secret verifies every delivery of the overlap', async () => {
+    const ep = await addEndpoint();
+    const old = ep.secret;
+    const rotated = await rotate(ep.id);
+    expect(rotated.secret).not.toBe(old);
+    expect(Date.parse(rotated.previousValidUntil!) - t.clock.now().getTime()).toBe(24 * 3600_000);
+    receiver.secret = old;
+    await newTicket();
+    startWorker();
+    await until(ticketDelivered);
+    expect(receiver.rejected).toBe(0);
+    // Two signatures, space-separated: the old secret's and the new one's.
+    for (const m of receiver.raw) {
+      expect(signaturesOf(m)).toHaveLength(2);
+      expect(new Webhook(rotated.secret).verify(m.body, m.headers)).toBeTruthy();
+    }
+  });
+
+  it('a receiver switched to the new secret verifies them too; after the overlap only the new one signs', async () => {
+    const ep = await addEndpoint();
+    const old = ep.secret;
+    const { secret } = await rotate(ep.id);
+    receiver.secret = secret;
+    await newTicket();
+    startWorker();
+    await until(ticketDelivered);
+    expect(receiver.rejected).toBe(0);
+    expect(signaturesOf(receiver.raw.at(-1)!)).toHaveLength(2);
+    await worker!.stop();
+
+    // The overlap ends: the old secret no longer signs, the new one alone does.
+    await t.ctx.database.db.execute(
+      sql`update webhook_endpoints set previous_valid_until = ${new Date(t.clock.now().getTime() - 1000).toISOString()}::timestamptz
+        where id = ${ep.id}::int`,
+    );
+    receiver.received = [];
+    receiver.raw = [];
+    await newTicket();
+    startWorker();
+    await until(ticketDelivered);
+    const last = receiver.raw.at(-1)!;
+    expect(signaturesOf(last)).toHaveLength(1);
+    expect(new Webhook(secret).verify(last.body, last.headers)).toBeTruthy();
+    expect(() => new Webhook(old).verify(last.body, last.headers)).toThrow(/No matching signature/);
+    const list = (await api('GET', '/api/integration/v1/webhooks')).json() as WebhookEndpoint[];
+    expect(list.find((e) => e.id === ep.id)!.previousValidUntil).toBeNull();
+  });
+
+  it('rotating again ends the oldest secret at once; overlapHours 0 ends the old one now', async () => {
+    const ep = await addEndpoint();
+    const first = ep.secret;
+    const second = (await rotate(ep.id)).secret;
+    const third = (await rotate(ep.id)).secret;
+    receiver.secret = third;
+    await newTicket();
+    startWorker();
+    await until(ticketDelivered);
+    const m = receiver.raw.at(-1)!;
+    expect(signaturesOf(m)).toHaveLength(2);
+    expect(new Webhook(second).verify(m.body, m.headers)).toBeTruthy();
+    expect(() => new Webhook(first).verify(m.body, m.headers)).toThrow();
+    await worker!.stop();
+
+    const now = await rotate(ep.id, { overlapHours: 0 });
+    expect(now.previousValidUntil).toBeNull();
+    receiver.secret = now.secret;
+    receiver.received = [];
+    receiver.raw = [];
+    await newTicket();
+    startWorker();
+    await until(ticketDelivered);
+    expect(receiver.raw.every((r) => signaturesOf(r).length === 1)).toBe(true);
+    expect(receiver.rejected).toBe(0);
+  });
+
+  it('with a SECRET changed since, nothing is sent and the delivery log says why; the former SECRET mends it', async () => {
+    const ep = await addEndpoint();
+    const before = receiver.requests;
+    await newTicket();
+    worker = new WebhookWorker({ ...t.ctx, secret: 'a-changed-server-secret-'.padEnd(40, 'q') }, log, FAST);
+    worker.start();
+    await until(async () => {
+      const attempts = (await api('GET', `/api/integration/v1/webhooks/${ep.id}/attempts`)).json();
+      return attempts.attempts.length >= 2;
+    });
+    const attempts = (await api('GET', `/api/integration/v1/webhooks/${ep.id}/attempts`)).json();
+    expect(attempts.attempts[0]).toMatchObject({ status: null });
+    expect(attempts.attempts[0].error).toMatch(/sealed under another SECRET/);
+    expect(receiver.requests).toBe(before);
+    await worker.stop();
+    // The same SECRET as every process again: the retries deliver.
+    startWorker();
+    await until(ticketDelivered);
   });
 });

@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   permissionFlags,
+  type AuditActorType,
   type CompanyEntity,
   type ContactEntity,
   type DocumentEntity,
@@ -518,7 +519,7 @@ export { auditInsert, insertAudit, type AuditRow } from '../../../platform/audit
 
 export interface AuditFilter {
   portalId: number;
-  actorType?: 'api_key' | 'staff';
+  actorType?: AuditActorType;
   staffUserId?: number;
   apiKeyId?: number;
   entity?: string;
@@ -533,7 +534,7 @@ export interface AuditFilter {
 export interface AuditListRow {
   id: unknown;
   occurred_at: unknown;
-  actor_type: 'api_key' | 'staff';
+  actor_type: AuditActorType;
   api_key_id: number | null;
   staff_user_id: number | null;
   actor_name: string;

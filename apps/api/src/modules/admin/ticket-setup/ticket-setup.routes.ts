@@ -2,7 +2,7 @@ import { ticketSetupRoutes } from '@sportello/contracts';
 import { staffActorOf as actorOf } from '../../../platform/audit';
 import type { App, AppContext } from '../../../platform/context';
 import { route } from '../../../platform/route';
-import { createItem, deleteItem, updateItem } from './ticket-setup.service';
+import { createItem, deleteItem, setGroupMembers, updateItem } from './ticket-setup.service';
 
 export function registerTicketSetupRoutes(app: App, ctx: AppContext): void {
   for (const kind of ['types', 'steps', 'groups'] as const) {
@@ -23,4 +23,7 @@ export function registerTicketSetupRoutes(app: App, ctx: AppContext): void {
       return reply.code(204).send();
     });
   }
+  route(app, ctx, ticketSetupRoutes.groups.members, async (req, _reply, s) =>
+    setGroupMembers(ctx, actorOf(s), req.params.id, req.body.staffIds),
+  );
 }

@@ -2,7 +2,9 @@
  * The portal's ticket types, status steps and assignee groups, changed one at a time by a staff admin
  * (issue 14 item 5). Each change locks the portal's row (ids and the one default / one closing step are
  * decided one change at a time), writes its audit row and emits `<kind>.<action>` in its transaction.
- * New rows take the id after the portal's largest, as the back office's own ids continue.
+ * New rows take the id after the portal's largest, as the back office's own ids continue. Names are
+ * unique per kind without regard to case (decided under the portal's lock; the import, the back
+ * office's own data, is not held to it). A group's members are set from the group here too.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -10,6 +12,7 @@ import {
   entityErrorCodes,
   ticketSetupErrorCodes,
   type AssigneeGroupInput,
+  type GroupMembers,
   type EntityKind,
   type StatusStepInput,
   type TicketTypeInput,
@@ -19,11 +22,13 @@ import { assigneeGroups, portals, statusSteps, tickets, ticketTypes } from '../.
 import { recordStaffChange, type StaffActor } from '../../../platform/audit';
 import type { AppContext } from '../../../platform/context';
 import { AppError, conflict, notFound } from '../../../platform/errors';
+import { groupMembers, nameTaken, portalStaffIds, replaceGroupMembers } from './ticket-setup.queries';
 
 type Kind = 'types' | 'steps' | 'groups';
 
 interface KindSpec {
   table: PgTable & { id: PgColumn; portalId: PgColumn; extId: PgColumn };
+  tableName: 'ticket_types' | 'status_steps' | 'assignee_groups';
   entity: EntityKind;
   what: string;
   /** The tickets' column that points to a row of this kind. */
@@ -34,6 +39,7 @@ interface KindSpec {
 const SPECS: Record<Kind, KindSpec> = {
   types: {
     table: ticketTypes,
+    tableName: 'ticket_types',
     entity: 'ticket_type',
     what: 'ticket type',
     ticketColumn: tickets.typeId,
@@ -41,6 +47,7 @@ const SPECS: Record<Kind, KindSpec> = {
   },
   steps: {
     table: statusSteps,
+    tableName: 'status_steps',
     entity: 'status_step',
     what: 'status step',
     ticketColumn: tickets.statusStepId,
@@ -54,6 +61,7 @@ const SPECS: Record<Kind, KindSpec> = {
   },
   groups: {
     table: assigneeGroups,
+    tableName: 'assignee_groups',
     entity: 'assignee_group',
     what: 'assignee group',
     ticketColumn: tickets.assignedGroupId,
@@ -128,6 +136,13 @@ function checkStepStatus(step: { taskStatus?: unknown; isDefault?: unknown; isCl
     );
 }
 
+/** 409 name_taken when another row of the kind has the name, any case (the portal is locked). */
+async function assertNameFree(tx: Tx, spec: KindSpec, portalId: number, name: unknown, self: number | null) {
+  if (typeof name !== 'string') return;
+  if (await nameTaken(tx, spec.tableName, portalId, name, self))
+    throw conflict(`Another ${spec.what} is named "${name}"`, ticketSetupErrorCodes.nameTaken);
+}
+
 const stepRequired = (mark: string) =>
   conflict(
     `The portal keeps one ${mark} step: make another step the ${mark} one instead`,
@@ -163,6 +178,7 @@ export async function createItem(ctx: AppContext, a: StaffActor, kind: Kind, inp
       .from(spec.table)
       .where(eq(spec.table.portalId, a.portalId));
     const extId = Number(next!.id);
+    await assertNameFree(tx, spec, a.portalId, input.name, null);
     if (kind === 'steps') checkStepStatus(input as StatusStepInput);
     const [row] = (await tx
       .insert(spec.table)
@@ -185,6 +201,7 @@ export async function updateItem(
   return ctx.database.db.transaction(async (tx) => {
     await lockPortal(tx, a.portalId);
     const before = await findRow(tx, spec, a.portalId, extId);
+    await assertNameFree(tx, spec, a.portalId, input.name, before.id);
     if (kind === 'steps') {
       const step = input as Partial<StatusStepInput>;
       if (step.isDefault === false && before.isDefault === true) throw stepRequired('default');
@@ -221,5 +238,45 @@ export async function deleteItem(ctx: AppContext, a: StaffActor, kind: Kind, ext
       );
     await tx.delete(spec.table).where(eq(spec.table.id, before.id));
     await record(tx, ctx, a, spec, { id: extId, action: 'deleted', before, after: null });
+  });
+}
+
+/**
+ * The group's members become exactly `staffIds` (members of the portal's staff, else 422 and nothing
+ * changes). A change writes one audit row and `assignee_group.members_changed` (the group with its
+ * members, by staff id and e-mail, before and after); the same members again write nothing.
+ */
+export async function setGroupMembers(
+  ctx: AppContext,
+  a: StaffActor,
+  extId: number,
+  staffIds: number[],
+): Promise<GroupMembers> {
+  const wanted = [...new Set(staffIds)].sort((x, y) => x - y);
+  return ctx.database.db.transaction(async (tx) => {
+    await lockPortal(tx, a.portalId);
+    const group = await findRow(tx, SPECS.groups, a.portalId, extId);
+    const known = new Set(await portalStaffIds(tx, a.portalId, wanted));
+    const unknown = wanted.find((id) => !known.has(id));
+    if (unknown !== undefined)
+      throw new AppError(
+        422,
+        entityErrorCodes.unknownReference,
+        `staffIds: ${unknown} is not a member of this portal's staff`,
+        [{ path: 'staffIds', message: `unknown staff member ${unknown}` }],
+      );
+    const image = (members: { id: number; email: string }[]) => ({ ...SPECS.groups.image(group), members });
+    const before = await groupMembers(tx, group.id);
+    await replaceGroupMembers(tx, group.id, wanted);
+    const after = await groupMembers(tx, group.id);
+    if (JSON.stringify(before) !== JSON.stringify(after))
+      await recordStaffChange(tx, ctx, a, {
+        entity: 'assignee_group',
+        entityId: extId,
+        action: 'members_changed',
+        before: image(before),
+        after: image(after),
+      });
+    return { id: extId, name: String(group.name), staffIds: after.map((m) => m.id) };
   });
 }

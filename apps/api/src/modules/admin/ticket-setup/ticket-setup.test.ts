@@ -196,3 +196,151 @@ describe('ticket setup in the administration', () => {
     expect((await counts()).audits).toBe(audits);
   });
 });
+
+describe('names unique per kind', () => {
+  it('answers 409 name_taken for a second type, status or group of the same name, any case; nothing written', async () => {
+    const o = await options();
+    const before = await counts();
+    for (const [kind, taken, extra] of [
+      ['types', o.types[0]!.name, {}],
+      ['steps', o.steps[0]!.name, { taskStatus: 1 }],
+      ['groups', o.groups[0]!.name, {}],
+    ] as const) {
+      for (const name of [taken, taken.toUpperCase(), taken.toLowerCase(), ` ${taken} `]) {
+        const res = await call('POST', `${ROOT}/${kind}`, admin, { name, ...extra });
+        expect([res.statusCode, res.json().code], `${kind} ${name}`).toEqual([409, 'name_taken']);
+        expect(res.json().message).toEqual(expect.any(String));
+      }
+    }
+    // Renaming onto another's name is refused too; a row keeps (or recases) its own name.
+    const [a, b] = o.types;
+    const onto = await call('PATCH', `${ROOT}/types/${a!.id}`, admin, { name: b!.name.toUpperCase() });
+    expect([onto.statusCode, onto.json().code]).toEqual([409, 'name_taken']);
+    expect(await options()).toEqual(o);
+    expect(await counts()).toEqual(before);
+    const same = await call('PATCH', `${ROOT}/types/${a!.id}`, admin, { name: a!.name });
+    expect(same.statusCode).toBe(200);
+    // The same name in another kind, or in another portal, is free.
+    const other = await call('POST', `${ROOT}/groups`, admin, { name: o.types[0]!.name });
+    expect(other.statusCode, other.body).toBe(201);
+    expect((await call('DELETE', `${ROOT}/groups/${other.json().id}`, admin)).statusCode).toBe(204);
+    const beta = await staffMember(t, 'beta', 'boss@beta.example', 'admin');
+    const elsewhere = await call('POST', '/api/staff/portals/beta/admin/ticket-setup/groups', beta, {
+      name: o.groups[0]!.name,
+    });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
+  });
+});
+
+describe("a group's members, set from the group", () => {
+  const members = async () =>
+    (await call('GET', '/api/staff/portals/acme/admin/staff', admin)).json() as {
+      id: number;
+      email: string;
+      groupIds: number[];
+    }[];
+
+  it('sets exactly the members listed; the staff list and My groups follow; audited and emitted once', async () => {
+    const group = (await call('POST', `${ROOT}/groups`, admin, { name: 'Night shift' })).json() as {
+      id: number;
+    };
+    const staff = await members();
+    const boss = staff.find((m) => m.email === 'boss@acme.example')!;
+    const luca = staff.find((m) => m.email === 'luca@acme.example')!;
+    const since = await counts();
+    const set = await call('PUT', `${ROOT}/groups/${group.id}/members`, admin, {
+      staffIds: [luca.id, boss.id, luca.id],
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toEqual({
+      id: group.id,
+      name: 'Night shift',
+      staffIds: [luca.id, boss.id].sort((x, y) => x - y),
+    });
+    let now = await members();
+    expect(now.find((m) => m.id === luca.id)!.groupIds).toContain(group.id);
+    expect(now.find((m) => m.id === boss.id)!.groupIds).toContain(group.id);
+    // The agent's own groups (the inbox's My groups) hold it.
+    const mine = (await call('GET', '/api/staff/portals/acme/options', agent)).json() as {
+      me: { groupIds: number[] };
+    };
+    expect(mine.me.groupIds).toContain(group.id);
+
+    // One member leaves; setting the same members again writes nothing.
+    const again = await call('PUT', `${ROOT}/groups/${group.id}/members`, admin, { staffIds: [boss.id] });
+    expect(again.json().staffIds).toEqual([boss.id]);
+    const mid = await counts();
+    expect(
+      (await call('PUT', `${ROOT}/groups/${group.id}/members`, admin, { staffIds: [boss.id] })).statusCode,
+    ).toBe(200);
+    expect(await counts()).toEqual(mid);
+    now = await members();
+    expect(now.find((m) => m.id === luca.id)!.groupIds).not.toContain(group.id);
+    expect(mid.audits - since.audits).toBe(2);
+    expect(mid.events - since.events).toBe(2);
+    const audit = await queryRows<{
+      action: string;
+      before: { members: { email: string }[] };
+      after: { members: { email: string }[] };
+    }>(
+      t.ctx.database.db,
+      sql`select action, before, after from audit_log
+        where entity = 'assignee_group' and entity_id = ${String(group.id)} order by id desc limit 3`,
+    );
+    audit.reverse();
+    expect(audit.map((r) => r.action)).toEqual(['created', 'members_changed', 'members_changed']);
+    expect(audit[1]!.before.members).toEqual([]);
+    expect(audit[2]!.after.members.map((m) => m.email)).toEqual(['boss@acme.example']);
+    const [event] = await queryRows<{
+      type: string;
+      data: { assignee_group: { id: number; members: unknown[] } };
+    }>(t.ctx.database.db, sql`select type, data from events order by id desc limit 1`);
+    expect(event!.type).toBe('assignee_group.members_changed');
+    expect(event!.data.assignee_group).toMatchObject({
+      id: group.id,
+      members: [{ id: boss.id, email: 'boss@acme.example' }],
+    });
+
+    // Removing the group takes its members along.
+    expect((await call('DELETE', `${ROOT}/groups/${group.id}`, admin)).statusCode).toBe(204);
+    expect((await members()).every((m) => !m.groupIds.includes(group.id))).toBe(true);
+  });
+
+  it("refuses another portal's staff, an unknown group and bad input, changing nothing; agents may not", async () => {
+    const group = (await call('POST', `${ROOT}/groups`, admin, { name: 'Closed team' })).json() as {
+      id: number;
+    };
+    const staff = await members();
+    const boss = staff.find((m) => m.email === 'boss@acme.example')!;
+    await call('PUT', `${ROOT}/groups/${group.id}/members`, admin, { staffIds: [boss.id] });
+    const stranger = await staffMember(t, 'beta', 'stranger@beta.example');
+    const [strangerRow] = await queryRows<{ id: number }>(
+      t.ctx.database.db,
+      sql`select id from staff_users where email = 'stranger@beta.example'`,
+    );
+    const before = await counts();
+    const list = await members();
+    for (const [path, payload, who, status, code] of [
+      [
+        `groups/${group.id}/members`,
+        { staffIds: [boss.id, Number(strangerRow!.id)] },
+        admin,
+        422,
+        'unknown_reference',
+      ],
+      [`groups/${group.id}/members`, { staffIds: [2_000_000_000] }, admin, 422, 'unknown_reference'],
+      ['groups/999999/members', { staffIds: [boss.id] }, admin, 404, 'not_found'],
+      [`groups/${group.id}/members`, { staffIds: ['x'] }, admin, 400, 'validation_error'],
+      [`groups/${group.id}/members`, { staffIds: [boss.id], extra: 1 }, admin, 400, 'validation_error'],
+      [`groups/${group.id}/members`, {}, admin, 400, 'validation_error'],
+      [`groups/${group.id}/members`, { staffIds: [] }, agent, 403, 'admin_required'],
+      [`groups/${group.id}/members`, { staffIds: [] }, stranger, 403, 'not_staff_of_portal'],
+    ] as const) {
+      const res = await call('PUT', `${ROOT}/${path}`, who, payload);
+      expect([res.statusCode, res.json().code], `${path} ${JSON.stringify(payload)}`).toEqual([status, code]);
+      expect(res.json().message).toEqual(expect.any(String));
+    }
+    expect(await counts()).toEqual(before);
+    expect(await members()).toEqual(list);
+  });
+});

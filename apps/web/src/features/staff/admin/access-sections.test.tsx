@@ -1,7 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AccessMember, ApiKey } from '@sportello/contracts';
+import type { AccessMember, ApiKey, WebhookEndpoint } from '@sportello/contracts';
 import { storage } from '../../../lib/storage';
 import { portalSettings } from '../../../test/fixtures';
 import { json, renderApp, staffMe, stubFetch } from '../desk-test-kit';
@@ -30,6 +30,20 @@ const KEY: ApiKey = {
   revokedAt: null,
 };
 
+const HOOK: WebhookEndpoint = {
+  id: 5,
+  url: 'https://hooks.example/in',
+  description: '',
+  eventTypes: [],
+  notifyEmail: null,
+  enabled: true,
+  disabledReason: null,
+  failingSince: null,
+  createdAt: '2026-11-20T10:00:00Z',
+  rotatedAt: null,
+  previousValidUntil: null,
+};
+
 function api() {
   storage.set('staffToken', 'staff-token');
   return stubFetch((url, init) => {
@@ -49,7 +63,17 @@ function api() {
     if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'GET') return json([KEY]);
     if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'POST')
       return json({ ...KEY, id: 4, name: 'CRM', secret: 'sk_secret_shown_once_1234567890' }, 201);
-    if (u.pathname === '/api/staff/portals/demo/admin/webhooks') return json([]);
+    if (u.pathname === '/api/staff/portals/demo/admin/webhooks') return json([HOOK]);
+    if (u.pathname === '/api/staff/portals/demo/admin/webhooks/5' && m === 'PATCH')
+      return json({ ...HOOK, ...(JSON.parse(String(init!.body)) as object) });
+    if (u.pathname === '/api/staff/portals/demo/admin/webhooks/5/rotate')
+      return json({
+        ...HOOK,
+        rotatedAt: '2026-11-20T10:00:00Z',
+        previousValidUntil: '2026-11-21T10:00:00Z',
+        secret: 'whsec_rotated_shown_once_0123456789',
+      });
+    if (u.pathname === '/api/staff/portals/demo/admin/webhooks/5/replay') return json({ queued: 3 });
     if (u.pathname === '/api/staff/me/preferences')
       return json(
         m === 'PUT'
@@ -98,6 +122,42 @@ describe('desk administration: staff and integrations', { timeout: 30_000 }, () 
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByText('sk_secret_shown_once_1234567890')).toBeNull());
+  });
+
+  it('edits a webhook endpoint, rotates its secret with the overlap explained, and replays from a cursor', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/integrations');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit https://hooks.example/in' }));
+    const card = screen.getByTestId('webhook-5');
+    const save = within(card).getByRole('button', { name: 'Save changes' });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    const address = within(card).getByLabelText(/^Address/);
+    await user.clear(address);
+    await user.type(address, 'https://hooks.example/v2');
+    await user.click(within(card).getByRole('switch', { name: 'Enabled' }));
+    await user.click(save);
+    expect(await within(card).findByText('Changes saved.')).toBeTruthy();
+    const patch = calls.find((c) => c.init?.method === 'PATCH')!;
+    expect(JSON.parse(String(patch.init!.body))).toEqual({ url: 'https://hooks.example/v2', enabled: false });
+
+    await user.click(within(card).getByRole('button', { name: 'New signing secret' }));
+    expect(await within(card).findByText('whsec_rotated_shown_once_0123456789')).toBeTruthy();
+    expect(within(card).getByTestId('rotation-overlap').textContent).toMatch(
+      /old secret also signs every delivery until/,
+    );
+
+    const cursor = within(card).getByLabelText(/feed cursor/);
+    await user.type(cursor, 'yesterday');
+    expect(within(card).getByText(/Not a feed cursor/)).toBeTruthy();
+    const send = within(card).getByRole('button', { name: 'Send kept events again' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    await user.clear(cursor);
+    await user.type(cursor, '120-45');
+    await user.click(send);
+    expect(await within(card).findByText('3 events queued again.')).toBeTruthy();
+    const replay = calls.find((c) => c.url.endsWith('/webhooks/5/replay'))!;
+    expect(JSON.parse(String(replay.init!.body))).toEqual({ after: '120-45' });
   });
 
   it('opens the agent’s preferences from the user menu and saves a switch at once', async () => {

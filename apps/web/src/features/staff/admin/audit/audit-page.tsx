@@ -16,6 +16,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
   auditRoutes,
+  auditActorTypes,
   entityActions,
   entityKinds,
   type AuditEntry,
@@ -49,7 +50,7 @@ function filtersOf(params: URLSearchParams): AuditFilters {
   return {
     entity: pick('entity', entityKinds),
     action: pick('action', entityActions),
-    actorType: pick('actor', ['staff', 'api_key'] as const),
+    actorType: pick('actor', auditActorTypes),
     entityId: params.get('id')?.trim() || undefined,
     // Whole days in UTC: `to` is the last day shown, so the query's exclusive end is the next midnight.
     from: from ? `${from}T00:00:00Z` : undefined,
@@ -137,8 +138,7 @@ export default function AuditPage() {
           onChange={(e) => set('actor', e.currentTarget.value)}
           data={[
             { value: '', label: t('audit.any') },
-            { value: 'staff', label: t('audit.actors.staff') },
-            { value: 'api_key', label: t('audit.actors.api_key') },
+            ...auditActorTypes.map((a) => ({ value: a, label: t(`audit.actors.${a}`) })),
           ]}
         />
         <TextInput

@@ -1,27 +1,7 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Code,
-  CopyButton,
-  Group,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  accessRoutes,
-  apiKeyScopes,
-  webhookStaffRoutes,
-  type ApiKeyScope,
-  type WebhookEndpoint,
-} from '@sportello/contracts';
+import { accessRoutes, apiKeyScopes, webhookStaffRoutes, type ApiKeyScope } from '@sportello/contracts';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
@@ -31,34 +11,13 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
-
-/** A secret the server answers once: shown with a copy button and the warning that it will not return. */
-function SecretOnce({ label, secret, onClose }: { label: string; secret: string; onClose: () => void }) {
-  const { t } = useStaffT();
-  return (
-    <Alert color="yellow" title={label} withCloseButton onClose={onClose} closeButtonLabel={t('close')}>
-      <Stack gap="xs">
-        <Text size="sm">{t('access.secretOnce')}</Text>
-        <Group gap="xs" wrap="nowrap">
-          <Code style={{ wordBreak: 'break-all' }} data-testid="secret-once">
-            {secret}
-          </Code>
-          <CopyButton value={secret}>
-            {({ copied, copy }) => (
-              <Button size="xs" variant="default" onClick={copy}>
-                {copied ? t('access.copied') : t('access.copy')}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-      </Stack>
-    </Alert>
-  );
-}
+import { SecretOnce } from './secret-once';
+import { WebhookEndpointCard } from './webhook-endpoint';
 
 /**
  * The portal's integrations (issue 14 item 5): API keys (created with scopes, the secret shown once;
- * rotated; revoked) and webhook endpoints with their delivery log.
+ * rotated; revoked) and webhook endpoints with their delivery log, each edited, its secret rotated and
+ * its events replayed from a cursor (webhook-endpoint.tsx).
  */
 export default function IntegrationsPage() {
   const { t } = useStaffT();
@@ -229,7 +188,6 @@ function WebhooksPanel() {
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [open, setOpen] = useState<number | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: key });
   const create = useMutation({
     mutationFn: () => call(webhookStaffRoutes.create, { params: { company }, body: { url } }),
@@ -281,123 +239,8 @@ function WebhooksPanel() {
       ) : list.data.length === 0 ? (
         <ListEmpty text={t('access.hooks.empty')} />
       ) : (
-        list.data.map((w) => (
-          <Endpoint
-            key={w.id}
-            endpoint={w}
-            open={open === w.id}
-            onToggle={() => setOpen(open === w.id ? null : w.id)}
-            onChanged={refresh}
-          />
-        ))
+        list.data.map((w) => <WebhookEndpointCard key={w.id} endpoint={w} onChanged={refresh} />)
       )}
-    </Stack>
-  );
-}
-
-function Endpoint({
-  endpoint: w,
-  open,
-  onToggle,
-  onChanged,
-}: {
-  endpoint: WebhookEndpoint;
-  open: boolean;
-  onToggle: () => void;
-  onChanged: () => void;
-}) {
-  const { t } = useStaffT();
-  const { company } = useDesk();
-  const params = { company, endpointId: w.id };
-  const enable = useMutation({
-    mutationFn: (enabled: boolean) => call(webhookStaffRoutes.update, { params, body: { enabled } }),
-    onSuccess: onChanged,
-  });
-  const attempts = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin-webhook-attempts', w.id] as const,
-    queryFn: ({ signal }) => call(webhookStaffRoutes.attempts, { params, query: { limit: 50 }, signal }),
-    enabled: open,
-    refetchInterval: open ? 5000 : false,
-  });
-  const replay = useMutation({
-    // Every kept event again (the receiver de-duplicates by event id); from a feed cursor via the API.
-    mutationFn: () => call(webhookStaffRoutes.replay, { params, body: {} }),
-    onSuccess: () => void attempts.refetch(),
-  });
-  return (
-    <Stack
-      gap={6}
-      p="sm"
-      style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}
-    >
-      <Group justify="space-between" wrap="wrap">
-        <Stack gap={2}>
-          <Text fw={500} style={{ wordBreak: 'break-all' }}>
-            {w.url}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {w.eventTypes.length === 0 ? t('access.hooks.allEvents') : w.eventTypes.join(', ')}
-          </Text>
-          {!w.enabled && (
-            <Badge color="red" variant="light">
-              {t('access.hooks.disabled')}
-              {w.disabledReason ? `: ${w.disabledReason}` : ''}
-            </Badge>
-          )}
-        </Stack>
-        <Group gap="sm">
-          <Switch
-            label={t('access.hooks.enabled')}
-            checked={w.enabled}
-            disabled={enable.isPending}
-            onChange={(e) => enable.mutate(e.currentTarget.checked)}
-          />
-          <Button size="xs" variant="default" onClick={onToggle} aria-expanded={open}>
-            {t('access.hooks.log')}
-          </Button>
-          <Button size="xs" variant="subtle" loading={replay.isPending} onClick={() => replay.mutate()}>
-            {t('access.hooks.replay')}
-          </Button>
-        </Group>
-      </Group>
-      {open &&
-        (attempts.isPending ? (
-          <ListLoading />
-        ) : attempts.isError ? (
-          <ListError onRetry={() => void attempts.refetch()} message={errorText(attempts.error, t)} />
-        ) : attempts.data.attempts.length === 0 ? (
-          <ListEmpty text={t('access.hooks.noAttempts', { pending: attempts.data.pending })} />
-        ) : (
-          <TableScroll minWidth={560}>
-            <Table verticalSpacing={4} data-testid="delivery-log">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('access.hooks.when')}</Table.Th>
-                  <Table.Th>{t('access.hooks.event')}</Table.Th>
-                  <Table.Th>{t('access.hooks.status')}</Table.Th>
-                  <Table.Th>{t('access.hooks.latency')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {attempts.data.attempts.map((a) => (
-                  <Table.Tr key={`${a.eventId}-${a.attemptedAt}`}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(a.attemptedAt)}</Table.Td>
-                    <Table.Td>{a.eventType}</Table.Td>
-                    <Table.Td>
-                      <Badge
-                        variant="light"
-                        color={a.status !== null && a.status >= 200 && a.status < 300 ? 'teal' : 'red'}
-                      >
-                        {a.status ?? a.error ?? '—'}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{a.latencyMs} ms</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        ))}
     </Stack>
   );
 }

@@ -11,13 +11,14 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accessRoutes, staffDeskRoutes, type AccessMember, type StaffRole } from '@sportello/contracts';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
+import { useAdminStaff } from '../../api/admin-staff';
 import { useDeskOptions } from '../../api/options';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -33,11 +34,7 @@ export default function StaffPage() {
   const { company } = useDesk();
   usePageTitle(t('admin.sections.staff'));
   const qc = useQueryClient();
-  const key = [...staffKeys.portal(company), 'admin-staff'] as const;
-  const list = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => call(accessRoutes.members, { params: { company }, signal }),
-  });
+  const list = useAdminStaff(company);
   const options = useDeskOptions(company);
   const groups = (options.data?.groups ?? []).map((g) => ({ value: String(g.id), label: g.name }));
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);

@@ -6,6 +6,7 @@ import {
   Card,
   ColorInput,
   Group,
+  MultiSelect,
   Stack,
   Switch,
   Table,
@@ -15,10 +16,11 @@ import {
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ticketSetupRoutes, type StaffOptions } from '@sportello/contracts';
-import { call } from '../../../../lib/api-client';
+import { ApiRequestError, call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
+import { useAdminStaff } from '../../api/admin-staff';
 import { useDeskOptions } from '../../api/options';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -32,8 +34,9 @@ const CLOSED = 2;
 
 /**
  * The portal's ticket types, status steps and assignee groups (issue 14 item 5): add, rename, remove
- * (the server refuses what tickets use), a type's colour, a step's closed status and the one default
- * and one closing step. Read from the desk's options, so every picker of the desk shows the change.
+ * (the server refuses what tickets use, and a name its kind already has), a type's colour, a step's
+ * closed status and the one default and one closing step, a group's members. Read from the desk's
+ * options, so every picker of the desk shows the change.
  */
 export default function TicketSetupPage() {
   const { t } = useStaffT();
@@ -78,6 +81,7 @@ export default function TicketSetupPage() {
             title={t('setup.groups')}
             hint={t('setup.groupsHint')}
             items={options.data.groups}
+            cell={(group) => <GroupMembersSelect group={group} />}
           />
         </>
       )}
@@ -134,7 +138,9 @@ function Block({
         </div>
         {error ? (
           <Alert color="red" variant="light" role="alert">
-            {errorText(error, t)}
+            {error instanceof ApiRequestError && error.code === 'name_taken'
+              ? t('setup.nameTaken')
+              : errorText(error, t)}
           </Alert>
         ) : null}
         {children}
@@ -230,6 +236,7 @@ function KindBlock<I extends { id: number; name: string; color?: string | null }
   hint,
   items,
   extra,
+  cell,
   withColor,
 }: {
   kind: 'types' | 'groups';
@@ -237,6 +244,8 @@ function KindBlock<I extends { id: number; name: string; color?: string | null }
   hint: string;
   items: I[];
   extra?: (item: I) => ReactNode;
+  /** One more column after the name (a group's members). */
+  cell?: (item: I) => ReactNode;
   withColor?: boolean;
 }) {
   const { t } = useStaffT();
@@ -244,7 +253,7 @@ function KindBlock<I extends { id: number; name: string; color?: string | null }
   const [color, setColor] = useState('');
   return (
     <Block title={title} hint={hint} error={m.error}>
-      <TableScroll minWidth={420}>
+      <TableScroll minWidth={cell ? 640 : 420}>
         <Table verticalSpacing={4} data-testid={`setup-${kind}`}>
           <Table.Tbody>
             {items.map((item) => (
@@ -258,6 +267,7 @@ function KindBlock<I extends { id: number; name: string; color?: string | null }
                     onSave={(name) => m.update.mutate({ id: item.id, body: { name } })}
                   />
                 </Table.Td>
+                {cell && <Table.Td>{cell(item)}</Table.Td>}
                 <Table.Td ta="right">
                   <RemoveButton onRemove={() => m.remove.mutate(item.id)} />
                 </Table.Td>
@@ -392,5 +402,45 @@ function StepsBlock({ steps }: { steps: Step[] }) {
         />
       </AddForm>
     </Block>
+  );
+}
+
+/**
+ * A group's members, chosen from the portal's staff and saved at each change (`PUT …/groups/:id/members`):
+ * the same membership Staff and roles sets per person, so both screens show it.
+ */
+function GroupMembersSelect({ group }: { group: { id: number; name: string } }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const qc = useQueryClient();
+  const staff = useAdminStaff(company);
+  const save = useMutation({
+    mutationFn: (ids: string[]) =>
+      call(ticketSetupRoutes.groups.members, {
+        params: { company, id: group.id },
+        body: { staffIds: ids.map(Number) },
+      }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: staffKeys.portal(company) }),
+  });
+  const people = staff.data ?? [];
+  return (
+    <Stack gap={2}>
+      <MultiSelect
+        size="xs"
+        aria-label={t('setup.membersOf', { name: group.name })}
+        placeholder={people.some((p) => p.groupIds.includes(group.id)) ? undefined : t('setup.noMembers')}
+        data={people.map((p) => ({ value: String(p.id), label: p.displayName || p.email }))}
+        value={people.filter((p) => p.groupIds.includes(group.id)).map((p) => String(p.id))}
+        onChange={(ids) => save.mutate(ids)}
+        disabled={staff.isPending || save.isPending}
+        searchable
+        miw={220}
+      />
+      {(staff.isError || save.isError) && (
+        <Text size="xs" c="red" role="alert">
+          {errorText(staff.error ?? save.error, t)}
+        </Text>
+      )}
+    </Stack>
   );
 }

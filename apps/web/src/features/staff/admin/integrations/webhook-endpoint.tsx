@@ -1,0 +1,316 @@
+import { useState } from 'react';
+import {
+  Badge,
+  Button,
+  Divider,
+  Group,
+  MultiSelect,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  eventTypes,
+  webhookReplaySchema,
+  webhookStaffRoutes,
+  WEBHOOK_ROTATION_OVERLAP_HOURS,
+  type EventType,
+  type WebhookEndpoint,
+  type WebhookEndpointUpdate,
+} from '@sportello/contracts';
+import { call } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { formatDateTime } from '../../../../lib/format';
+import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { staffKeys } from '../../api/keys';
+import { useDesk } from '../../desk-context';
+import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
+import { SecretOnce } from './secret-once';
+
+const frame = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 } as const;
+
+/**
+ * One webhook endpoint: its address, event types and state; its delivery log; and its editor (address,
+ * event types, enabled; a new signing secret with the overlap explained; a replay from a feed cursor;
+ * removal).
+ */
+export function WebhookEndpointCard({
+  endpoint: w,
+  onChanged,
+}: {
+  endpoint: WebhookEndpoint;
+  onChanged: () => void;
+}) {
+  const { t } = useStaffT();
+  const [panel, setPanel] = useState<'log' | 'edit' | null>(null);
+  const toggle = (p: 'log' | 'edit') => setPanel(panel === p ? null : p);
+  return (
+    <Stack gap={6} p="sm" style={frame} data-testid={`webhook-${w.id}`}>
+      <Group justify="space-between" wrap="wrap">
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Text fw={500} style={{ wordBreak: 'break-all' }}>
+            {w.url}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {w.eventTypes.length === 0 ? t('access.hooks.allEvents') : w.eventTypes.join(', ')}
+          </Text>
+          {!w.enabled && (
+            <Badge color="red" variant="light">
+              {t('access.hooks.disabled')}
+              {w.disabledReason ? `: ${w.disabledReason}` : ''}
+            </Badge>
+          )}
+          {w.previousValidUntil && (
+            <Text size="xs" c="dimmed">
+              {t('access.hooks.oldSecretUntil', { until: formatDateTime(w.previousValidUntil) })}
+            </Text>
+          )}
+        </Stack>
+        <Group gap="sm">
+          <Button size="xs" variant="default" onClick={() => toggle('log')} aria-expanded={panel === 'log'}>
+            {t('access.hooks.log')}
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => toggle('edit')}
+            aria-expanded={panel === 'edit'}
+            aria-label={t('access.hooks.editOf', { url: w.url })}
+          >
+            {t('access.hooks.edit')}
+          </Button>
+        </Group>
+      </Group>
+      {panel === 'log' && <DeliveryLog endpointId={w.id} />}
+      {panel === 'edit' && <EndpointEditor endpoint={w} onChanged={onChanged} />}
+    </Stack>
+  );
+}
+
+function DeliveryLog({ endpointId }: { endpointId: number }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const attempts = useQuery({
+    queryKey: [...staffKeys.portal(company), 'admin-webhook-attempts', endpointId] as const,
+    queryFn: ({ signal }) =>
+      call(webhookStaffRoutes.attempts, { params: { company, endpointId }, query: { limit: 50 }, signal }),
+    refetchInterval: 5000,
+  });
+  if (attempts.isPending) return <ListLoading />;
+  if (attempts.isError)
+    return <ListError onRetry={() => void attempts.refetch()} message={errorText(attempts.error, t)} />;
+  if (attempts.data.attempts.length === 0)
+    return <ListEmpty text={t('access.hooks.noAttempts', { pending: attempts.data.pending })} />;
+  return (
+    <TableScroll minWidth={560}>
+      <Table verticalSpacing={4} data-testid="delivery-log">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('access.hooks.when')}</Table.Th>
+            <Table.Th>{t('access.hooks.event')}</Table.Th>
+            <Table.Th>{t('access.hooks.status')}</Table.Th>
+            <Table.Th>{t('access.hooks.latency')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {attempts.data.attempts.map((a) => (
+            <Table.Tr key={`${a.eventId}-${a.attemptedAt}`}>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(a.attemptedAt)}</Table.Td>
+              <Table.Td>{a.eventType}</Table.Td>
+              <Table.Td>
+                <Badge
+                  variant="light"
+                  color={a.status !== null && a.status >= 200 && a.status < 300 ? 'teal' : 'red'}
+                  style={{ maxWidth: 360 }}
+                >
+                  {a.status ?? a.error ?? '—'}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{a.latencyMs} ms</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </TableScroll>
+  );
+}
+
+/** The fields that differ from the stored endpoint (nothing: no request). */
+function changesOf(
+  w: WebhookEndpoint,
+  draft: { url: string; types: string[]; enabled: boolean },
+): WebhookEndpointUpdate {
+  const sameTypes =
+    draft.types.length === w.eventTypes.length &&
+    draft.types.every((x) => w.eventTypes.includes(x as EventType));
+  return {
+    ...(draft.url.trim() !== w.url ? { url: draft.url.trim() } : {}),
+    ...(sameTypes ? {} : { eventTypes: draft.types as EventType[] }),
+    ...(draft.enabled !== w.enabled ? { enabled: draft.enabled } : {}),
+  };
+}
+
+function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint; onChanged: () => void }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const params = { company, endpointId: w.id };
+  const [url, setUrl] = useState(w.url);
+  const [types, setTypes] = useState<string[]>(w.eventTypes);
+  const [enabled, setEnabled] = useState(w.enabled);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [rotated, setRotated] = useState<{ secret: string; until: string | null } | null>(null);
+  const [cursor, setCursor] = useState('');
+  const changes = changesOf(w, { url, types, enabled });
+  const failed = (e: unknown) => setNote({ ok: false, text: errorText(e, t) });
+
+  const save = useMutation({
+    mutationFn: () => call(webhookStaffRoutes.update, { params, body: changes }),
+    onSuccess: () => {
+      setNote({ ok: true, text: t('access.hooks.saved') });
+      onChanged();
+    },
+    onError: failed,
+  });
+  const rotate = useMutation({
+    mutationFn: () => call(webhookStaffRoutes.rotate, { params, body: {} }),
+    onSuccess: (r) => {
+      setRotated({ secret: r.secret, until: r.previousValidUntil });
+      setNote(null);
+      onChanged();
+    },
+    onError: failed,
+  });
+  const replay = useMutation({
+    mutationFn: (after: string | undefined) =>
+      call(webhookStaffRoutes.replay, { params, body: after ? { after } : {} }),
+    onSuccess: (r) => setNote({ ok: true, text: t('access.hooks.replayed', { count: r.queued }) }),
+    onError: failed,
+  });
+  const remove = useMutation({
+    mutationFn: () => call(webhookStaffRoutes.remove, { params }),
+    onSuccess: onChanged,
+    onError: failed,
+  });
+  // The server's own rule for a cursor (contracts), checked before sending.
+  const cursorOk = cursor.trim() === '' || webhookReplaySchema.safeParse({ after: cursor.trim() }).success;
+
+  return (
+    <Stack gap="sm" pt="xs">
+      <Divider />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <Stack gap="xs">
+          <TextInput
+            required
+            type="url"
+            label={t('access.hooks.url')}
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+          />
+          <MultiSelect
+            label={t('access.hooks.eventTypes')}
+            description={t('access.hooks.eventTypesHint')}
+            placeholder={types.length === 0 ? t('access.hooks.allEvents') : undefined}
+            data={[...eventTypes]}
+            value={types}
+            onChange={setTypes}
+            searchable
+            clearable
+          />
+          <Switch
+            label={t('access.hooks.enabled')}
+            checked={enabled}
+            onChange={(e) => setEnabled(e.currentTarget.checked)}
+          />
+          <Group>
+            <Button type="submit" loading={save.isPending} disabled={Object.keys(changes).length === 0}>
+              {t('access.hooks.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {note && (
+        <Text size="sm" c={note.ok ? 'teal' : 'red'} role={note.ok ? 'status' : 'alert'}>
+          {note.text}
+        </Text>
+      )}
+
+      <Divider />
+      <Title order={3} size="h5">
+        {t('access.hooks.secretTitle')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t('access.hooks.rotateHint', { hours: WEBHOOK_ROTATION_OVERLAP_HOURS })}
+      </Text>
+      <Group>
+        <Button size="xs" variant="default" loading={rotate.isPending} onClick={() => rotate.mutate()}>
+          {t('access.hooks.rotate')}
+        </Button>
+      </Group>
+      {rotated && (
+        <SecretOnce
+          label={t('access.hooks.newSecret')}
+          secret={rotated.secret}
+          onClose={() => setRotated(null)}
+        >
+          <Text size="sm" data-testid="rotation-overlap">
+            {rotated.until
+              ? t('access.hooks.overlap', { until: formatDateTime(rotated.until) })
+              : t('access.hooks.noOverlap')}
+          </Text>
+        </SecretOnce>
+      )}
+
+      <Divider />
+      <Title order={3} size="h5">
+        {t('access.hooks.replayTitle')}
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (cursorOk) replay.mutate(cursor.trim() || undefined);
+        }}
+      >
+        <Stack gap="xs">
+          <TextInput
+            label={t('access.hooks.cursor')}
+            description={t('access.hooks.cursorHint')}
+            placeholder="12345-678"
+            value={cursor}
+            onChange={(e) => setCursor(e.currentTarget.value)}
+            error={cursorOk ? undefined : t('access.hooks.badCursor')}
+          />
+          <Group>
+            <Button type="submit" size="xs" variant="default" loading={replay.isPending} disabled={!cursorOk}>
+              {t('access.hooks.replay')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+
+      <Divider />
+      <Group>
+        <Button
+          size="xs"
+          color="red"
+          variant="light"
+          loading={remove.isPending}
+          onClick={() => {
+            if (window.confirm(t('access.hooks.removeConfirm', { url: w.url }))) remove.mutate();
+          }}
+        >
+          {t('access.hooks.remove')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
