@@ -39,13 +39,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Clock ticks per second of /proc's utime/stime (USER_HZ, 100 on Linux). */
 const HZ = 100;
 
-/** utime + stime of a process, in ms. */
-function cpuOf(pid: number): number {
+/** utime + stime of a process, in ms (`sys`: stime alone). */
+function cpuOf(pid: number, sys = false): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command (which may hold spaces) start after the last ')'.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / HZ;
+    return ((sys ? 0 : Number(f[11])) + Number(f[12])) * (1000 / HZ);
   } catch {
     return 0;
   }
@@ -110,13 +110,17 @@ async function main(): Promise<void> {
         });
       await run(1); // warm-up: prepared statements, JIT
       const app0 = cpuOf(pid);
+      const sys0 = cpuOf(pid, true);
       const db0 = postgresCpu();
       const r = await run(Number(opt.duration));
       const app = (cpuOf(pid) - app0) / r.requests;
+      const sys = (cpuOf(pid, true) - sys0) / r.requests;
       const db = delta(db0, postgresCpu()) / r.requests;
-      log(`${c.name}: ${r.requests} requests, app ${app.toFixed(3)} ms, db ${db.toFixed(3)} ms`);
+      log(
+        `${c.name}: ${r.requests} requests, app ${app.toFixed(3)} ms (system ${sys.toFixed(3)}), db ${db.toFixed(3)} ms`,
+      );
       rows.push(
-        `| ${c.name} | ${r.requests} | ${app.toFixed(3)} | ${db.toFixed(3)} | ${(app + db).toFixed(3)} | ${r.errors} |`,
+        `| ${c.name} | ${r.requests} | ${app.toFixed(3)} | ${sys.toFixed(3)} | ${db.toFixed(3)} | ${(app + db).toFixed(3)} | ${r.errors} |`,
       );
     }
     console.log(
@@ -125,8 +129,8 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(1))
           .join(' ')}.`,
         '',
-        '| case | requests | API CPU ms / request | PostgreSQL CPU ms / request | total | errors |',
-        '|---|---:|---:|---:|---:|---:|',
+        '| case | requests | API CPU ms / request | of which system | PostgreSQL CPU ms / request | total | errors |',
+        '|---|---:|---:|---:|---:|---:|---:|',
         ...rows,
       ].join('\n'),
     );

@@ -3,10 +3,7 @@ import { z } from 'zod';
 import { errorSchema } from './common';
 import { defineRoute } from './route';
 
-/** Base colour the back office uses for "unset"; the client treats it like null (header #202124). */
-export const BASE_COLOR_UNSET = 'hsl(123,0%,0%)';
-/** Header colour when the portal has no base colour. */
-export const DEFAULT_HEADER_COLOR = '#202124';
+export { BASE_COLOR_UNSET, DEFAULT_HEADER_COLOR, isUnsetBaseColor } from './branding';
 
 export const portalLanguageSchema = z.enum(['it-IT', 'en-EN', 'es-ES']);
 export type PortalLanguage = z.infer<typeof portalLanguageSchema>;
@@ -46,6 +43,32 @@ export const portalParamsSchema = z.object({ company: z.string().min(1).max(40) 
 export const privacyAnswerSchema = z.object({ html: z.string() });
 export type PrivacyAnswer = z.infer<typeof privacyAnswerSchema>;
 
+/**
+ * `GET /api/settings/{company}/manifest.webmanifest`: the portal as an installable web app (W3C Web App
+ * Manifest), so a portal installed from its pages carries its own name, start page and colour: one app
+ * per brand, not one "Sportello" for all.
+ */
+export const webManifestSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  short_name: z.string(),
+  lang: z.string(),
+  start_url: z.string(),
+  scope: z.string(),
+  display: z.literal('standalone'),
+  background_color: z.string(),
+  theme_color: z.string(),
+  icons: z.array(
+    z.object({
+      src: z.string(),
+      sizes: z.string(),
+      type: z.string(),
+      purpose: z.enum(['any', 'maskable']),
+    }),
+  ),
+});
+export type WebManifest = z.infer<typeof webManifestSchema>;
+
 /** Error codes of this area. */
 export const portalErrorCodes = { portalNotFound: 'portal_not_found' } as const;
 
@@ -60,6 +83,18 @@ export const portalRoutes = {
     access: { guard: 'public' },
     tags: ['portals'],
     summary: "A portal's public branding and switches (no token needed: the login page uses it)",
+  }),
+  manifest: defineRoute({
+    method: 'GET',
+    path: '/api/settings/:company/manifest.webmanifest',
+    params: portalParamsSchema,
+    responses: { 200: webManifestSchema, 404: errorSchema },
+    access: { guard: 'public' },
+    tags: ['portals'],
+    summary: 'The portal as an installable web app: its name, start page and colour (public)',
+    description:
+      "Answered as `application/manifest+json`. The icons are the application's own (a portal logo is " +
+      "not square); the colour is the header's.",
   }),
   privacy: defineRoute({
     method: 'GET',

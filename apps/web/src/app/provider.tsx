@@ -11,10 +11,10 @@ import {
   type MantineColorsTuple,
 } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { isUnsetBaseColor } from '@sportello/contracts';
 import {
   brandPalette,
   BLACK_TEXT_LUMINANCE,
-  isUnsetBaseColor,
   parseColor,
   readableDarkShade,
   readablePrimaryShade,

@@ -1,12 +1,9 @@
-import { render } from '@testing-library/react';
+import { render, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import * as contracts from '@sportello/contracts';
 import { portalSettings } from '../test/fixtures';
 import {
-  BASE_COLOR_UNSET,
   brandPalette,
   contrastRatio,
-  DEFAULT_HEADER_COLOR,
   headerColors,
   parseColor,
   readablePrimaryShade,
@@ -16,11 +13,6 @@ import {
 const rgb = (hex: string) => parseColor(hex, () => null)!;
 
 describe('headerColors (SPEC A2, A9)', () => {
-  it('uses the constants of the contracts', () => {
-    expect(BASE_COLOR_UNSET).toBe(contracts.BASE_COLOR_UNSET);
-    expect(DEFAULT_HEADER_COLOR).toBe(contracts.DEFAULT_HEADER_COLOR);
-  });
-
   it('uses #202124 with white text when the base colour is unset or the sentinel', () => {
     for (const unset of [null, undefined, '', '  ', 'hsl(123,0%,0%)', 'HSL(123, 0%, 0%)'])
       expect(headerColors(unset)).toEqual({ background: '#202124', color: '#ffffff' });
@@ -104,5 +96,18 @@ describe('usePortalBranding: the browser bars', () => {
     expect(meta()).toBe('#e8f5e9');
     unmount();
     expect(meta()).toBe('#202124');
+  });
+
+  it("links the portal's own web app manifest while the portal is shown, and gives the default back", async () => {
+    const link = document.createElement('link');
+    link.rel = 'manifest';
+    link.href = '/manifest.webmanifest';
+    document.head.appendChild(link);
+    const { unmount } = render(<Branded baseColor={null} />);
+    const key = portalSettings({}).webPortalKey;
+    await waitFor(() => expect(link.getAttribute('href')).toBe(`/api/settings/${key}/manifest.webmanifest`));
+    unmount();
+    expect(link.getAttribute('href')).toBe('/manifest.webmanifest');
+    link.remove();
   });
 });

@@ -1,12 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import type { PortalSettings } from '@sportello/contracts';
+import { DEFAULT_HEADER_COLOR, isUnsetBaseColor, type PortalSettings } from '@sportello/contracts';
 import { applyLanguage, isLanguage } from '../i18n';
 import { storage } from './storage';
-
-// The values of @sportello/contracts' BASE_COLOR_UNSET and DEFAULT_HEADER_COLOR (a test checks they agree).
-// Importing them would pull every zod schema of the contracts into the first bundle.
-export const BASE_COLOR_UNSET = 'hsl(123,0%,0%)';
-export const DEFAULT_HEADER_COLOR = '#202124';
 
 /** An opaque colour as 0–255 channels. */
 export interface Rgb {
@@ -128,12 +123,6 @@ const WHITE: Rgb = { r: 255, g: 255, b: 255 };
 const BLACK: Rgb = { r: 0, g: 0, b: 0 };
 
 /** True when the portal has no base colour of its own: null, empty or the back office's sentinel. */
-export function isUnsetBaseColor(baseColor: string | null | undefined): boolean {
-  if (!baseColor || !baseColor.trim()) return true;
-  const squash = (s: string) => s.replace(/\s+/g, '').toLowerCase();
-  return squash(baseColor) === squash(BASE_COLOR_UNSET);
-}
-
 export interface HeaderColors {
   background: string;
   /** White or black, whichever contrasts more: one of them always reaches at least 4.58:1. */
@@ -279,6 +268,25 @@ export function usePortalBranding(settings: PortalSettings | null | undefined): 
     if (baseColor === undefined) return;
     return setThemeColor(headerColors(baseColor).background);
   }, [baseColor]);
+  // The portal installs as its own app (lib/portal-manifest, out of the first load).
+  const portalKey = settings?.webPortalKey;
+  useEffect(() => {
+    if (!portalKey) return;
+    let undo: (() => void) | null = null;
+    let gone = false;
+    void import('./portal-manifest').then(
+      (m) => {
+        if (!gone) undo = m.linkPortalManifest(portalKey);
+      },
+      () => {
+        // A stale deploy: the application's own manifest stays.
+      },
+    );
+    return () => {
+      gone = true;
+      undo?.();
+    };
+  }, [portalKey]);
   useEffect(() => {
     if (!css.trim()) return;
     const style = document.createElement('style');

@@ -73,6 +73,31 @@ describe('portal settings (public)', () => {
     expect(res.json()).toEqual({ code: 'portal_not_found', message: expect.any(String) });
   });
 
+  it("answers each portal as its own installable app: name, start page, scope and the header's colour", async () => {
+    const res = await get('/api/settings/acme/manifest.webmanifest');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(res.json()).toMatchObject({
+      id: '/acme/',
+      name: 'ACME Assistenza',
+      start_url: '/acme/',
+      scope: '/acme/',
+      display: 'standalone',
+      lang: 'it-IT',
+      theme_color: '#1565c0',
+    });
+    // The unset colour is the default header's; the portal's own language.
+    expect((await get('/api/settings/evil/manifest.webmanifest')).json()).toMatchObject({
+      name: 'Evil Corp',
+      start_url: '/evil/',
+      lang: 'es-ES',
+      theme_color: '#202124',
+    });
+    const missing = await get('/api/settings/nope/manifest.webmanifest');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBe('portal_not_found');
+  });
+
   it('serves an imported hostile footer only after sanitising it', async () => {
     const res = await get('/api/Settings/portals/evil');
     expect(res.statusCode).toBe(200);
