@@ -20,6 +20,7 @@ import {
   fileRefSchema,
   importIdSchema,
   importInvoiceSchema,
+  importPublicFileSchema,
   importTicketSchema,
   importUserSchema,
 } from './admin';
@@ -32,6 +33,9 @@ import {
   appointmentLinkEntitySchema,
   appointmentLinkUpdateSchema,
   catalogParams,
+  serviceContractCreateSchema,
+  serviceContractEntitySchema,
+  serviceContractUpdateSchema,
   subscriptionCreateSchema,
   subscriptionEntitySchema,
   subscriptionUpdateSchema,
@@ -222,6 +226,24 @@ export type ReportUpdate = z.infer<typeof reportUpdateSchema>;
 export type ReportEntity = z.infer<typeof reportEntitySchema>;
 
 /**
+ * A public file of the portal (every contact of the portal sees it under Public files), with its bytes
+ * as `file` (see entityFileInputSchema); an update without `file` keeps the stored one.
+ */
+const publicFileFields = importPublicFileSchema
+  .omit({ id: true, extra: true })
+  .extend({ file: entityFileInputSchema });
+export const publicFileCreateSchema = publicFileFields.extend({ id: newId });
+export const publicFileUpdateSchema = publicFileFields.partial();
+export const publicFileEntitySchema = z.object({
+  id: z.number().int(),
+  fileName: z.string(),
+  file: entityFileSchema,
+});
+export type PublicFileCreate = z.infer<typeof publicFileCreateSchema>;
+export type PublicFileUpdate = z.infer<typeof publicFileUpdateSchema>;
+export type PublicFileEntity = z.infer<typeof publicFileEntitySchema>;
+
+/**
  * Invite a person to contacts of the portal: a user (global name, case-insensitive) without a password
  * is created and e-mailed an invitation link (7 days).
  */
@@ -254,7 +276,9 @@ export const entityKinds = [
   'estimate',
   'document',
   'report',
+  'public_file',
   'activity_contract',
+  'service_contract',
   'subscription',
   'appointment_link',
   'task_link',
@@ -353,6 +377,9 @@ const documentParam = z.object({
   documentid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 const reportParam = z.object({ reportid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const publicFileParam = z.object({
+  publicfileid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
 const userParam = z.object({ username: z.string().trim().min(1).max(200) });
 const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
@@ -522,6 +549,15 @@ function entityRoutesUnder<
     reportEntitySchema,
     { event: 'report', ...withFile },
   );
+  const publicFile = crud(
+    'public file of the portal',
+    'public-files',
+    params.extend(publicFileParam.shape),
+    publicFileCreateSchema,
+    publicFileUpdateSchema,
+    publicFileEntitySchema,
+    { event: 'public_file', ...withFile },
+  );
   const userOne = params.extend(userParam.shape);
   const userAction = (method: 'POST' | 'DELETE', suffix: string, summary: string, description: string) =>
     defineRoute({
@@ -595,6 +631,15 @@ function entityRoutesUnder<
     activityContractEntitySchema,
     { event: 'activity_contract', deleteNote: ' With its activities.' },
   );
+  const serviceContract = crud(
+    'service contract',
+    'service-contracts',
+    params.extend(catalogParams.serviceContract.shape),
+    serviceContractCreateSchema,
+    serviceContractUpdateSchema,
+    serviceContractEntitySchema,
+    { event: 'service_contract', deleteNote: ' With its packages, their activities and its documents.' },
+  );
   const subscription = crud(
     'subscription (recurring advance)',
     'subscriptions',
@@ -649,7 +694,9 @@ function entityRoutesUnder<
     estimate,
     document,
     report,
+    publicFile,
     activityContract,
+    serviceContract,
     subscription,
     appointmentLink,
     taskLink,

@@ -1,6 +1,6 @@
 /**
- * The catalogue's entities one by one: hour and unit contracts, subscriptions, appointment links and
- * task links, through the import's writers (so the import's rules and "write only what differs" hold),
+ * The catalogue's entities one by one: hour and unit contracts, service contracts with their
+ * packages, subscriptions, appointment links, task links and the wiki, through the import's writers (so the import's rules and "write only what differs" hold),
  * with the audit row and the event in the change's transaction (entities.service's `record`). Also the
  * staff admin's lists (the bookings and their cancellation are the appointments module's).
  */
@@ -10,6 +10,7 @@ import {
   type ActivityContractEntity,
   type AppointmentLinkEntity,
   type FileRef,
+  type ServiceContractEntity,
   type SubscriptionEntity,
   type TaskLinkEntity,
   type WikiElementEntity,
@@ -17,22 +18,25 @@ import {
 } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
 import type { AppContext } from '../../../platform/context';
-import { conflict } from '../../../platform/errors';
+import { AppError, conflict } from '../../../platform/errors';
 import { ImportFiles } from '../import.files';
 import { writeRecurringAdvances } from '../writers/billing';
-import { writeActivityContracts } from '../writers/contracts';
+import { writeActivityContracts, writeServiceContracts } from '../writers/contracts';
 import { writeAppointmentLinks, writeTaskLinks } from '../writers/public-links';
 import { writeWikiElements, writeWikiFolders } from '../writers/wiki';
 import { PortalScope } from '../writers/support';
 import {
   listActivityContracts,
   listAppointmentLinks,
+  listServiceContracts,
   listSubscriptions,
   listTaskLinks,
   listWiki,
+  missingServiceRefs,
   pickCompanies,
   readActivityContract,
   readAppointmentLink,
+  readServiceContract,
   readSubscription,
   readTaskLink,
   rowIdOf,
@@ -57,8 +61,18 @@ import {
 /** A writers' scope that hands out files kept from the stored rows (an update names no bytes). */
 class KeptFiles extends PortalScope {
   readonly kept = new Map<FileRef, number>();
+  override fileId(ref: FileRef): number {
+    return this.kept.get(ref) ?? super.fileId(ref);
+  }
   override optionalFileId(ref: FileRef | null | undefined): number | null {
     return ref ? (this.kept.get(ref) ?? super.optionalFileId(ref)) : null;
+  }
+  /** A reference the writers resolve to the stored file `fileId` (none for null). */
+  keep(fileId: number | null | undefined): FileRef | undefined {
+    if (!fileId) return undefined;
+    const ref = { name: 'kept' } as FileRef;
+    this.kept.set(ref, fileId);
+    return ref;
   }
 }
 const scopeOf = (ctx: AppContext, tx: Tx, actor: Actor) =>
@@ -72,7 +86,13 @@ type Fields = Record<string, unknown>;
  */
 interface Kind<Id extends number | string, E> {
   entity:
-    'activity_contract' | 'subscription' | 'appointment_link' | 'task_link' | 'wiki_folder' | 'wiki_element';
+    | 'activity_contract'
+    | 'service_contract'
+    | 'subscription'
+    | 'appointment_link'
+    | 'task_link'
+    | 'wiki_folder'
+    | 'wiki_element';
   what: string;
   idField: 'id' | 'eventKey';
   read: (
@@ -94,6 +114,7 @@ interface Kind<Id extends number | string, E> {
   checkDelete?: (ctx: AppContext, tx: Tx, stored: Stored<E>) => Promise<void>;
   table:
     | 'activity_contracts'
+    | 'service_contracts'
     | 'recurring_advances'
     | 'appointment_links'
     | 'task_links'
@@ -218,6 +239,77 @@ export const activityContracts = kindService<number, ActivityContractEntity>({
           hoursAmount: (f.hoursAmount as number | null | undefined) ?? null,
           unitAmount: (f.unitAmount as number | null | undefined) ?? null,
           activities,
+        },
+      },
+    ]);
+  },
+});
+
+type ServicePackage = ServiceContractEntity['packages'][number];
+
+/**
+ * Service contracts with their packages (import: `serviceContracts`, the import's writer): tags of
+ * the portal and wiki elements of the company by id (422 otherwise); packages with their activities
+ * replace the stored ones, an activity named again keeps its report; documents named again keep their
+ * file (new documents come with the import's bytes), left out they go.
+ */
+export const serviceContracts = kindService<number, ServiceContractEntity>({
+  entity: 'service_contract',
+  what: 'service contract',
+  idField: 'id',
+  table: 'service_contracts',
+  read: readServiceContract,
+  next: (tx, portalId) => nextExtId(tx, 'service_contracts', portalId),
+  write: async (ctx, tx, actor, id, f, stored) => {
+    const companyId = await companyRow(tx, actor, f.companyId as number);
+    const tagIds = (f.tagIds ?? []) as number[];
+    const wikiElementIds = (f.wikiElementIds ?? []) as number[];
+    const gap = await missingServiceRefs(tx, actor.portalId, companyId, tagIds, wikiElementIds);
+    if (gap)
+      throw unknownReference(
+        gap.field,
+        gap.id,
+        gap.field === 'wikiElementIds' ? ` in company ${String(f.companyId)}` : '',
+      );
+    const s = scopeOf(ctx, tx, actor);
+    const files = new Map((stored?.documents ?? []).map((d) => [d.id, d.fileId]));
+    const documents = ((f.documents ?? []) as { id: number; documentName: string }[]).map((d) => {
+      const fileId = files.get(d.id);
+      if (fileId === undefined)
+        throw new AppError(
+          422,
+          entityErrorCodes.unknownReference,
+          `documents: service contract ${id} has no document ${d.id} (a new document comes with its file through the import)`,
+          [{ path: 'documents', message: `unknown document ${d.id}` }],
+        );
+      return { id: d.id, documentName: d.documentName, file: s.keep(fileId)! };
+    });
+    const reports = new Map(
+      (stored?.packages ?? []).flatMap((p) => p.activities.map((a) => [`${p.id}:${a.id}`, a.reportFileId])),
+    );
+    const packages = ((f.packages ?? []) as ServicePackage[]).map((p) => ({
+      id: p.id,
+      name: p.name,
+      unitsText: p.unitsText ?? null,
+      residualText: p.residualText ?? null,
+      activities: (p.activities ?? []).map((a) => {
+        const { reportFileId: _r, ...rest } = a;
+        return { ...rest, report: s.keep(reports.get(`${p.id}:${a.id}`)) };
+      }),
+    }));
+    await writeServiceContracts(s, [
+      {
+        companyId,
+        item: {
+          id,
+          name: f.name as string,
+          status: f.status as 1 | 4,
+          activeFrom: f.activeFrom as string,
+          activeTo: (f.activeTo as string | null | undefined) ?? null,
+          tagIds,
+          wikiElementIds,
+          documents,
+          packages,
         },
       },
     ]);
@@ -353,6 +445,9 @@ export const wikiElements = kindService<number, WikiElementEntity>({
 
 export const listContractsOf = async (ctx: AppContext, portalId: number, companyId: number) => ({
   items: await listActivityContracts(ctx.database.db, portalId, companyId),
+});
+export const listServiceContractsOf = async (ctx: AppContext, portalId: number, companyId: number) => ({
+  items: await listServiceContracts(ctx.database.db, portalId, companyId),
 });
 export const listSubscriptionsOf = async (ctx: AppContext, portalId: number, companyId: number) => ({
   items: await listSubscriptions(ctx.database.db, portalId, companyId),
