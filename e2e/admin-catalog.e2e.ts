@@ -13,6 +13,7 @@ import { expectAccessible, login, PASSWORD, post, settled, signedIn } from './cu
 const ADMIN = 'marco.ferri@sportello.example';
 const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
 const RUN = Date.now().toString(36);
+const PDF = Buffer.from('%PDF-1.4\n% condizioni\n%%EOF\n');
 const LANGUAGES = [
   ['it-IT', 'it'],
   ['en-EN', 'en'],
@@ -186,6 +187,11 @@ describe('catalogue administration', () => {
     await page.getByLabel('Remaining').fill('9 interventi');
     await page.getByRole('button', { name: 'Add activity' }).click();
     await page.getByLabel('Activity type').fill('Intervento programmato');
+    // A document of the contract, dropped as a file (uploaded with its progress, sent by reference).
+    await page
+      .getByLabel('Drop documents of the contract here or click to choose (several at once)')
+      .setInputFiles({ name: 'condizioni-servizio.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.getByLabel('Name of the document condizioni-servizio.pdf').fill(`Condizioni ${RUN}`);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: serviceName, exact: true }).waitFor();
     await page.getByRole('cell', { name: packageName, exact: true }).waitFor();
@@ -197,6 +203,7 @@ describe('catalogue administration', () => {
     const card = mine.getByTestId('service-contract').filter({ hasText: serviceName });
     await card.waitFor();
     await card.getByText(packageName).waitFor();
+    await card.getByRole('link', { name: new RegExp(`Condizioni ${RUN}`) }).waitFor();
     await customer.close();
     expect(errors).toEqual([]);
   });

@@ -22,6 +22,7 @@ import {
   weeklyHoursSchema,
 } from './admin';
 import { errorSchema, isoDateTime } from './common';
+import { entityFileInputSchema } from './entity-files';
 import { defineRoute } from './route';
 import { staffPortalParamsSchema } from './staff';
 
@@ -96,10 +97,13 @@ export const servicePackageInputSchema = importServicePackageSchema
   .extend({ activities: z.array(contractActivityInputSchema).max(5000).nullish() })
   .superRefine((p, ctx) => uniqueIds(p.activities, ctx, 'activities'));
 /**
- * A document of the contract named again (its name may change; left out of the list, it goes). Its
- * file is the one the import gave it: new documents with their bytes come with the import.
+ * A document of the contract: new bytes in `file` (inline or `{uploadId}`, as the other file-bearing
+ * kinds); without `file`, a document named again keeps its file (a new one needs it). Left out of the
+ * list, a document goes.
  */
-export const serviceContractDocumentInputSchema = importServiceContractDocumentSchema.omit({ file: true });
+export const serviceContractDocumentInputSchema = importServiceContractDocumentSchema.extend({
+  file: entityFileInputSchema.optional(),
+});
 const serviceContractFields = importServiceContractSchema
   .omit({ id: true, extra: true, documents: true, packages: true })
   .extend({

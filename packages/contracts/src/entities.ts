@@ -17,7 +17,6 @@ import {
   importDateSchema,
   importDocumentFileSchema,
   importEstimateSchema,
-  fileRefSchema,
   importIdSchema,
   importInvoiceSchema,
   importPublicFileSchema,
@@ -49,6 +48,7 @@ import {
   wikiFolderEntitySchema,
   wikiFolderUpdateSchema,
 } from './entities-catalog';
+import { entityFileInputSchema, entityFileSchema } from './entity-files';
 import { staffPortalParamsSchema } from './staff';
 import { permissionShape } from './permissions';
 import { binaryAnswer, defineRoute, type Access, type RouteContract } from './route';
@@ -128,26 +128,13 @@ export type TicketEntity = z.infer<typeof ticketEntitySchema>;
 export type TicketCreate = z.infer<typeof ticketCreateSchema>;
 export type TicketUpdate = z.infer<typeof ticketUpdateSchema>;
 
-/** A file of an entity as the API shows it (its bytes: `GET /api/integration/v1/files/:id`). */
-export const entityFileSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  contentType: z.string(),
-  size: z.number().int(),
-});
-/**
- * A file uploaded before the change by the same caller and not attached yet: a staff user's upload
- * (`POST /api/staff/portals/:company/uploads`) on the staff routes, the key's own upload
- * (`POST /api/integration/v1/files`) on the key routes. The change attaches it (once); an upload
- * never attached still expires after 24 hours. Anything else is 422 `upload_not_found`.
- */
-export const uploadedFileRefSchema = z.strictObject({ uploadId: z.number().int().min(1).max(2_147_483_647) });
-/**
- * The file of an entity: inline as the import does (`{name, contentType, base64}`, at most
- * MAX_UPLOAD_MB decoded, 413 otherwise) or `{uploadId}` of an earlier upload (large files, progress).
- */
-export const entityFileInputSchema = z.union([uploadedFileRefSchema, fileRefSchema]);
-export type EntityFileInput = z.infer<typeof entityFileInputSchema>;
+// The file of an entity, as shown and as given (entity-files.ts; the catalogue's kinds use it too).
+export {
+  entityFileInputSchema,
+  entityFileSchema,
+  uploadedFileRefSchema,
+  type EntityFileInput,
+} from './entity-files';
 
 /**
  * Invoices and estimates carry their PDF in `document` (see entityFileInputSchema); an update
@@ -638,7 +625,11 @@ function entityRoutesUnder<
     serviceContractCreateSchema,
     serviceContractUpdateSchema,
     serviceContractEntitySchema,
-    { event: 'service_contract', deleteNote: ' With its packages, their activities and its documents.' },
+    {
+      event: 'service_contract',
+      deleteNote: ' With its packages, their activities and its documents.',
+      ...withFile,
+    },
   );
   const subscription = crud(
     'subscription (recurring advance)',

@@ -9,6 +9,7 @@ import {
   entityErrorCodes,
   type ActivityContractEntity,
   type AppointmentLinkEntity,
+  type EntityFileInput,
   type FileRef,
   type ServiceContractEntity,
   type SubscriptionEntity,
@@ -46,6 +47,7 @@ import {
   wikiInUse,
 } from './catalog.queries';
 import { deleteRow, lockPortal, nextExtId, readCompany, type Stored } from './entities.queries';
+import { claimUpload } from './uploads.queries';
 import {
   inTransaction,
   missing,
@@ -53,6 +55,8 @@ import {
   publicOf,
   record,
   unknownReference,
+  uploadNotFound,
+  withFiles,
   type Actor,
   type EntityService,
   type Idem,
@@ -75,8 +79,8 @@ class KeptFiles extends PortalScope {
     return ref;
   }
 }
-const scopeOf = (ctx: AppContext, tx: Tx, actor: Actor) =>
-  new KeptFiles(tx, actor.portalId, actor.timeZone, new ImportFiles(), noHtml, ctx.clock.now());
+const scopeOf = (ctx: AppContext, tx: Tx, actor: Actor, files = new ImportFiles()) =>
+  new KeptFiles(tx, actor.portalId, actor.timeZone, files, noHtml, ctx.clock.now());
 
 type Fields = Record<string, unknown>;
 
@@ -102,6 +106,9 @@ interface Kind<Id extends number | string, E> {
     lock?: boolean,
   ) => Promise<Stored<E> | undefined>;
   next: (tx: Tx, portalId: number) => Promise<Id>;
+  /** The inline bytes a body carries (staged before the transaction, discarded if it fails). */
+  inline?: (body: Fields) => FileRef[];
+  /** `files`: the staged bytes of `inline`, for the writers' scope. */
   write: (
     ctx: AppContext,
     tx: Tx,
@@ -109,6 +116,7 @@ interface Kind<Id extends number | string, E> {
     id: Id,
     fields: Fields,
     stored: Stored<E> | undefined,
+    files: ImportFiles,
   ) => Promise<void>;
   /** 409 `entity_in_use` when the delete would take what others still need. */
   checkDelete?: (ctx: AppContext, tx: Tx, stored: Stored<E>) => Promise<void>;
@@ -135,40 +143,44 @@ function kindService<Id extends number | string, E extends object>(
       return publicOf(e)!;
     },
     create: (ctx, actor, body, idem?: Idem) =>
-      inTransaction(ctx, actor, idem, body, async (tx) => {
-        await lockPortal(tx, actor.portalId);
-        const id = (body[kind.idField] as Id | undefined) ?? (await kind.next(tx, actor.portalId));
-        if (await kind.read(tx, actor.portalId, id))
-          throw conflict(`A ${kind.what} ${String(id)} exists`, entityErrorCodes.entityExists);
-        const { [kind.idField]: _id, ...fields } = defined(body);
-        await kind.write(ctx, tx, actor, id, fields, undefined);
-        const after = publicOf(await kind.read(tx, actor.portalId, id))!;
-        await record(ctx, tx, actor, {
-          entity: kind.entity,
-          entityId: id,
-          action: 'created',
-          before: null,
-          after,
-        });
-        return { status: 201, body: after };
-      }),
-    update: async (ctx, actor, id, body) =>
-      (
-        await inTransaction(ctx, actor, undefined, body, async (tx) => {
-          const stored = await kind.read(tx, actor.portalId, id, true);
-          if (!stored) throw missing(kind.what, id);
-          const before = publicOf(stored)!;
-          await kind.write(ctx, tx, actor, id, { ...before, ...defined(body) }, stored);
+      withFiles(ctx, kind.inline?.(body) ?? [], (files) =>
+        inTransaction(ctx, actor, idem, body, async (tx) => {
+          await lockPortal(tx, actor.portalId);
+          const id = (body[kind.idField] as Id | undefined) ?? (await kind.next(tx, actor.portalId));
+          if (await kind.read(tx, actor.portalId, id))
+            throw conflict(`A ${kind.what} ${String(id)} exists`, entityErrorCodes.entityExists);
+          const { [kind.idField]: _id, ...fields } = defined(body);
+          await kind.write(ctx, tx, actor, id, fields, undefined, files);
           const after = publicOf(await kind.read(tx, actor.portalId, id))!;
           await record(ctx, tx, actor, {
             entity: kind.entity,
             entityId: id,
-            action: 'updated',
-            before,
+            action: 'created',
+            before: null,
             after,
           });
-          return { status: 200, body: after };
-        })
+          return { status: 201, body: after };
+        }),
+      ),
+    update: async (ctx, actor, id, body) =>
+      (
+        await withFiles(ctx, kind.inline?.(body) ?? [], (files) =>
+          inTransaction(ctx, actor, undefined, body, async (tx) => {
+            const stored = await kind.read(tx, actor.portalId, id, true);
+            if (!stored) throw missing(kind.what, id);
+            const before = publicOf(stored)!;
+            await kind.write(ctx, tx, actor, id, { ...before, ...defined(body) }, stored, files);
+            const after = publicOf(await kind.read(tx, actor.portalId, id))!;
+            await record(ctx, tx, actor, {
+              entity: kind.entity,
+              entityId: id,
+              action: 'updated',
+              before,
+              after,
+            });
+            return { status: 200, body: after };
+          }),
+        )
       ).body,
     remove: async (ctx, actor, id) => {
       await inTransaction(ctx, actor, undefined, null, async (tx) => {
@@ -246,12 +258,16 @@ export const activityContracts = kindService<number, ActivityContractEntity>({
 });
 
 type ServicePackage = ServiceContractEntity['packages'][number];
+/** A document of a service contract as a body gives it (`file`: new bytes) or as stored (`fileId`). */
+type ServiceDocument = { id: number; documentName: string; file?: EntityFileInput; fileId?: number };
+const inlineOf = (f: EntityFileInput | undefined): FileRef | undefined =>
+  f && !('uploadId' in f) ? f : undefined;
 
 /**
  * Service contracts with their packages (import: `serviceContracts`, the import's writer): tags of
  * the portal and wiki elements of the company by id (422 otherwise); packages with their activities
- * replace the stored ones, an activity named again keeps its report; documents named again keep their
- * file (new documents come with the import's bytes), left out they go.
+ * replace the stored ones, an activity named again keeps its report; documents take new bytes (inline
+ * or `{uploadId}`), keep their file when named again without, and go when left out.
  */
 export const serviceContracts = kindService<number, ServiceContractEntity>({
   entity: 'service_contract',
@@ -260,7 +276,8 @@ export const serviceContracts = kindService<number, ServiceContractEntity>({
   table: 'service_contracts',
   read: readServiceContract,
   next: (tx, portalId) => nextExtId(tx, 'service_contracts', portalId),
-  write: async (ctx, tx, actor, id, f, stored) => {
+  inline: (body) => ((body.documents ?? []) as ServiceDocument[]).flatMap((d) => inlineOf(d.file) ?? []),
+  write: async (ctx, tx, actor, id, f, stored, files) => {
     const companyId = await companyRow(tx, actor, f.companyId as number);
     const tagIds = (f.tagIds ?? []) as number[];
     const wikiElementIds = (f.wikiElementIds ?? []) as number[];
@@ -271,19 +288,28 @@ export const serviceContracts = kindService<number, ServiceContractEntity>({
         gap.id,
         gap.field === 'wikiElementIds' ? ` in company ${String(f.companyId)}` : '',
       );
-    const s = scopeOf(ctx, tx, actor);
-    const files = new Map((stored?.documents ?? []).map((d) => [d.id, d.fileId]));
-    const documents = ((f.documents ?? []) as { id: number; documentName: string }[]).map((d) => {
-      const fileId = files.get(d.id);
-      if (fileId === undefined)
+    const s = scopeOf(ctx, tx, actor, files);
+    const given = (f.documents ?? []) as ServiceDocument[];
+    const inline = given.flatMap((d) => inlineOf(d.file) ?? []);
+    if (inline.length > 0) await files.writeRows(tx, actor.portalId, inline, ctx.clock.now());
+    const kept = new Map((stored?.documents ?? []).map((d) => [d.id, d.fileId]));
+    const documents = [];
+    for (const [i, d] of given.entries()) {
+      let file: FileRef | undefined = inlineOf(d.file);
+      if (d.file && 'uploadId' in d.file) {
+        const upload = await claimUpload(tx, actor, d.file.uploadId, ctx.clock.now());
+        if (!upload) throw uploadNotFound(`documents[${i}].file`, d.file.uploadId);
+        file = s.keep(upload.id);
+      } else if (!file) file = s.keep(kept.get(d.id));
+      if (!file)
         throw new AppError(
           422,
           entityErrorCodes.unknownReference,
-          `documents: service contract ${id} has no document ${d.id} (a new document comes with its file through the import)`,
-          [{ path: 'documents', message: `unknown document ${d.id}` }],
+          `documents[${i}]: service contract ${id} has no document ${d.id}; a new document needs its file`,
+          [{ path: `documents[${i}].file`, message: 'a new document needs its file' }],
         );
-      return { id: d.id, documentName: d.documentName, file: s.keep(fileId)! };
-    });
+      documents.push({ id: d.id, documentName: d.documentName, file });
+    }
     const reports = new Map(
       (stored?.packages ?? []).flatMap((p) => p.activities.map((a) => [`${p.id}:${a.id}`, a.reportFileId])),
     );

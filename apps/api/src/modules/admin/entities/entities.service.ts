@@ -728,22 +728,26 @@ class FileScope extends PortalScope {
 }
 
 /**
- * Reads and stages the inline bytes of `ref` before the transaction (the import's file handling:
+ * Reads and stages the inline bytes of `refs` before the transaction (the import's file handling:
  * hashed, stored once per content, recorded in the transaction), then runs it; bytes of a failed
- * change are discarded. Larger than MAX_UPLOAD_MB decoded: 413, nothing stored.
+ * change are discarded. A file larger than MAX_UPLOAD_MB decoded: 413, nothing stored.
  */
-async function withFile<T>(
+export async function withFiles<T>(
   ctx: AppContext,
-  ref: FileRef | undefined,
+  refs: FileRef[],
   run: (files: ImportFiles) => Promise<T>,
 ): Promise<T> {
   const files = new ImportFiles();
-  if (ref) {
+  if (refs.length > 0) {
     const max = ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
     // base64: 3 bytes per 4 characters; padding and line breaks only make the estimate larger.
-    if (Math.floor(((ref.base64 ?? '').length * 3) / 4) > max + 3) throw payloadTooLarge(max);
+    for (const ref of refs)
+      if (Math.floor(((ref.base64 ?? '').length * 3) / 4) > max + 3) throw payloadTooLarge(max);
     await files.load(
-      { formatVersion: 1, portals: [{ publicFiles: [{ file: ref }] }] } as unknown as ImportDocument,
+      {
+        formatVersion: 1,
+        portals: [{ publicFiles: refs.map((file) => ({ file })) }],
+      } as unknown as ImportDocument,
       undefined,
     );
     await files.store(ctx.fileStore);
@@ -815,7 +819,7 @@ async function saveDoc<E extends WithFile, I>(
   // `{uploadId}`: an earlier upload of this caller, claimed in the transaction (no bytes to stage).
   const uploadId = given && 'uploadId' in given ? given.uploadId : undefined;
   const incoming = given && !('uploadId' in given) ? given : undefined;
-  return withFile(ctx, incoming, (files) =>
+  return withFiles(ctx, incoming ? [incoming] : [], (files) =>
     inTransaction(ctx, actor, idem, body, async (tx) => {
       if (target.create) await lockPortal(tx, actor.portalId);
       const id =

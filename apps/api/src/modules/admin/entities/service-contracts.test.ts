@@ -10,7 +10,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyScope, ServiceContractEntity } from '@sportello/contracts';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
-import { seedPersonas } from '../../../test/personas';
+import { multipartFile, seedPersonas } from '../../../test/personas';
 import { bearer, tokenFor } from '../../../test/seed';
 import { staffMember } from '../../staff/staff.fixture';
 
@@ -91,8 +91,25 @@ async function snapshot() {
     wiki: await count('service_contract_wiki_elements'),
     documents: await count('service_contract_documents'),
     notifications: await count('notifications'),
+    files: await count('files'),
+    blobs: await count('blobs'),
+    attached: await count('files', 'attached_at is not null'),
   };
 }
+
+async function upload(who: Record<string, string> | string, name: string, bytes: string) {
+  const m = multipartFile(name, bytes, 'application/pdf');
+  const url = typeof who === 'string' ? `${V1}/files` : '/api/staff/portals/acme/uploads';
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...(typeof who === 'string' ? bearer(who) : who), ...m.headers },
+    payload: m.payload,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as number;
+}
+const pdf64 = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`).toString('base64');
 
 const serviceContract = {
   id: 700,
@@ -252,8 +269,59 @@ describe('service contracts one by one', () => {
     expect(without.json().documents).toEqual([]);
   });
 
+  it('adds documents with their bytes (inline or an upload of the caller), replaces and keeps them', async () => {
+    const uploaded = await upload(admin, 'sla.pdf', '%PDF-1.4 sla');
+    const made = await call('POST', `${ADMIN}/service-contracts`, admin, {
+      ...serviceContract,
+      id: 710,
+      documents: [
+        { id: 1, documentName: 'Condizioni', file: { name: 'condizioni.pdf', base64: pdf64('condizioni') } },
+        { id: 2, documentName: 'SLA', file: { uploadId: uploaded } },
+      ],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const docs = (made.json() as ServiceContractEntity).documents;
+    expect(docs.map((d) => [d.id, d.documentName])).toEqual([
+      [1, 'Condizioni'],
+      [2, 'SLA'],
+    ]);
+    expect(docs[1]!.fileId).toBe(uploaded);
+    const bytes = await call('GET', `${V1}/files/${docs[0]!.fileId}`, write);
+    expect(bytes.statusCode).toBe(200);
+    expect(bytes.body).toContain('condizioni');
+    // The contact's contract lists both documents with their links.
+    const seen = (await customerContracts()).find((c) => c.id === 710) as unknown as {
+      documents: { documentName: string; url: string }[];
+    };
+    expect(seen.documents.map((d) => d.documentName)).toEqual(['Condizioni', 'SLA']);
+
+    // New bytes for one, the other kept by its id alone.
+    const res = await call('PATCH', `${V1}/service-contracts/710`, write, {
+      documents: [
+        {
+          id: 1,
+          documentName: 'Condizioni 2027',
+          file: { name: 'condizioni-2027.pdf', base64: pdf64('nuove') },
+        },
+        { id: 2, documentName: 'SLA' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = (res.json() as ServiceContractEntity).documents;
+    expect(after[0]!.fileId).not.toBe(docs[0]!.fileId);
+    expect(after[1]).toEqual(docs[1]);
+    // A change of other fields keeps every document.
+    const renamed = await call('PATCH', `${V1}/service-contracts/710`, write, { name: 'Rinominato' });
+    expect((renamed.json() as ServiceContractEntity).documents).toEqual(after);
+  });
+
   it('refuses bad input with a 4xx {code, message}, writing nothing', async () => {
+    const others = await upload(agent, 'altro.pdf', '%PDF-1.4 altro');
     const before = await snapshot();
+    const withDoc = (file: unknown) => ({
+      ...serviceContract,
+      documents: [{ id: 1, documentName: 'Doc', file }],
+    });
     const cases: [unknown, number, string][] = [
       [{ ...serviceContract, companyId: 999 }, 422, 'unknown_reference'],
       [{ ...serviceContract, tagIds: [1, 99] }, 422, 'unknown_reference'],
@@ -287,6 +355,12 @@ describe('service contracts one by one', () => {
         'validation_error',
       ],
       [{ ...serviceContract, id: 1 }, 409, 'entity_exists'],
+      // Bytes are staged before the transaction: a refused change keeps none of them.
+      [{ ...withDoc({ name: 'd.pdf', base64: pdf64('preso') }), id: 1 }, 409, 'entity_exists'],
+      [{ ...withDoc({ name: 'd.pdf', base64: pdf64('orfano') }), companyId: 999 }, 422, 'unknown_reference'],
+      [withDoc({ uploadId: others }), 422, 'upload_not_found'],
+      [withDoc({ uploadId: 999999 }), 422, 'upload_not_found'],
+      [withDoc({ uploadId: others, name: 'd.pdf', base64: pdf64('x') }), 400, 'validation_error'],
     ];
     for (const [body, status, code] of cases) {
       const res = await call('POST', `${V1}/service-contracts`, write, body);

@@ -24,11 +24,13 @@ import {
   contractRoutes,
   entityStaffRoutes,
   settingsAdminRoutes,
+  staffDeskRoutes,
   type ServiceContractEntity,
 } from '@sportello/contracts';
-import { call } from '../../../../lib/api-client';
+import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate } from '../../../../lib/format';
+import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -39,13 +41,14 @@ import { TableScroll } from '../table-scroll';
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
 const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 const today = () => new Date().toISOString().slice(0, 10);
+const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
 type Package = ServiceContractEntity['packages'][number];
 type Activity = Package['activities'][number];
 type ActivityForm = Omit<Activity, 'reportFileId'>;
 type PackageForm = Omit<Package, 'activities'> & { activities: ActivityForm[] };
 type ServiceForm = Omit<ServiceContractEntity, 'id' | 'companyId' | 'documents' | 'packages'> & {
-  /** The documents the import gave, each kept with its file (or dropped). */
+  /** The stored documents, each kept with its file (by id) or dropped; new ones come from uploads. */
   documents: { id: number; documentName: string }[];
   packages: PackageForm[];
 };
@@ -55,7 +58,8 @@ const nextId = (list: { id: number }[]) => Math.max(0, ...list.map((x) => x.id))
 /**
  * A company's service contracts with their packages (issue 14 item 2): list, create, edit, delete
  * through the entity routes (`…/admin/service-contracts`); tags of the portal and wiki elements of the
- * company are picked by name; documents come with the import and are kept (or removed) here.
+ * company are picked by name; documents are dropped as files (each uploads with its progress and is
+ * sent by `{uploadId}`), renamed or removed.
  */
 export function ServiceContractsPanel({ companyId }: { companyId: number }) {
   const { t } = useStaffT();
@@ -214,9 +218,19 @@ function ServiceContractEditor({
   const set = <K extends keyof ServiceForm>(k: K, v: ServiceForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const setPackage = (i: number, patch: Partial<PackageForm>) =>
     setForm((f) => ({ ...f, packages: f.packages.map((p, j) => (j === i ? { ...p, ...patch } : p)) }));
+  // New documents: files dropped here, each named before saving (by default after its file).
+  const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
+  const [names, setNames] = useState<Record<string, string>>({});
+  const uploaded = uploads.items.filter((it) => it.status === 'done' && it.result);
   const save = useMutation({
     mutationFn: () => {
-      const body = { ...form, activeTo: form.activeTo || null };
+      const first = nextId(form.documents);
+      const added = uploaded.map((it, i) => ({
+        id: first + i,
+        documentName: (names[it.key] ?? baseName(it.name)).trim() || it.name,
+        file: { uploadId: it.result!.id },
+      }));
+      const body = { ...form, activeTo: form.activeTo || null, documents: [...form.documents, ...added] };
       return contract
         ? call(entityStaffRoutes.updateServiceContract, {
             params: { company, servicecontractid: contract.id },
@@ -241,6 +255,7 @@ function ServiceContractEditor({
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
+      saveDisabled={uploads.isUploading}
     >
       <TextInput
         label={t('catalog.contracts.name')}
@@ -296,47 +311,55 @@ function ServiceContractEditor({
           miw={200}
         />
       </Group>
-      {form.documents.length > 0 && (
-        <Stack gap={4}>
-          <Text fw={600} size="sm">
-            {t('catalog.service.documents')}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('catalog.service.documentsHint')}
-          </Text>
-          {form.documents.map((d, i) => (
-            <Group key={d.id} gap="xs" align="end" wrap="nowrap">
-              <TextInput
-                label={t('catalog.service.documentName')}
-                required
-                value={d.documentName}
-                onChange={(e) => {
-                  const documentName = e.currentTarget.value;
-                  set(
-                    'documents',
-                    form.documents.map((x, j) => (j === i ? { ...x, documentName } : x)),
-                  );
-                }}
-                style={{ flex: 1 }}
-              />
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                mb={4}
-                aria-label={t('catalog.service.removeDocument', { name: d.documentName })}
-                onClick={() =>
-                  set(
-                    'documents',
-                    form.documents.filter((_, j) => j !== i),
-                  )
-                }
-              >
-                <IconTrash size={16} aria-hidden />
-              </ActionIcon>
-            </Group>
-          ))}
-        </Stack>
-      )}
+      <Stack gap={4}>
+        <Text fw={600} size="sm">
+          {t('catalog.service.documents')}
+        </Text>
+        {form.documents.map((d, i) => (
+          <Group key={d.id} gap="xs" align="end" wrap="nowrap">
+            <TextInput
+              label={t('catalog.service.documentName')}
+              required
+              value={d.documentName}
+              onChange={(e) => {
+                const documentName = e.currentTarget.value;
+                set(
+                  'documents',
+                  form.documents.map((x, j) => (j === i ? { ...x, documentName } : x)),
+                );
+              }}
+              style={{ flex: 1 }}
+            />
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              mb={4}
+              aria-label={t('catalog.service.removeDocument', { name: d.documentName })}
+              onClick={() =>
+                set(
+                  'documents',
+                  form.documents.filter((_, j) => j !== i),
+                )
+              }
+            >
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Group>
+        ))}
+        <FileUpload uploads={uploads} label={t('catalog.service.dropDocuments')} />
+        {uploaded.map((it) => (
+          <TextInput
+            key={it.key}
+            label={t('catalog.service.newDocumentName', { name: it.name })}
+            required
+            value={names[it.key] ?? baseName(it.name)}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setNames((n) => ({ ...n, [it.key]: value }));
+            }}
+          />
+        ))}
+      </Stack>
       <Text fw={600} size="sm">
         {t('catalog.service.packages')}
       </Text>
