@@ -228,6 +228,8 @@ describe('catalogue administration', () => {
         await p.getByRole('cell', { name: contractName }).waitFor();
         await p.getByRole('cell', { name: serviceName, exact: true }).waitFor();
         await expectAccessible(p);
+        // Wide tables scroll in their own region: the page itself never scrolls sideways.
+        expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await screenshot(p, `admin-contracts-${short}-${width}`);
         // The service contract's editor with its package.
         await p.getByRole('row').filter({ hasText: serviceName }).getByRole('button').first().click();

@@ -256,6 +256,8 @@ describe('content in the staff desk', () => {
         await page.getByRole('cell', { name: invoiceNumber, exact: true }).waitFor();
         await page.getByRole('cell', { name: publicName, exact: true }).waitFor();
         await expectAccessible(page);
+        // Wide tables scroll in their own region: the page itself never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await screenshot(page, `admin-content-documents-${short}-${width}`);
         await page.goto(`${ADMIN_URL}/signatures`);
         await page.getByRole('button', { name: documentName }).waitFor();

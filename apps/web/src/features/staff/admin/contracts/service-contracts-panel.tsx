@@ -116,7 +116,8 @@ export function ServiceContractsPanel({ companyId }: { companyId: number }) {
                 <Table.Th>{t('catalog.service.activeFrom')}</Table.Th>
                 <Table.Th>{t('catalog.service.activeTo')}</Table.Th>
                 <Table.Th>{t('catalog.service.packages')}</Table.Th>
-                <Table.Th>
+                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                <Table.Th pos="relative">
                   <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
@@ -126,7 +127,12 @@ export function ServiceContractsPanel({ companyId }: { companyId: number }) {
                 <Table.Tr key={c.id}>
                   <Table.Td>{c.name}</Table.Td>
                   <Table.Td>
-                    <Badge variant="outline" color={c.status === 1 ? 'teal.9' : 'gray.7'} size="sm">
+                    <Badge
+                      variant="outline"
+                      color={c.status === 1 ? 'teal.9' : 'gray.7'}
+                      size="sm"
+                      miw="max-content"
+                    >
                       {t(`catalog.service.statuses.${c.status}`)}
                     </Badge>
                   </Table.Td>

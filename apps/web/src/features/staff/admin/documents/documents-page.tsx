@@ -397,7 +397,8 @@ function ItemList({
                       : t('content.total')}
                 </Table.Th>
                 <Table.Th>{t('content.fileName')}</Table.Th>
-                <Table.Th>
+                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                <Table.Th pos="relative">
                   <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>

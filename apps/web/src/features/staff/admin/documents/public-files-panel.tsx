@@ -74,7 +74,8 @@ export function PublicFilesPanel() {
               <Table.Tr>
                 <Table.Th>{t('content.publicFiles.name')}</Table.Th>
                 <Table.Th>{t('content.fileName')}</Table.Th>
-                <Table.Th>
+                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                <Table.Th pos="relative">
                   <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
