@@ -1,6 +1,7 @@
 // The desk's catalogue administration (issue 14 items 2 and 4) on the demo portal: an admin creates a
 // booking link with weekly hours and the booking page offers those hours; cancels a booking and the
-// customer's cancellation e-mail is in the outbox; creates an hour contract the contact then sees.
+// customer's cancellation e-mail is in the outbox; creates an hour contract and a service contract with
+// a package that the contact then sees.
 // Screenshots of the sections at 1366 and 360 px in it/en/es, each checked with axe.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { expectAccessible, login, PASSWORD, post, settled, signedIn } from './cu
 const ADMIN = 'marco.ferri@sportello.example';
 const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
 const RUN = Date.now().toString(36);
+const PDF = Buffer.from('%PDF-1.4\n% condizioni\n%%EOF\n');
 const LANGUAGES = [
   ['it-IT', 'it'],
   ['en-EN', 'en'],
@@ -69,6 +71,8 @@ describe('catalogue administration', () => {
   const errors: string[] = [];
   const linkTitle = `Consulenza ${RUN}`;
   const contractName = `Monte ore ${RUN}`;
+  const serviceName = `Manutenzione impianti ${RUN}`;
+  const packageName = `Pacchetto interventi ${RUN}`;
   let eventKey = '';
 
   beforeAll(async () => {
@@ -171,6 +175,39 @@ describe('catalogue administration', () => {
     expect(errors).toEqual([]);
   });
 
+  it('creates a service contract with a package that the contact then sees', async () => {
+    // The demo portal's service-contracts switch is on: the customer's Contracts are service contracts.
+    await page.goto(`${ADMIN_URL}/contracts?company=1`);
+    await page.getByRole('heading', { name: 'Service contracts' }).waitFor();
+    await page.getByRole('button', { name: 'New service contract' }).click();
+    await page.getByLabel('Name').fill(serviceName);
+    await page.getByRole('button', { name: 'Add package' }).click();
+    await page.getByLabel('Package name').fill(packageName);
+    await page.getByLabel('Includes').fill('10 interventi');
+    await page.getByLabel('Remaining').fill('9 interventi');
+    await page.getByRole('button', { name: 'Add activity' }).click();
+    await page.getByLabel('Activity type').fill('Intervento programmato');
+    // A document of the contract, dropped as a file (uploaded with its progress, sent by reference).
+    await page
+      .getByLabel('Drop documents of the contract here or click to choose (several at once)')
+      .setInputFiles({ name: 'condizioni-servizio.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.getByLabel('Name of the document condizioni-servizio.pdf').fill(`Condizioni ${RUN}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: serviceName, exact: true }).waitFor();
+    await page.getByRole('cell', { name: packageName, exact: true }).waitFor();
+
+    const customer = await signedIn(browser, await login('demo'), { language: 'en-EN' });
+    const mine = await customer.newPage();
+    await mine.goto(`${baseUrl}/demo/11/servicecontracts`);
+    await settled(mine);
+    const card = mine.getByTestId('service-contract').filter({ hasText: serviceName });
+    await card.waitFor();
+    await card.getByText(packageName).waitFor();
+    await card.getByRole('link', { name: new RegExp(`Condizioni ${RUN}`) }).waitFor();
+    await customer.close();
+    expect(errors).toEqual([]);
+  });
+
   // Each width in its languages (browser.ts languagesAt: one per width by default, all three with
   // npm run test:e2e:all-languages), axe on every screen.
   it('screens at 1366 and 360 px in their languages, accessible', async () => {
@@ -189,8 +226,16 @@ describe('catalogue administration', () => {
         await screenshot(p, `admin-bookings-${short}-${width}`);
         await p.goto(`${ADMIN_URL}/contracts?company=1`);
         await p.getByRole('cell', { name: contractName }).waitFor();
+        await p.getByRole('cell', { name: serviceName, exact: true }).waitFor();
         await expectAccessible(p);
+        // Wide tables scroll in their own region: the page itself never scrolls sideways.
+        expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await screenshot(p, `admin-contracts-${short}-${width}`);
+        // The service contract's editor with its package.
+        await p.getByRole('row').filter({ hasText: serviceName }).getByRole('button').first().click();
+        await p.getByRole('group', { name: packageName }).waitFor();
+        await expectAccessible(p);
+        await screenshot(p, `admin-service-contract-${short}-${width}`);
         await p.goto(`${ADMIN_URL}/wiki?company=1`);
         await p.getByRole('main').getByRole('table').waitFor();
         await expectAccessible(p);

@@ -99,6 +99,7 @@ describe('content in the staff desk', () => {
   const stamp = Date.now().toString(36).toUpperCase();
   const invoiceNumber = `FT-E2E-${stamp}`;
   const documentName = `Accordo E2E ${stamp}`;
+  const publicName = `Listino E2E ${stamp}`;
 
   beforeAll(async () => {
     browser = await launch();
@@ -145,6 +146,42 @@ describe('content in the staff desk', () => {
     const p = await customer.newPage();
     await p.goto(`${baseUrl}/demo/11/invoices`);
     await p.getByText(invoiceNumber).first().waitFor();
+    await customer.close();
+  });
+
+  it('the admin publishes public files (several at once), renames one; the contact sees it in Public files', async () => {
+    const context = await contextWith(browser, { staffToken });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${ADMIN_URL}/documents`);
+    await page.getByRole('heading', { name: 'Public files of the portal', level: 2 }).waitFor();
+    await page.getByLabel('Drop public files here or click to choose (several at once)').setInputFiles([
+      { name: 'listino-e2e.pdf', mimeType: 'application/pdf', buffer: await pdf('Listino') },
+      { name: 'orari-e2e.pdf', mimeType: 'application/pdf', buffer: await pdf('Orari') },
+    ]);
+    const listino = page.getByRole('region', { name: 'listino-e2e.pdf' });
+    const orari = page.getByRole('region', { name: 'orari-e2e.pdf' });
+    await listino.getByLabel('Name shown to customers').fill(`${publicName} bozza`);
+    await listino.getByRole('button', { name: 'Publish' }).click();
+    await listino.waitFor({ state: 'detached' });
+    await orari.getByRole('button', { name: 'Publish' }).click();
+    await orari.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'orari-e2e', exact: true }).waitFor();
+    // Renamed in place.
+    await page.getByRole('button', { name: `Rename ${publicName} bozza` }).click();
+    const dialog = page.getByRole('dialog', { name: `Rename ${publicName} bozza` });
+    await dialog.getByLabel('Name shown to customers').fill(publicName);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: publicName, exact: true }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+
+    const customer = await contextWith(browser, { contactToken });
+    const p = await customer.newPage();
+    await p.goto(`${baseUrl}/demo/11/publicfiles`);
+    await p.getByText(publicName, { exact: true }).first().waitFor();
     await customer.close();
   });
 
@@ -217,7 +254,10 @@ describe('content in the staff desk', () => {
         const page = await context.newPage();
         await page.goto(`${ADMIN_URL}/documents?company=1`);
         await page.getByRole('cell', { name: invoiceNumber, exact: true }).waitFor();
+        await page.getByRole('cell', { name: publicName, exact: true }).waitFor();
         await expectAccessible(page);
+        // Wide tables scroll in their own region: the page itself never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await screenshot(page, `admin-content-documents-${short}-${width}`);
         await page.goto(`${ADMIN_URL}/signatures`);
         await page.getByRole('button', { name: documentName }).waitFor();

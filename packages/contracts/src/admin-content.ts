@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { importIdSchema } from './admin';
 import { errorSchema, isoDateTime } from './common';
-import { entityFileInputSchema, entityFileSchema } from './entities';
+import { entityFileInputSchema, entityFileSchema, publicFileEntitySchema } from './entities';
 import { binaryAnswer, defineRoute, type Access } from './route';
 import { staffPortalParamsSchema } from './staff';
 
@@ -52,6 +52,8 @@ export const contentKinds = ['invoice', 'estimate', 'document', 'report'] as con
 export const contentKindSchema = z.enum(contentKinds);
 export type ContentKind = z.infer<typeof contentKindSchema>;
 export const CONTENT_PAGE_MAX = 100;
+/** The desk lists at most this many public files of a portal. */
+export const PUBLIC_FILES_MAX = 500;
 export const contentListQuerySchema = z.object({
   kind: contentKindSchema,
   cursor: cursorSchema,
@@ -271,5 +273,14 @@ export const contentStaffRoutes = {
     access: staffAdmin,
     tags: ['staff: admin'],
     summary: "A company's invoices, estimates, documents or activity reports, newest id first; keyset",
+  }),
+  publicFiles: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/content/public-files',
+    params: staffPortalParamsSchema,
+    responses: { 200: z.object({ items: z.array(publicFileEntitySchema) }) },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: `The portal's public files by name (at most ${PUBLIC_FILES_MAX}); each changes through \`…/admin/public-files\``,
   }),
 };

@@ -1,7 +1,7 @@
 /**
  * The catalogue's entities one by one (issue 12 item 4, issue 14 items 2 and 4): hour and unit
- * contracts with their activities, subscriptions (the import's recurring advances), appointment links
- * and task links. Bodies are the import's objects (the import's schemas, so its rules hold here too);
+ * contracts with their activities, service contracts with their packages, subscriptions (the import's
+ * recurring advances), appointment links, task links and the wiki. Bodies are the import's objects (the import's schemas, so its rules hold here too);
  * their routes come from `entityRoutesUnder` (entities.ts) like every other entity. Also the staff
  * admin's lists of them and the bookings of the appointment links.
  */
@@ -12,6 +12,9 @@ import {
   importContractActivitySchema,
   importIdSchema,
   importRecurringAdvanceSchema,
+  importServiceContractDocumentSchema,
+  importServiceContractSchema,
+  importServicePackageSchema,
   importTaskLinkSchema,
   importWikiElementSchema,
   importWikiFolderSchema,
@@ -19,6 +22,7 @@ import {
   weeklyHoursSchema,
 } from './admin';
 import { errorSchema, isoDateTime } from './common';
+import { entityFileInputSchema } from './entity-files';
 import { defineRoute } from './route';
 import { staffPortalParamsSchema } from './staff';
 
@@ -85,6 +89,74 @@ export const activityContractEntitySchema = z.object({
 export type ActivityContractCreate = z.infer<typeof activityContractCreateSchema>;
 export type ActivityContractUpdate = z.infer<typeof activityContractUpdateSchema>;
 export type ActivityContractEntity = z.infer<typeof activityContractEntitySchema>;
+
+// ---- service contracts with their packages --------------------------------------------------------
+
+/** A package as the import has it; its activities without report files (as a contract's activities). */
+export const servicePackageInputSchema = importServicePackageSchema
+  .extend({ activities: z.array(contractActivityInputSchema).max(5000).nullish() })
+  .superRefine((p, ctx) => uniqueIds(p.activities, ctx, 'activities'));
+/**
+ * A document of the contract: new bytes in `file` (inline or `{uploadId}`, as the other file-bearing
+ * kinds); without `file`, a document named again keeps its file (a new one needs it). Left out of the
+ * list, a document goes.
+ */
+export const serviceContractDocumentInputSchema = importServiceContractDocumentSchema.extend({
+  file: entityFileInputSchema.optional(),
+});
+const serviceContractFields = importServiceContractSchema
+  .omit({ id: true, extra: true, documents: true, packages: true })
+  .extend({
+    companyId: importIdSchema,
+    tagIds: z.array(importIdSchema).max(500).nullish(),
+    wikiElementIds: z.array(importIdSchema).max(500).nullish(),
+    documents: z.array(serviceContractDocumentInputSchema).max(500).nullish(),
+    packages: z.array(servicePackageInputSchema).max(500).nullish(),
+  });
+const serviceContractRules = (
+  c: { documents?: { id: number }[] | null | undefined; packages?: { id: number }[] | null | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  uniqueIds(c.documents, ctx, 'documents');
+  uniqueIds(c.packages, ctx, 'packages');
+};
+export const serviceContractCreateSchema = serviceContractFields
+  .extend({ id: newId })
+  .superRefine(serviceContractRules);
+export const serviceContractUpdateSchema = serviceContractFields.partial().superRefine(serviceContractRules);
+export const serviceContractEntitySchema = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  /** 1: active, 4: expired. */
+  status: z.union([z.literal(1), z.literal(4)]),
+  activeFrom: isoDateTime,
+  activeTo: isoDateTime.nullable(),
+  /** Tags of the portal, by id. */
+  tagIds: z.array(z.number().int()),
+  /** Wiki elements of the same company, by id. */
+  wikiElementIds: z.array(z.number().int()),
+  documents: z.array(
+    z.object({
+      id: z.number().int(),
+      documentName: z.string(),
+      /** Bytes: `GET /api/integration/v1/files/:id`. */
+      fileId: z.number().int(),
+    }),
+  ),
+  packages: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      unitsText: z.string(),
+      residualText: z.string(),
+      activities: z.array(contractActivityEntitySchema),
+    }),
+  ),
+});
+export type ServiceContractCreate = z.infer<typeof serviceContractCreateSchema>;
+export type ServiceContractUpdate = z.infer<typeof serviceContractUpdateSchema>;
+export type ServiceContractEntity = z.infer<typeof serviceContractEntitySchema>;
 
 // ---- subscriptions (recurring advances) ----------------------------------------------------------
 
@@ -200,6 +272,7 @@ export type TaskLinkEntity = z.infer<typeof taskLinkEntitySchema>;
 const bigId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const catalogParams = {
   activityContract: z.object({ contractid: bigId }),
+  serviceContract: z.object({ servicecontractid: bigId }),
   subscription: z.object({ subscriptionid: bigId }),
   appointmentLink: z.object({ eventkey: importAppointmentLinkSchema.shape.eventKey }),
   taskLink: z.object({ eventkey: importTaskLinkSchema.shape.eventKey }),
@@ -298,6 +371,16 @@ export const catalogAdminRoutes = {
     access: staffAdmin,
     tags,
     summary: "A company's hour and unit contracts with their activities, newest start first",
+  }),
+  serviceContracts: defineRoute({
+    method: 'GET',
+    path: `${admin}/service-contracts`,
+    params: staffPortalParamsSchema,
+    query: companyListQuerySchema,
+    responses: { 200: z.object({ items: z.array(serviceContractEntitySchema) }) },
+    access: staffAdmin,
+    tags,
+    summary: `A company's service contracts with their packages, newest start first (at most ${CATALOG_LIST_MAX})`,
   }),
   wiki: defineRoute({
     method: 'GET',

@@ -17,9 +17,9 @@ import {
   importDateSchema,
   importDocumentFileSchema,
   importEstimateSchema,
-  fileRefSchema,
   importIdSchema,
   importInvoiceSchema,
+  importPublicFileSchema,
   importTicketSchema,
   importUserSchema,
 } from './admin';
@@ -32,6 +32,9 @@ import {
   appointmentLinkEntitySchema,
   appointmentLinkUpdateSchema,
   catalogParams,
+  serviceContractCreateSchema,
+  serviceContractEntitySchema,
+  serviceContractUpdateSchema,
   subscriptionCreateSchema,
   subscriptionEntitySchema,
   subscriptionUpdateSchema,
@@ -45,6 +48,7 @@ import {
   wikiFolderEntitySchema,
   wikiFolderUpdateSchema,
 } from './entities-catalog';
+import { entityFileInputSchema, entityFileSchema } from './entity-files';
 import { staffPortalParamsSchema } from './staff';
 import { permissionShape } from './permissions';
 import { binaryAnswer, defineRoute, type Access, type RouteContract } from './route';
@@ -124,26 +128,13 @@ export type TicketEntity = z.infer<typeof ticketEntitySchema>;
 export type TicketCreate = z.infer<typeof ticketCreateSchema>;
 export type TicketUpdate = z.infer<typeof ticketUpdateSchema>;
 
-/** A file of an entity as the API shows it (its bytes: `GET /api/integration/v1/files/:id`). */
-export const entityFileSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  contentType: z.string(),
-  size: z.number().int(),
-});
-/**
- * A file uploaded before the change by the same caller and not attached yet: a staff user's upload
- * (`POST /api/staff/portals/:company/uploads`) on the staff routes, the key's own upload
- * (`POST /api/integration/v1/files`) on the key routes. The change attaches it (once); an upload
- * never attached still expires after 24 hours. Anything else is 422 `upload_not_found`.
- */
-export const uploadedFileRefSchema = z.strictObject({ uploadId: z.number().int().min(1).max(2_147_483_647) });
-/**
- * The file of an entity: inline as the import does (`{name, contentType, base64}`, at most
- * MAX_UPLOAD_MB decoded, 413 otherwise) or `{uploadId}` of an earlier upload (large files, progress).
- */
-export const entityFileInputSchema = z.union([uploadedFileRefSchema, fileRefSchema]);
-export type EntityFileInput = z.infer<typeof entityFileInputSchema>;
+// The file of an entity, as shown and as given (entity-files.ts; the catalogue's kinds use it too).
+export {
+  entityFileInputSchema,
+  entityFileSchema,
+  uploadedFileRefSchema,
+  type EntityFileInput,
+} from './entity-files';
 
 /**
  * Invoices and estimates carry their PDF in `document` (see entityFileInputSchema); an update
@@ -222,6 +213,24 @@ export type ReportUpdate = z.infer<typeof reportUpdateSchema>;
 export type ReportEntity = z.infer<typeof reportEntitySchema>;
 
 /**
+ * A public file of the portal (every contact of the portal sees it under Public files), with its bytes
+ * as `file` (see entityFileInputSchema); an update without `file` keeps the stored one.
+ */
+const publicFileFields = importPublicFileSchema
+  .omit({ id: true, extra: true })
+  .extend({ file: entityFileInputSchema });
+export const publicFileCreateSchema = publicFileFields.extend({ id: newId });
+export const publicFileUpdateSchema = publicFileFields.partial();
+export const publicFileEntitySchema = z.object({
+  id: z.number().int(),
+  fileName: z.string(),
+  file: entityFileSchema,
+});
+export type PublicFileCreate = z.infer<typeof publicFileCreateSchema>;
+export type PublicFileUpdate = z.infer<typeof publicFileUpdateSchema>;
+export type PublicFileEntity = z.infer<typeof publicFileEntitySchema>;
+
+/**
  * Invite a person to contacts of the portal: a user (global name, case-insensitive) without a password
  * is created and e-mailed an invitation link (7 days).
  */
@@ -254,7 +263,9 @@ export const entityKinds = [
   'estimate',
   'document',
   'report',
+  'public_file',
   'activity_contract',
+  'service_contract',
   'subscription',
   'appointment_link',
   'task_link',
@@ -363,6 +374,9 @@ const documentParam = z.object({
   documentid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 const reportParam = z.object({ reportid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const publicFileParam = z.object({
+  publicfileid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
 const userParam = z.object({ username: z.string().trim().min(1).max(200) });
 const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
@@ -532,6 +546,15 @@ function entityRoutesUnder<
     reportEntitySchema,
     { event: 'report', ...withFile },
   );
+  const publicFile = crud(
+    'public file of the portal',
+    'public-files',
+    params.extend(publicFileParam.shape),
+    publicFileCreateSchema,
+    publicFileUpdateSchema,
+    publicFileEntitySchema,
+    { event: 'public_file', ...withFile },
+  );
   const userOne = params.extend(userParam.shape);
   const userAction = (method: 'POST' | 'DELETE', suffix: string, summary: string, description: string) =>
     defineRoute({
@@ -605,6 +628,19 @@ function entityRoutesUnder<
     activityContractEntitySchema,
     { event: 'activity_contract', deleteNote: ' With its activities.' },
   );
+  const serviceContract = crud(
+    'service contract',
+    'service-contracts',
+    params.extend(catalogParams.serviceContract.shape),
+    serviceContractCreateSchema,
+    serviceContractUpdateSchema,
+    serviceContractEntitySchema,
+    {
+      event: 'service_contract',
+      deleteNote: ' With its packages, their activities and its documents.',
+      ...withFile,
+    },
+  );
   const subscription = crud(
     'subscription (recurring advance)',
     'subscriptions',
@@ -659,7 +695,9 @@ function entityRoutesUnder<
     estimate,
     document,
     report,
+    publicFile,
     activityContract,
+    serviceContract,
     subscription,
     appointmentLink,
     taskLink,

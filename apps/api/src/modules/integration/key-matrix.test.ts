@@ -215,6 +215,17 @@ const newDocument = {
 
 const newReport = { companyId: 10, name: 'M', dateTime: '2026-11-01', taskId: 5003, document: pdfDoc };
 const newHourContract = { companyId: 10, name: 'M', start: '2026-01-01', activityContractType: 0 };
+// Tag 1 of the portal and wiki element 100 of company 10 exist in both portals.
+const newServiceContract = {
+  companyId: 10,
+  name: 'M',
+  status: 1,
+  activeFrom: '2026-01-01',
+  tagIds: [1],
+  wikiElementIds: [100],
+  packages: [{ id: 1, name: 'P' }],
+};
+const newPublicFile = { fileName: 'M', file: pdfDoc };
 const newSubscription = {
   companyId: 10,
   code: 'M',
@@ -284,6 +295,20 @@ const matrix: Record<string, Row> = {
     () => freshOfAcme('activity-contracts', newHourContract),
     { hoursAmount: 3 },
     'contractid',
+  ),
+  ...entityRows(
+    'service-contracts',
+    newServiceContract,
+    () => freshOfAcme('service-contracts', newServiceContract),
+    { status: 4 },
+    'servicecontractid',
+  ),
+  ...entityRows(
+    'public-files',
+    newPublicFile,
+    () => freshOfAcme('public-files', newPublicFile),
+    { fileName: 'N' },
+    'publicfileid',
   ),
   ...entityRows(
     'subscriptions',

@@ -2,7 +2,12 @@
  * The desk's content section (pickers, a company's documents) and signature requests, under the
  * integration API (a key) and the staff admin root (a staff admin): thin routes over the services.
  */
-import { contentStaffRoutes, signatureKeyRoutes, signatureStaffRoutes } from '@sportello/contracts';
+import {
+  contentStaffRoutes,
+  PUBLIC_FILES_MAX,
+  signatureKeyRoutes,
+  signatureStaffRoutes,
+} from '@sportello/contracts';
 import type { FastifyReply } from 'fastify';
 import type { App, AppContext } from '../../../platform/context';
 import { notFound } from '../../../platform/errors';
@@ -10,6 +15,7 @@ import { contentDisposition } from '../../../platform/files';
 import { route } from '../../../platform/route';
 import { idemOf, keyActor, send, staffActor } from '../entities/entities.routes';
 import type { Actor } from '../entities/entities.service';
+import { listPublicFileEntities } from '../entities/entities.queries';
 import { companyContacts, companyItems, companyRow, findCompanies } from './content.queries';
 import {
   cancelSignatureRequest,
@@ -84,6 +90,9 @@ export function registerContentRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, c.contacts, async (req, _r, st) =>
     companyContacts(ctx.database.db, await companyOf(staffActor(st).portalId, req.params.id)),
   );
+  route(app, ctx, c.publicFiles, async (_req, _r, st) => ({
+    items: await listPublicFileEntities(ctx.database.db, staffActor(st).portalId, PUBLIC_FILES_MAX),
+  }));
   route(app, ctx, c.items, async (req, _r, st) =>
     companyItems(
       ctx.database.db,

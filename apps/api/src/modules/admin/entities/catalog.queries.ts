@@ -8,6 +8,7 @@ import {
   COMPANY_PICK_MAX,
   type ActivityContractEntity,
   type AppointmentLinkEntity,
+  type ServiceContractEntity,
   type SubscriptionEntity,
   type TaskLinkEntity,
   type WikiElementEntity,
@@ -20,20 +21,37 @@ const lockOf = (lock: boolean, alias: string) => (lock ? sql`for update of ${sql
 
 // ---- hour and unit contracts ---------------------------------------------------------------------
 
-const activityContractSelect = sql`select ac.id as row_id, ac.ext_id, co.ext_id as company_ext, ac.name,
-    ac.start, ac."end", ac.contract_type, ac.hours_amount, ac.unit_amount,
-    coalesce((select json_agg(json_build_object('id', a.ext_id, 'activityTypeName', a.activity_type_name,
+/** The activities of one parent (an hour contract or a service package) as JSON, in their order. */
+const activitiesJson = (parent: 'activity_contract_id' | 'package_id', id: string) =>
+  sql.raw(`coalesce((select json_agg(json_build_object('id', a.ext_id, 'activityTypeName', a.activity_type_name,
         'start', a.start, 'durationMinutes', a.duration_minutes, 'units', a.units,
         'assignedUser', a.assigned_user, 'addressType', a.address_type, 'address', a.address,
         'reportFileId', a.report_file_id) order by a.id)
-      from contract_activities a where a.activity_contract_id = ac.id), '[]'::json) as activities
+      from contract_activities a where a.${parent} = ${id}), '[]'::json)`);
+
+const activityContractSelect = sql`select ac.id as row_id, ac.ext_id, co.ext_id as company_ext, ac.name,
+    ac.start, ac."end", ac.contract_type, ac.hours_amount, ac.unit_amount,
+    ${activitiesJson('activity_contract_id', 'ac.id')} as activities
   from activity_contracts ac join companies co on co.id = ac.company_id`;
 
+/** A JSON value as the driver hands it (PGlite: parsed; node-postgres: parsed, or text for `json`). */
+const jsonOf = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/** The activities of a contract or package as the API shows them. */
+const activitiesOf = (list: Record<string, unknown>[]): ActivityContractEntity['activities'] =>
+  list.map((a) => ({
+    id: num(a.id),
+    activityTypeName: String(a.activityTypeName),
+    start: iso(a.start),
+    durationMinutes: num(a.durationMinutes),
+    units: numOrNull(a.units),
+    assignedUser: String(a.assignedUser),
+    addressType: num(a.addressType),
+    activityLocation_Address: (a.address as string | null) ?? null,
+    reportFileId: numOrNull(a.reportFileId),
+  }));
+
 function activityContractOf(r: Record<string, unknown>): Stored<ActivityContractEntity> {
-  const activities = (typeof r.activities === 'string' ? JSON.parse(r.activities) : r.activities) as Record<
-    string,
-    unknown
-  >[];
   return {
     rowId: num(r.row_id),
     id: num(r.ext_id),
@@ -44,17 +62,7 @@ function activityContractOf(r: Record<string, unknown>): Stored<ActivityContract
     activityContractType: num(r.contract_type) === 1 ? 1 : 0,
     hoursAmount: numOrNull(r.hours_amount),
     unitAmount: numOrNull(r.unit_amount),
-    activities: activities.map((a) => ({
-      id: num(a.id),
-      activityTypeName: String(a.activityTypeName),
-      start: iso(a.start),
-      durationMinutes: num(a.durationMinutes),
-      units: numOrNull(a.units),
-      assignedUser: String(a.assignedUser),
-      addressType: num(a.addressType),
-      activityLocation_Address: (a.address as string | null) ?? null,
-      reportFileId: numOrNull(a.reportFileId),
-    })),
+    activities: activitiesOf(jsonOf(r.activities)),
   };
 }
 
@@ -85,6 +93,109 @@ export async function listActivityContracts(
       order by ac.start desc, ac.id desc limit ${CATALOG_LIST_MAX}`,
   );
   return rows.map((r) => withoutRowId(activityContractOf(r)));
+}
+
+// ---- service contracts ---------------------------------------------------------------------------
+
+const serviceContractSelect = sql`select sc.id as row_id, sc.ext_id, co.ext_id as company_ext, sc.name,
+    sc.status, sc.active_from, sc.active_to,
+    coalesce((select json_agg(tg.ext_id order by tg.ext_id)
+      from service_contract_tags st join tags tg on tg.id = st.tag_id
+      where st.service_contract_id = sc.id), '[]'::json) as tags,
+    coalesce((select json_agg(we.ext_id order by we.ext_id)
+      from service_contract_wiki_elements sw join wiki_elements we on we.id = sw.wiki_element_id
+      where sw.service_contract_id = sc.id), '[]'::json) as wiki,
+    coalesce((select json_agg(json_build_object('id', d.ext_id, 'documentName', d.document_name,
+        'fileId', d.file_id) order by d.ext_id, d.id)
+      from service_contract_documents d where d.service_contract_id = sc.id), '[]'::json) as documents,
+    coalesce((select json_agg(json_build_object('id', p.ext_id, 'name', p.name, 'unitsText', p.units_text,
+        'residualText', p.residual_text, 'activities', ${activitiesJson('package_id', 'p.id')})
+        order by p.position, p.id)
+      from service_contract_packages p where p.service_contract_id = sc.id), '[]'::json) as packages
+  from service_contracts sc join companies co on co.id = sc.company_id`;
+
+function serviceContractOf(r: Record<string, unknown>): Stored<ServiceContractEntity> {
+  const documents = jsonOf<Record<string, unknown>[]>(r.documents);
+  const packages = jsonOf<Record<string, unknown>[]>(r.packages);
+  return {
+    rowId: num(r.row_id),
+    id: num(r.ext_id),
+    companyId: num(r.company_ext),
+    name: String(r.name),
+    status: num(r.status) === 4 ? 4 : 1,
+    activeFrom: iso(r.active_from),
+    activeTo: r.active_to === null ? null : iso(r.active_to),
+    tagIds: jsonOf<unknown[]>(r.tags).map(num),
+    wikiElementIds: jsonOf<unknown[]>(r.wiki).map(num),
+    documents: documents.map((d) => ({
+      id: num(d.id),
+      documentName: String(d.documentName),
+      fileId: num(d.fileId),
+    })),
+    packages: packages.map((p) => ({
+      id: num(p.id),
+      name: String(p.name),
+      unitsText: String(p.unitsText),
+      residualText: String(p.residualText),
+      activities: activitiesOf(p.activities as Record<string, unknown>[]),
+    })),
+  };
+}
+
+export async function readServiceContract(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<ServiceContractEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${serviceContractSelect}
+      where sc.portal_id = ${portalId}::int and sc.ext_id = ${extId}::bigint ${lockOf(lock, 'sc')}`,
+  );
+  return rows[0] && serviceContractOf(rows[0]);
+}
+
+/** A company's service contracts (index service_contracts_company_idx), newest start first. */
+export async function listServiceContracts(
+  db: Queryable,
+  portalId: number,
+  companyExtId: number,
+): Promise<ServiceContractEntity[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${serviceContractSelect}
+      where co.portal_id = ${portalId}::int and co.ext_id = ${companyExtId}::bigint
+      order by sc.active_from desc, sc.id desc limit ${CATALOG_LIST_MAX}`,
+  );
+  return rows.map((r) => withoutRowId(serviceContractOf(r)));
+}
+
+/**
+ * The first of `tagIds` the portal lacks, or of `wikiElementIds` the company lacks (the service
+ * contract's references), in one statement; null when every one is there.
+ */
+export async function missingServiceRefs(
+  db: Queryable,
+  portalId: number,
+  companyRowId: number,
+  tagIds: number[],
+  wikiElementIds: number[],
+): Promise<{ field: 'tagIds' | 'wikiElementIds'; id: number } | null> {
+  const list = (ids: number[]) => `{${ids.map(Number).join(',')}}`;
+  const rows = await queryRows<{ field: 'tagIds' | 'wikiElementIds'; id: unknown }>(
+    db,
+    sql`(select 'tagIds' as field, x.id from unnest(${list(tagIds)}::bigint[]) as x(id)
+        where not exists (select 1 from tags t where t.portal_id = ${portalId}::int and t.ext_id = x.id)
+        limit 1)
+      union all
+      (select 'wikiElementIds', x.id from unnest(${list(wikiElementIds)}::bigint[]) as x(id)
+        where not exists (select 1 from wiki_elements we where we.portal_id = ${portalId}::int
+          and we.ext_id = x.id and we.company_id = ${companyRowId}::int)
+        limit 1)`,
+  );
+  const r = rows[0];
+  return r ? { field: r.field, id: num(r.id) } : null;
 }
 
 // ---- subscriptions -------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 /**
- * The catalogue's entities one by one: hour and unit contracts, subscriptions, appointment links and
- * task links, through the import's writers (so the import's rules and "write only what differs" hold),
+ * The catalogue's entities one by one: hour and unit contracts, service contracts with their
+ * packages, subscriptions, appointment links, task links and the wiki, through the import's writers (so the import's rules and "write only what differs" hold),
  * with the audit row and the event in the change's transaction (entities.service's `record`). Also the
  * staff admin's lists (the bookings and their cancellation are the appointments module's).
  */
@@ -9,7 +9,9 @@ import {
   entityErrorCodes,
   type ActivityContractEntity,
   type AppointmentLinkEntity,
+  type EntityFileInput,
   type FileRef,
+  type ServiceContractEntity,
   type SubscriptionEntity,
   type TaskLinkEntity,
   type WikiElementEntity,
@@ -17,22 +19,25 @@ import {
 } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
 import type { AppContext } from '../../../platform/context';
-import { conflict } from '../../../platform/errors';
+import { AppError, conflict } from '../../../platform/errors';
 import { ImportFiles } from '../import.files';
 import { writeRecurringAdvances } from '../writers/billing';
-import { writeActivityContracts } from '../writers/contracts';
+import { writeActivityContracts, writeServiceContracts } from '../writers/contracts';
 import { writeAppointmentLinks, writeTaskLinks } from '../writers/public-links';
 import { writeWikiElements, writeWikiFolders } from '../writers/wiki';
 import { PortalScope } from '../writers/support';
 import {
   listActivityContracts,
   listAppointmentLinks,
+  listServiceContracts,
   listSubscriptions,
   listTaskLinks,
   listWiki,
+  missingServiceRefs,
   pickCompanies,
   readActivityContract,
   readAppointmentLink,
+  readServiceContract,
   readSubscription,
   readTaskLink,
   rowIdOf,
@@ -42,6 +47,7 @@ import {
   wikiInUse,
 } from './catalog.queries';
 import { deleteRow, lockPortal, nextExtId, readCompany, type Stored } from './entities.queries';
+import { claimUpload } from './uploads.queries';
 import {
   inTransaction,
   missing,
@@ -49,6 +55,8 @@ import {
   publicOf,
   record,
   unknownReference,
+  uploadNotFound,
+  withFiles,
   type Actor,
   type EntityService,
   type Idem,
@@ -57,12 +65,22 @@ import {
 /** A writers' scope that hands out files kept from the stored rows (an update names no bytes). */
 class KeptFiles extends PortalScope {
   readonly kept = new Map<FileRef, number>();
+  override fileId(ref: FileRef): number {
+    return this.kept.get(ref) ?? super.fileId(ref);
+  }
   override optionalFileId(ref: FileRef | null | undefined): number | null {
     return ref ? (this.kept.get(ref) ?? super.optionalFileId(ref)) : null;
   }
+  /** A reference the writers resolve to the stored file `fileId` (none for null). */
+  keep(fileId: number | null | undefined): FileRef | undefined {
+    if (!fileId) return undefined;
+    const ref = { name: 'kept' } as FileRef;
+    this.kept.set(ref, fileId);
+    return ref;
+  }
 }
-const scopeOf = (ctx: AppContext, tx: Tx, actor: Actor) =>
-  new KeptFiles(tx, actor.portalId, actor.timeZone, new ImportFiles(), noHtml, ctx.clock.now());
+const scopeOf = (ctx: AppContext, tx: Tx, actor: Actor, files = new ImportFiles()) =>
+  new KeptFiles(tx, actor.portalId, actor.timeZone, files, noHtml, ctx.clock.now());
 
 type Fields = Record<string, unknown>;
 
@@ -72,7 +90,13 @@ type Fields = Record<string, unknown>;
  */
 interface Kind<Id extends number | string, E> {
   entity:
-    'activity_contract' | 'subscription' | 'appointment_link' | 'task_link' | 'wiki_folder' | 'wiki_element';
+    | 'activity_contract'
+    | 'service_contract'
+    | 'subscription'
+    | 'appointment_link'
+    | 'task_link'
+    | 'wiki_folder'
+    | 'wiki_element';
   what: string;
   idField: 'id' | 'eventKey';
   read: (
@@ -82,6 +106,9 @@ interface Kind<Id extends number | string, E> {
     lock?: boolean,
   ) => Promise<Stored<E> | undefined>;
   next: (tx: Tx, portalId: number) => Promise<Id>;
+  /** The inline bytes a body carries (staged before the transaction, discarded if it fails). */
+  inline?: (body: Fields) => FileRef[];
+  /** `files`: the staged bytes of `inline`, for the writers' scope. */
   write: (
     ctx: AppContext,
     tx: Tx,
@@ -89,11 +116,13 @@ interface Kind<Id extends number | string, E> {
     id: Id,
     fields: Fields,
     stored: Stored<E> | undefined,
+    files: ImportFiles,
   ) => Promise<void>;
   /** 409 `entity_in_use` when the delete would take what others still need. */
   checkDelete?: (ctx: AppContext, tx: Tx, stored: Stored<E>) => Promise<void>;
   table:
     | 'activity_contracts'
+    | 'service_contracts'
     | 'recurring_advances'
     | 'appointment_links'
     | 'task_links'
@@ -114,40 +143,44 @@ function kindService<Id extends number | string, E extends object>(
       return publicOf(e)!;
     },
     create: (ctx, actor, body, idem?: Idem) =>
-      inTransaction(ctx, actor, idem, body, async (tx) => {
-        await lockPortal(tx, actor.portalId);
-        const id = (body[kind.idField] as Id | undefined) ?? (await kind.next(tx, actor.portalId));
-        if (await kind.read(tx, actor.portalId, id))
-          throw conflict(`A ${kind.what} ${String(id)} exists`, entityErrorCodes.entityExists);
-        const { [kind.idField]: _id, ...fields } = defined(body);
-        await kind.write(ctx, tx, actor, id, fields, undefined);
-        const after = publicOf(await kind.read(tx, actor.portalId, id))!;
-        await record(ctx, tx, actor, {
-          entity: kind.entity,
-          entityId: id,
-          action: 'created',
-          before: null,
-          after,
-        });
-        return { status: 201, body: after };
-      }),
-    update: async (ctx, actor, id, body) =>
-      (
-        await inTransaction(ctx, actor, undefined, body, async (tx) => {
-          const stored = await kind.read(tx, actor.portalId, id, true);
-          if (!stored) throw missing(kind.what, id);
-          const before = publicOf(stored)!;
-          await kind.write(ctx, tx, actor, id, { ...before, ...defined(body) }, stored);
+      withFiles(ctx, kind.inline?.(body) ?? [], (files) =>
+        inTransaction(ctx, actor, idem, body, async (tx) => {
+          await lockPortal(tx, actor.portalId);
+          const id = (body[kind.idField] as Id | undefined) ?? (await kind.next(tx, actor.portalId));
+          if (await kind.read(tx, actor.portalId, id))
+            throw conflict(`A ${kind.what} ${String(id)} exists`, entityErrorCodes.entityExists);
+          const { [kind.idField]: _id, ...fields } = defined(body);
+          await kind.write(ctx, tx, actor, id, fields, undefined, files);
           const after = publicOf(await kind.read(tx, actor.portalId, id))!;
           await record(ctx, tx, actor, {
             entity: kind.entity,
             entityId: id,
-            action: 'updated',
-            before,
+            action: 'created',
+            before: null,
             after,
           });
-          return { status: 200, body: after };
-        })
+          return { status: 201, body: after };
+        }),
+      ),
+    update: async (ctx, actor, id, body) =>
+      (
+        await withFiles(ctx, kind.inline?.(body) ?? [], (files) =>
+          inTransaction(ctx, actor, undefined, body, async (tx) => {
+            const stored = await kind.read(tx, actor.portalId, id, true);
+            if (!stored) throw missing(kind.what, id);
+            const before = publicOf(stored)!;
+            await kind.write(ctx, tx, actor, id, { ...before, ...defined(body) }, stored, files);
+            const after = publicOf(await kind.read(tx, actor.portalId, id))!;
+            await record(ctx, tx, actor, {
+              entity: kind.entity,
+              entityId: id,
+              action: 'updated',
+              before,
+              after,
+            });
+            return { status: 200, body: after };
+          }),
+        )
       ).body,
     remove: async (ctx, actor, id) => {
       await inTransaction(ctx, actor, undefined, null, async (tx) => {
@@ -218,6 +251,91 @@ export const activityContracts = kindService<number, ActivityContractEntity>({
           hoursAmount: (f.hoursAmount as number | null | undefined) ?? null,
           unitAmount: (f.unitAmount as number | null | undefined) ?? null,
           activities,
+        },
+      },
+    ]);
+  },
+});
+
+type ServicePackage = ServiceContractEntity['packages'][number];
+/** A document of a service contract as a body gives it (`file`: new bytes) or as stored (`fileId`). */
+type ServiceDocument = { id: number; documentName: string; file?: EntityFileInput; fileId?: number };
+const inlineOf = (f: EntityFileInput | undefined): FileRef | undefined =>
+  f && !('uploadId' in f) ? f : undefined;
+
+/**
+ * Service contracts with their packages (import: `serviceContracts`, the import's writer): tags of
+ * the portal and wiki elements of the company by id (422 otherwise); packages with their activities
+ * replace the stored ones, an activity named again keeps its report; documents take new bytes (inline
+ * or `{uploadId}`), keep their file when named again without, and go when left out.
+ */
+export const serviceContracts = kindService<number, ServiceContractEntity>({
+  entity: 'service_contract',
+  what: 'service contract',
+  idField: 'id',
+  table: 'service_contracts',
+  read: readServiceContract,
+  next: (tx, portalId) => nextExtId(tx, 'service_contracts', portalId),
+  inline: (body) => ((body.documents ?? []) as ServiceDocument[]).flatMap((d) => inlineOf(d.file) ?? []),
+  write: async (ctx, tx, actor, id, f, stored, files) => {
+    const companyId = await companyRow(tx, actor, f.companyId as number);
+    const tagIds = (f.tagIds ?? []) as number[];
+    const wikiElementIds = (f.wikiElementIds ?? []) as number[];
+    const gap = await missingServiceRefs(tx, actor.portalId, companyId, tagIds, wikiElementIds);
+    if (gap)
+      throw unknownReference(
+        gap.field,
+        gap.id,
+        gap.field === 'wikiElementIds' ? ` in company ${String(f.companyId)}` : '',
+      );
+    const s = scopeOf(ctx, tx, actor, files);
+    const given = (f.documents ?? []) as ServiceDocument[];
+    const inline = given.flatMap((d) => inlineOf(d.file) ?? []);
+    if (inline.length > 0) await files.writeRows(tx, actor.portalId, inline, ctx.clock.now());
+    const kept = new Map((stored?.documents ?? []).map((d) => [d.id, d.fileId]));
+    const documents = [];
+    for (const [i, d] of given.entries()) {
+      let file: FileRef | undefined = inlineOf(d.file);
+      if (d.file && 'uploadId' in d.file) {
+        const upload = await claimUpload(tx, actor, d.file.uploadId, ctx.clock.now());
+        if (!upload) throw uploadNotFound(`documents[${i}].file`, d.file.uploadId);
+        file = s.keep(upload.id);
+      } else if (!file) file = s.keep(kept.get(d.id));
+      if (!file)
+        throw new AppError(
+          422,
+          entityErrorCodes.unknownReference,
+          `documents[${i}]: service contract ${id} has no document ${d.id}; a new document needs its file`,
+          [{ path: `documents[${i}].file`, message: 'a new document needs its file' }],
+        );
+      documents.push({ id: d.id, documentName: d.documentName, file });
+    }
+    const reports = new Map(
+      (stored?.packages ?? []).flatMap((p) => p.activities.map((a) => [`${p.id}:${a.id}`, a.reportFileId])),
+    );
+    const packages = ((f.packages ?? []) as ServicePackage[]).map((p) => ({
+      id: p.id,
+      name: p.name,
+      unitsText: p.unitsText ?? null,
+      residualText: p.residualText ?? null,
+      activities: (p.activities ?? []).map((a) => {
+        const { reportFileId: _r, ...rest } = a;
+        return { ...rest, report: s.keep(reports.get(`${p.id}:${a.id}`)) };
+      }),
+    }));
+    await writeServiceContracts(s, [
+      {
+        companyId,
+        item: {
+          id,
+          name: f.name as string,
+          status: f.status as 1 | 4,
+          activeFrom: f.activeFrom as string,
+          activeTo: (f.activeTo as string | null | undefined) ?? null,
+          tagIds,
+          wikiElementIds,
+          documents,
+          packages,
         },
       },
     ]);
@@ -353,6 +471,9 @@ export const wikiElements = kindService<number, WikiElementEntity>({
 
 export const listContractsOf = async (ctx: AppContext, portalId: number, companyId: number) => ({
   items: await listActivityContracts(ctx.database.db, portalId, companyId),
+});
+export const listServiceContractsOf = async (ctx: AppContext, portalId: number, companyId: number) => ({
+  items: await listServiceContracts(ctx.database.db, portalId, companyId),
 });
 export const listSubscriptionsOf = async (ctx: AppContext, portalId: number, companyId: number) => ({
   items: await listSubscriptions(ctx.database.db, portalId, companyId),

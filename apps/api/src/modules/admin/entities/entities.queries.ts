@@ -13,6 +13,7 @@ import {
   type ReportEntity,
   type EstimateEntity,
   type InvoiceEntity,
+  type PublicFileEntity,
   type TicketEntity,
   type UserEntity,
 } from '@sportello/contracts';
@@ -42,7 +43,9 @@ export async function nextExtId(
     | 'estimates'
     | 'activity_reports'
     | 'activity_contracts'
+    | 'service_contracts'
     | 'recurring_advances'
+    | 'public_files'
     | 'wiki_folders'
     | 'wiki_elements',
   portalId: number,
@@ -337,6 +340,48 @@ export async function readReport(
   );
 }
 
+const publicFileSelect = sql`select pf.id as row_id, pf.ext_id, pf.file_name,
+    f.id as file_id, f.name as file_name_stored, f.content_type, f.size
+  from public_files pf join files f on f.id = pf.file_id`;
+
+const publicFileOf = (r: Record<string, unknown>): Stored<PublicFileEntity> => ({
+  rowId: num(r.row_id),
+  id: num(r.ext_id),
+  fileName: String(r.file_name),
+  file: fileOf({ ...r, file_name: r.file_name_stored }),
+});
+
+export async function readPublicFile(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<PublicFileEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${publicFileSelect} where pf.portal_id = ${portalId}::int and pf.ext_id = ${extId}::bigint
+      ${lock ? sql`for update of pf` : sql``}`,
+  );
+  return rows[0] && publicFileOf(rows[0]);
+}
+
+/** The portal's public files by name, as the customers' list orders them (at most `limit`). */
+export async function listPublicFileEntities(
+  db: Queryable,
+  portalId: number,
+  limit: number,
+): Promise<PublicFileEntity[]> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`${publicFileSelect} where pf.portal_id = ${portalId}::int
+      order by lower(pf.file_name), pf.ext_id limit ${limit}::int`,
+  );
+  return rows.map((r) => {
+    const { rowId: _r, ...e } = publicFileOf(r);
+    return e;
+  });
+}
+
 /** Deletes a row of a company's file-carrying list (the file row stays for the sweeper's rules). */
 export async function deleteRow(
   tx: Tx,
@@ -346,7 +391,9 @@ export async function deleteRow(
     | 'documents'
     | 'activity_reports'
     | 'activity_contracts'
+    | 'service_contracts'
     | 'recurring_advances'
+    | 'public_files'
     | 'appointment_links'
     | 'task_links'
     | 'wiki_folders'

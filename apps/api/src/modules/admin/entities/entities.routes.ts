@@ -69,7 +69,9 @@ const entityServices: Record<
   estimate: svc.estimates,
   document: svc.documents,
   report: svc.reports,
+  publicFile: svc.publicFiles,
   activityContract: catalog.activityContracts,
+  serviceContract: catalog.serviceContracts,
   subscription: catalog.subscriptions,
   appointmentLink: catalog.appointmentLinks,
   taskLink: catalog.taskLinks,
@@ -187,6 +189,9 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, c.taskLinks, async (_q, _r, st) => catalog.listTasks(ctx, portalOf(st)));
   route(app, ctx, c.activityContracts, async (req, _r, st) =>
     catalog.listContractsOf(ctx, portalOf(st), req.query.companyId),
+  );
+  route(app, ctx, c.serviceContracts, async (req, _r, st) =>
+    catalog.listServiceContractsOf(ctx, portalOf(st), req.query.companyId),
   );
   route(app, ctx, c.subscriptions, async (req, _r, st) =>
     catalog.listSubscriptionsOf(ctx, portalOf(st), req.query.companyId),

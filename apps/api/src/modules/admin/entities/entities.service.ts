@@ -33,6 +33,7 @@ import {
   type FileRef,
   type ImportDocument,
   type InvoiceEntity,
+  type PublicFileEntity,
   type UserEntity,
   type UserInvite,
 } from '@sportello/contracts';
@@ -56,10 +57,10 @@ import { reserveExtIds } from '../../../platform/portal-sequences';
 import { changeActorSetting, type ChangeActor } from '../../../platform/ticket-changes';
 import { ImportFiles } from '../import.files';
 import { writeEstimates, writeInvoices } from '../writers/billing';
-import { writeDocuments } from '../writers/documents';
+import { writeDocuments, writePublicFiles } from '../writers/documents';
 import { writeActivityReports } from '../writers/reports';
 import { writeCompanies, writeContacts } from '../writers/companies';
-import { PortalScope } from '../writers/support';
+import { PortalScope, type PortalItem } from '../writers/support';
 import { claimUpload } from './uploads.queries';
 import { writeTicketRows } from '../writers/tickets';
 import { prepareUsers, writeUsers } from '../writers/users';
@@ -71,6 +72,7 @@ import {
   deleteRow,
   deleteTicketRow,
   readDocument,
+  readPublicFile,
   readReport,
   readEstimate,
   readInvoice,
@@ -137,7 +139,7 @@ export const unknownReference = (field: string, id: number, extra = '') =>
   new AppError(
     422,
     entityErrorCodes.unknownReference,
-    `${field}: the portal has no ${field.replace(/Id$/, '')} ${id}${extra}`,
+    `${field}: the portal has no ${field.replace(/Ids?$/, '')} ${id}${extra}`,
     [{ path: field, message: `unknown id ${id}` }],
   );
 
@@ -726,22 +728,26 @@ class FileScope extends PortalScope {
 }
 
 /**
- * Reads and stages the inline bytes of `ref` before the transaction (the import's file handling:
+ * Reads and stages the inline bytes of `refs` before the transaction (the import's file handling:
  * hashed, stored once per content, recorded in the transaction), then runs it; bytes of a failed
- * change are discarded. Larger than MAX_UPLOAD_MB decoded: 413, nothing stored.
+ * change are discarded. A file larger than MAX_UPLOAD_MB decoded: 413, nothing stored.
  */
-async function withFile<T>(
+export async function withFiles<T>(
   ctx: AppContext,
-  ref: FileRef | undefined,
+  refs: FileRef[],
   run: (files: ImportFiles) => Promise<T>,
 ): Promise<T> {
   const files = new ImportFiles();
-  if (ref) {
+  if (refs.length > 0) {
     const max = ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
     // base64: 3 bytes per 4 characters; padding and line breaks only make the estimate larger.
-    if (Math.floor(((ref.base64 ?? '').length * 3) / 4) > max + 3) throw payloadTooLarge(max);
+    for (const ref of refs)
+      if (Math.floor(((ref.base64 ?? '').length * 3) / 4) > max + 3) throw payloadTooLarge(max);
     await files.load(
-      { formatVersion: 1, portals: [{ publicFiles: [{ file: ref }] }] } as unknown as ImportDocument,
+      {
+        formatVersion: 1,
+        portals: [{ publicFiles: refs.map((file) => ({ file })) }],
+      } as unknown as ImportDocument,
       undefined,
     );
     await files.store(ctx.fileStore);
@@ -765,9 +771,14 @@ export interface EntityService<Id = number, C = never, U = never, E = unknown> {
   remove(ctx: AppContext, actor: Actor, id: Id): Promise<void>;
 }
 
-interface DocKind<E extends { id: number; companyId: number; file: { id: number } }, Item> {
-  entity: 'invoice' | 'estimate' | 'document' | 'report';
-  table: 'invoices' | 'estimates' | 'documents' | 'activity_reports';
+/** An entity with its file (a company's, or the portal's own: a public file). */
+type WithFile = { id: number; file: { id: number } };
+
+interface DocKind<E extends WithFile, Item> {
+  entity: 'invoice' | 'estimate' | 'document' | 'report' | 'public_file';
+  table: 'invoices' | 'estimates' | 'documents' | 'activity_reports' | 'public_files';
+  /** The portal's own (no `companyId`): a public file. */
+  portalWide?: true;
   /** The body's field with the bytes (the import's name). */
   fileField: 'document' | 'file';
   /** Checks of the merged fields beyond the company (422). */
@@ -778,12 +789,13 @@ interface DocKind<E extends { id: number; companyId: number; file: { id: number 
     id: number,
     lock?: boolean,
   ) => Promise<Stored<E> | undefined>;
+  /** `companyId`: the company's row (0 for a portal-wide kind). */
   write: (s: PortalScope, rows: { companyId: number; item: Item }[]) => Promise<void>;
   /** The import's item from the merged fields and the file reference. */
   item: (id: number, fields: Record<string, unknown>, document: FileRef) => Item;
 }
 
-async function getDoc<E extends { id: number; companyId: number; file: { id: number } }, I>(
+async function getDoc<E extends WithFile, I>(
   ctx: AppContext,
   actor: Actor,
   kind: DocKind<E, I>,
@@ -795,7 +807,7 @@ async function getDoc<E extends { id: number; companyId: number; file: { id: num
 }
 
 /** Create (before = null) or update of an invoice or estimate, with new bytes or the stored file. */
-async function saveDoc<E extends { id: number; companyId: number; file: { id: number } }, I>(
+async function saveDoc<E extends WithFile, I>(
   ctx: AppContext,
   actor: Actor,
   kind: DocKind<E, I>,
@@ -807,7 +819,7 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
   // `{uploadId}`: an earlier upload of this caller, claimed in the transaction (no bytes to stage).
   const uploadId = given && 'uploadId' in given ? given.uploadId : undefined;
   const incoming = given && !('uploadId' in given) ? given : undefined;
-  return withFile(ctx, incoming, (files) =>
+  return withFiles(ctx, incoming ? [incoming] : [], (files) =>
     inTransaction(ctx, actor, idem, body, async (tx) => {
       if (target.create) await lockPortal(tx, actor.portalId);
       const id =
@@ -821,13 +833,17 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
         throw conflict(`A ${kind.entity} with id ${id} exists`, entityErrorCodes.entityExists);
       if (!target.create && !stored) throw missing(kind.entity, id);
       const before = publicOf(stored);
-      const fields = {
+      const fields: Record<string, unknown> = {
         ...(before ?? {}),
         ...Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)),
       };
-      const companyId = fields.companyId as number;
-      const company = await readCompany(tx, actor.portalId, companyId);
-      if (!company) throw unknownReference('companyId', companyId);
+      let companyRowId = 0;
+      if (!kind.portalWide) {
+        const companyId = fields.companyId as number;
+        const company = await readCompany(tx, actor.portalId, companyId);
+        if (!company) throw unknownReference('companyId', companyId);
+        companyRowId = company.rowId;
+      }
       await kind.check?.(tx, actor, fields);
       const s = new FileScope(tx, actor.portalId, actor.timeZone, files, noHtml, ctx.clock.now());
       let ref = incoming;
@@ -841,7 +857,7 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
         ref = { name: 'kept' } as FileRef;
         s.kept.set(ref, before!.file.id);
       }
-      await kind.write(s, [{ companyId: company.rowId, item: kind.item(id, fields, ref) }]);
+      await kind.write(s, [{ companyId: companyRowId, item: kind.item(id, fields, ref) }]);
       const after = publicOf(await kind.read(tx, actor.portalId, id))!;
       await record(ctx, tx, actor, {
         entity: kind.entity as EntityKind,
@@ -855,7 +871,7 @@ async function saveDoc<E extends { id: number; companyId: number; file: { id: nu
   );
 }
 
-async function deleteDoc<E extends { id: number; companyId: number; file: { id: number } }, I>(
+async function deleteDoc<E extends WithFile, I>(
   ctx: AppContext,
   actor: Actor,
   kind: DocKind<E, I>,
@@ -951,11 +967,26 @@ const reportKind: DocKind<ReportEntity, Parameters<typeof writeActivityReports>[
   }),
 };
 
+/** A public file of the portal (import: `publicFiles`, written by the import's `writePublicFiles`). */
+const publicFileKind: DocKind<PublicFileEntity, PortalItem<'publicFiles'>> = {
+  entity: 'public_file',
+  table: 'public_files',
+  fileField: 'file',
+  portalWide: true,
+  read: readPublicFile,
+  write: (s, rows) =>
+    writePublicFiles(
+      s,
+      rows.map((r) => r.item),
+    ),
+  item: (id, f, file) => ({ id, fileName: f.fileName as string, file }),
+};
+
 /**
  * An entity with its file, served by the shared `saveDoc`/`deleteDoc` (bodies as the contract
  * validated them: the import's fields of that kind).
  */
-function docService<E extends { id: number; companyId: number; file: { id: number } }, I>(
+function docService<E extends WithFile, I>(
   kind: DocKind<E, I>,
 ): EntityService<number, Record<string, unknown> & { id?: number | undefined }, object, E> {
   return {
@@ -971,6 +1002,7 @@ export const invoices = docService(invoiceKind);
 export const estimates = docService(estimateKind);
 export const documents = docService(documentKind);
 export const reports = docService(reportKind);
+export const publicFiles = docService(publicFileKind);
 export const companies: EntityService<number, CompanyCreate, CompanyUpdate, CompanyEntity> = {
   get: getCompany,
   create: createCompany,

@@ -32,13 +32,15 @@ import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { ServiceContractsPanel } from './service-contracts-panel';
 
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
 const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 
 /**
- * Contracts (issue 14 item 2): a company's hour and unit contracts with their activities, and its
- * subscriptions (recurring advances): list, create, edit. The company is kept in the URL (`?company=`).
+ * Contracts (issue 14 item 2): a company's hour and unit contracts with their activities, its service
+ * contracts with their packages (also deleted here) and its subscriptions (recurring advances): list,
+ * create, edit. The company is kept in the URL (`?company=`).
  */
 export default function ContractsAdminPage() {
   const { t } = useStaffT();
@@ -57,6 +59,7 @@ export default function ContractsAdminPage() {
       {companyId !== null && (
         <>
           <ContractsPanel companyId={companyId} />
+          <ServiceContractsPanel companyId={companyId} />
           <SubscriptionsPanel companyId={companyId} />
         </>
       )}

@@ -3,6 +3,7 @@ import {
   Alert,
   Button,
   Card,
+  Divider,
   Group,
   Modal,
   NativeSelect,
@@ -37,6 +38,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from './pickers';
+import { PublicFilesPanel } from './public-files-panel';
 import { TableScroll } from '../table-scroll';
 
 /** The fields of one file to file, whatever its kind (each kind sends the ones it has). */
@@ -137,7 +139,7 @@ async function save(
 /**
  * Content (issue 14 item 2): pick a company, drop several files at once (each with its progress), give
  * each its kind and fields, and file it; the company's invoices, estimates, documents and activity
- * reports are listed with edit and remove.
+ * reports are listed with edit and remove. Below, the portal's public files (`PublicFilesPanel`).
  */
 export default function DocumentsPage() {
   const { t } = useStaffT();
@@ -204,6 +206,8 @@ export default function DocumentsPage() {
           <ItemList companyId={companyId} kind={listKind} contacts={contacts.data ?? []} />
         </>
       )}
+      <Divider my="sm" />
+      <PublicFilesPanel />
     </Stack>
   );
 }
@@ -393,7 +397,8 @@ function ItemList({
                       : t('content.total')}
                 </Table.Th>
                 <Table.Th>{t('content.fileName')}</Table.Th>
-                <Table.Th>
+                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                <Table.Th pos="relative">
                   <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>

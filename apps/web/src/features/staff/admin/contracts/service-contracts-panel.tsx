@@ -1,0 +1,579 @@
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  MultiSelect,
+  NativeSelect,
+  NumberInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  catalogAdminRoutes,
+  contractRoutes,
+  entityStaffRoutes,
+  settingsAdminRoutes,
+  staffDeskRoutes,
+  type ServiceContractEntity,
+} from '@sportello/contracts';
+import { call, pathOf } from '../../../../lib/api-client';
+import { errorText } from '../../../../lib/error-text';
+import { formatDate } from '../../../../lib/format';
+import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
+import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { staffKeys } from '../../api/keys';
+import { useDesk } from '../../desk-context';
+import { EditorCard } from '../editor-card';
+import { useStaffT } from '../../i18n';
+import { TableScroll } from '../table-scroll';
+
+/** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
+const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
+const today = () => new Date().toISOString().slice(0, 10);
+const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
+
+type Package = ServiceContractEntity['packages'][number];
+type Activity = Package['activities'][number];
+type ActivityForm = Omit<Activity, 'reportFileId'>;
+type PackageForm = Omit<Package, 'activities'> & { activities: ActivityForm[] };
+type ServiceForm = Omit<ServiceContractEntity, 'id' | 'companyId' | 'documents' | 'packages'> & {
+  /** The stored documents, each kept with its file (by id) or dropped; new ones come from uploads. */
+  documents: { id: number; documentName: string }[];
+  packages: PackageForm[];
+};
+
+const nextId = (list: { id: number }[]) => Math.max(0, ...list.map((x) => x.id)) + 1;
+
+/**
+ * A company's service contracts with their packages (issue 14 item 2): list, create, edit, delete
+ * through the entity routes (`…/admin/service-contracts`); tags of the portal and wiki elements of the
+ * company are picked by name; documents are dropped as files (each uploads with its progress and is
+ * sent by `{uploadId}`), renamed or removed.
+ */
+export function ServiceContractsPanel({ companyId }: { companyId: number }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const [editing, setEditing] = useState<ServiceContractEntity | 'new' | null>(null);
+  const [removing, setRemoving] = useState<ServiceContractEntity | null>(null);
+  const list = useQuery({
+    queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId] as const,
+    queryFn: ({ signal }) =>
+      call(catalogAdminRoutes.serviceContracts, { params: { company }, query: { companyId }, signal }),
+  });
+  // The customers' menu shows service contracts only while the portal's switch is on (the same query
+  // as Branding and settings, so a change there shows here at once).
+  const settings = useQuery({
+    queryKey: [...staffKeys.portal(company), 'admin-settings'] as const,
+    queryFn: ({ signal }) => call(settingsAdminRoutes.get, { params: { company }, signal }),
+  });
+  if (editing)
+    return (
+      <ServiceContractEditor
+        companyId={companyId}
+        contract={editing === 'new' ? null : editing}
+        onDone={() => setEditing(null)}
+      />
+    );
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={2} size="h3">
+          {t('catalog.service.title')}
+        </Title>
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+          {t('catalog.service.new')}
+        </Button>
+      </Group>
+      {settings.data && !settings.data.enableServiceContracts && (
+        <Alert color="yellow" variant="light" p="xs">
+          {t('catalog.service.switchOff')}
+        </Alert>
+      )}
+      {list.isPending ? (
+        <ListLoading />
+      ) : list.isError ? (
+        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
+      ) : list.data.items.length === 0 ? (
+        <ListEmpty text={t('catalog.service.empty')} />
+      ) : (
+        <TableScroll minWidth={620}>
+          <Table verticalSpacing="xs" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('catalog.contracts.name')}</Table.Th>
+                <Table.Th>{t('catalog.service.status')}</Table.Th>
+                <Table.Th>{t('catalog.service.activeFrom')}</Table.Th>
+                <Table.Th>{t('catalog.service.activeTo')}</Table.Th>
+                <Table.Th>{t('catalog.service.packages')}</Table.Th>
+                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                <Table.Th pos="relative">
+                  <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.items.map((c) => (
+                <Table.Tr key={c.id}>
+                  <Table.Td>{c.name}</Table.Td>
+                  <Table.Td>
+                    <Badge
+                      variant="outline"
+                      color={c.status === 1 ? 'teal.9' : 'gray.7'}
+                      size="sm"
+                      miw="max-content"
+                    >
+                      {t(`catalog.service.statuses.${c.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{formatDate(c.activeFrom)}</Table.Td>
+                  <Table.Td>{c.activeTo ? formatDate(c.activeTo) : '—'}</Table.Td>
+                  <Table.Td>{c.packages.map((p) => p.name).join(', ') || '—'}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <Button
+                        size="xs"
+                        variant="default"
+                        onClick={() => setEditing(c)}
+                        aria-label={t('content.editOf', { name: c.name })}
+                      >
+                        {t('catalog.contracts.edit')}
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        onClick={() => setRemoving(c)}
+                        aria-label={t('catalog.service.deleteOf', { name: c.name })}
+                      >
+                        {t('catalog.contracts.delete')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </TableScroll>
+      )}
+      {removing && (
+        <RemoveServiceContract companyId={companyId} contract={removing} onClose={() => setRemoving(null)} />
+      )}
+    </Stack>
+  );
+}
+
+function ServiceContractEditor({
+  companyId,
+  contract,
+  onDone,
+}: {
+  companyId: number;
+  contract: ServiceContractEntity | null;
+  onDone: () => void;
+}) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const client = useQueryClient();
+  // The portal's tags (the customers' own tags call) and the company's wiki elements, to pick by name.
+  const tags = useQuery({
+    queryKey: [...staffKeys.portal(company), 'admin', 'tags'] as const,
+    queryFn: ({ signal }) => call(contractRoutes.tags, { params: { company }, signal }),
+  });
+  const wiki = useQuery({
+    queryKey: [...staffKeys.portal(company), 'admin', 'wiki', companyId] as const,
+    queryFn: ({ signal }) =>
+      call(catalogAdminRoutes.wiki, { params: { company }, query: { companyId }, signal }),
+  });
+  const [form, setForm] = useState<ServiceForm>(() =>
+    contract
+      ? {
+          name: contract.name,
+          status: contract.status,
+          activeFrom: dayOf(contract.activeFrom),
+          activeTo: dayOf(contract.activeTo) || null,
+          tagIds: contract.tagIds,
+          wikiElementIds: contract.wikiElementIds,
+          documents: contract.documents.map(({ id, documentName }) => ({ id, documentName })),
+          packages: contract.packages.map((p) => ({
+            ...p,
+            activities: p.activities.map(({ reportFileId: _r, ...a }) => ({ ...a, start: dayOf(a.start) })),
+          })),
+        }
+      : {
+          name: '',
+          status: 1,
+          activeFrom: today(),
+          activeTo: null,
+          tagIds: [],
+          wikiElementIds: [],
+          documents: [],
+          packages: [],
+        },
+  );
+  const set = <K extends keyof ServiceForm>(k: K, v: ServiceForm[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const setPackage = (i: number, patch: Partial<PackageForm>) =>
+    setForm((f) => ({ ...f, packages: f.packages.map((p, j) => (j === i ? { ...p, ...patch } : p)) }));
+  // New documents: files dropped here, each named before saving (by default after its file).
+  const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
+  const [names, setNames] = useState<Record<string, string>>({});
+  const uploaded = uploads.items.filter((it) => it.status === 'done' && it.result);
+  const save = useMutation({
+    mutationFn: () => {
+      const first = nextId(form.documents);
+      const added = uploaded.map((it, i) => ({
+        id: first + i,
+        documentName: (names[it.key] ?? baseName(it.name)).trim() || it.name,
+        file: { uploadId: it.result!.id },
+      }));
+      const body = { ...form, activeTo: form.activeTo || null, documents: [...form.documents, ...added] };
+      return contract
+        ? call(entityStaffRoutes.updateServiceContract, {
+            params: { company, servicecontractid: contract.id },
+            body,
+          })
+        : call(entityStaffRoutes.createServiceContract, {
+            params: { company },
+            body: { ...body, companyId },
+          });
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({
+        queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId],
+      });
+      onDone();
+    },
+  });
+  return (
+    <EditorCard
+      title={contract ? contract.name : t('catalog.service.new')}
+      onSave={() => save.mutate()}
+      onCancel={onDone}
+      error={save.isError ? save.error : null}
+      saving={save.isPending}
+      saveDisabled={uploads.isUploading}
+    >
+      <TextInput
+        label={t('catalog.contracts.name')}
+        required
+        value={form.name}
+        onChange={(e) => set('name', e.currentTarget.value)}
+      />
+      <Group grow align="start" wrap="wrap">
+        <NativeSelect
+          label={t('catalog.service.status')}
+          value={String(form.status)}
+          onChange={(e) => set('status', e.currentTarget.value === '4' ? 4 : 1)}
+          data={[
+            { value: '1', label: t('catalog.service.statuses.1') },
+            { value: '4', label: t('catalog.service.statuses.4') },
+          ]}
+          miw={130}
+        />
+        <TextInput
+          type="date"
+          label={t('catalog.service.activeFrom')}
+          required
+          value={form.activeFrom}
+          onChange={(e) => set('activeFrom', e.currentTarget.value)}
+          miw={150}
+        />
+        <TextInput
+          type="date"
+          label={t('catalog.service.activeTo')}
+          value={form.activeTo ?? ''}
+          onChange={(e) => set('activeTo', e.currentTarget.value || null)}
+          miw={150}
+        />
+      </Group>
+      <Group grow align="start" wrap="wrap">
+        <MultiSelect
+          label={t('catalog.service.tags')}
+          data={(tags.data ?? []).map((tag) => ({
+            value: String(tag.id),
+            label: tag.tagGroupName ? `${tag.tagGroupName}: ${tag.name}` : tag.name,
+          }))}
+          value={(form.tagIds ?? []).map(String)}
+          onChange={(v) => set('tagIds', v.map(Number))}
+          searchable
+          miw={200}
+        />
+        <MultiSelect
+          label={t('catalog.service.wikiElements')}
+          data={(wiki.data?.elements ?? []).map((e) => ({ value: String(e.id), label: e.name }))}
+          value={(form.wikiElementIds ?? []).map(String)}
+          onChange={(v) => set('wikiElementIds', v.map(Number))}
+          searchable
+          miw={200}
+        />
+      </Group>
+      <Stack gap={4}>
+        <Text fw={600} size="sm">
+          {t('catalog.service.documents')}
+        </Text>
+        {form.documents.map((d, i) => (
+          <Group key={d.id} gap="xs" align="end" wrap="nowrap">
+            <TextInput
+              label={t('catalog.service.documentName')}
+              required
+              value={d.documentName}
+              onChange={(e) => {
+                const documentName = e.currentTarget.value;
+                set(
+                  'documents',
+                  form.documents.map((x, j) => (j === i ? { ...x, documentName } : x)),
+                );
+              }}
+              style={{ flex: 1 }}
+            />
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              mb={4}
+              aria-label={t('catalog.service.removeDocument', { name: d.documentName })}
+              onClick={() =>
+                set(
+                  'documents',
+                  form.documents.filter((_, j) => j !== i),
+                )
+              }
+            >
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Group>
+        ))}
+        <FileUpload uploads={uploads} label={t('catalog.service.dropDocuments')} />
+        {uploaded.map((it) => (
+          <TextInput
+            key={it.key}
+            label={t('catalog.service.newDocumentName', { name: it.name })}
+            required
+            value={names[it.key] ?? baseName(it.name)}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setNames((n) => ({ ...n, [it.key]: value }));
+            }}
+          />
+        ))}
+      </Stack>
+      <Text fw={600} size="sm">
+        {t('catalog.service.packages')}
+      </Text>
+      {form.packages.map((p, i) => (
+        <PackageFields
+          key={p.id}
+          value={p}
+          onChange={(patch) => setPackage(i, patch)}
+          onRemove={() =>
+            set(
+              'packages',
+              form.packages.filter((_, j) => j !== i),
+            )
+          }
+          defaultDay={form.activeFrom}
+        />
+      ))}
+      <Button
+        variant="subtle"
+        w="fit-content"
+        leftSection={<IconPlus size={14} aria-hidden />}
+        onClick={() =>
+          set('packages', [
+            ...form.packages,
+            { id: nextId(form.packages), name: '', unitsText: '', residualText: '', activities: [] },
+          ])
+        }
+      >
+        {t('catalog.service.addPackage')}
+      </Button>
+    </EditorCard>
+  );
+}
+
+/** One package: its name, what it holds and what is left (as the customer reads them), its activities. */
+function PackageFields({
+  value: p,
+  onChange,
+  onRemove,
+  defaultDay,
+}: {
+  value: PackageForm;
+  onChange: (patch: Partial<PackageForm>) => void;
+  onRemove: () => void;
+  defaultDay: string;
+}) {
+  const { t } = useStaffT();
+  const setActivity = (i: number, patch: Partial<ActivityForm>) =>
+    onChange({ activities: p.activities.map((a, j) => (j === i ? { ...a, ...patch } : a)) });
+  return (
+    <Card withBorder padding="sm" role="group" aria-label={p.name || t('catalog.service.package')}>
+      <Stack gap="xs">
+        <Group gap="xs" align="end" wrap="wrap">
+          <TextInput
+            label={t('catalog.service.packageName')}
+            required
+            value={p.name}
+            onChange={(e) => onChange({ name: e.currentTarget.value })}
+            miw={180}
+            style={{ flex: 2 }}
+          />
+          <TextInput
+            label={t('catalog.service.unitsText')}
+            value={p.unitsText}
+            onChange={(e) => onChange({ unitsText: e.currentTarget.value })}
+            miw={140}
+            style={{ flex: 1 }}
+          />
+          <TextInput
+            label={t('catalog.service.residualText')}
+            value={p.residualText}
+            onChange={(e) => onChange({ residualText: e.currentTarget.value })}
+            miw={140}
+            style={{ flex: 1 }}
+          />
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            mb={4}
+            aria-label={t('catalog.service.removePackage', { name: p.name })}
+            onClick={onRemove}
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
+        </Group>
+        {p.activities.map((a, i) => (
+          <Group key={a.id} gap="xs" align="end" wrap="wrap" pl="md">
+            <TextInput
+              label={t('catalog.contracts.activityType')}
+              required
+              value={a.activityTypeName}
+              onChange={(e) => setActivity(i, { activityTypeName: e.currentTarget.value })}
+              miw={180}
+            />
+            <TextInput
+              type="date"
+              label={t('catalog.contracts.date')}
+              required
+              value={dayOf(a.start)}
+              onChange={(e) => setActivity(i, { start: e.currentTarget.value })}
+            />
+            <NumberInput
+              label={t('catalog.contracts.units')}
+              min={0}
+              decimalScale={2}
+              value={a.units ?? ''}
+              onChange={(v) => setActivity(i, { units: v === '' ? null : Number(v) })}
+              w={100}
+            />
+            <NumberInput
+              label={t('catalog.contracts.durationMinutes')}
+              min={0}
+              value={a.durationMinutes}
+              onChange={(v) => setActivity(i, { durationMinutes: Number(v) || 0 })}
+              w={100}
+            />
+            <TextInput
+              label={t('catalog.contracts.assignedUser')}
+              value={a.assignedUser}
+              onChange={(e) => setActivity(i, { assignedUser: e.currentTarget.value })}
+              miw={140}
+            />
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              mb={4}
+              aria-label={t('catalog.contracts.removeActivity')}
+              onClick={() => onChange({ activities: p.activities.filter((_, j) => j !== i) })}
+            >
+              <IconTrash size={16} aria-hidden />
+            </ActionIcon>
+          </Group>
+        ))}
+        <Button
+          variant="subtle"
+          size="xs"
+          w="fit-content"
+          leftSection={<IconPlus size={14} aria-hidden />}
+          onClick={() =>
+            onChange({
+              activities: [
+                ...p.activities,
+                {
+                  id: nextId(p.activities),
+                  activityTypeName: '',
+                  start: defaultDay,
+                  durationMinutes: 0,
+                  units: 1,
+                  assignedUser: '',
+                  addressType: 0,
+                  activityLocation_Address: null,
+                },
+              ],
+            })
+          }
+        >
+          {t('catalog.contracts.addActivity')}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+function RemoveServiceContract({
+  companyId,
+  contract,
+  onClose,
+}: {
+  companyId: number;
+  contract: ServiceContractEntity;
+  onClose: () => void;
+}) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const client = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () =>
+      call(entityStaffRoutes.deleteServiceContract, { params: { company, servicecontractid: contract.id } }),
+    onSuccess: async () => {
+      await client.invalidateQueries({
+        queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId],
+      });
+      onClose();
+    },
+  });
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('close') }}
+      title={t('catalog.service.deleteOf', { name: contract.name })}
+    >
+      <Stack gap="sm">
+        <Text>{t('catalog.service.removeConfirm', { name: contract.name })}</Text>
+        {remove.isError && (
+          <Alert color="red" role="alert" p="xs">
+            {errorText(remove.error, t)}
+          </Alert>
+        )}
+        <Group justify="end">
+          <Button variant="default" onClick={onClose}>
+            {t('catalog.cancel')}
+          </Button>
+          <Button color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
+            {t('catalog.contracts.delete')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
