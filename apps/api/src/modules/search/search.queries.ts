@@ -90,19 +90,20 @@ function ticketsGroup(s: SearchTerms, has: Contains): SQL {
   const walk = (closed: boolean) =>
     sql`(select ${columns}, false as exact from tickets t
       where t.company_id = ${s.ticketScope.companyId} and t.closed = ${sql.raw(String(closed))}
-        and case when ${scope} and lower(t.ticket_number) <> lower(${s.q})
-          and (${sql.join(conds, sql` or `)}) then true else false end
+        and case when ${scope} and (${sql.join(conds, sql` or `)}) then true else false end
       order by t.last_activity_at desc, t.ext_id desc limit ${limit})`;
-  // The step's name is looked up for the rows kept only (a join before the limit was planned as a
-  // nested loop over every step of the installation).
+  // A ticket both branches found (its number is the text) is kept once, as exact; the step's name is
+  // looked up for the rows kept only (a join before the limit was planned as a nested loop over every
+  // step of the installation).
   return sql`select ${sql.raw(hit('h.ext_id', 'h.title', "nullif(concat_ws(' · ', nullif(h.ticket_number, ''), (select ss.name from status_steps ss where ss.id = h.status_step_id)), '')", 'h.last_activity_at', null))} as j
-    from (select * from (
-        (select ${columns}, true as exact from tickets t
-          where t.portal_id = ${s.ticketScope.portalId} and lower(t.ticket_number) = lower(${s.q}) and ${scope}
-          order by t.last_activity_at desc, t.ext_id desc limit ${limit})
-        union all ${walk(false)}
-        union all ${walk(true)}
-      ) u order by u.exact desc, u.last_activity_at desc, u.ext_id desc limit ${limit}) h
+    from (select * from (select distinct on (u.id) * from (
+          (select ${columns}, true as exact from tickets t
+            where t.portal_id = ${s.ticketScope.portalId} and lower(t.ticket_number) = lower(${s.q}) and ${scope}
+            order by t.last_activity_at desc, t.ext_id desc limit ${limit})
+          union all ${walk(false)}
+          union all ${walk(true)}
+        ) u order by u.id, u.exact desc) d
+      order by d.exact desc, d.last_activity_at desc, d.ext_id desc limit ${limit}) h
     order by h.exact desc, h.last_activity_at desc, h.ext_id desc`;
 }
 
