@@ -9,10 +9,10 @@
  */
 import { permissionFlags, searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { SQL } from 'drizzle-orm';
+import type { Query, SQL } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { searchSql } from '../apps/api/src/modules/search/search.queries';
+import { searchQuery } from '../apps/api/src/modules/search/search.queries';
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
 import { inboxPageSql } from '../apps/api/src/modules/staff/inbox.queries';
 import type { TenantContext } from '../apps/api/src/platform/tenancy';
@@ -42,8 +42,11 @@ const ms = (lines: string[]) =>
   Number(/([\d.]+) ms/.exec(lines.find((l) => l.startsWith('Execution Time')) ?? '')?.[1] ?? NaN);
 
 /** The fastest of 5 runs (after one to warm the cache): on a shared machine the others wait for a CPU. */
-async function explain(title: string, statement: SQL): Promise<void> {
-  let q = dialect.sqlToQuery(statement);
+async function explain(title: string, statement: SQL | Query): Promise<void> {
+  let q =
+    'sql' in statement && typeof statement.sql === 'string'
+      ? (statement as Query)
+      : dialect.sqlToQuery(statement as SQL);
   if (opt.generic) {
     const lit = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
     await client.query('deallocate all');
@@ -94,7 +97,7 @@ for (const q of opt.q) {
     ['contact', tenant],
     ['company administrator', admin],
   ] as const) {
-    const s = searchSql(
+    const s = searchQuery(
       t,
       { q, kinds: visibleKinds(t), ticketScope: ticketScope(t), limit: SEARCH_GROUP_LIMIT },
       searchKinds,

@@ -5,7 +5,7 @@
  * the session time zone of the server.
  */
 import { createHash } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client';
 
@@ -38,6 +38,33 @@ function nameOf(text: string): string | undefined {
 export async function queryRows<T>(db: Queryable, q: SQL): Promise<T[]> {
   const query = dialect.sqlToQuery(q);
   const r = (await db._.session.prepareQuery(query, undefined, nameOf(query.sql), false).execute()) as {
+    rows: T[];
+  };
+  return r.rows;
+}
+
+/** Rendered statements by shape (queryShaped); a fixed, small set per module. */
+const shapes = new Map<string, { query: Query; name: string | undefined }>();
+
+/**
+ * Rows of a statement whose text depends only on a shape named by `key` (`module:…`, unique to its
+ * caller): `build` makes it once per process, with `sql.placeholder(name)` for every value, and
+ * each call sends `values` by name. For large statements built per request (the one search), where
+ * building and rendering the fragments cost more than the database's work.
+ */
+export async function queryShaped<T>(
+  db: Queryable,
+  key: string,
+  build: () => SQL,
+  values: Record<string, unknown>,
+): Promise<T[]> {
+  let shape = shapes.get(key);
+  if (!shape) {
+    const query = dialect.sqlToQuery(build());
+    shape = { query, name: nameOf(query.sql) };
+    shapes.set(key, shape);
+  }
+  const r = (await db._.session.prepareQuery(shape.query, undefined, shape.name, false).execute(values)) as {
     rows: T[];
   };
   return r.rows;

@@ -10,17 +10,15 @@
  */
 import { permissionFlags, searchKinds, type PermissionFlag } from '@sportello/contracts';
 import { eq, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, contacts, portals } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedExample } from '../../test/seed';
 import type { TenantContext } from '../../platform/tenancy';
-import { searchSql } from './search.queries';
+import { searchQuery } from './search.queries';
 
 let t: TestApp;
 let tenant: TenantContext;
-const dialect = new PgDialect();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -65,7 +63,7 @@ afterAll(async () => {
 /** EXPLAIN of the generic plan the API's prepared statement settles on. */
 async function genericPlan(q: string, administrator: boolean): Promise<string> {
   const flags = { ...tenant.flags, administrator };
-  const statement = searchSql(
+  const statement = searchQuery(
     { ...tenant, flags },
     {
       q,
@@ -81,7 +79,7 @@ async function genericPlan(q: string, administrator: boolean): Promise<string> {
     },
     searchKinds,
   );
-  const query = dialect.sqlToQuery(statement!);
+  const query = statement!;
   const lit = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
   return t.ctx.database.withConnection(async (raw) => {
     await raw.query('set plan_cache_mode = force_generic_plan');

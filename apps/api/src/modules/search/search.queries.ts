@@ -1,10 +1,16 @@
 /**
  * SQL of the one search: every group the caller may see in ONE statement, each group a sub-select
  * scoped exactly as its list (platform/visibility.ts) and cut at the group limit + 1 (to know "more").
+ *
+ * The statement's text depends only on its shape (which groups, a short or a long text, a number or
+ * not, a contact's own tickets or the company's); every value is a named placeholder. Each shape is
+ * built and rendered once per process (`queryShaped`): building the statement's dozens of fragments on
+ * every search cost more of the request's time than running it.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { fillPlaceholders, sql, type Query, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { SearchKind } from '@sportello/contracts';
-import { isoText, likeEscape, queryRows, type Queryable } from '../../platform/sql-json';
+import { isoText, likeEscape, queryShaped, type Queryable } from '../../platform/sql-json';
 import {
   companyScopeWhere,
   contactScopeWhere,
@@ -34,20 +40,44 @@ export interface SearchTerms {
 /** The condition "this column contains the text", for a column `col`. */
 type Contains = (col: SQL) => SQL;
 
+/** A value of the statement, by name: its text is the same whatever the value (typed as what it holds). */
+const value = <T>(name: keyof SearchValues): T => sql.placeholder(name) as unknown as T;
+
+/** The values a statement's placeholders take. */
+interface SearchValues {
+  q: string;
+  like: string;
+  lower: string;
+  number: number;
+  portalId: number;
+  companyId: number;
+  contactId: number;
+  creatorContactId: number;
+  followerUserId: number;
+}
+
 /**
  * From 3 characters a trigram index can serve `ilike`; a shorter text has no trigram, and a statement
  * prepared once and run for every text (the API names its statements) may still have chosen that
  * index, which then reads every entry of the installation (13 ms for "of" among 100,000 invoices).
  * `strpos` is no index's operator: the rows come from the scope's own indexes whatever the plan.
  */
-const contains = (q: string): Contains => {
-  if ([...q].length >= 3) {
-    const like = `%${likeEscape(q)}%`;
-    return (col) => sql`${col} ilike ${like}`;
-  }
-  const lower = q.toLowerCase();
-  return (col) => sql`strpos(lower(${col}), ${lower}) > 0`;
-};
+const isShort = (q: string) => [...q].length < 3;
+const contains = (short: boolean): Contains =>
+  short
+    ? (col) => sql`strpos(lower(${col}), ${value<string>('lower')}) > 0`
+    : (col) => sql`${col} ilike ${value<string>('like')}`;
+const isNumber = (q: string) => /^\d{1,15}$/.test(q);
+
+/** What the statement's text depends on. */
+interface Shape {
+  kinds: readonly SearchKind[];
+  short: boolean;
+  number: boolean;
+  /** A contact's own tickets (not an administrator's company-wide scope). */
+  own: boolean;
+  limit: number;
+}
 
 const hit = (id: string, title: string, detail: string, date: string | null, file: string | null) =>
   `json_build_object('id', ${id}, 'title', ${title}, 'detail', ${detail}, 'date', ${
@@ -67,17 +97,18 @@ const hit = (id: string, title: string, detail: string, date: string | null, fil
  * `(company, closed, last activity)`), merged. A word most tickets have reads a few rows, not the
  * whole scope; only a text few tickets have reads every ticket of the scope.
  */
-function ticketsGroup(s: SearchTerms, has: Contains): SQL {
-  const words = sql`(select plainto_tsquery('simple', ${s.q}))`;
+function ticketsGroup(s: Shape, scopeOf: TicketScope, has: Contains): SQL {
+  const q = value<string>('q');
+  const words = sql`(select plainto_tsquery('simple', ${q}))`;
   const conds: SQL[] = [
     has(sql.raw('t.ticket_number')),
     sql`t.search_vector @@ ${words}`,
     // The public conversation's words, kept on the ticket (migration 0030).
     sql`t.conversation_vector @@ ${words}`,
   ];
-  if (/^\d{1,15}$/.test(s.q)) conds.push(sql`t.ext_id = ${Number(s.q)}`);
-  if ([...s.q].length >= 3) conds.push(has(sql.raw('t.title')));
-  const scope = ticketScopeWhere(s.ticketScope, { portalIndexed: false });
+  if (s.number) conds.push(sql`t.ext_id = ${value<number>('number')}`);
+  if (!s.short) conds.push(has(sql.raw('t.title')));
+  const scope = ticketScopeWhere(scopeOf, { portalIndexed: false });
   const limit = s.limit + 1;
   const columns = sql.raw('t.id, t.ext_id, t.title, t.ticket_number, t.status_step_id, t.last_activity_at');
   // Each walk is the company's index range for open or closed tickets, in order; everything else, the
@@ -89,7 +120,7 @@ function ticketsGroup(s: SearchTerms, has: Contains): SQL {
   // words, so the estimate must not depend on them.
   const walk = (closed: boolean) =>
     sql`(select ${columns}, false as exact from tickets t
-      where t.company_id = ${s.ticketScope.companyId} and t.closed = ${sql.raw(String(closed))}
+      where t.company_id = ${scopeOf.companyId} and t.closed = ${sql.raw(String(closed))}
         and case when ${scope} and (${sql.join(conds, sql` or `)}) then true else false end
       order by t.last_activity_at desc, t.ext_id desc limit ${limit})`;
   // A ticket both branches found (its number is the text) is kept once, as exact; the step's name is
@@ -98,7 +129,7 @@ function ticketsGroup(s: SearchTerms, has: Contains): SQL {
   return sql`select ${sql.raw(hit('h.ext_id', 'h.title', "nullif(concat_ws(' · ', nullif(h.ticket_number, ''), (select ss.name from status_steps ss where ss.id = h.status_step_id)), '')", 'h.last_activity_at', null))} as j
     from (select * from (select distinct on (u.id) * from (
           (select ${columns}, true as exact from tickets t
-            where t.portal_id = ${s.ticketScope.portalId} and lower(t.ticket_number) = lower(${s.q}) and ${scope}
+            where t.portal_id = ${scopeOf.portalId} and lower(t.ticket_number) = lower(${q}) and ${scope}
             order by t.last_activity_at desc, t.ext_id desc limit ${limit})
           union all ${walk(false)}
           union all ${walk(true)}
@@ -107,11 +138,27 @@ function ticketsGroup(s: SearchTerms, has: Contains): SQL {
     order by h.exact desc, h.last_activity_at desc, h.ext_id desc`;
 }
 
-function groupSql(kind: SearchKind, s: SearchTerms, t: TenantContext, has: Contains): SQL {
+function groupSql(kind: SearchKind, s: Shape, has: Contains): SQL {
   const limit = s.limit + 1;
+  // The scopes of platform/visibility.ts, with placeholders for their values.
+  const t = {
+    portalId: value<number>('portalId'),
+    companyId: value<number>('companyId'),
+    contactId: value<number>('contactId'),
+  };
   switch (kind) {
     case 'tickets':
-      return ticketsGroup(s, has);
+      return ticketsGroup(
+        s,
+        {
+          portalId: t.portalId,
+          companyId: t.companyId,
+          creatorContactId: s.own ? value<number>('creatorContactId') : null,
+          followerUserId: s.own ? value<number>('followerUserId') : null,
+          withReports: false,
+        },
+        has,
+      );
     case 'wiki':
       return sql`select ${sql.raw(hit('we.ext_id', 'we.name', 'wf.name', null, null))} as j
         from wiki_elements we join wiki_folders wf on wf.id = we.folder_id
@@ -145,15 +192,51 @@ function groupSql(kind: SearchKind, s: SearchTerms, t: TenantContext, has: Conta
   }
 }
 
-/** The one statement of a search (null: no kind to search); exported for the plan tests and bench. */
-export function searchSql(t: TenantContext, s: SearchTerms, order: readonly SearchKind[]): SQL | null {
-  const kinds = order.filter((k) => s.kinds.has(k));
-  if (kinds.length === 0) return null;
-  const fields = kinds.map(
+const shapeOf = (s: SearchTerms, order: readonly SearchKind[]): Shape => ({
+  kinds: order.filter((k) => s.kinds.has(k)),
+  short: isShort(s.q),
+  number: isNumber(s.q),
+  own: s.ticketScope.creatorContactId !== null,
+  limit: s.limit,
+});
+
+const shapeKey = (s: Shape) =>
+  `search:${s.kinds.join(',')}:${s.short ? 'short' : 'long'}:${s.number ? 'number' : 'text'}:${s.own ? 'own' : 'all'}:${s.limit}`;
+
+function shapeSql(s: Shape): SQL {
+  const fields = s.kinds.map(
     (k) =>
-      sql`${k}::text, (select coalesce(json_agg(g.j), '[]'::json) from (${groupSql(k, s, t, contains(s.q))}) g)`,
+      sql`${sql.raw(`'${k}'`)}::text, (select coalesce(json_agg(g.j), '[]'::json) from (${groupSql(k, s, contains(s.short))}) g)`,
   );
   return sql`select json_build_object(${sql.join(fields, sql`, `)}) as r`;
+}
+
+function valuesOf(t: TenantContext, s: SearchTerms): SearchValues {
+  return {
+    q: s.q,
+    like: `%${likeEscape(s.q)}%`,
+    lower: s.q.toLowerCase(),
+    number: isNumber(s.q) ? Number(s.q) : 0,
+    portalId: t.portalId,
+    companyId: t.companyId,
+    contactId: t.contactId,
+    creatorContactId: s.ticketScope.creatorContactId ?? 0,
+    // A contact without a user (none in practice) follows nothing.
+    followerUserId: s.ticketScope.followerUserId ?? -1,
+  };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * The one statement of a search with its values bound (null: no kind to search), as the API sends it;
+ * for the plan tests and the bench.
+ */
+export function searchQuery(t: TenantContext, s: SearchTerms, order: readonly SearchKind[]): Query | null {
+  const shape = shapeOf(s, order);
+  if (shape.kinds.length === 0) return null;
+  const q = dialect.sqlToQuery(shapeSql(shape));
+  return { sql: q.sql, params: fillPlaceholders(q.params, { ...valuesOf(t, s) }) };
 }
 
 /** Each visible kind's hits (at most limit + 1), in one statement. */
@@ -163,9 +246,14 @@ export async function searchAll(
   s: SearchTerms,
   order: readonly SearchKind[],
 ): Promise<Partial<Record<SearchKind, RawHit[]>>> {
-  const statement = searchSql(t, s, order);
-  if (statement === null) return {};
-  const rows = await queryRows<{ r: Record<string, RawHit[]> | string }>(db, statement);
+  const shape = shapeOf(s, order);
+  if (shape.kinds.length === 0) return {};
+  const rows = await queryShaped<{ r: Record<string, RawHit[]> | string }>(
+    db,
+    shapeKey(shape),
+    () => shapeSql(shape),
+    { ...valuesOf(t, s) },
+  );
   const r = rows[0]?.r ?? {};
   return (typeof r === 'string' ? JSON.parse(r) : r) as Partial<Record<SearchKind, RawHit[]>>;
 }
