@@ -1,9 +1,10 @@
 /**
  * `npx tsx bench/cpu-cost.ts`: CPU milliseconds per request, of the API process and of PostgreSQL (all
  * its processes), for the routes `npm run bench:search` measures and the constant route. CPU time, not
- * wall time: on a machine shared with other work, req/s and p99 move with the neighbours' load, while
- * the CPU a request costs stays comparable between runs, so a change can be judged there and its
- * latency measured once the machine is quiet.
+ * wall time: on a machine shared with other work, req/s and p99 move with the neighbours' load; the CPU
+ * a request costs moves less (contention for caches and cores still inflates it: compare with the
+ * constant route of the same run), so a change can be judged there and its latency measured once the
+ * machine is quiet.
  *
  * Loads the scale data like bench:search (or uses the loaded database of BENCH_DATABASE_URL, which must
  * be the only database in use on its cluster: every postgres process's CPU is counted), then for each
