@@ -63,19 +63,24 @@ $$;
 CREATE FUNCTION comments_rewrite_conversation() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  -- A ticket whose words come out the same is not written (nor its company's list counter moved).
   IF TG_OP = 'DELETE' THEN
-    UPDATE tickets t SET conversation_vector = coalesce((SELECT conversation_words_agg(c.search_vector ORDER BY c.id)
-        FROM ticket_comments c WHERE c.ticket_id = t.id AND NOT c.internal), '')
-    WHERE t.id IN (SELECT DISTINCT ticket_id FROM old_rows);
+    UPDATE tickets t SET conversation_vector = w.words
+    FROM (SELECT o.ticket_id, coalesce((SELECT conversation_words_agg(c.search_vector ORDER BY c.id)
+        FROM ticket_comments c WHERE c.ticket_id = o.ticket_id AND NOT c.internal), '') AS words
+      FROM (SELECT DISTINCT ticket_id FROM old_rows) o) w
+    WHERE t.id = w.ticket_id AND t.conversation_vector IS DISTINCT FROM w.words;
   ELSE
-    UPDATE tickets t SET conversation_vector = coalesce((SELECT conversation_words_agg(c.search_vector ORDER BY c.id)
-        FROM ticket_comments c WHERE c.ticket_id = t.id AND NOT c.internal), '')
-    WHERE t.id IN (
-      SELECT o.ticket_id FROM old_rows o JOIN new_rows n ON n.id = o.id
-        WHERE o.message IS DISTINCT FROM n.message OR o.internal IS DISTINCT FROM n.internal
-          OR o.ticket_id IS DISTINCT FROM n.ticket_id
-      UNION SELECT n.ticket_id FROM old_rows o JOIN new_rows n ON n.id = o.id
-        WHERE o.ticket_id IS DISTINCT FROM n.ticket_id);
+    UPDATE tickets t SET conversation_vector = w.words
+    FROM (SELECT x.ticket_id, coalesce((SELECT conversation_words_agg(c.search_vector ORDER BY c.id)
+        FROM ticket_comments c WHERE c.ticket_id = x.ticket_id AND NOT c.internal), '') AS words
+      FROM (
+        SELECT o.ticket_id FROM old_rows o JOIN new_rows n ON n.id = o.id
+          WHERE o.message IS DISTINCT FROM n.message OR o.internal IS DISTINCT FROM n.internal
+            OR o.ticket_id IS DISTINCT FROM n.ticket_id
+        UNION SELECT n.ticket_id FROM old_rows o JOIN new_rows n ON n.id = o.id
+          WHERE o.ticket_id IS DISTINCT FROM n.ticket_id) x) w
+    WHERE t.id = w.ticket_id AND t.conversation_vector IS DISTINCT FROM w.words;
   END IF;
   RETURN NULL;
 END
