@@ -11,7 +11,8 @@ import { FIRST_PAINT_TEXTS, splitTexts, type Texts } from './first-paint';
 import itIT from './it-IT.json';
 import { applyLanguage, i18n } from './index';
 
-configure({ asyncUtilTimeout: 5000 });
+// The whole app with its lazy chunks: on a busy machine that takes seconds.
+configure({ asyncUtilTimeout: 15_000 });
 
 type Tree = { [k: string]: string | Tree };
 const leaves = (tree: Tree, prefix = ''): string[] =>

@@ -2,7 +2,6 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import itFirstPaint from './it-IT.json?first-paint';
 import { storage } from '../lib/storage';
-import { dayjs } from '../lib/format';
 
 export const LANGUAGES = [
   { value: 'it-IT', label: 'Italiano' },
@@ -52,7 +51,8 @@ export const loadRestTexts = (): Promise<void> =>
 export const loadAllLanguages = () => Promise.all(LANGUAGES.map((l) => loadLanguage(l.value)));
 
 /**
- * Applies a language everywhere: i18next, `<html lang>`, the date locale (first two letters) and storage.
+ * Applies a language everywhere: i18next (and with it the date locale, lib/dates.ts), `<html lang>` and
+ * storage.
  * `remember: false` applies a portal's default language without making it the user's choice. A language
  * whose texts are all here switches at once; another as soon as they arrive.
  */
@@ -69,7 +69,6 @@ export function applyLanguage(lang: Language, { remember = true }: { remember?: 
       );
   }
   document.documentElement.lang = lang;
-  dayjs.locale(lang.slice(0, 2));
   if (remember) storage.set('language', lang);
 }
 
@@ -99,7 +98,6 @@ void i18n.use(initReactI18next).init({
   react: { bindI18nStore: 'added' },
 });
 document.documentElement.lang = startLanguage;
-dayjs.locale(startLanguage.slice(0, 2));
 
 /** Resolves when the stored language is ready: main.tsx renders after it, so no key flashes untranslated. */
 export const i18nReady: Promise<void> =

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  dayjs,
-  formatDate,
-  formatDateTime,
-  formatEuro,
-  formatFileSize,
-  formatNumber,
-  formatTime,
-} from './format';
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
+import { formatDate, formatDateTime, formatEuro, formatFileSize, formatNumber, formatTime } from './format';
 import { setDisplayTimeZone } from './time-zone';
+
+// The reference: dayjs's zone plugin, which time-zone.ts replaced with Intl.
+dayjs.extend(utc);
+dayjs.extend(timezone);
 
 describe('format', () => {
   it('shows dates and times in the portal zone', () => {
