@@ -56,6 +56,10 @@ export function bundleReport(dist: string): BundleReport {
     { name: 'staff desk (issue 13)', marker: /Internal — the customer does not see this/ },
     // The administration's section menu builds its keys from this prefix; no other code does.
     { name: 'desk administration (issue 14)', marker: /admin\.sections\./ },
+    // The web calls through route references; schemas travel with the forms that validate with them.
+    { name: "zod and the contracts' schemas (issue 15)", marker: /ZodObject/ },
+    // Dates of the first paint are Intl's; dayjs comes with the pages that have calendars.
+    { name: 'dayjs (issue 15)', marker: /\$isDayjsObject/ },
   ].map((c) => ({ name: c.name, lazy: !c.marker.test(initialText) }));
   return {
     initialJs: initialFiles.filter((f) => f.file.endsWith('.js')).reduce((s, f) => s + f.gzip, 0),
