@@ -24,6 +24,11 @@ export const contentStaffRoutes: RouteRefs<typeof area.contentStaffRoutes> = {
     path: '/api/staff/portals/:company/admin/content/companies/:id/items',
     access: { guard: 'staff' },
   },
+  publicFiles: {
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/content/public-files',
+    access: { guard: 'staff' },
+  },
 };
 
 export const signatureStaffRoutes: RouteRefs<typeof area.signatureStaffRoutes> = {

@@ -29,6 +29,11 @@ export const catalogAdminRoutes: RouteRefs<typeof area.catalogAdminRoutes> = {
     path: '/api/staff/portals/:company/admin/activity-contracts',
     access: { guard: 'staff' },
   },
+  serviceContracts: {
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/service-contracts',
+    access: { guard: 'staff' },
+  },
   wiki: { method: 'GET', path: '/api/staff/portals/:company/admin/wiki', access: { guard: 'staff' } },
   subscriptions: {
     method: 'GET',

@@ -101,6 +101,24 @@ export const entityCrudRoutes: RouteRefs<typeof area.entityCrudRoutes> = {
         access: { guard: 'apiKey' },
       },
     },
+    publicFile: {
+      create: { method: 'POST', path: '/api/integration/v1/public-files', access: { guard: 'apiKey' } },
+      get: {
+        method: 'GET',
+        path: '/api/integration/v1/public-files/:publicfileid',
+        access: { guard: 'apiKey' },
+      },
+      update: {
+        method: 'PATCH',
+        path: '/api/integration/v1/public-files/:publicfileid',
+        access: { guard: 'apiKey' },
+      },
+      remove: {
+        method: 'DELETE',
+        path: '/api/integration/v1/public-files/:publicfileid',
+        access: { guard: 'apiKey' },
+      },
+    },
     activityContract: {
       create: { method: 'POST', path: '/api/integration/v1/activity-contracts', access: { guard: 'apiKey' } },
       get: {
@@ -116,6 +134,24 @@ export const entityCrudRoutes: RouteRefs<typeof area.entityCrudRoutes> = {
       remove: {
         method: 'DELETE',
         path: '/api/integration/v1/activity-contracts/:contractid',
+        access: { guard: 'apiKey' },
+      },
+    },
+    serviceContract: {
+      create: { method: 'POST', path: '/api/integration/v1/service-contracts', access: { guard: 'apiKey' } },
+      get: {
+        method: 'GET',
+        path: '/api/integration/v1/service-contracts/:servicecontractid',
+        access: { guard: 'apiKey' },
+      },
+      update: {
+        method: 'PATCH',
+        path: '/api/integration/v1/service-contracts/:servicecontractid',
+        access: { guard: 'apiKey' },
+      },
+      remove: {
+        method: 'DELETE',
+        path: '/api/integration/v1/service-contracts/:servicecontractid',
         access: { guard: 'apiKey' },
       },
     },
@@ -357,6 +393,28 @@ export const entityCrudRoutes: RouteRefs<typeof area.entityCrudRoutes> = {
         access: { guard: 'staff' },
       },
     },
+    publicFile: {
+      create: {
+        method: 'POST',
+        path: '/api/staff/portals/:company/admin/public-files',
+        access: { guard: 'staff' },
+      },
+      get: {
+        method: 'GET',
+        path: '/api/staff/portals/:company/admin/public-files/:publicfileid',
+        access: { guard: 'staff' },
+      },
+      update: {
+        method: 'PATCH',
+        path: '/api/staff/portals/:company/admin/public-files/:publicfileid',
+        access: { guard: 'staff' },
+      },
+      remove: {
+        method: 'DELETE',
+        path: '/api/staff/portals/:company/admin/public-files/:publicfileid',
+        access: { guard: 'staff' },
+      },
+    },
     activityContract: {
       create: {
         method: 'POST',
@@ -376,6 +434,28 @@ export const entityCrudRoutes: RouteRefs<typeof area.entityCrudRoutes> = {
       remove: {
         method: 'DELETE',
         path: '/api/staff/portals/:company/admin/activity-contracts/:contractid',
+        access: { guard: 'staff' },
+      },
+    },
+    serviceContract: {
+      create: {
+        method: 'POST',
+        path: '/api/staff/portals/:company/admin/service-contracts',
+        access: { guard: 'staff' },
+      },
+      get: {
+        method: 'GET',
+        path: '/api/staff/portals/:company/admin/service-contracts/:servicecontractid',
+        access: { guard: 'staff' },
+      },
+      update: {
+        method: 'PATCH',
+        path: '/api/staff/portals/:company/admin/service-contracts/:servicecontractid',
+        access: { guard: 'staff' },
+      },
+      remove: {
+        method: 'DELETE',
+        path: '/api/staff/portals/:company/admin/service-contracts/:servicecontractid',
         access: { guard: 'staff' },
       },
     },
@@ -659,6 +739,26 @@ export const entityStaffRoutes: RouteRefs<typeof area.entityStaffRoutes> = {
     path: '/api/staff/portals/:company/admin/reports/:reportid',
     access: { guard: 'staff' },
   },
+  createPublicFile: {
+    method: 'POST',
+    path: '/api/staff/portals/:company/admin/public-files',
+    access: { guard: 'staff' },
+  },
+  publicFile: {
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/public-files/:publicfileid',
+    access: { guard: 'staff' },
+  },
+  updatePublicFile: {
+    method: 'PATCH',
+    path: '/api/staff/portals/:company/admin/public-files/:publicfileid',
+    access: { guard: 'staff' },
+  },
+  deletePublicFile: {
+    method: 'DELETE',
+    path: '/api/staff/portals/:company/admin/public-files/:publicfileid',
+    access: { guard: 'staff' },
+  },
   createActivityContract: {
     method: 'POST',
     path: '/api/staff/portals/:company/admin/activity-contracts',
@@ -677,6 +777,26 @@ export const entityStaffRoutes: RouteRefs<typeof area.entityStaffRoutes> = {
   deleteActivityContract: {
     method: 'DELETE',
     path: '/api/staff/portals/:company/admin/activity-contracts/:contractid',
+    access: { guard: 'staff' },
+  },
+  createServiceContract: {
+    method: 'POST',
+    path: '/api/staff/portals/:company/admin/service-contracts',
+    access: { guard: 'staff' },
+  },
+  serviceContract: {
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/service-contracts/:servicecontractid',
+    access: { guard: 'staff' },
+  },
+  updateServiceContract: {
+    method: 'PATCH',
+    path: '/api/staff/portals/:company/admin/service-contracts/:servicecontractid',
+    access: { guard: 'staff' },
+  },
+  deleteServiceContract: {
+    method: 'DELETE',
+    path: '/api/staff/portals/:company/admin/service-contracts/:servicecontractid',
     access: { guard: 'staff' },
   },
   createSubscription: {
