@@ -239,7 +239,24 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser } },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // The web calls through route references: a contract object would bring its area's schemas, and
+      // zod with them, into every page that calls it (docs/architecture.md, "Route contracts").
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@sportello/contracts$',
+              importNamePattern: '^\\w+Routes$',
+              allowTypeImports: true,
+              message: 'Import route objects from @sportello/contracts/route-refs (method, path, guard).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: [

@@ -1,6 +1,7 @@
 // The customer's first load, from the build the journeys run on (e2e/run.mjs builds it): under its
 // ceiling, and without the code only some users need (the editor, the PDF viewer, the staff desk and its
-// administration). `npm run bench` reports the same figures in bench/RESULTS.md.
+// administration) or only some pages (zod with the schemas of the forms, dayjs with the calendars).
+// `npm run bench` reports the same figures in bench/RESULTS.md.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bundleReport, INITIAL_JS_CEILING } from '../bench/lib/page';

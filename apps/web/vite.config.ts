@@ -1,12 +1,33 @@
-import { defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { splitTexts, type Texts } from './src/i18n/first-paint.ts';
+
+/**
+ * `./it-IT.json?first-paint` and `./it-IT.json?rest`: the two parts of a translation file that
+ * src/i18n/first-paint.ts names, each a JSON module of its own, so the first load carries only the
+ * texts of the shell and My tickets (the other part is a chunk fetched with the other pages).
+ */
+function translationParts(): Plugin {
+  return {
+    name: 'sportello:translation-parts',
+    enforce: 'pre',
+    load(id) {
+      const m = /^(.+\.json)\?(first-paint|rest)$/.exec(id);
+      if (!m) return null;
+      this.addWatchFile(m[1]!);
+      const [first, rest] = splitTexts(JSON.parse(readFileSync(m[1]!, 'utf8')) as Texts);
+      return { code: `export default ${JSON.stringify(m[2] === 'rest' ? rest : first)};`, moduleType: 'js' };
+    },
+  };
+}
 
 /** The component libraries the pages share (each page uses a different handful of their modules). */
 const UI_LIBRARIES =
   /node_modules[\\/](@mantine[\\/](core|hooks|dates)|@floating-ui|@tabler[\\/]icons-react|react-remove-scroll(-bar)?|react-style-singleton|use-callback-ref|use-sidecar|tabbable|react-number-format|react-textarea-autosize|clsx)[\\/]/;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), translationParts()],
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },

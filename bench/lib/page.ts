@@ -18,11 +18,12 @@ export interface BundleReport {
 /** The goal for the customer's first load: JavaScript, gzip -9 (issue 15); the bench reports against it. */
 export const INITIAL_JS_BUDGET = 200 * 1024;
 /**
- * The ceiling the journeys enforce on every build (e2e/bundle.e2e.ts): today's first load (212 KB) with
- * a little room, so that a change that grows it — as the sign-in dialog with passkeys did, by 40 KB — is
- * caught by the test run, while the goal above is still to be reached.
+ * The ceiling the journeys enforce on every build (e2e/bundle.e2e.ts): today's first load (154 KB, from
+ * 213 KB: route references instead of contracts, the first paint's Italian texts only, no dayjs, the
+ * declarative router; docs/architecture.md) with a little room, so that a change that grows it — as the
+ * sign-in dialog with passkeys did, by 40 KB — is caught by the test run. Raise it only knowingly.
  */
-export const INITIAL_JS_CEILING = 216 * 1024;
+export const INITIAL_JS_CEILING = 156 * 1024;
 
 const gz = (p: string) => gzipSync(readFileSync(p), { level: 9 }).length;
 
@@ -55,6 +56,10 @@ export function bundleReport(dist: string): BundleReport {
     { name: 'staff desk (issue 13)', marker: /Internal — the customer does not see this/ },
     // The administration's section menu builds its keys from this prefix; no other code does.
     { name: 'desk administration (issue 14)', marker: /admin\.sections\./ },
+    // The web calls through route references; schemas travel with the forms that validate with them.
+    { name: "zod and the contracts' schemas (issue 15)", marker: /ZodObject/ },
+    // Dates of the first paint are Intl's; dayjs comes with the pages that have calendars.
+    { name: 'dayjs (issue 15)', marker: /\$isDayjsObject/ },
   ].map((c) => ({ name: c.name, lazy: !c.marker.test(initialText) }));
   return {
     initialJs: initialFiles.filter((f) => f.file.endsWith('.js')).reduce((s, f) => s + f.gzip, 0),

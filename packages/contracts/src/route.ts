@@ -110,6 +110,77 @@ export function defineRoute<const R extends RouteContract>(route: R): R {
   return route;
 }
 
+/** Type only: the contract a route reference stands for (never set at run time). */
+declare const contractOfRef: unique symbol;
+
+/**
+ * A route reference: what a browser needs of a contract at run time to call it (method, path, guard),
+ * without its schemas, and typed by the whole contract, so that a call through it is checked against
+ * the contract's params, query, body and answer. `route-refs.ts` holds one for every contract a browser
+ * session can call, generated from the contracts (`npm run route-refs`); the web app calls through those,
+ * so its first load carries neither the schemas nor zod (docs/architecture.md, "Route contracts").
+ */
+export interface RouteRef<R extends RouteContract = RouteContract> {
+  readonly method: R['method'];
+  readonly path: R['path'];
+  readonly access: { readonly guard: R['access']['guard'] };
+  readonly [contractOfRef]?: R;
+}
+
+/** An area's routes (possibly nested, as `ticketSetupRoutes.types.create`) as references. */
+export type RouteRefs<T> = {
+  readonly [K in keyof T]: T[K] extends RouteContract ? RouteRef<T[K]> : RouteRefs<T[K]>;
+};
+
+/** The contract a route reference stands for. */
+export type ContractOf<Ref> = Ref extends RouteRef<infer R> ? R : never;
+
+export const isRouteContract = (v: unknown): v is RouteContract =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as RouteContract).method === 'string' &&
+  typeof (v as RouteContract).path === 'string' &&
+  typeof (v as RouteContract).access?.guard === 'string';
+
+/** The reference of a contract: its method, path and guard. */
+export const routeRefOf = (r: RouteContract): RouteRef => ({
+  method: r.method,
+  path: r.path,
+  access: { guard: r.access.guard },
+});
+
+type RouteTree = { [key: string]: RouteContract | RouteTree };
+const isRouteTree = (v: unknown): v is RouteTree =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.keys(v).length > 0 &&
+  Object.values(v).every((x) => isRouteContract(x) || isRouteTree(x));
+
+/** An area's routes as references, nested as the area nests them. */
+export function routeRefsOf(tree: RouteTree): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(tree).map(([k, v]) => [k, isRouteContract(v) ? routeRefOf(v) : routeRefsOf(v)]),
+  );
+}
+
+/** Guards no browser session passes: the back office's API keys and the installation key. */
+const SERVER_ONLY_GUARDS: readonly GuardKind[] = ['apiKey', 'adminKey'];
+const leavesOf = (tree: RouteTree): RouteContract[] =>
+  Object.values(tree).flatMap((v) => (isRouteContract(v) ? [v] : leavesOf(v)));
+
+/**
+ * The route objects of the contracts' exports that `route-refs.ts` mirrors, sorted by name: every
+ * exported object of routes (`ticketRoutes`, `ticketSetupRoutes` with its nested kinds) except
+ * `apiRoutes`, which only lists the others, and those whose every route wants a key no browser holds.
+ */
+export function browserRouteTrees(exports: Record<string, unknown>): [string, RouteTree][] {
+  return Object.entries(exports)
+    .filter((e): e is [string, RouteTree] => e[0] !== 'apiRoutes' && isRouteTree(e[1]))
+    .filter(([, tree]) => leavesOf(tree).some((r) => !SERVER_ONLY_GUARDS.includes(r.access.guard)))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** `GET /api/…`, the key the access table, logs and tests use for a contract. */
 export const routeKey = (r: Pick<RouteContract, 'method' | 'path'>) => `${r.method} ${r.path}`;
 

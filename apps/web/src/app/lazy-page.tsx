@@ -30,7 +30,7 @@ export function lazyPage(
       },
     ));
   if (preloaded) loadOnce().catch(() => {});
-  // Rendered only after a failed load: it throws that failure to the route's error boundary, as before.
+  // Rendered only after a failed load: it throws that failure to the app's error boundary (app.tsx).
   const Failed = lazy(loadOnce);
   return function Page() {
     const [, setSettled] = useState(false);

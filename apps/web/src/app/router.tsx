@@ -3,6 +3,7 @@ import type { RouteObject } from 'react-router';
 import type { MeContact } from '@sportello/contracts';
 import { early } from './early-data';
 import { lazyPage, type PageModule } from './lazy-page';
+import { loadRestTexts } from '../i18n';
 import { loadRestStyles } from './styles/load-rest-styles';
 import {
   DashboardRedirect,
@@ -15,11 +16,12 @@ import { PageLoader } from './layout/spinners';
 import { canOpenTicket, SECTION_RULES } from './sections';
 
 /**
- * A page that shows only once Mantine's styles beyond the first paint are here (load-rest-styles.ts).
- * My tickets, where a contact lands, needs none of them: its first paint waits for no more CSS.
+ * A page that shows only once Mantine's styles and the texts beyond the first paint are here
+ * (load-rest-styles.ts, i18n/first-paint.ts). My tickets, where a contact lands, needs none of them: its
+ * first paint waits for no more CSS nor texts.
  */
 const page = (load: () => Promise<PageModule>) =>
-  lazyPage(() => Promise.all([load(), loadRestStyles()]).then(([m]) => m));
+  lazyPage(() => Promise.all([load(), loadRestStyles(), loadRestTexts()]).then(([m]) => m));
 
 // Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
 const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page'), early.ticketsPage);

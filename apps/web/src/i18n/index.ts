@@ -1,8 +1,7 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import itIT from './it-IT.json';
+import itFirstPaint from './it-IT.json?first-paint';
 import { storage } from '../lib/storage';
-import { dayjs } from '../lib/format';
 
 export const LANGUAGES = [
   { value: 'it-IT', label: 'Italiano' },
@@ -21,42 +20,55 @@ export function initialLanguage(): Language {
 
 type Translations = Record<string, unknown>;
 /**
- * Italian (the default) ships in the first bundle; the other languages are fetched when chosen, so the
- * first load carries one translation file instead of three.
+ * The first load carries the Italian texts of the shell and My tickets (first-paint.ts); the rest of
+ * Italian, and English and Spanish whole, are fetched when needed: the rest of the current language by
+ * every other page before it shows (`loadRestTexts`), a language when chosen.
  */
-const loaders: Record<Exclude<Language, 'it-IT'>, () => Promise<{ default: Translations }>> = {
+const loaders: Record<Language, () => Promise<{ default: Translations }>> = {
+  'it-IT': () => import('./it-IT.json?rest'),
   'en-EN': () => import('./en-EN.json'),
   'es-ES': () => import('./es-ES.json'),
 };
 
-const isLoaded = (lang: Language) => i18n.hasResourceBundle(lang, 'translation');
+/** The languages whose texts are all here. */
+const complete = new Set<Language>();
 
-/** Fetches a language's translations once (a no-op when they are already there). */
+/** Fetches what is missing of a language's texts, once (a no-op when they are all here). */
 export async function loadLanguage(lang: Language): Promise<void> {
-  if (lang === 'it-IT' || isLoaded(lang)) return;
+  if (complete.has(lang)) return;
   const { default: translations } = await loaders[lang]();
-  if (!isLoaded(lang)) i18n.addResourceBundle(lang, 'translation', translations);
+  if (complete.has(lang)) return;
+  // Deep: the Italian rest completes sections the first part has begun (tickets).
+  i18n.addResourceBundle(lang, 'translation', translations, true, false);
+  complete.add(lang);
 }
+
+/** The current language's texts beyond the first paint's: every page but My tickets waits for them. */
+export const loadRestTexts = (): Promise<void> =>
+  isLanguage(i18n.language) ? loadLanguage(i18n.language) : Promise.resolve();
 
 /** Every language at once (tests switch languages synchronously). */
 export const loadAllLanguages = () => Promise.all(LANGUAGES.map((l) => loadLanguage(l.value)));
 
 /**
- * Applies a language everywhere: i18next, `<html lang>`, the date locale (first two letters) and storage.
+ * Applies a language everywhere: i18next (and with it the date locale, lib/dates.ts), `<html lang>` and
+ * storage.
  * `remember: false` applies a portal's default language without making it the user's choice. A language
- * already loaded switches at once; another switches as soon as its file arrives.
+ * whose texts are all here switches at once; another as soon as they arrive.
  */
 export function applyLanguage(lang: Language, { remember = true }: { remember?: boolean } = {}): void {
-  if (isLoaded(lang)) void i18n.changeLanguage(lang);
-  else
-    void loadLanguage(lang).then(
-      () => i18n.changeLanguage(lang),
-      () => {
-        // Offline or a stale deploy: the current language stays.
-      },
-    );
+  // The language shown needs no switch (each page fetches the rest of its texts).
+  if (lang !== i18n.language) {
+    if (complete.has(lang)) void i18n.changeLanguage(lang);
+    else
+      void loadLanguage(lang).then(
+        () => i18n.changeLanguage(lang),
+        () => {
+          // Offline or a stale deploy: the current language stays.
+        },
+      );
+  }
   document.documentElement.lang = lang;
-  dayjs.locale(lang.slice(0, 2));
   if (remember) storage.set('language', lang);
 }
 
@@ -75,16 +87,17 @@ i18n.on('languageChanged', describePage);
 
 const startLanguage = initialLanguage();
 void i18n.use(initReactI18next).init({
-  resources: { 'it-IT': { translation: itIT } },
+  resources: { 'it-IT': { translation: itFirstPaint } },
   partialBundledLanguages: true,
   lng: 'it-IT',
   fallbackLng: false,
   interpolation: { escapeValue: false },
   returnNull: false,
   showSupportNotice: false,
+  // A component drawn before its texts arrived (a menu opened at once) draws again when they do.
+  react: { bindI18nStore: 'added' },
 });
 document.documentElement.lang = startLanguage;
-dayjs.locale(startLanguage.slice(0, 2));
 
 /** Resolves when the stored language is ready: main.tsx renders after it, so no key flashes untranslated. */
 export const i18nReady: Promise<void> =

@@ -4,7 +4,7 @@ import {
   staffAuthRoutes,
   staffInboxRoutes,
   ticketRoutes,
-} from '@sportello/contracts';
+} from '@sportello/contracts/route-refs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call, onStaffUnauthorized, onUnauthorized, pathOf } from './api-client';
 import { storage } from './storage';

@@ -6,6 +6,7 @@ import type {
   QueryOf,
   ResponseOf,
   RouteContract,
+  RouteRef,
 } from '@sportello/contracts';
 import { storage } from './storage';
 
@@ -162,11 +163,14 @@ export function upload<T>(
 }
 
 // --- Calls by route contract (packages/contracts/src/route.ts) ---
+//
+// Each takes the contract's reference (`@sportello/contracts/route-refs`: method, path and guard), typed
+// by the whole contract: the schemas stay out of the pages that only call (and zod out of the first load).
 
 type ParamValues = Record<string, string | number>;
 
 /** The URL path of a contract with its `:params` filled in (each encoded as one path segment). */
-export function pathOf<R extends RouteContract>(route: R, params?: ParamsOf<R>): string {
+export function pathOf<R extends RouteContract>(route: RouteRef<R>, params?: ParamsOf<R>): string {
   const values = (params ?? {}) as ParamValues;
   return route.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
     const v = values[name];
@@ -187,7 +191,10 @@ export type CallOptions<R extends RouteContract> = { signal?: AbortSignal } & (R
  * the token is sent unless the route is public (capability links and pre-sign-in calls must not
  * carry it), and the answer is typed by the contract's success schema.
  */
-export function call<R extends RouteContract>(route: R, opts: CallOptions<R>): Promise<ResponseOf<R>> {
+export function call<R extends RouteContract>(
+  route: RouteRef<R>,
+  opts: CallOptions<R>,
+): Promise<ResponseOf<R>> {
   return api<ResponseOf<R>>(pathOf(route, opts.params as ParamsOf<R>), {
     method: route.method,
     query: opts.query as Query | undefined,
@@ -202,7 +209,7 @@ export function call<R extends RouteContract>(route: R, opts: CallOptions<R>): P
  * a Blob, then saved under `fileName` through a temporary object URL.
  */
 export async function downloadFrom<R extends RouteContract>(
-  route: R,
+  route: RouteRef<R>,
   opts: CallOptions<R>,
   fileName: string,
   accept = '*/*',
@@ -226,7 +233,7 @@ export async function downloadFrom<R extends RouteContract>(
 
 /** A multipart upload (`bodyKind: 'multipart'`) to a contract, with progress. */
 export function uploadTo<R extends RouteContract & { bodyKind: 'multipart' }>(
-  route: R,
+  route: RouteRef<R>,
   params: ParamsOf<R>,
   file: File,
   onProgress?: (fraction: number) => void,

@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc';
+import timezone from 'dayjs/plugin/timezone';
 import {
-  dayjs,
   formatDate,
   formatDateTime,
   formatEuro,
   formatFileSize,
   formatNumber,
   formatTime,
+  fromDayParam,
+  toDayParam,
+  toMinuteParam,
 } from './format';
-import { setDisplayTimeZone } from './time-zone';
+import { setDisplayTimeZone, zoneOffsetLabel } from './time-zone';
+
+// The reference: dayjs's zone plugin, which time-zone.ts replaced with Intl.
+dayjs.extend(utc);
+dayjs.extend(timezone);
 
 describe('format', () => {
   it('shows dates and times in the portal zone', () => {
@@ -46,6 +55,17 @@ describe('format', () => {
       dayjs('2026-11-20T23:30:00').tz('Europe/Rome').format('DD/MM/YYYY HH:mm'),
     );
     expect(formatDate(null)).toBe('');
+  });
+
+  it("labels a zone's UTC offset as dayjs did, and reads query days back", () => {
+    for (const tz of ['Europe/Rome', 'America/New_York', 'Asia/Kolkata', 'UTC'])
+      for (const iso of ['2026-03-29T01:00:00Z', '2026-07-04T12:34:00-04:00', '2026-11-20T23:30:00'])
+        expect(zoneOffsetLabel(iso, tz), `${iso} in ${tz}`).toBe(dayjs(iso).tz(tz).format('Z'));
+    const day = fromDayParam('2026-11-20');
+    expect(toDayParam(day)).toBe('2026-11-20');
+    expect(toMinuteParam(fromDayParam('2026-11-20', true)!)).toBe('2026-11-20 23:59');
+    expect(fromDayParam('2026-02-30')).toBeNull();
+    expect(fromDayParam('20/11/2026')).toBeNull();
   });
 
   it('shows euro with two decimals', () => {

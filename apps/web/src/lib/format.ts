@@ -1,13 +1,6 @@
-import dayjs from 'dayjs';
-import customParseFormat from 'dayjs/plugin/customParseFormat';
-import 'dayjs/locale/it';
-import 'dayjs/locale/es';
-import 'dayjs/locale/en';
-
-dayjs.extend(customParseFormat);
-
 // Dates and times are shown in the portal's zone: time-zone.ts holds those rules, re-exported here
-// for the pages that format.
+// for the pages that format. Calendar arithmetic (pickers, presets, typed dates) is dayjs's, in
+// lib/dates.ts: this module is part of the first load, and dayjs is not.
 export { formatDate, formatDateTime, formatTime } from './time-zone';
 
 /** Intl's locale of an interface language (`en-EN` is ours, not a real one: British English). */
@@ -56,7 +49,24 @@ export function formatFileSize(bytes: number, language = 'it-IT'): string {
   return `${numberFormat(language, { maximumFractionDigits: digits }).format(shown)} ${SIZE_UNITS[unit]}`;
 }
 
-/** `YYYY-MM-DD` of a date in the portal's zone, for `from`/`to` query values. */
-export const toDayParam = (d: Date | null | undefined) => (d ? dayjs(d).format('YYYY-MM-DD') : undefined);
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-export { dayjs };
+/** `YYYY-MM-DD` of a calendar day as the pickers give it (a local date), for `from`/`to` query values. */
+export const toDayParam = (d: Date | null | undefined) =>
+  d ? `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : undefined;
+
+/** `YYYY-MM-DD HH:mm` of a local date and time (the end of a chosen range, SPEC A7). */
+export const toMinuteParam = (d: Date) => `${toDayParam(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+
+/**
+ * The local date of a `YYYY-MM-DD` day (its start, or 23:59:59 with `end`, as the picker gives a range's
+ * end, SPEC A4); null for anything else, '2026-02-30' included.
+ */
+export function fromDayParam(s: string | null | undefined, end = false): Date | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s ?? '');
+  if (!m) return null;
+  const d = new Date(2000, 0, 1);
+  d.setFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (end) d.setHours(23, 59, 59, 0);
+  return toDayParam(d) === s ? d : null;
+}

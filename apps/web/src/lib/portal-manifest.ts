@@ -1,4 +1,4 @@
-import { portalRoutes } from '@sportello/contracts';
+import { portalRoutes } from '@sportello/contracts/route-refs';
 import { pathOf } from './api-client';
 
 /**

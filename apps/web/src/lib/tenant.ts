@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import { queryOptions } from '@tanstack/react-query';
-import { authRoutes, portalRoutes, type MeAnswer, type MeContact } from '@sportello/contracts';
+import { type MeAnswer, type MeContact } from '@sportello/contracts';
+import { authRoutes, portalRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from './api-client';
 
 /** Who the signed-in user acts as on a page inside the layout. */

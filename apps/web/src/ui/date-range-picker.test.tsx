@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { dayjs } from '../lib/format';
+import { dayjs } from '../lib/dates';
 import { DateRangePicker } from './date-range-picker';
 import { presetRange, type DateRange } from './date-range';
 import { renderWithProviders } from './testing';

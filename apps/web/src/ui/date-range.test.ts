@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayjs } from '../lib/format';
+import { dayjs } from '../lib/dates';
 import {
   formatPickerDate,
   matchingPreset,

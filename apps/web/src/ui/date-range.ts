@@ -1,4 +1,4 @@
-import { dayjs } from '../lib/format';
+import { dayjs } from '../lib/dates';
 
 /** The value of the date range picker (SPEC A3): either end may be null. */
 export interface DateRange {

@@ -12,7 +12,8 @@ import { storage } from '../../lib/storage';
 import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
 import { contactPath, loginPath, pickContact } from '../sections';
-import { loadRestStylesWhenIdle } from '../styles/load-rest-styles';
+import { loadRestTexts } from '../../i18n';
+import { loadRestWhenIdle } from '../styles/load-rest-styles';
 import { AppHeader } from './header';
 import { AppFooter } from './footer';
 import { MainMenu } from './main-menu';
@@ -25,13 +26,15 @@ import { usePageTitle } from '../../ui/page-title';
  * second factor (passkeys), none of which the first load needs.
  */
 const SessionExpiredDialog = lazy(() =>
-  import('./session-expired-dialog').then((m) => ({ default: m.SessionExpiredDialog })),
+  Promise.all([import('./session-expired-dialog'), loadRestTexts()]).then(([m]) => ({
+    default: m.SessionExpiredDialog,
+  })),
 );
 
 /** SPEC A9: the spinner stays this long after the portal settings arrive, so the branding settles unseen. */
 export const SPINNER_SETTLE_MS = 200;
 /** Only a "see as this contact" tab loads it. */
-const ViewAsBanner = lazy(() => import('./view-as-banner'));
+const ViewAsBanner = lazy(() => Promise.all([import('./view-as-banner'), loadRestTexts()]).then(([m]) => m));
 /** Below Mantine's `sm` breakpoint (768 px) the menu is a drawer behind a burger. */
 const PHONE_QUERY = '(max-width: 47.99em)';
 const BURGER_ID = 'app-burger';
@@ -152,8 +155,8 @@ export function Shell({
   const isPhone = useMediaQuery(PHONE_QUERY) ?? false;
   const navRef = useRef<HTMLDivElement>(null);
   const location = useLocation();
-  // Menus and dialogs of the shell and of My tickets open with the styles that the first paint left out.
-  useEffect(() => loadRestStylesWhenIdle(), []);
+  // Menus and dialogs of the shell and of My tickets open with the styles and texts the first paint left out.
+  useEffect(() => loadRestWhenIdle(), []);
   // A page change on a phone closes the drawer.
   const [lastPath, setLastPath] = useState(location.pathname);
   if (lastPath !== location.pathname) {

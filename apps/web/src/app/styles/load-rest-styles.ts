@@ -1,3 +1,5 @@
+import { loadRestTexts } from '../../i18n';
+
 /**
  * Mantine's styles beyond the first paint (mantine-first-paint.css says which): fetched once, by every
  * page but My tickets before it shows, and by the shell when the browser is idle after the first paint,
@@ -7,14 +9,19 @@ let loading: Promise<unknown> | null = null;
 export const loadRestStyles = (): Promise<unknown> => (loading ??= import('./mantine-rest'));
 
 /**
- * After the first paint, when the main thread is free (at the latest after `timeout` ms: long enough that
- * a slow phone still busy with My tickets is not made to parse 150 KB of CSS before the list shows).
+ * Mantine's other styles and the current language's other texts, after the first paint, when the main
+ * thread is free (at the latest after `timeout` ms: long enough that a slow phone still busy with My
+ * tickets is not made to parse 150 KB of CSS before the list shows).
  */
-export function loadRestStylesWhenIdle(timeout = 5000): () => void {
+export function loadRestWhenIdle(timeout = 5000): () => void {
+  const load = () => {
+    void loadRestStyles();
+    void loadRestTexts();
+  };
   if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(() => void loadRestStyles(), { timeout });
+    const id = requestIdleCallback(load, { timeout });
     return () => cancelIdleCallback(id);
   }
-  const id = setTimeout(() => void loadRestStyles(), 300);
+  const id = setTimeout(load, 300);
   return () => clearTimeout(id);
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { peopleRoutes, type ViewAsSession } from '@sportello/contracts';
+import { type ViewAsSession } from '@sportello/contracts';
+import { peopleRoutes } from '@sportello/contracts/route-refs';
 import { useNavigate } from 'react-router';
 import { call } from '../../lib/api-client';
 import { errorText } from '../../lib/error-text';

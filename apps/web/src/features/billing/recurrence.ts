@@ -5,7 +5,7 @@ import {
   RECURRENCE_YEARLY,
   type RecurrenceTrigger,
 } from '@sportello/contracts';
-import { dayjs } from '../../lib/format';
+import { dayjs } from '../../lib/dates';
 
 /** The month's name in the language (dayjs locales it, en, es are loaded by lib/format). */
 export function monthName(month: number, language: string): string {

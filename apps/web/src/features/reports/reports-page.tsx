@@ -16,7 +16,7 @@ import { ServerSearchSelect, type ServerSearchItem } from '../../ui/server-searc
 import { SidePanelLayout } from '../../ui/side-panel-layout';
 import listClasses from '../../ui/list.module.css';
 import { useActivityReports } from './api/activity-reports';
-import { wikiRoutes } from '@sportello/contracts';
+import { wikiRoutes } from '@sportello/contracts/route-refs';
 import { pathOf } from '../../lib/api-client';
 import { useVisibleTicketIds } from './api/visible-tickets';
 import { usePageTitle } from '../../ui/page-title';

@@ -1,5 +1,5 @@
 import type { TicketListItem, TicketListQuery } from '@sportello/contracts';
-import { dayjs } from '../../lib/format';
+import { toDayParam, toMinuteParam } from '../../lib/format';
 import type { DateRange } from '../../ui/date-range';
 
 /** The status filter of the lists: 'open or pending' (default) or 'all'. */
@@ -36,8 +36,8 @@ export const visibleTickets = <T extends Pick<TicketListItem, 'taskStatus'>>(
  */
 export function ticketListQuery(range: DateRange, wikiElementId: number | null): TicketListQuery {
   const query: TicketListQuery = {};
-  if (range.start) query.from = dayjs(range.start).format('YYYY-MM-DD');
-  if (range.end) query.to = dayjs(range.end).format('YYYY-MM-DD HH:mm');
+  if (range.start) query.from = toDayParam(range.start);
+  if (range.end) query.to = toMinuteParam(range.end);
   if (wikiElementId !== null) query.wikiFilter = wikiElementId;
   return query;
 }

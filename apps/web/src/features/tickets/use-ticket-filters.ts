@@ -1,14 +1,14 @@
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { dayjs } from '../../lib/format';
-import { EMPTY_RANGE } from '../../ui/date-range';
+import { fromDayParam, toDayParam } from '../../lib/format';
+import type { DateRange } from '../../ui/date-range';
 import type { ServerSearchItem } from '../../ui/server-search-select';
 import type { TicketFilters } from './components/ticket-filters-bar';
 
 /** Filters start at 'open or pending', no date and no wiki element (SPEC A2), newest first. */
 export const DEFAULT_FILTERS: TicketFilters = {
   status: 'open',
-  range: EMPTY_RANGE,
+  range: { start: null, end: null } satisfies DateRange,
   wiki: null,
   sort: 'created',
 };
@@ -20,15 +20,6 @@ export interface ListState {
   users: number[];
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const day = (s: string | null, end: boolean): Date | null => {
-  if (!s || !DAY.test(s)) return null;
-  const d = dayjs(s);
-  // '2026-02-30' would roll over to March: only a real day is taken.
-  if (!d.isValid() || d.format('YYYY-MM-DD') !== s) return null;
-  // A chosen range ends at 23:59:59 of its last day (SPEC A4), as the picker gives it.
-  return (end ? d.hour(23).minute(59).second(59) : d.startOf('day')).toDate();
-};
 const ids = (s: string | null) =>
   (s ?? '')
     .split(',')
@@ -45,7 +36,7 @@ export function parseListState(params: URLSearchParams): ListState {
   return {
     filters: {
       status: params.get('status') === 'all' ? 'all' : 'open',
-      range: { start: day(params.get('from'), false), end: day(params.get('to'), true) },
+      range: { start: fromDayParam(params.get('from')), end: fromDayParam(params.get('to'), true) },
       wiki,
       sort: params.get('sort') === 'activity' ? 'activity' : 'created',
     },
@@ -58,8 +49,8 @@ export function listStateParams(s: ListState): URLSearchParams {
   const p = new URLSearchParams();
   const f = s.filters;
   if (f.status !== 'open') p.set('status', f.status);
-  if (f.range.start) p.set('from', dayjs(f.range.start).format('YYYY-MM-DD'));
-  if (f.range.end) p.set('to', dayjs(f.range.end).format('YYYY-MM-DD'));
+  if (f.range.start) p.set('from', toDayParam(f.range.start)!);
+  if (f.range.end) p.set('to', toDayParam(f.range.end)!);
   if (f.wiki) {
     p.set('wiki', String(f.wiki.id));
     p.set('wikiName', f.wiki.name);

@@ -4,7 +4,8 @@ import { Anchor, Collapse, Group, List, Stack, Text, Title, UnstyledButton } fro
 import { IconChevronRight, IconFileText, IconFolder } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { WikiElement, WikiProperty } from '@sportello/contracts';
-import { dayjs, formatDate } from '../../lib/format';
+import { dayjs } from '../../lib/dates';
+import { formatDate } from '../../lib/format';
 import { useTenant } from '../../lib/tenant';
 import { FilterBar, SearchFilter, matchesText } from '../../ui/filter-bar';
 import { ListRow } from '../../ui/list-row';

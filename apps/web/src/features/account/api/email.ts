@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountRoutes, type EmailChange } from '@sportello/contracts';
+import { type EmailChange } from '@sportello/contracts';
+import { accountRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { profileQuery } from './profile';
 

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { authRoutes, type PasswordChangeRequest } from '@sportello/contracts';
+import { type PasswordChangeRequest } from '@sportello/contracts';
+import { authRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
 

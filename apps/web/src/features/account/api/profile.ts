@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountRoutes, type ProfileUpdate } from '@sportello/contracts';
+import { type ProfileUpdate } from '@sportello/contracts';
+import { accountRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /** `GET /api/account`: the signed-in user's profile and second factors. */

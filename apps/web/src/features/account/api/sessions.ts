@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountRoutes } from '@sportello/contracts';
+import { accountRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /** `GET /api/account/sessions`. */

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
-import { accountRoutes, type Reauth } from '@sportello/contracts';
+import { type Reauth } from '@sportello/contracts';
+import { accountRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { useRefreshProfile } from './profile';
 

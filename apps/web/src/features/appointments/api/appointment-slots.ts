@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { appointmentRoutes } from '@sportello/contracts';
+import { appointmentRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { appointmentKeys } from './keys';
 import { retryUnlessClientError } from './retry';

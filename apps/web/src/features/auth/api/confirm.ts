@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { authRoutes, type ConfirmRequest } from '@sportello/contracts';
+import { type ConfirmRequest } from '@sportello/contracts';
+import { authRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /** `POST /api/auth/confirm`: sets the password from a link and answers a session (the user is signed in). */

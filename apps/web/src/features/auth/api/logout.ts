@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { authRoutes } from '@sportello/contracts';
+import { authRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { clearAllDrafts } from '../../../lib/drafts';
 import { storage } from '../../../lib/storage';

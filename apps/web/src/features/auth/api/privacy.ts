@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { portalRoutes } from '@sportello/contracts';
+import { portalRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /** `GET /api/settings/{company}/privacy`: the portal's privacy terms as sanitised HTML (public). */

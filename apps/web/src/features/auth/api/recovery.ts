@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { authRoutes, type RecoveryRequest } from '@sportello/contracts';
+import { type RecoveryRequest } from '@sportello/contracts';
+import { authRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /** `POST /api/auth/recovery`: answers the same whether the user exists or not (B2). */

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { authRoutes } from '@sportello/contracts';
+import { authRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /** `POST /api/auth/login/second-factor` with a code: 401 wrong_code / challenge_expired, 429. */

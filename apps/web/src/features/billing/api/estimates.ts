@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { billingRoutes, type BillingQuery } from '@sportello/contracts';
+import { type BillingQuery } from '@sportello/contracts';
+import { billingRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { billingKeys } from './keys';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { billingRoutes } from '@sportello/contracts';
+import { billingRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { billingKeys } from './keys';
 

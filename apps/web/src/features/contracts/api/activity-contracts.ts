@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { contractRoutes, type ContractsQuery } from '@sportello/contracts';
+import { type ContractsQuery } from '@sportello/contracts';
+import { contractRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { contractKeys } from './keys';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { contractRoutes } from '@sportello/contracts';
+import { contractRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { contractKeys } from './keys';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { documentRoutes } from '@sportello/contracts';
+import { documentRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { documentKeys } from './keys';
 

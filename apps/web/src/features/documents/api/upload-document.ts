@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { documentRoutes } from '@sportello/contracts';
+import { documentRoutes } from '@sportello/contracts/route-refs';
 import { uploadTo } from '../../../lib/api-client';
 import { documentKeys } from './keys';
 

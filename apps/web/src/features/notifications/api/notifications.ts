@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notificationRoutes, type MarkReadRequest, type NotificationPreferences } from '@sportello/contracts';
+import { type MarkReadRequest, type NotificationPreferences } from '@sportello/contracts';
+import { notificationRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 export const notificationKeys = {

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { overviewRoutes } from '@sportello/contracts';
+import { overviewRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /** `GET /api/{company}/{contactid}/overview`: every section the contact may see, in one answer. */

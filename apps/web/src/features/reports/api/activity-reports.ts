@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { reportRoutes, type ActivityReportsQuery } from '@sportello/contracts';
+import { type ActivityReportsQuery } from '@sportello/contracts';
+import { reportRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { reportKeys } from './keys';
 

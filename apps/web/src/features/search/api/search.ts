@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { SEARCH_MIN_LENGTH, searchRoutes } from '@sportello/contracts';
+import { SEARCH_MIN_LENGTH } from '@sportello/contracts';
+import { searchRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 export const searchKeys = {

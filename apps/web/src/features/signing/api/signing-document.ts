@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { signingRoutes } from '@sportello/contracts';
+import { signingRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../lib/api-client';
 
 /** `GET /api/signing/{company}/{documentkey}` (public): the document, its signer and its state. */

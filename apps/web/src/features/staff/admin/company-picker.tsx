@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { catalogAdminRoutes } from '@sportello/contracts';
+import { catalogAdminRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { staffKeys } from '../api/keys';
 import { useDesk } from '../desk-context';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { accessRoutes } from '@sportello/contracts';
+import { accessRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { staffKeys } from './keys';
 

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { staffInboxRoutes } from '@sportello/contracts';
+import { staffInboxRoutes } from '@sportello/contracts/route-refs';
 import type { InboxApiQuery } from '../inbox-url';
 import { call } from '../../../lib/api-client';
 import { staffKeys } from './keys';

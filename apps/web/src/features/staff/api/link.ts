@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { staffAuthRoutes, type StaffConfirmRequest, type StaffRecoveryRequest } from '@sportello/contracts';
+import { type StaffConfirmRequest, type StaffRecoveryRequest } from '@sportello/contracts';
+import { staffAuthRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
 import { staffKeys } from './keys';

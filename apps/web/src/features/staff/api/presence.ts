@@ -1,10 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  PRESENCE_HEARTBEAT_S,
-  staffDeskRoutes,
-  type Presence,
-  type PresenceState,
-} from '@sportello/contracts';
+import { PRESENCE_HEARTBEAT_S, type Presence, type PresenceState } from '@sportello/contracts';
+import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 /**

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { staffAuthRoutes, type StaffLoginRequest } from '@sportello/contracts';
+import { type StaffLoginRequest } from '@sportello/contracts';
+import { staffAuthRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
 import { staffKeys } from './keys';

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  staffDeskRoutes,
   type StaffCommentRequest,
   type StaffTicketDetail,
   type StaffTicketUpdate,
 } from '@sportello/contracts';
+import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../lib/api-client';
 import { staffKeys } from './keys';
 

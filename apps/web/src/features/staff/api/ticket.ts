@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { staffInboxRoutes } from '@sportello/contracts';
+import { staffInboxRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { staffKeys } from './keys';
 

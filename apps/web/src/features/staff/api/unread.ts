@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { staffDeskRoutes, type UnreadAnswer } from '@sportello/contracts';
+import { type UnreadAnswer } from '@sportello/contracts';
+import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../lib/api-client';
 import { staffKeys } from './keys';
 

@@ -1,6 +1,7 @@
 import { Modal, Stack, Switch, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { staffDeskRoutes, type StaffPreferences } from '@sportello/contracts';
+import { type StaffPreferences } from '@sportello/contracts';
+import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-text';
 import { ListError, ListLoading } from '../../../ui/list-states';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { taskRoutes } from '@sportello/contracts';
+import { taskRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../lib/api-client';
 
 /** `GET /api/tasks/{company}/{eventkey}` (public): the read-only summary of one ticket. */

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { ticketRoutes, type AllTicketsQuery } from '@sportello/contracts';
+import { type AllTicketsQuery } from '@sportello/contracts';
+import { ticketRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 

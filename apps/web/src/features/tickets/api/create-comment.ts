@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ticketRoutes, type NewCommentRequest } from '@sportello/contracts';
+import { type NewCommentRequest } from '@sportello/contracts';
+import { ticketRoutes } from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ticketRoutes, type NewTicketRequest } from '@sportello/contracts';
+import { type NewTicketRequest } from '@sportello/contracts';
+import { ticketRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 

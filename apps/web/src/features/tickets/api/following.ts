@@ -3,7 +3,8 @@
  * One file for the small calls of the ticket page that belong together.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ticketRoutes, type TicketRatingRequest } from '@sportello/contracts';
+import { type TicketRatingRequest } from '@sportello/contracts';
+import { ticketRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 

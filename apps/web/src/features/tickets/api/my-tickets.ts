@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { ticketRoutes, type TicketListQuery } from '@sportello/contracts';
+import { type TicketListQuery } from '@sportello/contracts';
+import { ticketRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { ticketListQuery } from '../ticket-filters';
 import { DEFAULT_FILTERS } from '../use-ticket-filters';

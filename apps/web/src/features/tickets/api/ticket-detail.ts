@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ticketRoutes } from '@sportello/contracts';
+import { ticketRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 

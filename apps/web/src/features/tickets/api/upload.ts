@@ -1,4 +1,4 @@
-import { ticketRoutes } from '@sportello/contracts';
+import { ticketRoutes } from '@sportello/contracts/route-refs';
 import { pathOf } from '../../../lib/api-client';
 
 /** Where new-ticket attachments are uploaded (multipart field `file`) → `{id, url}`. */

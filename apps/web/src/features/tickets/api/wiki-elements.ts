@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { wikiRoutes } from '@sportello/contracts';
+import { wikiRoutes } from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../lib/api-client';
 import { ticketKeys } from './keys';
 

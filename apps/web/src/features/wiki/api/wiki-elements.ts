@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { wikiRoutes } from '@sportello/contracts';
+import { wikiRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
 export const wikiKeys = {

@@ -19,13 +19,8 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  APPOINTMENT_DURATION_STEP,
-  catalogAdminRoutes,
-  entityStaffRoutes,
-  type AppointmentLinkEntity,
-  type Booking,
-} from '@sportello/contracts';
+import { APPOINTMENT_DURATION_STEP, type AppointmentLinkEntity, type Booking } from '@sportello/contracts';
+import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';

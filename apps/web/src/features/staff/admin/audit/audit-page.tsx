@@ -15,13 +15,13 @@ import {
 import { IconDownload } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
-  auditRoutes,
   auditActorTypes,
   entityActions,
   entityKinds,
   type AuditEntry,
   type AuditQuery,
 } from '@sportello/contracts';
+import { auditRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
 import { call, downloadFrom } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';

@@ -20,12 +20,11 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   LOGO_MAX_BYTES,
-  settingsAdminRoutes,
-  staffDeskRoutes,
   type AdminPortalSettings,
   type AdminPortalSettingsPatch,
   type PortalSettings,
 } from '@sportello/contracts';
+import { settingsAdminRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call, uploadTo } from '../../../../lib/api-client';
 import { brandingContrast } from '../../../../lib/branding';
 import {

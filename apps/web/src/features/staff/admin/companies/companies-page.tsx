@@ -3,7 +3,7 @@ import { Anchor, Button, Group, Modal, Stack, Table, Text, TextInput, Title } fr
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { entityStaffRoutes } from '@sportello/contracts';
+import { entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { Link, Route, Routes, useNavigate } from 'react-router';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';

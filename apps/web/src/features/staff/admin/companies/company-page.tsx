@@ -3,7 +3,7 @@ import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } fr
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { entityStaffRoutes } from '@sportello/contracts';
+import { entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { Link, useParams } from 'react-router';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';

@@ -20,13 +20,12 @@ import {
 import { IconDots, IconEye, IconMailPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  entityStaffRoutes,
-  peopleRoutes,
   permissionFlags,
   type ContactEntity,
   type PeopleUser,
   type PermissionFlag,
 } from '@sportello/contracts';
+import { entityStaffRoutes, peopleRoutes } from '@sportello/contracts/route-refs';
 import { Link, useNavigate, useParams } from 'react-router';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';

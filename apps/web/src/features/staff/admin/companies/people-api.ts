@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { peopleRoutes } from '@sportello/contracts';
+import { peopleRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { staffKeys } from '../../api/keys';
 

@@ -16,12 +16,8 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { CompanyPicker } from '../company-picker';
-import {
-  catalogAdminRoutes,
-  entityStaffRoutes,
-  type ActivityContractEntity,
-  type SubscriptionEntity,
-} from '@sportello/contracts';
+import { type ActivityContractEntity, type SubscriptionEntity } from '@sportello/contracts';
+import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatEuro, formatNumber } from '../../../../lib/format';

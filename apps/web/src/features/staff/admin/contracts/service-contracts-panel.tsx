@@ -19,14 +19,14 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ServiceContractEntity } from '@sportello/contracts';
 import {
   catalogAdminRoutes,
   contractRoutes,
   entityStaffRoutes,
   settingsAdminRoutes,
   staffDeskRoutes,
-  type ServiceContractEntity,
-} from '@sportello/contracts';
+} from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate } from '../../../../lib/format';

@@ -18,15 +18,8 @@ import {
 } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  contentKinds,
-  contentStaffRoutes,
-  entityStaffRoutes,
-  staffDeskRoutes,
-  type ContentContact,
-  type ContentItem,
-  type ContentKind,
-} from '@sportello/contracts';
+import { contentKinds, type ContentContact, type ContentItem, type ContentKind } from '@sportello/contracts';
+import { contentStaffRoutes, entityStaffRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
 import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';

@@ -14,12 +14,8 @@ import {
 } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  contentStaffRoutes,
-  entityStaffRoutes,
-  staffDeskRoutes,
-  type PublicFileEntity,
-} from '@sportello/contracts';
+import { type PublicFileEntity } from '@sportello/contracts';
+import { contentStaffRoutes, entityStaffRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatFileSize } from '../../../../lib/format';

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Badge, Button, Checkbox, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { accessRoutes, apiKeyScopes, webhookStaffRoutes, type ApiKeyScope } from '@sportello/contracts';
+import { apiKeyScopes, type ApiKeyScope } from '@sportello/contracts';
+import { accessRoutes, webhookStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';

@@ -16,12 +16,12 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   eventTypes,
   webhookReplaySchema,
-  webhookStaffRoutes,
   WEBHOOK_ROTATION_OVERLAP_HOURS,
   type EventType,
   type WebhookEndpoint,
   type WebhookEndpointUpdate,
 } from '@sportello/contracts';
+import { webhookStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';

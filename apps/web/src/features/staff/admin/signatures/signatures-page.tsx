@@ -18,13 +18,8 @@ import {
 } from '@mantine/core';
 import { IconDownload, IconPlus } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  signatureStaffRoutes,
-  signatureStatuses,
-  staffDeskRoutes,
-  type SignatureRequestEntity,
-  type SignatureStatus,
-} from '@sportello/contracts';
+import { signatureStatuses, type SignatureRequestEntity, type SignatureStatus } from '@sportello/contracts';
+import { signatureStaffRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
 import { call, downloadFrom, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';

@@ -12,7 +12,8 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accessRoutes, staffDeskRoutes, type AccessMember, type StaffRole } from '@sportello/contracts';
+import { type AccessMember, type StaffRole } from '@sportello/contracts';
+import { accessRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';

@@ -15,7 +15,8 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ticketSetupRoutes, type StaffOptions } from '@sportello/contracts';
+import { type StaffOptions } from '@sportello/contracts';
+import { ticketSetupRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { ListError, ListLoading } from '../../../../ui/list-states';

@@ -14,13 +14,8 @@ import {
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import {
-  catalogAdminRoutes,
-  entityStaffRoutes,
-  WIKI_DATA_TYPES,
-  type WikiElementEntity,
-  type WikiFolderEntity,
-} from '@sportello/contracts';
+import { WIKI_DATA_TYPES, type WikiElementEntity, type WikiFolderEntity } from '@sportello/contracts';
+import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
