@@ -7,7 +7,7 @@
  *   options: --tickets N  --duration S  --soak S  --only pg|pglite  --skip-page  --out FILE
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -644,11 +644,20 @@ let bundle: BundleReport | null = null;
 let page: { cold: PageRun; warm: PageRun } | null = null;
 let pageError: string | null = null;
 
+/**
+ * Where the report's generated part ends: what follows it in RESULTS.md is written by hand (or by the
+ * other benchmarks' runs) and is kept when this run writes the file again.
+ */
+const HAND_WRITTEN =
+  '<!-- Sections below are written by hand or by the other benchmarks: npm run bench keeps them. -->';
+
 /** Writes and prints what has been measured so far (also when a part failed or time ran out). */
 function writeReport(): void {
   let md = report(dbs, bundle, page, pageError);
   if (failures.length) md += `\n## Failures\n\n${failures.map((f) => `- ${f}`).join('\n')}\n`;
-  writeFileSync(OUT, md);
+  const previous = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
+  const kept = previous.indexOf(HAND_WRITTEN);
+  writeFileSync(OUT, kept >= 0 ? `${md}\n${previous.slice(kept)}` : `${md}\n${HAND_WRITTEN}\n`);
   console.log(`\n${md}`);
   log(`written to ${OUT}`);
 }
