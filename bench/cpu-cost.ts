@@ -11,7 +11,7 @@
  * case runs autocannon with a few connections and reads /proc before and after.
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/cpu-cost.ts [--tickets N] [--duration S]
- *     [--connections C] [--only customer|staff] [--match text]
+ *     [--connections C] [--only customer|staff|lists] [--match text]
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { autocannon, call } from './lib/cannon';
-import { BENCH_PASSWORD, BENCH_USER } from './lib/generate';
+import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
 import { freePort, startThrowawayPg, type ThrowawayPg } from './lib/pg';
 import { P, QUERIES, STAFF, staffToken } from './lib/search-cases';
 import { startServer } from './lib/server';
@@ -29,6 +29,7 @@ const { values: opt } = parseArgs({
     tickets: { type: 'string', default: '1000000' },
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '4' },
+    /** customer (the one search), staff (the desk), lists (customer lists beside the bare replay of their SQL). */
     only: { type: 'string' },
     match: { type: 'string' },
   },
@@ -89,16 +90,36 @@ async function main(): Promise<void> {
     const cases: { name: string; url: string; token?: string }[] = [
       { name: 'constant route', url: `${b}/bench/const` },
     ];
-    if (opt.only !== 'staff') {
+    if (!opt.only || opt.only === 'customer') {
       const { token } = await call<{ token: string }>(`${b}/api/auth/login`, {
         json: { userName: BENCH_USER, password: BENCH_PASSWORD },
       });
       for (const { name, q } of QUERIES)
         cases.push({ name: `customer: ${name}`, url: `${b}${P}${encodeURIComponent(q)}`, token });
     }
-    if (opt.only !== 'customer') {
+    if (!opt.only || opt.only === 'staff') {
       const token = await staffToken(b);
       for (const { name, path } of STAFF) cases.push({ name: `staff: ${name}`, url: `${b}${path}`, token });
+    }
+    if (!opt.only || opt.only === 'lists') {
+      // Each list, and the bare replay of the statements it ran (bench/lib/bench-server.ts): the
+      // difference is the API's own work per request.
+      const { token } = await call<{ token: string }>(`${b}/api/auth/login`, {
+        json: { userName: BENCH_USER, password: BENCH_PASSWORD },
+      });
+      const base = `/api/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}`;
+      for (const [key, name, path] of [
+        ['list', 'My tickets (200)', `${base}/tickets`],
+        ['detail', 'ticket detail', `${base}/tickets/10`],
+        ['invoices', 'invoices from/to', `${base}/invoices?from=2025-11-20&to=2026-11-20`],
+        ['reports', 'activity reports', `${base}/activities/activityreports`],
+        ['documents', 'documents', `${base}/documents`],
+        ['me', '/api/Users/me', '/api/Users/me'],
+      ] as const) {
+        await call(`${b}/bench/admin/capture`, { json: { name: key, url: path, token } });
+        cases.push({ name: `list: ${name}`, url: `${b}${path}`, token });
+        cases.push({ name: `list: ${name}, bare SQL`, url: `${b}/bench/sql/${key}` });
+      }
     }
     const rows: string[] = [];
     for (const c of cases) {

@@ -1,4 +1,11 @@
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  randomUUID,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { open, rename, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -181,15 +188,40 @@ export function parseBinding(k: string | undefined): UrlBinding | undefined {
  * when its session ends (logout, expiry) or its user no longer holds the contact: the files route
  * checks that in the database (docs/security.md, "File links").
  */
+/** Signatures kept at most (a few MB): a list asked again within the hour signs nothing again. */
+const MAC_MEMO_MAX = 50_000;
+
 export class FileUrlSigner {
+  private readonly key: KeyObject;
+  /**
+   * Signatures by what they sign. Expiries are whole hours, so a list's links are the same at every
+   * request within an hour: a list of 20 invoices spent more on 20 HMACs than on its statement.
+   */
+  private readonly macs = new Map<string, string>();
+
   constructor(
-    private readonly secret: string,
+    secret: string,
     private readonly ttlSeconds = 6 * 3600,
-  ) {}
+  ) {
+    // Imported once: createHmac with a string key imports it on every call.
+    this.key = createSecretKey(Buffer.from(secret, 'utf8'));
+  }
 
   private mac(fileId: number, exp: number, bind: UrlBinding | undefined): string {
     const bound = bind ? `:${bind.sessionId}.${bind.contactId}` : '';
-    return createHmac('sha256', this.secret).update(`file:${fileId}:${exp}${bound}`).digest('base64url');
+    return createHmac('sha256', this.key).update(`file:${fileId}:${exp}${bound}`).digest('base64url');
+  }
+
+  /** `mac` of a link being signed, kept (a link being checked is the caller's input: never kept). */
+  private keptMac(fileId: number, exp: number, bind: UrlBinding | undefined): string {
+    const key = `${fileId}:${exp}:${bind ? `${bind.sessionId}.${bind.contactId}` : ''}`;
+    let mac = this.macs.get(key);
+    if (mac === undefined) {
+      mac = this.mac(fileId, exp, bind);
+      if (this.macs.size >= MAC_MEMO_MAX) this.macs.clear();
+      this.macs.set(key, mac);
+    }
+    return mac;
   }
 
   /**
@@ -207,7 +239,7 @@ export class FileUrlSigner {
     const b = opts.bind;
     const bind = b?.sessionId !== undefined ? { sessionId: b.sessionId, contactId: b.contactId } : undefined;
     const k = bind ? `&k=${bind.sessionId}.${bind.contactId}` : '';
-    return `/api/files/${fileId}/${encodeURIComponent(name)}?e=${exp}${k}&s=${this.mac(fileId, exp, bind)}`;
+    return `/api/files/${fileId}/${encodeURIComponent(name)}?e=${exp}${k}&s=${this.keptMac(fileId, exp, bind)}`;
   }
 
   verify(
