@@ -21,9 +21,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { autocannon, call, type Cannon } from './lib/cannon';
-import { BENCH_PASSWORD, BENCH_USER } from './lib/generate';
-import { P, QUERIES, STAFF, staffToken } from './lib/search-cases';
+import { autocannon, call } from './lib/cannon';
+import { searchCases, searchTable } from './lib/search-load';
 import { freePort, startThrowawayPg, type ThrowawayPg } from './lib/pg';
 import { startServer } from './lib/server';
 
@@ -38,8 +37,6 @@ const { values: opt } = parseArgs({
 });
 const DURATION = Number(opt.duration);
 const CONNECTIONS = Number(opt.connections);
-const SEARCH_P99_MS = 100;
-const VIEW_P99_MS = 50;
 const children = new Set<ChildProcess>();
 const log = (...a: unknown[]) => console.error('[search]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -72,39 +69,17 @@ async function main(): Promise<void> {
       if (!j.running) break;
     }
     log(`loaded in ${Math.round((Date.now() - started) / 1000)} s`);
-    const rows: { name: string; what: string; target: number; r: Cannon }[] = [];
-    const measure = async (name: string, url: string, token: string, what: string, target: number) => {
-      const run = (s: number) =>
-        autocannon(url, s, { token, connections: CONNECTIONS, onChild: (c) => children.add(c) });
-      await run(2); // warm-up: prepared statements, pool, JIT
-      const r = await run(DURATION);
-      log(`${name}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
-      rows.push({ name, what, target, r });
-    };
-    if (opt.only !== 'staff') {
-      const { token } = await call<{ token: string }>(`${b}/api/auth/login`, {
-        json: { userName: BENCH_USER, password: BENCH_PASSWORD },
-      });
-      for (const { name, q } of QUERIES) {
-        const url = `${b}${P}${encodeURIComponent(q)}`;
-        const answer = await call<{ groups: { kind: string; items: unknown[] }[] }>(url, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        const groups = answer.groups.map((g) => `${g.kind} ${g.items.length}`).join(', ') || 'none';
-        await measure(`customer: ${name}`, url, token, groups, SEARCH_P99_MS);
-      }
-    }
-    if (opt.only !== 'customer') {
-      const token = await staffToken(b);
-      for (const { name, path, kind } of STAFF) {
-        const url = `${b}${path}`;
-        const answer = await call<{ items?: unknown[] }>(url, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        const what = answer.items ? `${answer.items.length} tickets` : 'counts';
-        await measure(`staff: ${name}`, url, token, what, kind === 'view' ? VIEW_P99_MS : SEARCH_P99_MS);
-      }
-    }
+    const rows = await searchCases(
+      b,
+      async (url, token) => {
+        const run = (s: number) =>
+          autocannon(url, s, { token, connections: CONNECTIONS, onChild: (c) => children.add(c) });
+        await run(2); // warm-up: prepared statements, pool, JIT
+        return run(DURATION);
+      },
+      (m) => log(m),
+      opt.only === 'customer' || opt.only === 'staff' ? opt.only : undefined,
+    );
     // The constant route through the whole app in the same run: the machine's ceiling at this moment
     // (a shared machine's figures only mean something as a ratio to it).
     const constUrl = `${b}/bench/const`;
@@ -114,7 +89,6 @@ async function main(): Promise<void> {
       onChild: (c) => children.add(c),
     });
     log(`constant: ${k.rps} req/s, p50 ${k.p50} ms, p99 ${k.p99} ms`);
-    const ratio = (p99: number) => (k.p99 > 0 ? (p99 / k.p99).toFixed(1) : '–');
     const missed = rows.filter((x) => x.r.p99 > x.target);
     const L = [
       `${opt.db === 'pg' ? 'PostgreSQL' : 'PGlite'}, ${tickets.toLocaleString('en')} tickets, ${CONNECTIONS} connections, ` +
@@ -122,13 +96,7 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(1))
           .join(' ')}.`,
       '',
-      '| case | answer | target p99 ms | req/s | p50 ms | p99 ms | p99 / constant p99 | errors |',
-      '|---|---|---:|---:|---:|---:|---:|---:|',
-      ...rows.map(
-        (x) =>
-          `| ${x.name} | ${x.what} | ${x.target} | ${x.r.rps} | ${x.r.p50} | ${x.r.p99} | ${ratio(x.r.p99)} | ${x.r.errors} |`,
-      ),
-      `| constant route (\`/bench/const\`, the app's ceiling) | | | ${k.rps} | ${k.p50} | ${k.p99} | 1.0 | ${k.errors} |`,
+      ...searchTable(rows, k),
       '',
       missed.length === 0
         ? '**Every target met** in this run.'
