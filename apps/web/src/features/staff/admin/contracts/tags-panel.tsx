@@ -57,7 +57,7 @@ export function TagsPanel() {
       ) : list.data.length === 0 ? (
         <ListEmpty text={t('catalog.tags.empty')} />
       ) : (
-        <TableScroll minWidth={420}>
+        <TableScroll minWidth={300}>
           <Table verticalSpacing="xs" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
