@@ -1,7 +1,7 @@
 // The desk's catalogue administration (issue 14 items 2 and 4) on the demo portal: an admin creates a
 // booking link with weekly hours and the booking page offers those hours; cancels a booking and the
 // customer's cancellation e-mail is in the outbox; creates an hour contract and a service contract with
-// a package that the contact then sees.
+// a package that the contact then sees; adds a tag of the portal that the service contract picks.
 // Screenshots of the sections at 1366 and 360 px in it/en/es, each checked with axe.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -208,6 +208,47 @@ describe('catalogue administration', () => {
     expect(errors).toEqual([]);
   });
 
+  it('adds a tag of the portal in Contracts; the service contract picks it and the contact sees it; a tag in use stays', async () => {
+    const tagName = `Caldaia ${RUN}`;
+    await page.goto(`${ADMIN_URL}/contracts?company=1`);
+    const panel = page.getByTestId('tags-panel');
+    await panel.getByRole('heading', { name: "The portal's tags" }).waitFor();
+    const form = panel.getByTestId('tag-new');
+    await form.getByLabel(/^New tag/).fill(tagName);
+    await form.getByLabel('Group').fill('Impianti');
+    await form.getByRole('button', { name: 'Add tag' }).click();
+    await panel.getByRole('cell', { name: tagName, exact: true }).waitFor();
+
+    // The service contract's tag picker offers it at once.
+    await page.getByRole('row').filter({ hasText: serviceName }).getByRole('button').first().click();
+    await page.locator('input:visible').and(page.getByLabel('Tags')).click();
+    await page.getByRole('option', { name: `Impianti: ${tagName}` }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: serviceName, exact: true }).waitFor();
+
+    const customer = await signedIn(browser, await login('demo'), { language: 'en-EN' });
+    const mine = await customer.newPage();
+    await mine.goto(`${baseUrl}/demo/11/servicecontracts`);
+    await settled(mine);
+    const card = mine.getByTestId('service-contract').filter({ hasText: serviceName });
+    await card.getByRole('group', { name: 'Tags' }).getByText(tagName).waitFor();
+    await customer.close();
+
+    // In use by that contract: the desk keeps it and says why.
+    await panel.getByRole('button', { name: `Delete the tag ${tagName}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete the tag ${tagName}` });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(/is used by service contracts/)
+      .waitFor();
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await panel.getByRole('cell', { name: tagName, exact: true }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   // Each width in its languages (browser.ts languagesAt: one per width by default, all three with
   // npm run test:e2e:all-languages), axe on every screen.
   it('screens at 1366 and 360 px in their languages, accessible', async () => {
@@ -227,6 +268,10 @@ describe('catalogue administration', () => {
         await p.goto(`${ADMIN_URL}/contracts?company=1`);
         await p.getByRole('cell', { name: contractName }).waitFor();
         await p.getByRole('cell', { name: serviceName, exact: true }).waitFor();
+        await p
+          .getByTestId('tags-panel')
+          .getByRole('cell', { name: `Caldaia ${RUN}`, exact: true })
+          .waitFor();
         await expectAccessible(p);
         // Wide tables scroll in their own region: the page itself never scrolls sideways.
         expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);

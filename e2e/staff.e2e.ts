@@ -228,6 +228,92 @@ describe('staff desk', () => {
     await context.close();
   });
 
+  /** The ticket an agent opened for the phoning customer (next test), and its shared task page link. */
+  let phoned: { id: number; title: string } | undefined;
+
+  it('an agent opens a ticket for a customer who phoned (c); the customer sees it; a task page link is shared and revoked', async () => {
+    const token = (
+      await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
+    ).token;
+    const context = await contextWith(browser, { language: 'en-EN', staffToken: token });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${DESK}?view=open`);
+    await page.getByTestId('inbox-row').first().waitFor();
+    await page.locator('body').click({ position: { x: 1, y: 1 } });
+    await page.keyboard.press('c');
+    await page.getByRole('heading', { level: 1, name: 'New ticket for a customer' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/demo/staff/tickets/new');
+
+    const title = `Phoned: boiler pressure ${Date.now()}`;
+    const form = page.getByTestId('new-ticket-form');
+    await form
+      .locator('input:visible')
+      .and(page.getByLabel(/^Company/))
+      .click();
+    await page.keyboard.type('Rossi');
+    await page.getByRole('option', { name: 'Rossi Impianti Srl' }).click();
+    await page.getByTestId('contact-picker').click();
+    await page.getByRole('option', { name: /^Marco Rossi/ }).click();
+    await page.getByTestId('new-ticket-type').click();
+    await page.getByRole('option', { name: 'Guasto' }).click();
+    await form.getByLabel(/^Title/).fill(title);
+    await typeInEditor(page, /^Description/, 'The customer phoned: the boiler loses pressure overnight.');
+    await page.getByTestId('new-ticket-assignee').click();
+    await page.getByRole('option', { name: 'Sara Conti' }).click();
+    await form.getByLabel('Next planned activity').fill('Call back at 9');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Create ticket' }).click();
+
+    // The new ticket opens on the desk, numbered by the portal, for the customer, assigned.
+    await page.getByRole('heading', { level: 1, name: new RegExp(title) }).waitFor();
+    const created = await page.getByTestId('ticket-created').innerText();
+    expect(created).toMatch(/^Ticket T-\d{4}-\d{5} created for Marco Rossi\.$/);
+    const id = Number(/\/tickets\/(\d+)$/.exec(new URL(page.url()).pathname)![1]);
+    phoned = { id, title };
+    await expect.poll(() => page.getByTestId('side-assignee').inputValue()).toBe('Sara Conti');
+
+    // Share a task page link: the full address, which opens the read-only page without signing in.
+    const panel = page.getByTestId('task-links');
+    await panel.getByRole('button', { name: 'Share a task page link' }).click();
+    const first = panel.getByRole('textbox', { name: 'Link 1' });
+    await first.waitFor();
+    const url = await first.inputValue();
+    expect(url).toMatch(new RegExp(`^${baseUrl}/tasks/demo/[A-Za-z0-9_-]{24}$`));
+    await panel.getByRole('button', { name: 'Share a task page link' }).click();
+    await panel.getByRole('textbox', { name: 'Link 2' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'staff-ticket-task-links');
+    const visitor = await browser.newContext();
+    const pub = await visitor.newPage();
+    await pub.goto(url);
+    await pub.getByText(title).first().waitFor();
+    // Revoked: the page answers as for an unknown key.
+    await panel.getByRole('button', { name: 'Revoke link 1' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke this link?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await panel.getByTestId('task-links-status').getByText('Link revoked.').waitFor();
+    await expect.poll(() => panel.getByTestId('task-link').count()).toBe(1);
+    await pub.reload();
+    await expect.poll(async () => (await pub.locator('body').innerText()).includes(title)).toBe(false);
+    await visitor.close();
+
+    // The customer finds it in their list and opens it.
+    const customer = await contextWith(browser, { language: 'en-EN', contactToken: customerToken });
+    const cp = await customer.newPage();
+    await cp.goto(`${baseUrl}/demo/11/tickets`);
+    await cp.getByText(title).first().waitFor();
+    await cp.goto(`${baseUrl}/demo/11/tickets/${id}`);
+    await cp.getByText('The customer phoned: the boiler loses pressure overnight.').waitFor();
+    await screenshot(cp, 'staff-customer-sees-phoned-ticket');
+    await customer.close();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   /** A recovery link opens the set-password page (the invitation's page): asked once, so it stays valid. */
   let accept: string | undefined;
   async function acceptLink(): Promise<string> {
@@ -238,7 +324,7 @@ describe('staff desk', () => {
     return accept;
   }
 
-  // Each width in its languages (browser.ts languagesAt): seven screens each, axe on the English ones
+  // Each width in its languages (browser.ts languagesAt): nine screens each, axe on the English ones
   // (on every pass when there is one language per width).
   it.each(WIDTHS.map((width, index) => [width, index] as const))(
     'every desk screen at %i px, in its languages, has no serious axe finding',
@@ -290,6 +376,17 @@ describe('staff desk', () => {
         await page.getByTestId('composer').locator('[contenteditable="true"]').waitFor();
         if (checkAxe) await expectAccessible(page);
         await screenshot(page, name('ticket'));
+        // The new ticket's form, and a ticket opened for a customer with its shared task page link.
+        await page.goto(`${DESK}/tickets/new`);
+        await page.getByTestId('new-ticket-form').waitFor();
+        await page.locator('[contenteditable="true"]').waitFor();
+        if (checkAxe) await expectAccessible(page);
+        await screenshot(page, name('new-ticket'));
+        await page.goto(`${DESK}/tickets/${phoned!.id}`);
+        await page.getByTestId('task-link').first().waitFor();
+        if (checkAxe) await expectAccessible(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await screenshot(page, name('ticket-task-links'));
         await signedIn.close();
       }
     },

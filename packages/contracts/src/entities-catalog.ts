@@ -1,7 +1,7 @@
 /**
  * The catalogue's entities one by one (issue 12 item 4, issue 14 items 2 and 4): hour and unit
  * contracts with their activities, service contracts with their packages, subscriptions (the import's
- * recurring advances), appointment links, task links and the wiki. Bodies are the import's objects (the import's schemas, so its rules hold here too);
+ * recurring advances), appointment links, task links, the wiki and the portal's tags. Bodies are the import's objects (the import's schemas, so its rules hold here too);
  * their routes come from `entityRoutesUnder` (entities.ts) like every other entity. Also the staff
  * admin's lists of them and the bookings of the appointment links.
  */
@@ -15,6 +15,7 @@ import {
   importServiceContractDocumentSchema,
   importServiceContractSchema,
   importServicePackageSchema,
+  importTagSchema,
   importTaskLinkSchema,
   importWikiElementSchema,
   importWikiFolderSchema,
@@ -269,8 +270,24 @@ export type TaskLinkCreate = z.infer<typeof taskLinkCreateSchema>;
 export type TaskLinkUpdate = z.infer<typeof taskLinkUpdateSchema>;
 export type TaskLinkEntity = z.infer<typeof taskLinkEntitySchema>;
 
+// ---- tags of the portal (service contracts name them) --------------------------------------------
+
+/** A tag as the import has it (`tagGroupName` left out or null: no group). */
+export const tagCreateSchema = importTagSchema.omit({ extra: true }).extend({ id: newId });
+export const tagUpdateSchema = importTagSchema.omit({ extra: true, id: true }).partial();
+export const tagEntitySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** '' when the tag has no group. */
+  tagGroupName: z.string(),
+});
+export type TagCreate = z.infer<typeof tagCreateSchema>;
+export type TagUpdate = z.infer<typeof tagUpdateSchema>;
+export type TagEntity = z.infer<typeof tagEntitySchema>;
+
 const bigId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const catalogParams = {
+  tag: z.object({ tagid: bigId }),
   activityContract: z.object({ contractid: bigId }),
   serviceContract: z.object({ servicecontractid: bigId }),
   subscription: z.object({ subscriptionid: bigId }),

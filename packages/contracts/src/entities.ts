@@ -32,12 +32,17 @@ import {
   appointmentLinkEntitySchema,
   appointmentLinkUpdateSchema,
   catalogParams,
+  companyPickQuerySchema,
+  companyPickSchema,
   serviceContractCreateSchema,
   serviceContractEntitySchema,
   serviceContractUpdateSchema,
   subscriptionCreateSchema,
   subscriptionEntitySchema,
   subscriptionUpdateSchema,
+  tagCreateSchema,
+  tagEntitySchema,
+  tagUpdateSchema,
   taskLinkCreateSchema,
   taskLinkEntitySchema,
   taskLinkUpdateSchema,
@@ -49,7 +54,8 @@ import {
   wikiFolderUpdateSchema,
 } from './entities-catalog';
 import { entityFileInputSchema, entityFileSchema } from './entity-files';
-import { staffPortalParamsSchema } from './staff';
+import { staffPortalParamsSchema, staffTicketParamsSchema } from './staff';
+import { TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX } from './tickets';
 import { permissionShape } from './permissions';
 import { binaryAnswer, defineRoute, type Access, type RouteContract } from './route';
 
@@ -58,7 +64,7 @@ export const entityErrorCodes = {
   entityNotFound: 'entity_not_found',
   /** 409: a create names an id the portal already holds. */
   entityExists: 'entity_exists',
-  /** 409: a delete of an entity other rows still need (a company with contacts or tickets). */
+  /** 409: a delete of an entity other rows still need (a company with contacts or tickets, a tag of service contracts). */
   entityInUse: 'entity_in_use',
   /** 422: the body names a company, contact, type, step, group, agent or wiki element the portal lacks. */
   unknownReference: 'unknown_reference',
@@ -269,6 +275,7 @@ export const entityKinds = [
   'subscription',
   'appointment_link',
   'task_link',
+  'tag',
   'appointment',
   'wiki_folder',
   'wiki_element',
@@ -668,6 +675,20 @@ function entityRoutesUnder<
     taskLinkEntitySchema,
     { event: 'task_link', keyed: true },
   );
+  // (`tag` names the routes' OpenAPI tag here.)
+  const portalTag = crud(
+    'tag of the portal',
+    'tags',
+    params.extend(catalogParams.tag.shape),
+    tagCreateSchema,
+    tagUpdateSchema,
+    tagEntitySchema,
+    {
+      event: 'tag',
+      deleteNote:
+        ' 409 `entity_in_use` while service contracts name it (their number in the message): take it off them first.',
+    },
+  );
   const wikiFolder = crud(
     'wiki folder',
     'wiki-folders',
@@ -701,6 +722,7 @@ function entityRoutesUnder<
     subscription,
     appointmentLink,
     taskLink,
+    tag: portalTag,
     wikiFolder,
     wikiElement,
   };
@@ -757,6 +779,133 @@ const staffRoot = entityRoutesUnder(
 export const entityCrudRoutes = { key: keyRoot.crud, staff: staffRoot.crud };
 export const entityKeyRoutes = { ...keyRoot.users, ...flatCrud(keyRoot.crud) };
 export const entityStaffRoutes = { ...staffRoot.users, ...flatCrud(staffRoot.crud) };
+
+// ---- the desk's own routes through this service (every staff member of the portal, agents too) ----
+
+/**
+ * A ticket opened from the desk on behalf of a contact (a customer who phoned): the import's fields the
+ * desk offers, the contact required (the customer must find it in their lists). The portal numbers it
+ * as the customer's own tickets (`T-<year>-<progressive>`) and it is dated now.
+ */
+export const deskTicketCreateSchema = ticketFields
+  .pick({
+    companyId: true,
+    title: true,
+    taskTypeId: true,
+    statusStepId: true,
+    assignedGroupId: true,
+    assignedUserId: true,
+    nextPlannedActivityInfo: true,
+  })
+  .extend({
+    /** A contact of `companyId`: the customer the ticket is opened for. */
+    creatorContactId: importIdSchema,
+    /** HTML, sanitised as every description. */
+    description: z.string().max(TICKET_DESCRIPTION_MAX).nullish(),
+  });
+export type DeskTicketCreate = z.infer<typeof deskTicketCreateSchema>;
+
+/** A contact as the desk's pickers show it (agents too): no permissions, no users. */
+export const deskContactSchema = z.object({
+  contactId: z.number().int(),
+  companyId: z.number().int(),
+  referentName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+});
+export type DeskContact = z.infer<typeof deskContactSchema>;
+export const deskContactPageSchema = z.object({
+  items: z.array(deskContactSchema),
+  nextCursor: z.string().nullable(),
+});
+export const deskContactQuerySchema = z.object({
+  /** Part of a name or e-mail; digits also find the id. */
+  q: z.string().trim().max(100).optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z.string().max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+const staffAgent = { guard: 'staff' } as const;
+const desk = '/api/staff/portals/:company';
+const deskTags = ['staff'] as const;
+const taskLinkOne = staffTicketParamsSchema.extend(catalogParams.taskLink.shape);
+
+/**
+ * What any staff member of the portal does through the entity service: open a ticket for a contact
+ * (with its pickers) and share a ticket's task page. The service is the entity routes' (events, audit,
+ * the import's writers and rules); the bodies are narrower than the admin's (no ids, no dates).
+ */
+export const deskEntityRoutes = {
+  createTicket: defineRoute({
+    method: 'POST',
+    path: `${desk}/tickets`,
+    params: staffPortalParamsSchema,
+    body: deskTicketCreateSchema,
+    bodyLimit: TICKET_BODY_LIMIT,
+    responses: { 201: ticketEntitySchema, 422: errorSchema },
+    access: staffAgent,
+    tags: deskTags,
+    summary: 'Open a ticket on behalf of a contact (a customer who phoned); answers the ticket',
+    description:
+      "The contact sees it in their lists at once. The portal numbers it as the customers' tickets. " +
+      'Emits `ticket.created` (source: the staff user) and writes the audit log; the agents who are to ' +
+      "hear of a new ticket are e-mailed as for a customer's (the caller excepted). 422 " +
+      '`unknown_reference` names a company, contact (of another company too), type, step, group or ' +
+      'agent the portal lacks.',
+  }),
+  companies: defineRoute({
+    method: 'GET',
+    path: `${desk}/companies`,
+    params: staffPortalParamsSchema,
+    query: companyPickQuerySchema,
+    responses: { 200: companyPickSchema },
+    access: staffAgent,
+    tags: deskTags,
+    summary: "Companies of the portal whose name starts with `q`, by name: the desk's company picker",
+  }),
+  companyContacts: defineRoute({
+    method: 'GET',
+    path: `${desk}/companies/:id/contacts`,
+    params: staffPortalParamsSchema.extend(companyParam.shape),
+    query: deskContactQuerySchema,
+    responses: { 200: deskContactPageSchema, 404: errorSchema },
+    access: staffAgent,
+    tags: deskTags,
+    summary: "A company's contacts by name (search by name, e-mail or id): the desk's contact picker",
+  }),
+  taskLinks: defineRoute({
+    method: 'GET',
+    path: `${desk}/tickets/:ticketid/task-links`,
+    params: staffTicketParamsSchema,
+    responses: { 200: z.object({ items: z.array(taskLinkEntitySchema) }), 404: errorSchema },
+    access: staffAgent,
+    tags: deskTags,
+    summary: "The ticket's task page links (read-only pages by an unguessable key), oldest first",
+  }),
+  createTaskLink: defineRoute({
+    method: 'POST',
+    path: `${desk}/tickets/:ticketid/task-links`,
+    params: staffTicketParamsSchema,
+    responses: { 201: taskLinkEntitySchema, 404: errorSchema, 422: errorSchema },
+    access: staffAgent,
+    tags: deskTags,
+    summary: 'A new task page link of the ticket, with an unguessable key',
+    description:
+      'The page is `/tasks/{company}/{eventKey}` (read-only, no sign-in). Emits `task_link.created` and ' +
+      'writes the audit log.',
+  }),
+  deleteTaskLink: defineRoute({
+    method: 'DELETE',
+    path: `${desk}/tickets/:ticketid/task-links/:eventkey`,
+    params: taskLinkOne,
+    responses: { 204: null, 404: errorSchema },
+    access: staffAgent,
+    tags: deskTags,
+    summary: 'Revoke a task page link of the ticket: the page answers as for an unknown key',
+    description: 'Emits `task_link.deleted` and writes the audit log. 404 for a key of another ticket.',
+  }),
+};
 
 export const auditRoutes = {
   list: defineRoute({

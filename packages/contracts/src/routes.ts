@@ -11,7 +11,7 @@ import { billingRoutes } from './billing';
 import { platformRoutes } from './common';
 import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
-import { auditRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
+import { auditRoutes, deskEntityRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { catalogAdminRoutes } from './entities-catalog';
 import { contentStaffRoutes, signatureKeyRoutes, signatureStaffRoutes } from './admin-content';
 import { integrationRoutes, webhookAdminRoutes, webhookKeyRoutes } from './integration';
@@ -51,6 +51,7 @@ export const apiRoutes = {
   staffDesk: staffDeskRoutes,
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
+  deskEntities: deskEntityRoutes,
   audit: auditRoutes,
   catalogAdmin: catalogAdminRoutes,
   signatures: signatureKeyRoutes,

@@ -648,7 +648,11 @@ export const serviceContractTags = pgTable(
       .notNull()
       .references(() => tags.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.serviceContractId, t.tagId] })],
+  (t) => [
+    primaryKey({ columns: [t.serviceContractId, t.tagId] }),
+    // A tag's contracts (a delete counts them; migration 0032).
+    index('service_contract_tags_tag_idx').on(t.tagId),
+  ],
 );
 
 export const serviceContractWikiElements = pgTable(
@@ -950,7 +954,11 @@ export const taskLinks = pgTable(
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
   },
-  (t) => [uniqueIndex('task_links_key_uq').on(t.portalId, t.eventKey)],
+  (t) => [
+    uniqueIndex('task_links_key_uq').on(t.portalId, t.eventKey),
+    // A ticket's links (the desk's ticket page; migration 0032).
+    index('task_links_ticket_idx').on(t.ticketId),
+  ],
 );
 
 /** E-mail and SMS waiting to be sent: written in the transaction of the change that causes them. */

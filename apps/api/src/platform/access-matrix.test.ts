@@ -2,7 +2,7 @@
  * Every portal route × every persona, with the status each must get. Personas are described in
  * test/personas.ts; the target of id routes is ticket 5003, created by the owner (acme/102).
  */
-import { routeKey } from '@sportello/contracts';
+import { deskEntityRoutes, routeKey } from '@sportello/contracts';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedStaffPersonas } from '../modules/staff/staff.fixture';
@@ -467,4 +467,96 @@ describe("routes of the signed-in user's own account", () => {
     });
     expect(still.statusCode).toBe(200);
   });
+});
+
+/**
+ * The desk's routes through the entity service that every staff member of a portal may use (issue 14:
+ * a helpdesk agent opens tickets for customers and shares task pages), beside two of the admin-only
+ * entity routes they must not widen. Columns: agent of acme, admin of acme, agent of beta only, a
+ * contact of acme, nobody.
+ */
+describe('desk routes of agents and admins', () => {
+  const STAFF_COLUMNS = ['agentA', 'adminA', 'agentB', 'contact', 'anonymous'] as const;
+  const newTicket = {
+    companyId: 10,
+    creatorContactId: 102,
+    title: 'Matrix desk',
+    taskTypeId: 1,
+    statusStepId: 1,
+  };
+  const headersOf = (who: (typeof STAFF_COLUMNS)[number]) =>
+    who === 'contact' ? personas.owner.headers : who === 'anonymous' ? {} : staff[who];
+  const desk = '/api/staff/portals/acme';
+  const rows: Record<string, { build: () => Promise<InjectOptions> | InjectOptions; expect: number[] }> = {
+    'POST /api/staff/portals/:company/tickets': {
+      build: () => ({ method: 'POST', url: `${desk}/tickets`, payload: newTicket }),
+      expect: [201, 201, 403, 401, 401],
+    },
+    'GET /api/staff/portals/:company/companies': {
+      build: () => ({ method: 'GET', url: `${desk}/companies?q=acme` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'GET /api/staff/portals/:company/companies/:id/contacts': {
+      build: () => ({ method: 'GET', url: `${desk}/companies/10/contacts` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'GET /api/staff/portals/:company/tickets/:ticketid/task-links': {
+      build: () => ({ method: 'GET', url: `${desk}/tickets/5003/task-links` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/tickets/:ticketid/task-links': {
+      build: () => ({ method: 'POST', url: `${desk}/tickets/5003/task-links` }),
+      expect: [201, 201, 403, 401, 401],
+    },
+    'DELETE /api/staff/portals/:company/tickets/:ticketid/task-links/:eventkey': {
+      // A fresh link of ticket 5003 for each column, made by the admin.
+      build: async () => {
+        const made = await t.app.inject({
+          method: 'POST',
+          url: `${desk}/tickets/5003/task-links`,
+          headers: staff.adminA,
+        });
+        return { method: 'DELETE', url: `${desk}/tickets/5003/task-links/${made.json().eventKey}` };
+      },
+      expect: [204, 204, 403, 401, 401],
+    },
+    // The entity routes stay the admins': the desk's agents go through the rows above.
+    'POST /api/staff/portals/:company/admin/tickets': {
+      build: () => ({
+        method: 'POST',
+        url: `${desk}/admin/tickets`,
+        payload: { ...newTicket, title: 'Matrix admin' },
+      }),
+      expect: [403, 201, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/admin/tags': {
+      build: () => ({ method: 'POST', url: `${desk}/admin/tags`, payload: { name: 'Matrix' } }),
+      expect: [403, 201, 403, 401, 401],
+    },
+  };
+
+  it('has a row for every desk route of the entity service', () => {
+    const desked = Object.values(deskEntityRoutes).map((c) => routeKey(c));
+    expect(desked.filter((k) => !(k in rows))).toEqual([]);
+    for (const c of Object.values(deskEntityRoutes)) expect(c.access).toEqual({ guard: 'staff' });
+  });
+
+  for (const [route, row] of Object.entries(rows)) {
+    it(route, async () => {
+      const actual: Record<string, number> = {};
+      const wanted: Record<string, number> = {};
+      for (const [i, who] of STAFF_COLUMNS.entries()) {
+        const req = await row.build();
+        const res = await t.app.inject({ ...req, headers: headersOf(who) });
+        actual[who] = res.statusCode;
+        wanted[who] = row.expect[i]!;
+        if (res.statusCode >= 400)
+          expect(res.json(), `${route} as ${who}`).toMatchObject({
+            code: expect.any(String),
+            message: expect.any(String),
+          });
+      }
+      expect(actual).toEqual(wanted);
+    });
+  }
 });

@@ -22,6 +22,7 @@ const texts = {
     new_ticket: (n: string, title: string) => `Nuovo ticket ${n}: ${title}`,
     customer_reply: (n: string, title: string) => `Risposta del cliente al ticket ${n}: ${title}`,
     intro: { new_ticket: 'ha aperto un ticket', customer_reply: 'ha risposto' },
+    forContact: (agent: string, contact: string) => `${agent} ha aperto un ticket per ${contact}`,
     open: 'Apri nel desk',
     why: 'Puoi scegliere quali e-mail ricevere nelle tue preferenze del desk.',
   },
@@ -29,6 +30,7 @@ const texts = {
     new_ticket: (n: string, title: string) => `New ticket ${n}: ${title}`,
     customer_reply: (n: string, title: string) => `Customer reply on ticket ${n}: ${title}`,
     intro: { new_ticket: 'opened a ticket', customer_reply: 'replied' },
+    forContact: (agent: string, contact: string) => `${agent} opened a ticket for ${contact}`,
     open: 'Open in the desk',
     why: 'You choose which e-mails you get in your desk preferences.',
   },
@@ -36,6 +38,7 @@ const texts = {
     new_ticket: (n: string, title: string) => `Nuevo ticket ${n}: ${title}`,
     customer_reply: (n: string, title: string) => `Respuesta del cliente al ticket ${n}: ${title}`,
     intro: { new_ticket: 'ha abierto un ticket', customer_reply: 'ha respondido' },
+    forContact: (agent: string, contact: string) => `${agent} ha abierto un ticket para ${contact}`,
     open: 'Abrir en el escritorio',
     why: 'Eliges qué correos recibes en tus preferencias del escritorio.',
   },
@@ -48,6 +51,8 @@ export const staffTicketUrl = (ctx: Pick<AppContext, 'config'>, portalKey: strin
 /**
  * Queues the notice of a new ticket (`commentId` null: its description is quoted) or of a customer's
  * reply (that comment is quoted) to the staff users who are to hear of it. Answers how many.
+ * `by`: a staff user opened the ticket on the desk for a customer; the notice says so, and the author,
+ * who knows, is left out (the others are chosen as for a customer's ticket).
  */
 export async function queueStaffNotices(
   tx: Tx,
@@ -56,6 +61,7 @@ export async function queueStaffNotices(
   ticketId: number,
   commentId: number | null,
   now: Date,
+  by?: { staffUserId: number; name: string },
 ): Promise<number> {
   const wants = notice === 'new_ticket' ? sql.raw('email_new_ticket') : sql.raw('email_customer_reply');
   const rows = await queryRows<{
@@ -91,7 +97,7 @@ export async function queueStaffNotices(
       left join ticket_comments cm on cm.id = ${commentId}::int and cm.ticket_id = t.id and not cm.internal
       left join contacts sc on sc.id = cm.sender_contact_id
       left join staff_preferences sp on sp.staff_user_id = u.id
-      where u.status = 'active' and coalesce(sp.${wants}, true)
+      where u.status = 'active' and coalesce(sp.${wants}, true) and u.id <> ${by?.staffUserId ?? 0}::int
         and (${commentId}::int is null or cm.id is not null)
       order by u.id`,
   );
@@ -99,7 +105,9 @@ export async function queueStaffNotices(
     const t = texts[langOf(r.default_language)];
     const n = r.ticket_number || `#${Number(r.ticket_ext)}`;
     const link = staffTicketUrl(ctx, r.portal_key, Number(r.ticket_ext));
-    const intro = `${r.author || '—'} ${t.intro[notice]}:`;
+    const intro = by
+      ? `${t.forContact(by.name, r.author || '—')}:`
+      : `${r.author || '—'} ${t.intro[notice]}:`;
     const quote = htmlToText(r.message);
     await enqueueEmail(
       tx,

@@ -56,6 +56,8 @@ const StaffAcceptPage = page(() => staffDesk().then((m) => ({ default: m.StaffAc
 const StaffShell = page(() => staffDesk().then((m) => ({ default: m.StaffShell })));
 const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
 const StaffTicketPage = lazyPage(() => staffDesk().then((m) => ({ default: m.StaffTicketPage })));
+// The desk's new ticket validates with its schema (zod): a chunk of its own, as the customer's form.
+const StaffNewTicketPage = lazyPage(() => import('../features/staff/new-ticket-page'));
 // The administration (issue 14): a chunk of its own beside the desk's, routing its sections itself.
 const StaffAdminArea = lazyPage(() => import('../features/staff/admin/admin-area'));
 const NotificationsPage = page(() => import('../features/notifications/notifications-page'));
@@ -106,6 +108,7 @@ export const routes: RouteObject[] = [
     element: open(StaffShell),
     children: [
       { index: true, element: <StaffInboxPage /> },
+      { path: 'tickets/new', element: <StaffNewTicketPage /> },
       { path: 'tickets/:ticketid', element: <StaffTicketPage /> },
       { path: 'admin/*', element: <StaffAdminArea /> },
       { path: '*', element: <StaffInboxPage /> },

@@ -17,6 +17,31 @@ export const auditRoutes: RouteRefs<typeof area.auditRoutes> = {
   },
 };
 
+export const deskEntityRoutes: RouteRefs<typeof area.deskEntityRoutes> = {
+  createTicket: { method: 'POST', path: '/api/staff/portals/:company/tickets', access: { guard: 'staff' } },
+  companies: { method: 'GET', path: '/api/staff/portals/:company/companies', access: { guard: 'staff' } },
+  companyContacts: {
+    method: 'GET',
+    path: '/api/staff/portals/:company/companies/:id/contacts',
+    access: { guard: 'staff' },
+  },
+  taskLinks: {
+    method: 'GET',
+    path: '/api/staff/portals/:company/tickets/:ticketid/task-links',
+    access: { guard: 'staff' },
+  },
+  createTaskLink: {
+    method: 'POST',
+    path: '/api/staff/portals/:company/tickets/:ticketid/task-links',
+    access: { guard: 'staff' },
+  },
+  deleteTaskLink: {
+    method: 'DELETE',
+    path: '/api/staff/portals/:company/tickets/:ticketid/task-links/:eventkey',
+    access: { guard: 'staff' },
+  },
+};
+
 export const entityCrudRoutes: RouteRefs<typeof area.entityCrudRoutes> = {
   key: {
     company: {
@@ -204,6 +229,12 @@ export const entityCrudRoutes: RouteRefs<typeof area.entityCrudRoutes> = {
         path: '/api/integration/v1/task-links/:eventkey',
         access: { guard: 'apiKey' },
       },
+    },
+    tag: {
+      create: { method: 'POST', path: '/api/integration/v1/tags', access: { guard: 'apiKey' } },
+      get: { method: 'GET', path: '/api/integration/v1/tags/:tagid', access: { guard: 'apiKey' } },
+      update: { method: 'PATCH', path: '/api/integration/v1/tags/:tagid', access: { guard: 'apiKey' } },
+      remove: { method: 'DELETE', path: '/api/integration/v1/tags/:tagid', access: { guard: 'apiKey' } },
     },
     wikiFolder: {
       create: { method: 'POST', path: '/api/integration/v1/wiki-folders', access: { guard: 'apiKey' } },
@@ -522,6 +553,24 @@ export const entityCrudRoutes: RouteRefs<typeof area.entityCrudRoutes> = {
       remove: {
         method: 'DELETE',
         path: '/api/staff/portals/:company/admin/task-links/:eventkey',
+        access: { guard: 'staff' },
+      },
+    },
+    tag: {
+      create: { method: 'POST', path: '/api/staff/portals/:company/admin/tags', access: { guard: 'staff' } },
+      get: {
+        method: 'GET',
+        path: '/api/staff/portals/:company/admin/tags/:tagid',
+        access: { guard: 'staff' },
+      },
+      update: {
+        method: 'PATCH',
+        path: '/api/staff/portals/:company/admin/tags/:tagid',
+        access: { guard: 'staff' },
+      },
+      remove: {
+        method: 'DELETE',
+        path: '/api/staff/portals/:company/admin/tags/:tagid',
         access: { guard: 'staff' },
       },
     },
@@ -857,6 +906,18 @@ export const entityStaffRoutes: RouteRefs<typeof area.entityStaffRoutes> = {
   deleteTaskLink: {
     method: 'DELETE',
     path: '/api/staff/portals/:company/admin/task-links/:eventkey',
+    access: { guard: 'staff' },
+  },
+  createTag: { method: 'POST', path: '/api/staff/portals/:company/admin/tags', access: { guard: 'staff' } },
+  tag: { method: 'GET', path: '/api/staff/portals/:company/admin/tags/:tagid', access: { guard: 'staff' } },
+  updateTag: {
+    method: 'PATCH',
+    path: '/api/staff/portals/:company/admin/tags/:tagid',
+    access: { guard: 'staff' },
+  },
+  deleteTag: {
+    method: 'DELETE',
+    path: '/api/staff/portals/:company/admin/tags/:tagid',
     access: { guard: 'staff' },
   },
   createWikiFolder: {

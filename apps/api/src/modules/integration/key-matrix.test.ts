@@ -246,6 +246,8 @@ const newAppointmentLink = {
 };
 const newTaskLink = { ticketId: 5001 };
 const newWikiFolder = { companyId: 10, name: 'M' };
+// Without an id: the portal gives the next free one (a tag no service contract names, so it deletes).
+const newTag = { name: 'M', tagGroupName: 'Matrix' };
 // Folder 2 of company 10 exists in both portals.
 const newWikiElement = { companyId: 10, folderId: 2, name: 'M' };
 
@@ -331,6 +333,7 @@ const matrix: Record<string, Row> = {
     { ticketId: 5002 },
     'eventkey',
   ),
+  ...entityRows('tags', newTag, () => freshOfAcme('tags', newTag), { tagGroupName: 'N' }, 'tagid'),
   ...entityRows(
     'wiki-folders',
     newWikiFolder,

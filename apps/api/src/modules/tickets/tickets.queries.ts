@@ -373,20 +373,6 @@ export async function setTicketStep(db: Queryable, ticketId: number, stepId: num
 }
 
 /** The next internal annual progressive of a portal within [yearStart, yearEnd). */
-export async function nextAnnualProgressive(
-  tx: Queryable,
-  portalId: number,
-  yearStart: Date,
-  yearEnd: Date,
-): Promise<number> {
-  const rows = await queryRows<{ next: number }>(
-    tx,
-    sql`select coalesce(max(internal_annual_progressive), 0) + 1 as next from tickets
-      where portal_id = ${portalId} and created_on >= ${tsParam(yearStart)} and created_on < ${tsParam(yearEnd)}`,
-  );
-  return Number(rows[0]!.next);
-}
-
 export async function insertTicket(tx: Queryable, v: typeof tickets.$inferInsert): Promise<number> {
   const r = await tx.insert(tickets).values(v).returning({ id: tickets.id });
   return r[0]!.id;

@@ -22,7 +22,7 @@ import type { Tx } from '../../db/client';
 import { AnswerCache } from '../../platform/answer-cache';
 import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
-import { yearBounds } from '../../platform/time-zone';
+import { portalTicketNumber } from '../../platform/ticket-numbers';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import { contactSource, emitCommentEvent, emitRatingEvent, emitTicketEvent } from '../../platform/events';
 import { insertAttachments, insertComment, stripNul, userHtml } from '../../platform/conversation';
@@ -46,7 +46,6 @@ import {
   insertTicket,
   listColleagues,
   listTickets,
-  nextAnnualProgressive,
   resolveNewTicketRefs,
   setTicketStep,
   type RawAttachment,
@@ -316,18 +315,15 @@ export async function createTicket(
     throw new AppError(409, 'no_default_step', 'The portal has no status step for new tickets');
 
   const now = ctx.clock.now();
-  const { year, start, end } = yearBounds(now, t.timeZone);
   const extId = await db.transaction(async (tx) => {
     const ext = await reserveExtIds(tx, t.portalId, 'ticket_seq');
-    const progressive = await nextAnnualProgressive(tx, t.portalId, start, end);
     const ticketId = await insertTicket(tx, {
       portalId: t.portalId,
       companyId: t.companyId,
       extId: ext,
       title,
       description,
-      ticketNumber: `T-${year}-${String(progressive).padStart(5, '0')}`,
-      internalAnnualProgressive: progressive,
+      ...(await portalTicketNumber(tx, t.portalId, now, t.timeZone)),
       createdOn: now,
       typeId: refs.typeId!,
       statusStepId: refs.defaultStepId!,

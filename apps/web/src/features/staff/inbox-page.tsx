@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { inboxViews, type InboxItem, type InboxView } from '@sportello/contracts';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -24,7 +24,7 @@ import {
   searchFromFilters,
   type InboxFilters,
 } from './inbox-url';
-import { staffTicketPath } from './staff-paths';
+import { staffNewTicketPath, staffTicketPath } from './staff-paths';
 import classes from './components/inbox.module.css';
 
 /** The row links of the list, in order: j/k move the focus among them. */
@@ -33,7 +33,8 @@ const rowLinks = (list: HTMLElement | null) =>
 
 /**
  * The inbox (`/{portal}/staff`): the views with their counts, search, filters, the list newest activity
- * first with unread markers, and "load more" (keyset). Everything it shows is in the URL.
+ * first with unread markers, and "load more" (keyset). Everything it shows is in the URL. "New ticket"
+ * (`c`) opens a ticket on behalf of a contact.
  */
 export default function InboxPage() {
   const { t, i18n } = useStaffT();
@@ -96,6 +97,7 @@ export default function InboxPage() {
     k: () => move(-1),
     Enter: () => move(0),
     '/': () => searchRef.current?.focus(),
+    c: () => void navigate(staffNewTicketPath(company), { state: { inbox: search } }),
     r: () => {
       const item = focusedItem();
       if (item)
@@ -119,9 +121,21 @@ export default function InboxPage() {
         <Title order={1} size="h3">
           {t('inbox.title')}
         </Title>
-        <Text size="sm" role="status" aria-live="polite" data-testid="inbox-notice">
-          {notice}
-        </Text>
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" role="status" aria-live="polite" data-testid="inbox-notice">
+            {notice}
+          </Text>
+          <Button
+            component={Link}
+            to={staffNewTicketPath(company)}
+            state={{ inbox: search }}
+            leftSection={<IconPlus size={16} aria-hidden />}
+            aria-keyshortcuts="c"
+            data-testid="new-ticket"
+          >
+            {t('newTicket.button')}
+          </Button>
+        </Group>
       </Group>
       <nav aria-label={t('inbox.views')} className={classes.views}>
         {inboxViews.map((view) => (

@@ -5,6 +5,9 @@ export const staffPath = (company: string, rest = '') =>
 export const staffTicketPath = (company: string, ticketId: number) =>
   staffPath(company, `tickets/${ticketId}`);
 
+/** The desk's form of a ticket opened for a contact. */
+export const staffNewTicketPath = (company: string) => staffPath(company, 'tickets/new');
+
 /** Where to go after signing in: back to the desk page the guard refused, else the inbox. */
 export function afterStaffLogin(from: unknown, company: string): string {
   const home = staffPath(company);

@@ -13,6 +13,7 @@ import { staffKeys } from './api/keys';
 import { usePresence } from './api/presence';
 import { staffTicketQuery } from './api/ticket';
 import { Composer, type ComposeMode } from './components/composer';
+import { TaskLinksPanel } from './components/task-links-panel';
 import { TicketSidePanel } from './components/ticket-side-panel';
 import { TimelineLine } from './components/timeline-line';
 import { conversationOf } from './conversation';
@@ -25,7 +26,8 @@ import classes from './components/ticket.module.css';
 /**
  * A ticket on the desk: the conversation as the customer sees it plus the internal notes (marked in
  * words and colour) and the timeline of changes; the reply/note composer; the side panel that changes
- * step, assignee, group, type and next activity; who else has it open. Opening it marks it read.
+ * step, assignee, group, type and next activity; its task page links; who else has it open. Opening it
+ * marks it read.
  */
 export default function StaffTicketPage() {
   const { t } = useStaffT();
@@ -36,7 +38,7 @@ export default function StaffTicketPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const state = location.state as { inbox?: unknown; compose?: unknown } | null;
+  const state = location.state as { inbox?: unknown; compose?: unknown; created?: unknown } | null;
   const inboxSearch = typeof state?.inbox === 'string' ? state.inbox : '';
   const inboxLink = staffPath(company) + inboxSearch;
   const query = useQuery({ ...staffTicketQuery(company, ticketId), enabled: isValidId });
@@ -111,6 +113,14 @@ export default function StaffTicketPage() {
       ) : (
         <>
           <TicketHeading ticket={ticket} />
+          {state?.created === true && (
+            <Alert color="green" variant="light" role="status" data-testid="ticket-created">
+              {t('newTicket.created', {
+                number: ticket.ticketNumber,
+                contact: ticket.contact?.referentName ?? ticket.company.name,
+              })}
+            </Alert>
+          )}
           <PresenceBar others={others} />
           <div className={classes.layout}>
             <Stack gap="sm" className={classes.conversation}>
@@ -127,7 +137,10 @@ export default function StaffTicketPage() {
                 onWritingChange={setIsWriting}
               />
             </Stack>
-            <TicketSidePanel ticket={ticket} company={company} assigneeRef={assigneeRef} />
+            <Stack gap="md">
+              <TicketSidePanel ticket={ticket} company={company} assigneeRef={assigneeRef} />
+              <TaskLinksPanel company={company} ticketId={ticket.id} />
+            </Stack>
           </div>
         </>
       )}

@@ -10,6 +10,7 @@ import {
   type AppointmentLinkEntity,
   type ServiceContractEntity,
   type SubscriptionEntity,
+  type TagEntity,
   type TaskLinkEntity,
   type WikiElementEntity,
   type WikiFolderEntity,
@@ -346,6 +347,59 @@ export async function listTaskLinks(db: Queryable, portalId: number): Promise<Ta
     sql`${taskLinkSelect} where l.portal_id = ${portalId}::int order by l.event_key limit ${CATALOG_LIST_MAX}`,
   );
   return rows.map((r) => withoutRowId(taskLinkOf(r)));
+}
+
+/**
+ * The task links of one ticket, oldest first (index task_links_ticket_idx, migration 0032); null when
+ * the portal has no such ticket.
+ */
+export async function listTicketTaskLinks(
+  db: Queryable,
+  portalId: number,
+  ticketExtId: number,
+): Promise<TaskLinkEntity[] | null> {
+  const rows = await queryRows<{ ticket_ext: unknown; links: unknown }>(
+    db,
+    sql`select t.ext_id as ticket_ext, coalesce((select json_agg(l.event_key order by l.id)
+        from task_links l where l.ticket_id = t.id), '[]'::json) as links
+      from tickets t where t.portal_id = ${portalId}::int and t.ext_id = ${ticketExtId}::bigint`,
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return jsonOf<string[]>(r.links).map((eventKey) => ({ eventKey, ticketId: num(r.ticket_ext) }));
+}
+
+// ---- tags of the portal --------------------------------------------------------------------------
+
+export async function readTag(
+  db: Queryable,
+  portalId: number,
+  extId: number,
+  lock = false,
+): Promise<Stored<TagEntity> | undefined> {
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select g.id as row_id, g.ext_id, g.name, g.tag_group_name from tags g
+      where g.portal_id = ${portalId}::int and g.ext_id = ${extId}::bigint ${lockOf(lock, 'g')}`,
+  );
+  const r = rows[0];
+  return (
+    r && {
+      rowId: num(r.row_id),
+      id: num(r.ext_id),
+      name: String(r.name),
+      tagGroupName: String(r.tag_group_name),
+    }
+  );
+}
+
+/** How many service contracts name the tag (index service_contract_tags_tag_idx, migration 0032). */
+export async function tagInUse(db: Queryable, rowId: number): Promise<number> {
+  const rows = await queryRows<{ n: unknown }>(
+    db,
+    sql`select count(*) as n from service_contract_tags where tag_id = ${rowId}::int`,
+  );
+  return num(rows[0]?.n ?? 0);
 }
 
 // ---- wiki folders and elements ------------------------------------------------------------------

@@ -13,6 +13,7 @@ import {
   type FileRef,
   type ServiceContractEntity,
   type SubscriptionEntity,
+  type TagEntity,
   type TaskLinkEntity,
   type WikiElementEntity,
   type WikiFolderEntity,
@@ -23,6 +24,7 @@ import { AppError, conflict } from '../../../platform/errors';
 import { ImportFiles } from '../import.files';
 import { writeRecurringAdvances } from '../writers/billing';
 import { writeActivityContracts, writeServiceContracts } from '../writers/contracts';
+import { writeTags } from '../writers/portal';
 import { writeAppointmentLinks, writeTaskLinks } from '../writers/public-links';
 import { writeWikiElements, writeWikiFolders } from '../writers/wiki';
 import { PortalScope } from '../writers/support';
@@ -32,6 +34,7 @@ import {
   listServiceContracts,
   listSubscriptions,
   listTaskLinks,
+  listTicketTaskLinks,
   listWiki,
   missingServiceRefs,
   pickCompanies,
@@ -39,10 +42,12 @@ import {
   readAppointmentLink,
   readServiceContract,
   readSubscription,
+  readTag,
   readTaskLink,
   rowIdOf,
   readWikiElement,
   readWikiFolder,
+  tagInUse,
   upcomingBookings,
   wikiInUse,
 } from './catalog.queries';
@@ -95,6 +100,7 @@ interface Kind<Id extends number | string, E> {
     | 'subscription'
     | 'appointment_link'
     | 'task_link'
+    | 'tag'
     | 'wiki_folder'
     | 'wiki_element';
   what: string;
@@ -126,6 +132,7 @@ interface Kind<Id extends number | string, E> {
     | 'recurring_advances'
     | 'appointment_links'
     | 'task_links'
+    | 'tags'
     | 'wiki_folders'
     | 'wiki_elements';
 }
@@ -414,6 +421,34 @@ export const taskLinks = kindService<string, TaskLinkEntity>({
   },
 });
 
+/**
+ * The portal's tags (import: `tags`, the import's writer), which service contracts name. A tag that
+ * service contracts still name is not deleted (409 `entity_in_use` with their number), as a folder
+ * with elements or a type with tickets: dropping it would change those contracts unannounced (no
+ * `service_contract.updated` would tell a back office).
+ */
+export const tags = kindService<number, TagEntity>({
+  entity: 'tag',
+  what: 'tag',
+  idField: 'id',
+  table: 'tags',
+  read: readTag,
+  next: (tx, portalId) => nextExtId(tx, 'tags', portalId),
+  write: async (ctx, tx, actor, id, f) => {
+    await writeTags(scopeOf(ctx, tx, actor), [
+      { id, name: f.name as string, tagGroupName: (f.tagGroupName as string | null | undefined) ?? null },
+    ]);
+  },
+  checkDelete: async (_ctx, tx, stored) => {
+    const n = await tagInUse(tx, stored.rowId);
+    if (n > 0)
+      throw conflict(
+        `Tag ${stored.id} is named by ${n} service contract(s): take it off them first`,
+        entityErrorCodes.entityInUse,
+      );
+  },
+});
+
 export const wikiFolders = kindService<number, WikiFolderEntity>({
   entity: 'wiki_folder',
   what: 'wiki folder',
@@ -489,3 +524,9 @@ export const listWikiOf = (ctx: AppContext, portalId: number, companyId: number)
 export const listTasks = async (ctx: AppContext, portalId: number) => ({
   items: await listTaskLinks(ctx.database.db, portalId),
 });
+/** The task links of one ticket (404 `entity_not_found` when the portal has no such ticket). */
+export async function listTasksOf(ctx: AppContext, portalId: number, ticketExtId: number) {
+  const items = await listTicketTaskLinks(ctx.database.db, portalId, ticketExtId);
+  if (!items) throw missing('ticket', ticketExtId);
+  return { items };
+}

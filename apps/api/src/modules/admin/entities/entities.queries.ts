@@ -46,6 +46,7 @@ export async function nextExtId(
     | 'service_contracts'
     | 'recurring_advances'
     | 'public_files'
+    | 'tags'
     | 'wiki_folders'
     | 'wiki_elements',
   portalId: number,
@@ -396,6 +397,7 @@ export async function deleteRow(
     | 'public_files'
     | 'appointment_links'
     | 'task_links'
+    | 'tags'
     | 'wiki_folders'
     | 'wiki_elements',
   rowId: number,

@@ -6,6 +6,7 @@
 import {
   auditRoutes,
   catalogAdminRoutes,
+  deskEntityRoutes,
   entityCrudRoutes,
   entityKeyRoutes,
   entityStaffRoutes,
@@ -35,7 +36,7 @@ export interface StaffPortal {
   displayName: string;
   portal: { portalId: number; portalKey: string; timeZone: string } | null;
 }
-export function staffActor(s: StaffPortal): Actor {
+export function staffActor(s: StaffPortal): Actor & { type: 'staff' } {
   if (!s.portal) throw new Error('staff admin route without :company');
   return {
     type: 'staff',
@@ -75,6 +76,7 @@ const entityServices: Record<
   subscription: catalog.subscriptions,
   appointmentLink: catalog.appointmentLinks,
   taskLink: catalog.taskLinks,
+  tag: catalog.tags,
   wikiFolder: catalog.wikiFolders,
   wikiElement: catalog.wikiElements,
 };
@@ -196,6 +198,29 @@ export function registerEntityRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, c.subscriptions, async (req, _r, st) =>
     catalog.listSubscriptionsOf(ctx, portalOf(st), req.query.companyId),
   );
+
+  // ---- the desk's own routes (every staff member of the portal): the same services ----
+  const d = deskEntityRoutes;
+  route(app, ctx, d.createTicket, async (req, reply, st) =>
+    reply.code(201).send(await svc.createDeskTicket(ctx, staffActor(st), req.body)),
+  );
+  route(app, ctx, d.companies, async (req, _r, st) => catalog.companyPicker(ctx, portalOf(st), req.query.q));
+  route(app, ctx, d.taskLinks, async (req, _r, st) =>
+    catalog.listTasksOf(ctx, portalOf(st), req.params.ticketid),
+  );
+  route(app, ctx, d.createTaskLink, async (req, reply, st) => {
+    const actor = staffActor(st);
+    await svc.getTicket(ctx, actor, req.params.ticketid); // 404 for a ticket the portal lacks
+    return send(reply, await catalog.taskLinks.create(ctx, actor, { ticketId: req.params.ticketid }));
+  });
+  route(app, ctx, d.deleteTaskLink, async (req, reply, st) => {
+    const actor = staffActor(st);
+    // Only a link of the ticket in the path (another ticket's key is unknown here).
+    const link = await catalog.taskLinks.get(ctx, actor, req.params.eventkey);
+    if (link.ticketId !== req.params.ticketid) throw svc.missing('task link', req.params.eventkey);
+    await catalog.taskLinks.remove(ctx, actor, req.params.eventkey);
+    return reply.code(204).send();
+  });
 
   // ---- audit log (staff admins) ----
   route(app, ctx, auditRoutes.list, async (req, _r, st) =>

@@ -22,6 +22,7 @@ import {
   type TicketEntity,
   type CompanyCreate,
   type CompanyUpdate,
+  type DeskTicketCreate,
   type ContactCreate,
   type ContactUpdate,
   type TicketCreate,
@@ -54,6 +55,8 @@ import { invitationEmail, recoveryEmail } from '../../../platform/account-mail';
 import { enqueueEmail, kickOutbox } from '../../../platform/outbox';
 import { withIdempotency, type Answer } from '../../../platform/idempotency';
 import { reserveExtIds } from '../../../platform/portal-sequences';
+import { queueStaffNotices } from '../../../platform/staff-notify';
+import { portalTicketNumber } from '../../../platform/ticket-numbers';
 import { changeActorSetting, type ChangeActor } from '../../../platform/ticket-changes';
 import { ImportFiles } from '../import.files';
 import { writeEstimates, writeInvoices } from '../writers/billing';
@@ -481,18 +484,46 @@ export function createTicket(
   body: TicketCreate,
   idem?: Idem,
 ): Promise<Answer<TicketEntity>> {
+  return writeNewTicket(ctx, actor, body, idem, false);
+}
+
+/**
+ * A ticket an agent opens on the desk for a contact (`deskEntityRoutes.createTicket`): the entity
+ * service's create, numbered by the portal as a customer's ticket, with the agents' e-mails of a new
+ * ticket (docs/staff.md "Agent e-mails"; the author is left out).
+ */
+export async function createDeskTicket(
+  ctx: AppContext,
+  actor: Actor & { type: 'staff' },
+  body: DeskTicketCreate,
+): Promise<TicketEntity> {
+  const a = await writeNewTicket(ctx, actor, body, undefined, true);
+  kickOutbox();
+  return a.body;
+}
+
+function writeNewTicket(
+  ctx: AppContext,
+  actor: Actor,
+  body: TicketCreate,
+  idem: Idem | undefined,
+  fromDesk: boolean,
+): Promise<Answer<TicketEntity>> {
   const clean = cleanerFor(body.description);
   return inTransaction(ctx, actor, idem, body, async (tx) => {
     const id = body.id ?? (await reserveExtIds(tx, actor.portalId, 'ticket_seq'));
     if (await readTicket(tx, actor.portalId, id))
       throw conflict(`A ticket with id ${id} exists`, entityErrorCodes.entityExists);
+    const now = ctx.clock.now();
+    const number = fromDesk
+      ? await portalTicketNumber(tx, actor.portalId, now, actor.timeZone)
+      : { ticketNumber: body.ticketNumber, internalAnnualProgressive: body.internalAnnualProgressive };
     const fields: TicketFields = {
       companyId: body.companyId,
       title: body.title,
       description: body.description ?? '',
-      ticketNumber: body.ticketNumber,
-      internalAnnualProgressive: body.internalAnnualProgressive,
-      createdOn: body.createdOn ?? ctx.clock.now().toISOString(),
+      ...number,
+      createdOn: body.createdOn ?? now.toISOString(),
       taskTypeId: body.taskTypeId,
       statusStepId: body.statusStepId,
       nextPlannedActivityInfo: body.nextPlannedActivityInfo ?? null,
@@ -512,6 +543,11 @@ export function createTicket(
       after,
       emit: (audit) => emitTicketEvent(tx, ctx, 'ticket.created', stored.rowId, sourceOf(actor), null, audit),
     });
+    if (fromDesk && actor.type === 'staff')
+      await queueStaffNotices(tx, ctx, 'new_ticket', stored.rowId, null, now, {
+        staffUserId: actor.staffUserId,
+        name: actor.name,
+      });
     return { status: 201, body: after };
   });
 }

@@ -1,19 +1,28 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { catalogAdminRoutes } from '@sportello/contracts/route-refs';
+import { catalogAdminRoutes, deskEntityRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { staffKeys } from '../api/keys';
 import { useDesk } from '../desk-context';
 import { useStaffT } from '../i18n';
 
-/** A company of the portal, searched by the start of its name (the admin sections that work per company). */
+/**
+ * A company of the portal, searched by the start of its name (the admin sections that work per company,
+ * and the desk's new ticket: `route` is then the desk's picker, which agents may call too).
+ */
 export function CompanyPicker({
   value,
   onChange,
+  route = catalogAdminRoutes.companies,
+  required,
+  error,
 }: {
   value: number | null;
   onChange: (id: number | null) => void;
+  route?: typeof catalogAdminRoutes.companies | typeof deskEntityRoutes.companies;
+  required?: boolean;
+  error?: string | null;
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
@@ -21,9 +30,14 @@ export function CompanyPicker({
   /** What the user typed (the input also shows the chosen company's name, which is not a search). */
   const [typed, setTyped] = useState('');
   const found = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'company-picker', typed] as const,
+    queryKey: [...staffKeys.portal(company), 'company-picker', route.path, typed] as const,
+    // Both pickers take and answer the same shapes (companyPickQuerySchema, companyPickSchema).
     queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.companies, { params: { company }, query: { q: typed }, signal }),
+      call(route as typeof catalogAdminRoutes.companies, {
+        params: { company },
+        query: { q: typed },
+        signal,
+      }),
     placeholderData: (previous) => previous,
   });
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
@@ -40,6 +54,8 @@ export function CompanyPicker({
       placeholder={t('catalog.contracts.pickCompany')}
       searchable
       clearable
+      required={required}
+      error={error}
       maw={420}
       data={data}
       value={selected?.value ?? null}

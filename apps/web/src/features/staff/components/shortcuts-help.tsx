@@ -7,6 +7,7 @@ export const SHORTCUTS = [
   { keys: ['k'], what: 'shortcuts.previous' },
   { keys: ['Enter'], what: 'shortcuts.open' },
   { keys: ['/'], what: 'shortcuts.search' },
+  { keys: ['c'], what: 'shortcuts.newTicket' },
   { keys: ['r'], what: 'shortcuts.reply' },
   { keys: ['n'], what: 'shortcuts.note' },
   { keys: ['a'], what: 'shortcuts.assign' },

@@ -29,6 +29,7 @@ import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { ServiceContractsPanel } from './service-contracts-panel';
+import { TagsPanel } from './tags-panel';
 
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
 const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -36,7 +37,8 @@ const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 /**
  * Contracts (issue 14 item 2): a company's hour and unit contracts with their activities, its service
  * contracts with their packages (also deleted here) and its subscriptions (recurring advances): list,
- * create, edit. The company is kept in the URL (`?company=`).
+ * create, edit. The company is kept in the URL (`?company=`). Below, the portal's tags that service
+ * contracts pick (for every company).
  */
 export default function ContractsAdminPage() {
   const { t } = useStaffT();
@@ -59,6 +61,7 @@ export default function ContractsAdminPage() {
           <SubscriptionsPanel companyId={companyId} />
         </>
       )}
+      <TagsPanel />
     </Stack>
   );
 }
