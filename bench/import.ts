@@ -72,7 +72,11 @@ async function timedImport(ctx: AppContext, doc: unknown): Promise<Run> {
   }, 100);
   const started = performance.now();
   try {
-    await importDocument(ctx, doc, { onStep: (step, ms) => (steps[step] = ms) });
+    await importDocument(ctx, doc, {
+      onStep: (step, ms) => {
+        steps[step] = ms;
+      },
+    });
   } finally {
     clearInterval(sampler);
   }

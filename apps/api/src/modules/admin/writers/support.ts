@@ -1,10 +1,11 @@
 /**
  * What every writer of the import shares: the scope of one portal being written (transaction, files,
- * sanitiser, time zone, ext id → internal id maps), batching, and the upsert that writes a row only
- * when one of its values differs, so a re-import of unchanged data writes nothing and the list
- * counters of untouched companies (migration 0001) stay where they are.
+ * sanitiser, time zone, ext id → internal id maps), batching, and the set-based writes that touch a row
+ * only when one of its values differs (`writeByExtId`, `updateChanged`), so a re-import of unchanged
+ * data writes and locks nothing and the list counters of untouched companies (migration 0001) stay
+ * where they are.
  */
-import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, getTableName, inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ImportCompany, ImportPortal } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
@@ -49,39 +50,6 @@ export function importDateToDate(value: string, timeZone: string): Date {
   const s = value.replace(' ', 'T');
   if (/T.*(Z|[+-]\d{2}:?\d{2})$/.test(s)) return new Date(s);
   return zonedDate(s, timeZone);
-}
-
-/**
- * The `set` and `setWhere` of an upsert that takes the document's value of each key and writes the row
- * only when one of them differs from the stored one (`is distinct from` treats nulls as values). A row
- * left alone keeps its version, fires no trigger row and is not returned by `returning`.
- */
-export function onlyChanged<T extends PgTable>(
-  table: T,
-  keys: readonly (keyof T['$inferInsert'] & string)[],
-): { set: Record<string, SQL>; setWhere: SQL } {
-  const cols = getTableColumns(table) as Record<string, { name: string }>;
-  const name = getTableName(table);
-  const set: Record<string, SQL> = {};
-  const current: string[] = [];
-  const incoming: string[] = [];
-  for (const k of keys) {
-    const col = cols[k];
-    if (!col) throw new Error(`no column ${k}`);
-    set[k] = sql.raw(`excluded."${col.name}"`);
-    current.push(`"${name}"."${col.name}"`);
-    incoming.push(`excluded."${col.name}"`);
-  }
-  return {
-    set,
-    setWhere: sql.raw(`(${current.join(', ')}) is distinct from (${incoming.join(', ')})`),
-  };
-}
-
-export async function batched<R, O>(rows: R[], run: (part: R[]) => Promise<O[]>): Promise<O[]> {
-  const out: O[] = [];
-  for (const part of chunk(rows, BATCH)) out.push(...(await run(part)));
-  return out;
 }
 
 export async function selectIn<T>(ids: number[], run: (part: number[]) => Promise<T[]>): Promise<T[]> {
@@ -338,13 +306,30 @@ export async function writeByExtId<R extends { extId: number }>(
   rows: R[],
   ids: ExtIds | undefined,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  const kept = await writeByKey(s, table, 'extId', keys, html, rows);
+  ids?.add(kept.map((r) => ({ id: r.id, extId: Number(r.key) })));
+}
+
+/**
+ * `writeByExtId` for rows keyed by another unique column of the portal (`key`: a document or event key
+ * of the public links). Answers the id of every row by its key.
+ */
+export async function writeByKey<R extends Record<K, number | string>, K extends keyof R & string>(
+  s: PortalScope,
+  table: PgTable & { id: PgColumn; portalId: PgColumn },
+  key: K,
+  keys: readonly (keyof R & string)[],
+  html: HtmlColumns<R> | null,
+  rows: R[],
+): Promise<{ id: number; key: number | string }[]> {
+  if (rows.length === 0) return [];
   const name = q(getTableName(table));
+  const [k] = columnsOf(table, [key]);
   const plain = columnsOf(table, keys);
   const htmlCols = html ? columnsOf(table, [html.html, html.source]) : [];
   const [h, src] = htmlCols;
-  const all = [...columnsOf(table, ['extId']), ...plain, ...htmlCols];
-  const json = JSON.stringify(rows);
+  const all = [k!, ...plain, ...htmlCols];
+  const match = `t.portal_id = ${s.portalId} and t.${q(k!.name)} = d.${q(k!.key)}`;
   const sets = plain.map((c) => `${q(c.name)} = d.${q(c.key)}`);
   const differs = [
     `(${plain.map((c) => `t.${q(c.name)}`).join(', ')}) is distinct from (${plain.map((c) => `d.${q(c.key)}`).join(', ')})`,
@@ -361,32 +346,31 @@ export async function writeByExtId<R extends { extId: number }>(
     );
   }
   const existing = (await s.tx.execute(sql`
-    with d as materialized (select * from ${recordset(json, all)}),
-    cur as materialized (
-      select t.id, t.ext_id from d join ${sql.raw(name)} t on t.portal_id = ${s.portalId}::int and t.ext_id = d."extId"
-    ),
+    with d as materialized (select * from ${recordset(JSON.stringify(rows), all)}),
+    cur as materialized (select t.id, t.${sql.raw(q(k!.name))} as key from d join ${sql.raw(name)} t on ${sql.raw(match)}),
     upd as (
       update ${sql.raw(name)} t set ${sql.raw(sets.join(', '))}
-      from d where t.portal_id = ${s.portalId}::int and t.ext_id = d."extId" and (${sql.raw(differs.join(' or '))})
+      from d where ${sql.raw(match)} and (${sql.raw(differs.join(' or '))})
       returning t.id
     )
-    select id, ext_id from cur`)) as unknown as { rows: { id: number; ext_id: number | string }[] };
-  const kept = existing.rows.map((r) => ({ id: Number(r.id), extId: Number(r.ext_id) }));
-  ids?.add(kept);
-  const found = new Set(kept.map((r) => r.extId));
-  const fresh = rows.filter((r) => !found.has(r.extId));
-  if (fresh.length === 0) return;
+    select id, key from cur`)) as unknown as { rows: { id: number; key: number | string }[] };
+  const keyOf = (v: number | string) => (typeof rows[0]![key] === 'number' ? Number(v) : String(v));
+  const out = existing.rows.map((r) => ({ id: Number(r.id), key: keyOf(r.key) }));
+  const found = new Set(out.map((r) => r.key));
+  const fresh = rows.filter((r) => !found.has(r[key]));
+  if (fresh.length === 0) return out;
   // A row kept unsanitised was found stored before the transaction, and is gone now.
   if (h && fresh.some((r) => r[h.key as keyof R] == null)) throw concurrentChange(getTableName(table));
-  const cols = all.map((c) => q(c.name)).join(', ');
   const inserted = (await s.tx.execute(sql`
-    insert into ${sql.raw(name)} (portal_id, ${sql.raw(cols)})
+    insert into ${sql.raw(name)} (portal_id, ${sql.raw(all.map((c) => q(c.name)).join(', '))})
     select ${s.portalId}::int, ${sql.raw(all.map((c) => `d.${q(c.key)}`).join(', '))} from ${recordset(JSON.stringify(fresh), all)}
-    on conflict (portal_id, ext_id) do nothing
-    returning id, ext_id`)) as unknown as { rows: { id: number; ext_id: number | string }[] };
+    on conflict (portal_id, ${sql.raw(q(k!.name))}) do nothing
+    returning id, ${sql.raw(q(k!.name))} as key`)) as unknown as {
+    rows: { id: number; key: number | string }[];
+  };
   // A row another writer inserted meanwhile: the import runs again rather than guess.
   if (inserted.rows.length !== fresh.length) throw concurrentChange(getTableName(table));
-  ids?.add(inserted.rows.map((r) => ({ id: Number(r.id), extId: Number(r.ext_id) })));
+  return [...out, ...inserted.rows.map((r) => ({ id: Number(r.id), key: keyOf(r.key) }))];
 }
 
 /**
