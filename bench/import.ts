@@ -126,11 +126,12 @@ async function mark(database: Database): Promise<string> {
 }
 
 /**
- * The state the proof compares. The statistics reach the views when the importing connection goes idle
- * (at most ~1 s later on PostgreSQL 15+), hence the pause and pg_stat_clear_snapshot().
+ * The state the proof compares. A connection's statistics reach the views when it goes idle, at once
+ * or, if it reported less than a second before, within 10 s (PostgreSQL 15+): hence the pause and
+ * pg_stat_clear_snapshot(). The row versions need no pause.
  */
 async function snapshot(database: Database, since: string): Promise<Snapshot> {
-  if (database.kind === 'pg') await new Promise((r) => setTimeout(r, 2000));
+  if (database.kind === 'pg') await new Promise((r) => setTimeout(r, 11_000));
   const tables = new Map<string, TableState>();
   const names = (
     await query<{ name: string }>(
