@@ -263,6 +263,30 @@ export async function syncChildren<R>(opts: {
 
 /** Rows per statement of `writeByExtId` and `updateChanged` (one JSON parameter each). */
 export const JSON_BATCH = 5000;
+/** Characters of HTML per statement: a batch of long fragments is cut earlier (PostgreSQL takes 1 GB). */
+const JSON_BATCH_CHARS = 32_000_000;
+
+/**
+ * Batches of at most JSON_BATCH rows whose HTML (`html` of each row, in characters) stays under
+ * JSON_BATCH_CHARS, so a batch of the longest fragments a document may hold still fits one parameter.
+ */
+export function htmlBatches<T>(rows: T[], html: (row: T) => string | null | undefined): T[][] {
+  const out: T[][] = [];
+  let part: T[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const n = html(row)?.length ?? 0;
+    if (part.length > 0 && (part.length >= JSON_BATCH || chars + n > JSON_BATCH_CHARS)) {
+      out.push(part);
+      part = [];
+      chars = 0;
+    }
+    part.push(row);
+    chars += n;
+  }
+  if (part.length > 0) out.push(part);
+  return out;
+}
 
 /** The property names, column names and SQL types of some columns of a table. */
 function columnsOf(table: PgTable, keys: readonly string[]): { key: string; name: string; type: string }[] {

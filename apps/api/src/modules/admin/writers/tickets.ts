@@ -8,6 +8,7 @@ import type { ImportComment, ImportTicket } from '@sportello/contracts';
 import { ticketAttachments, ticketComments, tickets } from '../../../db/schema';
 import { chunk } from '../import.files';
 import {
+  htmlBatches,
   JSON_BATCH,
   pairKey,
   selectIn,
@@ -60,7 +61,7 @@ export async function writeTicketRows(
   await ids.agents.ensure(list.map((t) => t.assignedUserId));
   await ids.contacts.ensure(list.map((t) => t.creatorContactId));
   await ids.wikiElements.ensure(list.map((t) => t.wikiElementId));
-  for (const part of chunk(rows, JSON_BATCH))
+  for (const part of htmlBatches(rows, (r) => r.item.description))
     await writeByExtId(
       s,
       tickets,
@@ -130,7 +131,7 @@ export async function writeComments(
   await ids.tickets.ensure(rows.map((r) => r.ticketExtId));
   await ids.contacts.ensure(rows.map((r) => r.item.senderContactId));
   await ids.agents.ensure(rows.map((r) => r.item.senderAgentId));
-  for (const part of chunk(rows, JSON_BATCH)) {
+  for (const part of htmlBatches(rows, (r) => r.item.message)) {
     await writeByExtId(
       s,
       ticketComments,
