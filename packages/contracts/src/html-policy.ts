@@ -112,6 +112,14 @@ export interface ElementLike {
   hasAttribute(name: string): boolean;
 }
 
+/**
+ * Revision of this policy. The import keeps the sanitised HTML of an unchanged fragment without
+ * sanitising it again while the sanitiser is the same (`apps/api/src/platform/html.ts`,
+ * `sanitizerFingerprint`): raise it with any change of what survives, so the next import sanitises
+ * every fragment again. A test pins this file's text and asks for it.
+ */
+export const HTML_POLICY_REVISION = 1;
+
 export const PURIFY_CONFIG = {
   ALLOWED_TAGS,
   ALLOWED_ATTR,

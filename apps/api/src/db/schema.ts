@@ -457,6 +457,11 @@ export const tickets = pgTable(
     extId: extId(),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
+    /**
+     * Digest of the sanitiser and the HTML the import sanitised into `description` (0031); forgotten by a
+     * trigger when anyone else changes the description. The next import sanitises again only on a change.
+     */
+    descriptionSource: text('description_source'),
     ticketNumber: text('ticket_number').notNull().default(''),
     internalAnnualProgressive: integer('internal_annual_progressive').notNull().default(0),
     createdOn: ts('created_on').notNull(),
@@ -536,6 +541,8 @@ export const ticketComments = pgTable(
       .references(() => tickets.id, { onDelete: 'cascade' }),
     extId: extId(),
     message: text('message').notNull().default(''),
+    /** As tickets.description_source, for the message (0031). */
+    messageSource: text('message_source'),
     creationDate: ts('creation_date').notNull(),
     senderContactId: integer('sender_contact_id').references(() => contacts.id, { onDelete: 'set null' }),
     senderAgentId: integer('sender_agent_id').references(() => agents.id, { onDelete: 'set null' }),

@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sanitizeHtml } from './html';
+import { HTML_POLICY_REVISION } from '@sportello/contracts/html-policy';
+import { htmlSourceDigest, sanitizeHtml, sanitizerFingerprint } from './html';
 
 describe('sanitizeHtml', () => {
   it('keeps formatting, lists and safe links', () => {
@@ -43,3 +47,32 @@ describe('sanitizeHtml', () => {
     expect(sanitizeHtml('<img src="data:image/svg+xml;base64,PHN2Zz4=">')).not.toContain('svg');
   });
 });
+
+describe('sanitizerFingerprint and htmlSourceDigest', () => {
+  it('name the policy revision, the libraries and what the probes come out as', () => {
+    const fp = sanitizerFingerprint();
+    expect(fp).toContain(`policy ${HTML_POLICY_REVISION}`);
+    expect(fp).toMatch(/dompurify \d+\.\d+\.\d+; jsdom \d+\.\d+\.\d+; parse5 \d+\.\d+\.\d+; probes \S{22}$/);
+    expect(sanitizerFingerprint()).toBe(fp);
+  });
+
+  it('digest the source with the sanitiser, not the source alone', () => {
+    const html = '<p>Ciao <b>mondo</b></p>';
+    const digest = htmlSourceDigest(html);
+    expect(digest).toBe(htmlSourceDigest(html));
+    expect(digest).not.toBe(htmlSourceDigest(`${html} `));
+    expect(digest).not.toBe(createHash('sha256').update(html).digest('base64'));
+    expect(digest).toBe(createHash('sha256').update(`${sanitizerFingerprint()}\0${html}`).digest('base64'));
+  });
+
+  it('ask for a new policy revision whenever the policy changes', () => {
+    // The import keeps a stored description or message unsanitised while its source digest is the same
+    // (import.html.ts). After any change of html-policy.ts that may change what survives, raise
+    // HTML_POLICY_REVISION (the next import then sanitises every fragment again), then update this hash.
+    const file = new URL('../../../../packages/contracts/src/html-policy.ts', import.meta.url);
+    const text = readFileSync(fileURLToPath(file), 'utf8');
+    expect(createHash('sha256').update(text).digest('hex')).toBe(POLICY_SHA256);
+  });
+});
+
+const POLICY_SHA256 = 'c47d4d19b94a6b6b4acadab466f972e519df4199d9f3db2a80b5e76899078d4b';

@@ -6,7 +6,7 @@
  * inline children are matched by (parent, ext id), updated in place, inserted or deleted, so a
  * re-import keeps every row (and its internal id) exactly as it was, and of unchanged data writes none.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { ImportCompany, ImportPortal } from '@sportello/contracts';
 import type { Db, Tx } from '../../db/client';
 import {
@@ -21,8 +21,8 @@ import {
   ticketTypes,
   wikiElements,
 } from '../../db/schema';
-import { portalFileRefs, type ImportFiles } from './import.files';
-import type { CleanHtml } from './import.html';
+import { chunk, portalFileRefs, type ImportFiles } from './import.files';
+import type { DocumentHtml } from './import.html';
 import { emptyKnownPortal, type KnownPortal } from './import.validate';
 import { writeActivityContracts, writeServiceContracts } from './writers/contracts';
 import { writeCompanies, writeContacts } from './writers/companies';
@@ -45,8 +45,15 @@ import { PortalScope, type Owned } from './writers/support';
 import { writeTickets } from './writers/tickets';
 import { writeWikiElements, writeWikiFolders } from './writers/wiki';
 
-/** What the database holds for these portals, for the referential checks of a merge. */
-export async function loadKnownPortals(db: Db, keys: string[]): Promise<Map<string, KnownPortal>> {
+/**
+ * What the database holds for these portals, for the referential checks of a merge. Of the tickets,
+ * only those the document points to from elsewhere (`ticketIds`): the document's own tickets need none.
+ */
+export async function loadKnownPortals(
+  db: Db,
+  keys: string[],
+  ticketIds: number[],
+): Promise<Map<string, KnownPortal>> {
   const out = new Map<string, KnownPortal>();
   if (keys.length === 0) return out;
   const rows = await db
@@ -104,12 +111,13 @@ export async function loadKnownPortals(db: Db, keys: string[]): Promise<Map<stri
     .innerJoin(companies, eq(companies.id, wikiElements.companyId))
     .where(inArray(wikiElements.portalId, ids)))
     of(e.p).wikiElements.set(e.ext, e.company);
-  for (const t of await db
-    .select({ p: tickets.portalId, ext: tickets.extId, company: companies.extId })
-    .from(tickets)
-    .innerJoin(companies, eq(companies.id, tickets.companyId))
-    .where(inArray(tickets.portalId, ids)))
-    of(t.p).tickets.set(t.ext, t.company);
+  for (const part of chunk(ticketIds, 5000))
+    for (const t of await db
+      .select({ p: tickets.portalId, ext: tickets.extId, company: companies.extId })
+      .from(tickets)
+      .innerJoin(companies, eq(companies.id, tickets.companyId))
+      .where(and(inArray(tickets.portalId, ids), inArray(tickets.extId, part))))
+      of(t.p).tickets.set(t.ext, t.company);
   return out;
 }
 
@@ -122,12 +130,20 @@ export async function writePortal(
   tx: Tx,
   p: ImportPortal,
   files: ImportFiles,
-  clean: CleanHtml,
+  html: DocumentHtml,
   now: Date,
 ): Promise<PortalWrite> {
-  const portalId = await writePortalSettings(tx, p, clean, now);
+  const portalId = await writePortalSettings(tx, p, html.clean, now);
   await files.writeRows(tx, portalId, portalFileRefs(p), now);
-  const s = new PortalScope(tx, portalId, p.timeZone ?? DEFAULT_TIME_ZONE, files, clean, now);
+  const s = new PortalScope(
+    tx,
+    portalId,
+    p.timeZone ?? DEFAULT_TIME_ZONE,
+    files,
+    html.clean,
+    now,
+    html.fragment,
+  );
   await writePortalLogo(s, p.logo);
 
   // Portal-wide lists.

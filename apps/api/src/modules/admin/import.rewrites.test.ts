@@ -8,9 +8,10 @@ import { generatedDocument } from './import.test-support';
 type AnyObj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
- * The physical version of every row of every table: `xmin` (the transaction that wrote it) and `ctid`
- * (where it lies). An insert adds one, an update replaces one, a delete removes one; a row nobody wrote
- * keeps both, whatever the values.
+ * The physical version of every row of every table: `xmin` (the transaction that wrote it), `ctid`
+ * (where it lies) and `xmax` (the last transaction that locked it). An insert adds one, an update
+ * replaces one, a delete removes one, a row lock (`insert … on conflict do update` takes one on every
+ * row it meets, changed or not) moves `xmax`; a row nobody wrote or locked keeps all three.
  */
 async function rowVersions(t: TestApp): Promise<Map<string, Set<string>>> {
   return t.ctx.database.withConnection(async (sql) => {
@@ -23,7 +24,9 @@ async function rowVersions(t: TestApp): Promise<Map<string, Set<string>>> {
     const out = new Map<string, Set<string>>();
     for (const tbl of tables) {
       const rows = (
-        await sql.query<{ v: string }>(`select xmin::text || ' ' || ctid::text as v from "${tbl}"`)
+        await sql.query<{ v: string }>(
+          `select xmin::text || ' ' || ctid::text || ' ' || xmax::text as v from "${tbl}"`,
+        )
       ).rows;
       out.set(tbl, new Set(rows.map((r) => r.v)));
     }
@@ -40,6 +43,16 @@ function written(before: Map<string, Set<string>>, after: Map<string, Set<string
     if (n > 0) out[tbl] = n;
   }
   return out;
+}
+
+/** The last value of every sequence: an identity value drawn for a row not inserted moves one. */
+async function sequences(t: TestApp): Promise<Record<string, string | null>> {
+  const rows = await t.ctx.database.withConnection((sql) =>
+    sql.query<{ name: string; value: string | null }>(
+      `select sequencename as name, last_value::text as value from pg_sequences where schemaname = current_schema()`,
+    ),
+  );
+  return Object.fromEntries(rows.rows.map((r) => [r.name, r.value]));
 }
 
 async function listVersions(t: TestApp): Promise<Record<string, number>> {
@@ -74,13 +87,16 @@ describe('a re-import writes only the rows that differ', () => {
   });
   afterAll(() => t?.close());
 
-  it('writes no row at all when nothing changed, and moves no list counter', async () => {
+  it('writes nor locks any row when nothing changed, and moves no list counter nor sequence', async () => {
     const before = await rowVersions(t);
     const versions = await listVersions(t);
+    const drawn = await sequences(t);
+    expect(Object.keys(drawn)).toEqual(expect.arrayContaining(['tickets_id_seq', 'ticket_comments_id_seq']));
     t.clock.advance(3_600_000);
     for (const doc of documents()) await importDocument(t.ctx, doc);
     expect(written(before, await rowVersions(t))).toEqual({});
     expect(await listVersions(t)).toEqual(versions);
+    expect(await sequences(t)).toEqual(drawn);
   });
 
   it('writes only the changed ticket, and moves only its company counter', async () => {

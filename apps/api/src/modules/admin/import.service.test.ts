@@ -468,3 +468,47 @@ describe('importDocument', () => {
     expect(t.ctx.database.stats.statements - statements).toBeLessThan(100);
   });
 });
+
+describe('the referential checks of a large document', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    await importDocument(t.ctx, example());
+  });
+  afterAll(() => t?.close());
+
+  it('names both places of an id used twice, also among thousands of ids seen without their path', async () => {
+    const doc = generatedDocument(300, 'big') as AnyObj;
+    const [first, again] = [doc.portals[0].companies[0].tickets[7], doc.portals[0].companies[8].tickets[10]];
+    again.comments[1].id = first.comments[2].id;
+    const err = await importError(t, doc);
+    expect(err.code).toBe('import_invalid');
+    expect(err.details).toEqual([
+      {
+        path: 'portals[0].companies[8].tickets[10].comments[1].id',
+        message: `duplicate id ${first.comments[2].id} (also at portals[0].companies[0].tickets[7].comments[2].id)`,
+      },
+    ]);
+  });
+
+  it('checks a reference to a ticket stored by an earlier import, not in the document', async () => {
+    const doc = example();
+    const [acme, other] = doc.portals[0].companies;
+    // Tickets left out of a document stay: the reports and the task link point to stored ones.
+    acme.tickets = [];
+    other.tickets = [];
+    await importDocument(t.ctx, clone(doc));
+
+    acme.activityReports[0].taskId = 6001; // company 20's ticket
+    doc.portals[0].taskLinks[0].ticketId = 4242;
+    const err = await importError(t, doc);
+    const problems = err.details as { path: string; message: string }[];
+    expect(problems).toEqual([
+      {
+        path: 'portals[0].companies[0].activityReports[0].taskId',
+        message: 'ticket 6001 belongs to company 20, not 10',
+      },
+      { path: 'portals[0].taskLinks[0].ticketId', message: 'unknown ticket 4242' },
+    ]);
+  });
+});

@@ -3,17 +3,29 @@ import { importDocumentSchema, type ImportDocument, type ImportProblem } from '@
 import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
 import { ImportFiles } from './import.files';
-import { sanitizeDocumentHtml } from './import.html';
+import { prepareDocumentHtml } from './import.html';
 import { loadKnownPortals, writePortal } from './import.queries';
 import { prepareUsers, writeUsers } from './writers/users';
-import { referencedPortalKeys, referenceProblems, shapeProblems } from './import.validate';
+import {
+  referencedPortalKeys,
+  referencedTicketIds,
+  referenceProblems,
+  shapeProblems,
+} from './import.validate';
 
 export type ImportCounts = Record<string, number>;
 
 export interface ImportOptions {
   /** Directory that `path` file references are relative to; only the command line sets it. */
   baseDir?: string;
+  /**
+   * Told the milliseconds of each step as it ends, and awaited (`bench/import.ts`; the tests change
+   * rows between the HTML check and the transaction).
+   */
+  onStep?: (step: ImportStep, ms: number) => void | Promise<void>;
 }
+
+export type ImportStep = 'validate' | 'files' | 'users' | 'html' | 'write';
 
 /** Imports run one at a time, whatever process received them (a constant shared by every process). */
 const IMPORT_LOCK = 7_270_002;
@@ -39,35 +51,56 @@ export async function importDocument(
   doc: unknown,
   opts: ImportOptions = {},
 ): Promise<ImportCounts> {
+  let stepStart = performance.now();
+  const step = async (name: ImportStep) => {
+    await opts.onStep?.(name, performance.now() - stepStart);
+    stepStart = performance.now();
+  };
   // 1. Validate everything (shape, then references against the document merged over the database).
   const parsed = importDocumentSchema.safeParse(doc);
   const problems = parsed.success ? [] : shapeProblems(parsed.error);
-  const known = await loadKnownPortals(ctx.database.db, referencedPortalKeys(doc));
+  const known = await loadKnownPortals(ctx.database.db, referencedPortalKeys(doc), referencedTicketIds(doc));
   problems.push(...referenceProblems(doc, known, { baseDir: opts.baseDir }));
   if (!parsed.success || problems.length > 0) throw importInvalid(problems);
   const data = parsed.data;
+  await step('validate');
 
   // 2. The slow parts, outside the transaction (which on PGlite holds the only connection): read and
-  // hash files, hash passwords, sanitise HTML, store bytes.
+  // hash files, hash passwords, sanitise HTML (what changed), store bytes.
   const files = new ImportFiles();
   await files.load(data, opts.baseDir);
-  const users = await prepareUsers(ctx.database.db, data.users ?? []);
-  const clean = await sanitizeDocumentHtml(data);
-  const now = ctx.clock.now();
   await files.store(ctx.fileStore);
+  await step('files');
+  const users = await prepareUsers(ctx.database.db, data.users ?? []);
+  await step('users');
+  const html = await prepareDocumentHtml(ctx.database.db, data);
+  await step('html');
+  const now = ctx.clock.now();
 
   // 3. One transaction; on failure the bytes this import added are removed again.
   try {
     await ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`select pg_advisory_xact_lock(${IMPORT_LOCK})`));
-      for (const p of data.portals ?? []) await writePortal(tx, p, files, clean, now);
+      for (const p of data.portals ?? []) await writePortal(tx, p, files, html, now);
       await writeUsers(tx, users, now, ctx.config.publicUrl);
     });
+    await step('write');
   } catch (e) {
     files.discard(ctx.fileStore);
+    if (sqlStateOf(e) === '40001')
+      throw new AppError(409, 'import_conflict', 'The data changed while importing; run the import again');
     throw e;
   }
   return countsOf(data);
+}
+
+/** The SQLSTATE of a database error, however deep the driver or ORM wrapped it. */
+function sqlStateOf(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
 }
 
 /** How many entities of each kind the document carried. */

@@ -66,6 +66,27 @@ const intOf = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 const strOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/**
+ * Ticket ids the document points to from elsewhere than the ticket itself (activity reports, task
+ * links): only those are looked up among the tickets stored, not a portal's million tickets.
+ */
+export function referencedTicketIds(raw: unknown): number[] {
+  const ids = new Set<number>();
+  if (!isObj(raw)) return [];
+  for (const [p] of items(raw.portals)) {
+    for (const [c] of items(p.companies))
+      for (const [r] of items(c.activityReports)) {
+        const id = intOf(r.taskId);
+        if (id !== undefined) ids.add(id);
+      }
+    for (const [l] of items(p.taskLinks)) {
+      const id = intOf(l.ticketId);
+      if (id !== undefined) ids.add(id);
+    }
+  }
+  return [...ids];
+}
+
 /** Portal keys the document names (its portals and its users' contacts), to load what the database knows. */
 export function referencedPortalKeys(raw: unknown): string[] {
   const keys = new Set<string>();
@@ -87,14 +108,30 @@ export interface CheckOptions {
   baseDir?: string | undefined;
 }
 
+/**
+ * The referential problems of a document. A first pass notes ids without the paths where they were seen
+ * (a million tickets' paths are hundreds of MB); only if it meets a second use of an id does a second
+ * pass name both places.
+ */
 export function referenceProblems(
   raw: unknown,
   known: Map<string, KnownPortal>,
   opts: CheckOptions,
 ): ImportProblem[] {
+  const first = checkReferences(raw, known, opts, false);
+  return first.duplicates ? checkReferences(raw, known, opts, true).problems : first.problems;
+}
+
+function checkReferences(
+  raw: unknown,
+  known: Map<string, KnownPortal>,
+  opts: CheckOptions,
+  withPaths: boolean,
+): { problems: ImportProblem[]; duplicates: boolean } {
   const problems: ImportProblem[] = [];
+  let duplicates = false;
   const problem = (path: string, message: string) => problems.push({ path, message });
-  if (!isObj(raw)) return problems;
+  if (!isObj(raw)) return { problems, duplicates };
 
   const fileRef = (v: unknown, path: string) => {
     if (!isObj(v) || typeof v.path !== 'string') return;
@@ -112,12 +149,20 @@ export function referenceProblems(
     if (!isFile) problem(`${path}.path`, `file not found: ${full}`);
   };
 
-  /** Reports a second use of an id in a list (or in a set of lists sharing one key space). */
-  const uniqueIds = (seen: Map<number | string, string>, id: number | string | undefined, path: string) => {
+  /**
+   * Reports a second use of an id in a list (or in a set of lists sharing one key space). `path` is
+   * built only when the pass keeps paths.
+   */
+  const uniqueIds = (
+    seen: Map<number | string, string>,
+    id: number | string | undefined,
+    path: () => string,
+  ) => {
     if (id === undefined) return;
     const first = seen.get(id);
-    if (first !== undefined) problem(path, `duplicate id ${JSON.stringify(id)} (also at ${first})`);
-    else seen.set(id, path);
+    if (first === undefined) seen.set(id, withPaths ? path() : '');
+    else if (withPaths) problem(path(), `duplicate id ${JSON.stringify(id)} (also at ${first})`);
+    else duplicates = true;
   };
 
   // Portals in the document, merged over what the database holds, for the users' checks at the end.
@@ -151,7 +196,7 @@ export function referenceProblems(
       const seen = new Map<number, string>();
       for (const [x, i] of items(p[field])) {
         const id = intOf(x.id);
-        uniqueIds(seen, id, `${pp}.${field}[${i}].id`);
+        uniqueIds(seen, id, () => `${pp}.${field}[${i}].id`);
         if (id !== undefined) into.add(id);
       }
     };
@@ -166,7 +211,7 @@ export function referenceProblems(
     const stepSeen = new Map<number, string>();
     for (const [s, i] of items(p.statusSteps)) {
       const id = intOf(s.id);
-      uniqueIds(stepSeen, id, `${pp}.statusSteps[${i}].id`);
+      uniqueIds(stepSeen, id, () => `${pp}.statusSteps[${i}].id`);
       if (id !== undefined)
         k.statusSteps.set(id, { isDefault: s.isDefault === true, isClosing: s.isClosing === true });
     }
@@ -202,24 +247,24 @@ export function referenceProblems(
     for (const [c, ci] of companies) {
       const cp = `${pp}.companies[${ci}]`;
       const companyId = intOf(c.id);
-      uniqueIds(seen.companies, companyId, `${cp}.id`);
+      uniqueIds(seen.companies, companyId, () => `${cp}.id`);
       if (companyId === undefined) continue;
       for (const [ct, i] of items(c.contacts)) {
         const id = intOf(ct.contactId);
-        uniqueIds(seen.contacts, id, `${cp}.contacts[${i}].contactId`);
+        uniqueIds(seen.contacts, id, () => `${cp}.contacts[${i}].contactId`);
         if (id !== undefined) k.contacts.set(id, companyId);
       }
       for (const [f, fi] of items(c.wikiFolders)) {
-        uniqueIds(seen.folders, intOf(f.id), `${cp}.wikiFolders[${fi}].id`);
+        uniqueIds(seen.folders, intOf(f.id), () => `${cp}.wikiFolders[${fi}].id`);
         for (const [e, ei] of items(f.elements)) {
           const id = intOf(e.id);
-          uniqueIds(seen.elements, id, `${cp}.wikiFolders[${fi}].elements[${ei}].id`);
+          uniqueIds(seen.elements, id, () => `${cp}.wikiFolders[${fi}].elements[${ei}].id`);
           if (id !== undefined) k.wikiElements.set(id, companyId);
         }
       }
       for (const [t, i] of items(c.tickets)) {
         const id = intOf(t.id);
-        uniqueIds(seen.tickets, id, `${cp}.tickets[${i}].id`);
+        uniqueIds(seen.tickets, id, () => `${cp}.tickets[${i}].id`);
         if (id !== undefined) k.tickets.set(id, companyId);
       }
     }
@@ -246,7 +291,7 @@ export function referenceProblems(
     const activities = (list: unknown, path: string) => {
       const seenA = new Map<number, string>();
       for (const [a, i] of items(list)) {
-        uniqueIds(seenA, intOf(a.id), `${path}[${i}].id`);
+        uniqueIds(seenA, intOf(a.id), () => `${path}[${i}].id`);
         fileRef(a.report, `${path}[${i}].report`);
       }
     };
@@ -260,7 +305,7 @@ export function referenceProblems(
           const ep = `${cp}.wikiFolders[${fi}].elements[${ei}]`;
           const seenP = new Map<number, string>();
           for (const [prop, i] of items(e.properties)) {
-            uniqueIds(seenP, intOf(prop.id), `${ep}.properties[${i}].id`);
+            uniqueIds(seenP, intOf(prop.id), () => `${ep}.properties[${i}].id`);
             fileRef(prop.file, `${ep}.properties[${i}].file`);
           }
         }
@@ -277,30 +322,30 @@ export function referenceProblems(
         inCompany(k.wikiElements, t.wikiElementId, companyId, `${tp}.wikiElementId`, 'wiki element');
         for (const [cm, mi] of items(t.comments)) {
           const mp = `${tp}.comments[${mi}]`;
-          uniqueIds(seen.comments, intOf(cm.id), `${mp}.id`);
+          uniqueIds(seen.comments, intOf(cm.id), () => `${mp}.id`);
           inCompany(k.contacts, cm.senderContactId, companyId, `${mp}.senderContactId`, 'contact');
           inPortal(k.agents, cm.senderAgentId, `${mp}.senderAgentId`, 'agent');
           const seenAtt = new Map<number, string>();
           for (const [a, ai] of items(cm.attachments)) {
-            uniqueIds(seenAtt, intOf(a.id), `${mp}.attachments[${ai}].id`);
+            uniqueIds(seenAtt, intOf(a.id), () => `${mp}.attachments[${ai}].id`);
             fileRef(a.file, `${mp}.attachments[${ai}].file`);
           }
         }
       }
       for (const [r, i] of items(c.activityReports)) {
         const rp = `${cp}.activityReports[${i}]`;
-        uniqueIds(seen.reports, intOf(r.id), `${rp}.id`);
+        uniqueIds(seen.reports, intOf(r.id), () => `${rp}.id`);
         inCompany(k.tickets, r.taskId, companyId, `${rp}.taskId`, 'ticket');
         fileRef(r.document, `${rp}.document`);
       }
       for (const [ac, i] of items(c.activityContracts)) {
         const ap = `${cp}.activityContracts[${i}]`;
-        uniqueIds(seen.activityContracts, intOf(ac.id), `${ap}.id`);
+        uniqueIds(seen.activityContracts, intOf(ac.id), () => `${ap}.id`);
         activities(ac.activities, `${ap}.activities`);
       }
       for (const [sc, i] of items(c.serviceContracts)) {
         const sp = `${cp}.serviceContracts[${i}]`;
-        uniqueIds(seen.serviceContracts, intOf(sc.id), `${sp}.id`);
+        uniqueIds(seen.serviceContracts, intOf(sc.id), () => `${sp}.id`);
         if (Array.isArray(sc.tagIds))
           sc.tagIds.forEach((id, j) => inPortal(k.tags, id, `${sp}.tagIds[${j}]`, 'tag'));
         if (Array.isArray(sc.wikiElementIds))
@@ -309,29 +354,29 @@ export function referenceProblems(
           );
         const seenD = new Map<number, string>();
         for (const [d, di] of items(sc.documents)) {
-          uniqueIds(seenD, intOf(d.id), `${sp}.documents[${di}].id`);
+          uniqueIds(seenD, intOf(d.id), () => `${sp}.documents[${di}].id`);
           fileRef(d.file, `${sp}.documents[${di}].file`);
         }
         const seenPk = new Map<number, string>();
         for (const [pk, pi2] of items(sc.packages)) {
-          uniqueIds(seenPk, intOf(pk.id), `${sp}.packages[${pi2}].id`);
+          uniqueIds(seenPk, intOf(pk.id), () => `${sp}.packages[${pi2}].id`);
           activities(pk.activities, `${sp}.packages[${pi2}].activities`);
         }
       }
       for (const [inv, i] of items(c.invoices)) {
-        uniqueIds(seen.invoices, intOf(inv.id), `${cp}.invoices[${i}].id`);
+        uniqueIds(seen.invoices, intOf(inv.id), () => `${cp}.invoices[${i}].id`);
         fileRef(inv.document, `${cp}.invoices[${i}].document`);
       }
       for (const [e, i] of items(c.estimates)) {
-        uniqueIds(seen.estimates, intOf(e.id), `${cp}.estimates[${i}].id`);
+        uniqueIds(seen.estimates, intOf(e.id), () => `${cp}.estimates[${i}].id`);
         fileRef(e.document, `${cp}.estimates[${i}].document`);
       }
       for (const [a, i] of items(c.recurringAdvances)) {
-        uniqueIds(seen.advances, intOf(a.id), `${cp}.recurringAdvances[${i}].id`);
+        uniqueIds(seen.advances, intOf(a.id), () => `${cp}.recurringAdvances[${i}].id`);
       }
       for (const [d, i] of items(c.documents)) {
         const dp = `${cp}.documents[${i}]`;
-        uniqueIds(seen.documents, intOf(d.id), `${dp}.id`);
+        uniqueIds(seen.documents, intOf(d.id), () => `${dp}.id`);
         inCompany(k.contacts, d.contactId, companyId, `${dp}.contactId`, 'contact');
         fileRef(d.file, `${dp}.file`);
       }
@@ -340,7 +385,7 @@ export function referenceProblems(
     const seenKeys = new Map<string, string>();
     for (const [s, i] of items(p.signatureRequests)) {
       const sp = `${pp}.signatureRequests[${i}]`;
-      uniqueIds(seenKeys, strOf(s.documentKey), `${sp}.documentKey`);
+      uniqueIds(seenKeys, strOf(s.documentKey), () => `${sp}.documentKey`);
       const id = intOf(s.contactId);
       if (id !== undefined && !k.contacts.has(id)) problem(`${sp}.contactId`, `unknown contact ${id}`);
       fileRef(s.file, `${sp}.file`);
@@ -348,13 +393,13 @@ export function referenceProblems(
     const seenLinks = new Map<string, string>();
     for (const [l, i] of items(p.appointmentLinks)) {
       const lp = `${pp}.appointmentLinks[${i}]`;
-      uniqueIds(seenLinks, strOf(l.eventKey), `${lp}.eventKey`);
+      uniqueIds(seenLinks, strOf(l.eventKey), () => `${lp}.eventKey`);
       inPortal(k.agents, l.agentId, `${lp}.agentId`, 'agent');
     }
     const seenTasks = new Map<string, string>();
     for (const [l, i] of items(p.taskLinks)) {
       const lp = `${pp}.taskLinks[${i}]`;
-      uniqueIds(seenTasks, strOf(l.eventKey), `${lp}.eventKey`);
+      uniqueIds(seenTasks, strOf(l.eventKey), () => `${lp}.eventKey`);
       const id = intOf(l.ticketId);
       if (id !== undefined && !k.tickets.has(id)) problem(`${lp}.ticketId`, `unknown ticket ${id}`);
     }
@@ -383,5 +428,5 @@ export function referenceProblems(
         problem(`${cp}.contactId`, `unknown contact ${id} in portal "${key}"`);
     }
   }
-  return problems;
+  return { problems, duplicates };
 }

@@ -1,9 +1,12 @@
 /** Invoices, estimates and recurring advances of a company. */
 import { estimates, invoices, recurringAdvances } from '../../../db/schema';
-import { onlyChanged, upsertByExtId, type CompanyItem, type Owned, type PortalScope } from './support';
+import { upsertByExtId, type CompanyItem, type Owned, type PortalScope } from './support';
 
 export async function writeInvoices(s: PortalScope, rows: Owned<CompanyItem<'invoices'>>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    invoices,
+    ['companyId', 'documentNumber', 'total', 'invoiceDate', 'fileId'],
     rows.map(({ companyId, item: i }) => ({
       portalId: s.portalId,
       companyId,
@@ -14,20 +17,22 @@ export async function writeInvoices(s: PortalScope, rows: Owned<CompanyItem<'inv
       fileId: s.fileId(i.document),
     })),
     undefined,
-    (part) =>
-      s.tx
-        .insert(invoices)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [invoices.portalId, invoices.extId],
-          ...onlyChanged(invoices, ['companyId', 'documentNumber', 'total', 'invoiceDate', 'fileId']),
-        })
-        .returning({ id: invoices.id, extId: invoices.extId }),
   );
 }
 
 export async function writeEstimates(s: PortalScope, rows: Owned<CompanyItem<'estimates'>>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    estimates,
+    [
+      'companyId',
+      'estimateName',
+      'estimateNumber',
+      'revisionNumber',
+      'total',
+      'estimateCreationDate',
+      'fileId',
+    ],
     rows.map(({ companyId, item: e }) => ({
       portalId: s.portalId,
       companyId,
@@ -40,23 +45,6 @@ export async function writeEstimates(s: PortalScope, rows: Owned<CompanyItem<'es
       fileId: s.fileId(e.document),
     })),
     undefined,
-    (part) =>
-      s.tx
-        .insert(estimates)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [estimates.portalId, estimates.extId],
-          ...onlyChanged(estimates, [
-            'companyId',
-            'estimateName',
-            'estimateNumber',
-            'revisionNumber',
-            'total',
-            'estimateCreationDate',
-            'fileId',
-          ]),
-        })
-        .returning({ id: estimates.id, extId: estimates.extId }),
   );
 }
 
@@ -65,6 +53,9 @@ export async function writeRecurringAdvances(
   rows: Owned<CompanyItem<'recurringAdvances'>>[],
 ): Promise<void> {
   await upsertByExtId(
+    s,
+    recurringAdvances,
+    ['companyId', 'code', 'description', 'quantity', 'taxedTotal', 'advanceDate', 'trigger'],
     rows.map(({ companyId, item: a }) => ({
       portalId: s.portalId,
       companyId,
@@ -84,22 +75,5 @@ export async function writeRecurringAdvances(
       },
     })),
     undefined,
-    (part) =>
-      s.tx
-        .insert(recurringAdvances)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [recurringAdvances.portalId, recurringAdvances.extId],
-          ...onlyChanged(recurringAdvances, [
-            'companyId',
-            'code',
-            'description',
-            'quantity',
-            'taxedTotal',
-            'advanceDate',
-            'trigger',
-          ]),
-        })
-        .returning({ id: recurringAdvances.id, extId: recurringAdvances.extId }),
   );
 }

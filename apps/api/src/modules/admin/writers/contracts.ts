@@ -16,7 +16,7 @@ import {
 import { chunk } from '../import.files';
 import {
   BATCH,
-  onlyChanged,
+  updateChanged,
   pairKey,
   selectIn,
   syncChildren,
@@ -34,6 +34,9 @@ export async function writeActivityContracts(
 ): Promise<void> {
   if (rows.length === 0) return;
   await upsertByExtId(
+    s,
+    activityContracts,
+    ['companyId', 'name', 'start', 'end', 'contractType', 'hoursAmount', 'unitAmount'],
     rows.map(({ companyId, item: a }) => ({
       portalId: s.portalId,
       companyId,
@@ -46,23 +49,6 @@ export async function writeActivityContracts(
       unitAmount: a.unitAmount ?? null,
     })),
     s.ids.activityContracts,
-    (part) =>
-      s.tx
-        .insert(activityContracts)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [activityContracts.portalId, activityContracts.extId],
-          ...onlyChanged(activityContracts, [
-            'companyId',
-            'name',
-            'start',
-            'end',
-            'contractType',
-            'hoursAmount',
-            'unitAmount',
-          ]),
-        })
-        .returning({ id: activityContracts.id, extId: activityContracts.extId }),
   );
   await syncActivities(
     s,
@@ -80,6 +66,9 @@ export async function writeServiceContracts(s: PortalScope, rows: Owned<ServiceC
   await ids.tags.ensure(rows.flatMap(({ item }) => item.tagIds ?? []));
   await ids.wikiElements.ensure(rows.flatMap(({ item }) => item.wikiElementIds ?? []));
   await upsertByExtId(
+    s,
+    serviceContracts,
+    ['companyId', 'name', 'status', 'activeFrom', 'activeTo'],
     rows.map(({ companyId, item: c }) => ({
       portalId: s.portalId,
       companyId,
@@ -90,15 +79,6 @@ export async function writeServiceContracts(s: PortalScope, rows: Owned<ServiceC
       activeTo: s.atOrNull(c.activeTo),
     })),
     ids.serviceContracts,
-    (part) =>
-      s.tx
-        .insert(serviceContracts)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [serviceContracts.portalId, serviceContracts.extId],
-          ...onlyChanged(serviceContracts, ['companyId', 'name', 'status', 'activeFrom', 'activeTo']),
-        })
-        .returning({ id: serviceContracts.id, extId: serviceContracts.extId }),
   );
   const list = rows.map((r) => r.item);
   const parents = list.map((c) => ids.serviceContracts.must(c.id));
@@ -184,15 +164,7 @@ async function syncServiceDocuments(s: PortalScope, list: ServiceContract[], par
         row: { serviceContractId, extId: d.id, documentName: d.documentName, fileId: s.fileId(d.file) },
       }));
     }),
-    update: (part) =>
-      s.tx
-        .insert(serviceContractDocuments)
-        .overridingSystemValue()
-        .values(part)
-        .onConflictDoUpdate({
-          target: serviceContractDocuments.id,
-          ...onlyChanged(serviceContractDocuments, keys),
-        }),
+    update: (part) => updateChanged(s.tx, serviceContractDocuments, keys, part),
     insert: (part) =>
       s.tx.insert(serviceContractDocuments).values(part).returning({
         id: serviceContractDocuments.id,
@@ -231,15 +203,7 @@ async function syncPackages(s: PortalScope, list: ServiceContract[], parents: nu
         },
       }));
     }),
-    update: (part) =>
-      s.tx
-        .insert(serviceContractPackages)
-        .overridingSystemValue()
-        .values(part)
-        .onConflictDoUpdate({
-          target: serviceContractPackages.id,
-          ...onlyChanged(serviceContractPackages, keys),
-        }),
+    update: (part) => updateChanged(s.tx, serviceContractPackages, keys, part),
     insert: (part) =>
       s.tx.insert(serviceContractPackages).values(part).returning({
         id: serviceContractPackages.id,
@@ -310,15 +274,7 @@ async function syncActivities(
         },
       })),
     ),
-    update: (part) =>
-      s.tx
-        .insert(contractActivities)
-        .overridingSystemValue()
-        .values(part)
-        .onConflictDoUpdate({
-          target: contractActivities.id,
-          ...onlyChanged(contractActivities, ACTIVITY_KEYS),
-        }),
+    update: (part) => updateChanged(s.tx, contractActivities, ACTIVITY_KEYS, part),
     insert: (part) =>
       s.tx
         .insert(contractActivities)

@@ -15,7 +15,7 @@ import {
   ticketTypes,
 } from '../../../db/schema';
 import type { CleanHtml } from '../import.html';
-import { onlyChanged, upsertByExtId, type PortalItem, type PortalScope } from './support';
+import { upsertByExtId, type PortalItem, type PortalScope } from './support';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Rome';
 /** The back office's way of saying "no base colour". */
@@ -39,7 +39,7 @@ const SETTING_KEYS = [
 
 /**
  * The portal's settings row, created or updated by its key; `updated_at` moves only when a setting
- * really changed (nothing is written otherwise). Answers the portal's id.
+ * really changed (nothing is written, nor locked, otherwise). Answers the portal's id.
  */
 export async function writePortalSettings(
   tx: Tx,
@@ -47,34 +47,36 @@ export async function writePortalSettings(
   clean: CleanHtml,
   now: Date,
 ): Promise<number> {
-  const changed = onlyChanged(portals, SETTING_KEYS);
-  const [written] = await tx
+  const settings = {
+    name: p.webPortalName,
+    baseColor: p.baseColor && !BASE_COLOR_UNSET.test(p.baseColor) ? p.baseColor : null,
+    customCss: customCssOf(p.customCss ?? ''),
+    footerCustomHtml: clean(p.footerCustomHtml),
+    disableHtmlEditor: p.disableHtmlEditor ?? false,
+    enableServiceContracts: p.enableServiceContracts ?? false,
+    overviewLanding: p.overviewLanding ?? false,
+    privacyHtml: clean(p.privacyHtml),
+    timeZone: p.timeZone ?? DEFAULT_TIME_ZONE,
+    defaultLanguage: p.defaultLanguage ?? 'it-IT',
+  } satisfies Record<(typeof SETTING_KEYS)[number], unknown>;
+  const [existing] = await tx.select({ id: portals.id }).from(portals).where(eq(portals.key, p.webPortalKey));
+  if (existing) {
+    const differs = sql.join(
+      SETTING_KEYS.map((k) => sql`${portals[k]} is distinct from ${sql.param(settings[k], portals[k])}`),
+      sql` or `,
+    );
+    await tx
+      .update(portals)
+      .set({ ...settings, updatedAt: now })
+      .where(sql`${portals.id} = ${existing.id} and (${differs})`);
+    return existing.id;
+  }
+  const [created] = await tx
     .insert(portals)
-    .values({
-      key: p.webPortalKey,
-      name: p.webPortalName,
-      baseColor: p.baseColor && !BASE_COLOR_UNSET.test(p.baseColor) ? p.baseColor : null,
-      customCss: customCssOf(p.customCss ?? ''),
-      footerCustomHtml: clean(p.footerCustomHtml),
-      disableHtmlEditor: p.disableHtmlEditor ?? false,
-      enableServiceContracts: p.enableServiceContracts ?? false,
-      overviewLanding: p.overviewLanding ?? false,
-      privacyHtml: clean(p.privacyHtml),
-      timeZone: p.timeZone ?? DEFAULT_TIME_ZONE,
-      defaultLanguage: p.defaultLanguage ?? 'it-IT',
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: portals.key,
-      set: { ...changed.set, updatedAt: sql`excluded.updated_at` },
-      setWhere: changed.setWhere,
-    })
+    .values({ key: p.webPortalKey, ...settings, createdAt: now, updatedAt: now })
     .returning({ id: portals.id });
-  if (written) return written.id;
-  const [kept] = await tx.select({ id: portals.id }).from(portals).where(eq(portals.key, p.webPortalKey));
-  if (!kept) throw new Error('portal upsert returned nothing');
-  return kept.id;
+  if (!created) throw new Error('portal insert returned nothing');
+  return created.id;
 }
 
 /** The logo points to a `files` row, so it is set once the portal's files are written. */
@@ -88,22 +90,19 @@ export async function writePortalLogo(s: PortalScope, logo: ImportPortal['logo']
 
 export async function writeTicketTypes(s: PortalScope, rows: PortalItem<'ticketTypes'>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    ticketTypes,
+    ['name', 'color'],
     rows.map((t) => ({ portalId: s.portalId, extId: t.id, name: t.name, color: t.color ?? null })),
     s.ids.ticketTypes,
-    (part) =>
-      s.tx
-        .insert(ticketTypes)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [ticketTypes.portalId, ticketTypes.extId],
-          ...onlyChanged(ticketTypes, ['name', 'color']),
-        })
-        .returning({ id: ticketTypes.id, extId: ticketTypes.extId }),
   );
 }
 
 export async function writeStatusSteps(s: PortalScope, rows: PortalItem<'statusSteps'>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    statusSteps,
+    ['name', 'taskStatus', 'isDefault', 'isClosing'],
     rows.map((st) => ({
       portalId: s.portalId,
       extId: st.id,
@@ -113,36 +112,24 @@ export async function writeStatusSteps(s: PortalScope, rows: PortalItem<'statusS
       isClosing: st.isClosing ?? false,
     })),
     s.ids.statusSteps,
-    (part) =>
-      s.tx
-        .insert(statusSteps)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [statusSteps.portalId, statusSteps.extId],
-          ...onlyChanged(statusSteps, ['name', 'taskStatus', 'isDefault', 'isClosing']),
-        })
-        .returning({ id: statusSteps.id, extId: statusSteps.extId }),
   );
 }
 
 export async function writeGroups(s: PortalScope, rows: PortalItem<'groups'>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    assigneeGroups,
+    ['name'],
     rows.map((g) => ({ portalId: s.portalId, extId: g.id, name: g.name })),
     s.ids.groups,
-    (part) =>
-      s.tx
-        .insert(assigneeGroups)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [assigneeGroups.portalId, assigneeGroups.extId],
-          ...onlyChanged(assigneeGroups, ['name']),
-        })
-        .returning({ id: assigneeGroups.id, extId: assigneeGroups.extId }),
   );
 }
 
 export async function writeAgents(s: PortalScope, rows: PortalItem<'agents'>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    agents,
+    ['displayName', 'firstName', 'lastName', 'email', 'profileFileId'],
     rows.map((a) => ({
       portalId: s.portalId,
       extId: a.id,
@@ -153,20 +140,14 @@ export async function writeAgents(s: PortalScope, rows: PortalItem<'agents'>[]):
       profileFileId: s.optionalFileId(a.profileImage),
     })),
     s.ids.agents,
-    (part) =>
-      s.tx
-        .insert(agents)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [agents.portalId, agents.extId],
-          ...onlyChanged(agents, ['displayName', 'firstName', 'lastName', 'email', 'profileFileId']),
-        })
-        .returning({ id: agents.id, extId: agents.extId }),
   );
 }
 
 export async function writeTags(s: PortalScope, rows: PortalItem<'tags'>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    tags,
+    ['name', 'tagGroupName'],
     rows.map((t) => ({
       portalId: s.portalId,
       extId: t.id,
@@ -174,15 +155,6 @@ export async function writeTags(s: PortalScope, rows: PortalItem<'tags'>[]): Pro
       tagGroupName: t.tagGroupName ?? '',
     })),
     s.ids.tags,
-    (part) =>
-      s.tx
-        .insert(tags)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [tags.portalId, tags.extId],
-          ...onlyChanged(tags, ['name', 'tagGroupName']),
-        })
-        .returning({ id: tags.id, extId: tags.extId }),
   );
 }
 

@@ -1,6 +1,7 @@
 /** Rows behind the public pages reached by key: signature requests, appointment links, task links. */
 import { appointmentLinks, signatureRequests, taskLinks } from '../../../db/schema';
-import { batched, onlyChanged, type PortalItem, type PortalScope } from './support';
+import { chunk } from '../import.files';
+import { JSON_BATCH, writeByKey, type PortalItem, type PortalScope } from './support';
 
 export async function writeSignatureRequests(
   s: PortalScope,
@@ -8,7 +9,8 @@ export async function writeSignatureRequests(
 ): Promise<void> {
   if (rows.length === 0) return;
   await s.ids.contacts.ensure(rows.map((r) => r.contactId));
-  await batched(
+  // A signed request keeps its signature (signed_at, signed_file_id).
+  for (const part of chunk(
     rows.map((r) => ({
       portalId: s.portalId,
       documentKey: r.documentKey,
@@ -18,23 +20,16 @@ export async function writeSignatureRequests(
       requireOtp: r.requireOtp,
       expiresAt: s.atOrNull(r.expiresAt),
     })),
-    (part) =>
-      s.tx
-        .insert(signatureRequests)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [signatureRequests.portalId, signatureRequests.documentKey],
-          // A signed request keeps its signature (signed_at, signed_file_id).
-          ...onlyChanged(signatureRequests, [
-            'contactId',
-            'documentName',
-            'fileId',
-            'requireOtp',
-            'expiresAt',
-          ]),
-        })
-        .returning({ id: signatureRequests.id }),
-  );
+    JSON_BATCH,
+  ))
+    await writeByKey(
+      s,
+      signatureRequests,
+      'documentKey',
+      ['contactId', 'documentName', 'fileId', 'requireOtp', 'expiresAt'],
+      null,
+      part,
+    );
 }
 
 const WEEK_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -45,7 +40,7 @@ export async function writeAppointmentLinks(
 ): Promise<void> {
   if (rows.length === 0) return;
   await s.ids.agents.ensure(rows.map((l) => l.agentId));
-  await batched(
+  for (const part of chunk(
     rows.map((l) => ({
       portalId: s.portalId,
       eventKey: l.eventKey,
@@ -57,42 +52,28 @@ export async function writeAppointmentLinks(
       // Every day present, in one order: the stored value is the same for the same hours.
       weeklyHours: Object.fromEntries(WEEK_DAYS.map((d) => [d, l.weeklyHours[d] ?? []])),
     })),
-    (part) =>
-      s.tx
-        .insert(appointmentLinks)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [appointmentLinks.portalId, appointmentLinks.eventKey],
-          ...onlyChanged(appointmentLinks, [
-            'title',
-            'agentId',
-            'defaultDurationMinutes',
-            'slotMinutes',
-            'daysAhead',
-            'weeklyHours',
-          ]),
-        })
-        .returning({ id: appointmentLinks.id }),
-  );
+    JSON_BATCH,
+  ))
+    await writeByKey(
+      s,
+      appointmentLinks,
+      'eventKey',
+      ['title', 'agentId', 'defaultDurationMinutes', 'slotMinutes', 'daysAhead', 'weeklyHours'],
+      null,
+      part,
+    );
 }
 
 export async function writeTaskLinks(s: PortalScope, rows: PortalItem<'taskLinks'>[]): Promise<void> {
   if (rows.length === 0) return;
   await s.ids.tickets.ensure(rows.map((l) => l.ticketId));
-  await batched(
+  for (const part of chunk(
     rows.map((l) => ({
       portalId: s.portalId,
       eventKey: l.eventKey,
       ticketId: s.ids.tickets.must(l.ticketId),
     })),
-    (part) =>
-      s.tx
-        .insert(taskLinks)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [taskLinks.portalId, taskLinks.eventKey],
-          ...onlyChanged(taskLinks, ['ticketId']),
-        })
-        .returning({ id: taskLinks.id }),
-  );
+    JSON_BATCH,
+  ))
+    await writeByKey(s, taskLinks, 'eventKey', ['ticketId'], null, part);
 }

@@ -1,6 +1,6 @@
 /** Activity reports (a PDF per intervention, optionally tied to a ticket). */
 import { activityReports } from '../../../db/schema';
-import { onlyChanged, upsertByExtId, type CompanyItem, type Owned, type PortalScope } from './support';
+import { upsertByExtId, type CompanyItem, type Owned, type PortalScope } from './support';
 
 export async function writeActivityReports(
   s: PortalScope,
@@ -9,6 +9,9 @@ export async function writeActivityReports(
   if (rows.length === 0) return;
   await s.ids.tickets.ensure(rows.map(({ item }) => item.taskId));
   await upsertByExtId(
+    s,
+    activityReports,
+    ['companyId', 'name', 'dateTime', 'ticketId', 'fileId'],
     rows.map(({ companyId, item: r }) => ({
       portalId: s.portalId,
       companyId,
@@ -19,14 +22,5 @@ export async function writeActivityReports(
       fileId: s.fileId(r.document),
     })),
     undefined,
-    (part) =>
-      s.tx
-        .insert(activityReports)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [activityReports.portalId, activityReports.extId],
-          ...onlyChanged(activityReports, ['companyId', 'name', 'dateTime', 'ticketId', 'fileId']),
-        })
-        .returning({ id: activityReports.id, extId: activityReports.extId }),
   );
 }

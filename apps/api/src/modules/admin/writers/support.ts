@@ -1,10 +1,11 @@
 /**
  * What every writer of the import shares: the scope of one portal being written (transaction, files,
- * sanitiser, time zone, ext id → internal id maps), batching, and the upsert that writes a row only
- * when one of its values differs, so a re-import of unchanged data writes nothing and the list
- * counters of untouched companies (migration 0001) stay where they are.
+ * sanitiser, time zone, ext id → internal id maps), batching, and the set-based writes that touch a row
+ * only when one of its values differs (`writeByExtId`, `updateChanged`), so a re-import of unchanged
+ * data writes and locks nothing and the list counters of untouched companies (migration 0001) stay
+ * where they are.
  */
-import { and, eq, getTableColumns, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, getTableName, inArray, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { ImportCompany, ImportPortal } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
@@ -26,7 +27,7 @@ import {
 import { AppError } from '../../../platform/errors';
 import { zonedDate } from '../../../platform/time-zone';
 import { chunk, type ImportFiles } from '../import.files';
-import type { CleanHtml } from '../import.html';
+import type { CleanHtml, HtmlValue } from '../import.html';
 
 /** Rows per multi-row statement: well under PostgreSQL's 65,535 parameters for our widest table. */
 export const BATCH = 1000;
@@ -49,39 +50,6 @@ export function importDateToDate(value: string, timeZone: string): Date {
   const s = value.replace(' ', 'T');
   if (/T.*(Z|[+-]\d{2}:?\d{2})$/.test(s)) return new Date(s);
   return zonedDate(s, timeZone);
-}
-
-/**
- * The `set` and `setWhere` of an upsert that takes the document's value of each key and writes the row
- * only when one of them differs from the stored one (`is distinct from` treats nulls as values). A row
- * left alone keeps its version, fires no trigger row and is not returned by `returning`.
- */
-export function onlyChanged<T extends PgTable>(
-  table: T,
-  keys: readonly (keyof T['$inferInsert'] & string)[],
-): { set: Record<string, SQL>; setWhere: SQL } {
-  const cols = getTableColumns(table) as Record<string, { name: string }>;
-  const name = getTableName(table);
-  const set: Record<string, SQL> = {};
-  const current: string[] = [];
-  const incoming: string[] = [];
-  for (const k of keys) {
-    const col = cols[k];
-    if (!col) throw new Error(`no column ${k}`);
-    set[k] = sql.raw(`excluded."${col.name}"`);
-    current.push(`"${name}"."${col.name}"`);
-    incoming.push(`excluded."${col.name}"`);
-  }
-  return {
-    set,
-    setWhere: sql.raw(`(${current.join(', ')}) is distinct from (${incoming.join(', ')})`),
-  };
-}
-
-export async function batched<R, O>(rows: R[], run: (part: R[]) => Promise<O[]>): Promise<O[]> {
-  const out: O[] = [];
-  for (const part of chunk(rows, BATCH)) out.push(...(await run(part)));
-  return out;
 }
 
 export async function selectIn<T>(ids: number[], run: (part: number[]) => Promise<T[]>): Promise<T[]> {
@@ -132,7 +100,7 @@ export class ExtIds {
   }
 }
 
-type ExtKeyed = PgTable & { id: PgColumn; portalId: PgColumn; extId: PgColumn };
+export type ExtKeyed = PgTable & { id: PgColumn; portalId: PgColumn; extId: PgColumn };
 
 /** The id maps of one portal, one per kind of row that other rows point to. */
 export class PortalIds {
@@ -188,8 +156,18 @@ export class PortalScope {
     readonly files: ImportFiles,
     readonly clean: CleanHtml,
     readonly now: Date,
+    /** The import's ticket and comment HTML with the digests of their sources (import.html.ts). */
+    private readonly importHtml?: (html: string | null | undefined) => HtmlValue,
   ) {
     this.ids = new PortalIds(tx, portalId);
+  }
+
+  /**
+   * A ticket description or comment message to store: prepared by the import (with its source, or null
+   * HTML to keep the stored one), or sanitised by `clean` with no source (the entities API).
+   */
+  html(html: string | null | undefined): HtmlValue {
+    return this.importHtml ? this.importHtml(html) : { html: this.clean(html), source: null };
   }
 
   at(s: string): Date {
@@ -210,19 +188,17 @@ export class PortalScope {
 }
 
 /**
- * Upserts rows keyed by (portal, ext id), writing only those that differ, and records every row's id
- * in `ids` (the returned ones, then the unchanged ones looked up).
+ * Upserts rows keyed by (portal, ext id), writing only those that differ (`writeByExtId`, a batch a
+ * statement), and records every row's id in `ids`.
  */
 export async function upsertByExtId<R extends { extId: number }>(
+  s: PortalScope,
+  table: ExtKeyed,
+  keys: readonly (keyof R & string)[],
   rows: R[],
   ids: ExtIds | undefined,
-  run: (part: R[]) => Promise<{ id: number; extId: number }[]>,
 ): Promise<void> {
-  if (rows.length === 0) return;
-  const written = await batched(rows, run);
-  if (!ids) return;
-  ids.add(written);
-  await ids.ensure(rows.map((r) => r.extId));
+  for (const part of chunk(rows, JSON_BATCH)) await writeByExtId(s, table, keys, null, part, ids);
 }
 
 interface SyncPlan<R> {
@@ -283,4 +259,161 @@ export async function syncChildren<R>(opts: {
     for (const r of await opts.insert(part)) ids.set(pairKey(r.parent ?? 0, r.ext), r.id);
   await deleteIds(plan.remove, opts.remove);
   return ids;
+}
+
+/** Rows per statement of `writeByExtId` and `updateChanged` (one JSON parameter each). */
+export const JSON_BATCH = 5000;
+/** Characters of HTML per statement: a batch of long fragments is cut earlier (PostgreSQL takes 1 GB). */
+const JSON_BATCH_CHARS = 32_000_000;
+
+/**
+ * Batches of at most JSON_BATCH rows whose HTML (`html` of each row, in characters) stays under
+ * JSON_BATCH_CHARS, so a batch of the longest fragments a document may hold still fits one parameter.
+ */
+export function htmlBatches<T>(rows: T[], html: (row: T) => string | null | undefined): T[][] {
+  const out: T[][] = [];
+  let part: T[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const n = html(row)?.length ?? 0;
+    if (part.length > 0 && (part.length >= JSON_BATCH || chars + n > JSON_BATCH_CHARS)) {
+      out.push(part);
+      part = [];
+      chars = 0;
+    }
+    part.push(row);
+    chars += n;
+  }
+  if (part.length > 0) out.push(part);
+  return out;
+}
+
+/** The property names, column names and SQL types of some columns of a table. */
+function columnsOf(table: PgTable, keys: readonly string[]): { key: string; name: string; type: string }[] {
+  const cols = getTableColumns(table) as Record<string, PgColumn>;
+  return keys.map((key) => {
+    const col = cols[key];
+    if (!col) throw new Error(`no column ${key}`);
+    return { key, name: col.name, type: col.getSQLType() };
+  });
+}
+
+const q = (name: string) => `"${name}"`;
+/** `json_to_recordset($json) as d("key" type, ...)`: a batch of row objects as one parameter. */
+const recordset = (json: string, cols: { key: string; type: string }[]) =>
+  sql`json_to_recordset(${json}::json) as d(${sql.raw(cols.map((c) => `${q(c.key)} ${c.type}`).join(', '))})`;
+
+/** An HTML column written with the digest of its source (see import.html.ts `HtmlValue`). */
+export interface HtmlColumns<R> {
+  html: keyof R & string;
+  source: keyof R & string;
+}
+
+/**
+ * Writes one batch of rows keyed by (portal, ext id), set-based and only what differs: one statement
+ * reads the existing rows' ids and updates those with a differing value (a row left alone is neither
+ * written nor locked, fires no row trigger and moves no list counter), a second inserts the new ones;
+ * every row's id goes into `ids`. Rows travel as one JSON parameter each way, so a million rows cost a
+ * few hundred statements and no per-value SQL. Unlike an upsert (`insert … on conflict do update`),
+ * unchanged rows take no row lock (which would block the portal's own writers until the import commits)
+ * and draw no value from the identity sequence.
+ *
+ * `html`: an HTML column whose null value means "keep the stored one", allowed only while the stored
+ * source is the row's (the database raises 40001 otherwise, answered as import_conflict), with its
+ * source column (a null source leaves the stored one; a trigger forgets it when the HTML changes).
+ */
+export async function writeByExtId<R extends { extId: number }>(
+  s: PortalScope,
+  table: ExtKeyed,
+  keys: readonly (keyof R & string)[],
+  html: HtmlColumns<R> | null,
+  rows: R[],
+  ids: ExtIds | undefined,
+): Promise<void> {
+  const kept = await writeByKey(s, table, 'extId', keys, html, rows);
+  ids?.add(kept.map((r) => ({ id: r.id, extId: Number(r.key) })));
+}
+
+/**
+ * `writeByExtId` for rows keyed by another unique column of the portal (`key`: a document or event key
+ * of the public links). Answers the id of every row by its key.
+ */
+export async function writeByKey<R extends Record<K, number | string>, K extends keyof R & string>(
+  s: PortalScope,
+  table: PgTable & { id: PgColumn; portalId: PgColumn },
+  key: K,
+  keys: readonly (keyof R & string)[],
+  html: HtmlColumns<R> | null,
+  rows: R[],
+): Promise<{ id: number; key: number | string }[]> {
+  if (rows.length === 0) return [];
+  const name = q(getTableName(table));
+  const [k] = columnsOf(table, [key]);
+  const plain = columnsOf(table, keys);
+  const htmlCols = html ? columnsOf(table, [html.html, html.source]) : [];
+  const [h, src] = htmlCols;
+  const all = [k!, ...plain, ...htmlCols];
+  const match = `t.portal_id = ${s.portalId} and t.${q(k!.name)} = d.${q(k!.key)}`;
+  const sets = plain.map((c) => `${q(c.name)} = d.${q(c.key)}`);
+  const differs = [
+    `(${plain.map((c) => `t.${q(c.name)}`).join(', ')}) is distinct from (${plain.map((c) => `d.${q(c.key)}`).join(', ')})`,
+  ];
+  if (h && src) {
+    sets.push(
+      `${q(h.name)} = coalesce(d.${q(h.key)}, import_kept_html(t.${q(h.name)}, t.${q(src.name)}, d.${q(src.key)}))`,
+      `${q(src.name)} = coalesce(d.${q(src.key)}, t.${q(src.name)})`,
+    );
+    differs.push(
+      `(d.${q(h.key)} is not null and t.${q(h.name)} is distinct from d.${q(h.key)})`,
+      `(d.${q(src.key)} is not null and t.${q(src.name)} is distinct from d.${q(src.key)})`,
+      `(d.${q(h.key)} is null and d.${q(src.key)} is null)`,
+    );
+  }
+  const existing = (await s.tx.execute(sql`
+    with d as materialized (select * from ${recordset(JSON.stringify(rows), all)}),
+    cur as materialized (select t.id, t.${sql.raw(q(k!.name))} as key from d join ${sql.raw(name)} t on ${sql.raw(match)}),
+    upd as (
+      update ${sql.raw(name)} t set ${sql.raw(sets.join(', '))}
+      from d where ${sql.raw(match)} and (${sql.raw(differs.join(' or '))})
+      returning t.id
+    )
+    select id, key from cur`)) as unknown as { rows: { id: number; key: number | string }[] };
+  const keyOf = (v: number | string) => (typeof rows[0]![key] === 'number' ? Number(v) : String(v));
+  const out = existing.rows.map((r) => ({ id: Number(r.id), key: keyOf(r.key) }));
+  const found = new Set(out.map((r) => r.key));
+  const fresh = rows.filter((r) => !found.has(r[key]));
+  if (fresh.length === 0) return out;
+  // A row kept unsanitised was found stored before the transaction, and is gone now.
+  if (h && fresh.some((r) => r[h.key as keyof R] == null)) throw concurrentChange(getTableName(table));
+  const inserted = (await s.tx.execute(sql`
+    insert into ${sql.raw(name)} (portal_id, ${sql.raw(all.map((c) => q(c.name)).join(', '))})
+    select ${s.portalId}::int, ${sql.raw(all.map((c) => `d.${q(c.key)}`).join(', '))} from ${recordset(JSON.stringify(fresh), all)}
+    on conflict (portal_id, ${sql.raw(q(k!.name))}) do nothing
+    returning id, ${sql.raw(q(k!.name))} as key`)) as unknown as {
+    rows: { id: number; key: number | string }[];
+  };
+  // A row another writer inserted meanwhile: the import runs again rather than guess.
+  if (inserted.rows.length !== fresh.length) throw concurrentChange(getTableName(table));
+  return [...out, ...inserted.rows.map((r) => ({ id: Number(r.id), key: keyOf(r.key) }))];
+}
+
+/**
+ * Updates rows by id, each only when one of `keys` differs (`update … from json_to_recordset`): the
+ * kept children of `syncChildren`, without locking or rewriting the unchanged ones.
+ */
+export async function updateChanged<R extends { id: number }>(
+  tx: Tx,
+  table: PgTable,
+  keys: readonly (keyof R & string)[],
+  rows: R[],
+): Promise<void> {
+  const plain = columnsOf(table, keys);
+  const all = [...columnsOf(table, ['id']), ...plain];
+  const name = q(getTableName(table));
+  for (const part of chunk(rows, JSON_BATCH))
+    await tx.execute(sql`
+      update ${sql.raw(name)} t set ${sql.raw(plain.map((c) => `${q(c.name)} = d.${q(c.key)}`).join(', '))}
+      from ${recordset(JSON.stringify(part), all)}
+      where t.id = d."id"
+        and (${sql.raw(plain.map((c) => `t.${q(c.name)}`).join(', '))}) is distinct from (${sql.raw(plain.map((c) => `d.${q(c.key)}`).join(', '))})`);
 }

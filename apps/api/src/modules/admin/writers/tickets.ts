@@ -3,16 +3,18 @@
  * document carries its whole conversation: comments it no longer lists are deleted, except those
  * written on the staff desk (internal notes and staff replies), which the back office never had.
  */
-import { and, inArray, isNull, not } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { ImportComment, ImportTicket } from '@sportello/contracts';
 import { ticketAttachments, ticketComments, tickets } from '../../../db/schema';
+import { chunk } from '../import.files';
 import {
-  deleteIds,
-  onlyChanged,
+  htmlBatches,
+  JSON_BATCH,
   pairKey,
   selectIn,
   syncChildren,
-  upsertByExtId,
+  updateChanged,
+  writeByExtId,
   type Owned,
   type PortalScope,
 } from './support';
@@ -26,6 +28,21 @@ export async function writeTickets(s: PortalScope, rows: Owned<ImportTicket>[]):
     rows.map(({ item: t }) => ({ ticketExtId: t.id, comments: t.comments ?? [] })),
   );
 }
+
+const TICKET_KEYS = [
+  'companyId',
+  'title',
+  'ticketNumber',
+  'internalAnnualProgressive',
+  'createdOn',
+  'typeId',
+  'statusStepId',
+  'nextPlannedActivityInfo',
+  'creatorContactId',
+  'assignedGroupId',
+  'assignedUserId',
+  'wikiElementId',
+] as const;
 
 /**
  * The tickets' own rows, leaving their conversations as they are (a change of one ticket's step,
@@ -44,80 +61,65 @@ export async function writeTicketRows(
   await ids.agents.ensure(list.map((t) => t.assignedUserId));
   await ids.contacts.ensure(list.map((t) => t.creatorContactId));
   await ids.wikiElements.ensure(list.map((t) => t.wikiElementId));
-  await upsertByExtId(
-    rows.map(({ companyId, item: t }) => ({
-      portalId: s.portalId,
-      companyId,
-      extId: t.id,
-      title: t.title,
-      description: s.clean(t.description),
-      ticketNumber: t.ticketNumber ?? '',
-      internalAnnualProgressive: t.internalAnnualProgressive ?? 0,
-      createdOn: s.at(t.createdOn),
-      typeId: ids.ticketTypes.must(t.taskTypeId),
-      statusStepId: ids.statusSteps.must(t.statusStepId),
-      nextPlannedActivityInfo: t.nextPlannedActivityInfo ?? null,
-      creatorContactId: ids.contacts.get(t.creatorContactId),
-      assignedGroupId: ids.groups.get(t.assignedGroupId),
-      assignedUserId: ids.agents.get(t.assignedUserId),
-      wikiElementId: ids.wikiElements.get(t.wikiElementId),
-    })),
-    ids.tickets,
-    (part) =>
-      s.tx
-        .insert(tickets)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [tickets.portalId, tickets.extId],
-          ...onlyChanged(tickets, [
-            'companyId',
-            'title',
-            'description',
-            'ticketNumber',
-            'internalAnnualProgressive',
-            'createdOn',
-            'typeId',
-            'statusStepId',
-            'nextPlannedActivityInfo',
-            'creatorContactId',
-            'assignedGroupId',
-            'assignedUserId',
-            'wikiElementId',
-          ]),
-        })
-        .returning({ id: tickets.id, extId: tickets.extId }),
-  );
+  for (const part of htmlBatches(rows, (r) => r.item.description))
+    await writeByExtId(
+      s,
+      tickets,
+      TICKET_KEYS,
+      { html: 'description', source: 'descriptionSource' },
+      part.map(({ companyId, item: t }) => {
+        const description = s.html(t.description);
+        return {
+          extId: t.id,
+          companyId,
+          title: t.title,
+          description: description.html,
+          descriptionSource: description.source,
+          ticketNumber: t.ticketNumber ?? '',
+          internalAnnualProgressive: t.internalAnnualProgressive ?? 0,
+          createdOn: s.at(t.createdOn),
+          typeId: ids.ticketTypes.must(t.taskTypeId),
+          statusStepId: ids.statusSteps.must(t.statusStepId),
+          nextPlannedActivityInfo: t.nextPlannedActivityInfo ?? null,
+          creatorContactId: ids.contacts.get(t.creatorContactId),
+          assignedGroupId: ids.groups.get(t.assignedGroupId),
+          assignedUserId: ids.agents.get(t.assignedUserId),
+          wikiElementId: ids.wikiElements.get(t.wikiElementId),
+        };
+      }),
+      ids.tickets,
+    );
 }
 
-/** Sets each ticket's conversation to the given comments: written, and the others (but the staff's) deleted. */
+/**
+ * Sets each ticket's conversation to the given comments: written, and the others (but the staff's)
+ * deleted, in SQL (the comments a ticket keeps are named by their ext ids; nothing is read back).
+ */
 export async function replaceTicketComments(
   s: PortalScope,
   conversations: { ticketExtId: number; comments: ImportComment[] }[],
 ): Promise<void> {
   await s.ids.tickets.ensure(conversations.map((c) => c.ticketExtId));
-  const rows = conversations.flatMap((c) => c.comments.map((item) => ({ ticketExtId: c.ticketExtId, item })));
-  await writeComments(s, rows);
-  const kept = new Set(rows.map(({ item }) => s.ids.comments.must(item.id)));
-  const existing = await selectIn(
-    conversations.map((c) => s.ids.tickets.must(c.ticketExtId)),
-    (part) =>
-      s.tx
-        .select({ id: ticketComments.id })
-        .from(ticketComments)
-        .where(
-          and(
-            inArray(ticketComments.ticketId, part),
-            // The staff desk's comments are the portal's own: no document lists them.
-            not(ticketComments.internal),
-            isNull(ticketComments.senderStaffId),
-          ),
-        ),
+  await writeComments(
+    s,
+    conversations.flatMap((c) => c.comments.map((item) => ({ ticketExtId: c.ticketExtId, item }))),
   );
-  await deleteIds(
-    existing.filter((c) => !kept.has(c.id)).map((c) => c.id),
-    (part) => s.tx.delete(ticketComments).where(inArray(ticketComments.id, part)),
-  );
+  // After every comment is written: one that moved to another ticket is updated, not deleted.
+  for (const part of chunk(conversations, JSON_BATCH)) {
+    const json = JSON.stringify(
+      part.map((c) => ({ t: s.ids.tickets.must(c.ticketExtId), e: c.comments.map((cm) => cm.id) })),
+    );
+    await s.tx.execute(sql`
+      delete from ${ticketComments} c
+      using json_to_recordset(${json}::json) as d(t int, e bigint[])
+      where c.ticket_id = d.t
+        and c.ext_id <> all (d.e)
+        -- The staff desk's comments are the portal's own: no document lists them.
+        and not c.internal and c.sender_staff_id is null`);
+  }
 }
+
+const COMMENT_KEYS = ['ticketId', 'creationDate', 'senderContactId', 'senderAgentId'] as const;
 
 /** Comments of tickets (by the ticket's ext id), each with exactly the document's attachments. */
 export async function writeComments(
@@ -129,35 +131,29 @@ export async function writeComments(
   await ids.tickets.ensure(rows.map((r) => r.ticketExtId));
   await ids.contacts.ensure(rows.map((r) => r.item.senderContactId));
   await ids.agents.ensure(rows.map((r) => r.item.senderAgentId));
-  await upsertByExtId(
-    rows.map(({ ticketExtId, item: c }) => ({
-      portalId: s.portalId,
-      ticketId: ids.tickets.must(ticketExtId),
-      extId: c.id,
-      message: s.clean(c.message),
-      creationDate: s.at(c.creationDate),
-      senderContactId: ids.contacts.get(c.senderContactId),
-      senderAgentId: ids.agents.get(c.senderAgentId),
-    })),
-    ids.comments,
-    (part) =>
-      s.tx
-        .insert(ticketComments)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [ticketComments.portalId, ticketComments.extId],
-          // sender_user_id stays: it is who wrote the comment from the portal ('you').
-          ...onlyChanged(ticketComments, [
-            'ticketId',
-            'message',
-            'creationDate',
-            'senderContactId',
-            'senderAgentId',
-          ]),
-        })
-        .returning({ id: ticketComments.id, extId: ticketComments.extId }),
-  );
-  await syncAttachments(s, rows);
+  for (const part of htmlBatches(rows, (r) => r.item.message)) {
+    await writeByExtId(
+      s,
+      ticketComments,
+      // sender_user_id stays: it is who wrote the comment from the portal ('you').
+      COMMENT_KEYS,
+      { html: 'message', source: 'messageSource' },
+      part.map(({ ticketExtId, item: c }) => {
+        const message = s.html(c.message);
+        return {
+          extId: c.id,
+          ticketId: ids.tickets.must(ticketExtId),
+          message: message.html,
+          messageSource: message.source,
+          creationDate: s.at(c.creationDate),
+          senderContactId: ids.contacts.get(c.senderContactId),
+          senderAgentId: ids.agents.get(c.senderAgentId),
+        };
+      }),
+      ids.comments,
+    );
+    await syncAttachments(s, part);
+  }
 }
 
 async function syncAttachments(
@@ -193,12 +189,7 @@ async function syncAttachments(
         },
       }));
     }),
-    update: (part) =>
-      s.tx
-        .insert(ticketAttachments)
-        .overridingSystemValue()
-        .values(part)
-        .onConflictDoUpdate({ target: ticketAttachments.id, ...onlyChanged(ticketAttachments, keys) }),
+    update: (part) => updateChanged(s.tx, ticketAttachments, keys, part),
     insert: (part) =>
       s.tx.insert(ticketAttachments).values(part).returning({
         id: ticketAttachments.id,

@@ -12,7 +12,7 @@ import { enqueueEmail } from '../../../platform/outbox';
 import { hashPassword, verifyPassword } from '../../../platform/passwords';
 import { invitationEmail } from '../../../platform/account-mail';
 import { chunk } from '../import.files';
-import { onlyChanged } from './support';
+import { updateChanged } from './support';
 
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
@@ -131,14 +131,7 @@ export async function writeUsers(
   const idOf = new Map<string, number>();
   for (const p of prepared) if (p.before) idOf.set(p.key, p.before.id);
   for (const part of chunk(existingRows, 1000)) {
-    await tx
-      .insert(users)
-      .overridingSystemValue()
-      .values(part)
-      .onConflictDoUpdate({
-        target: users.id,
-        ...onlyChanged(users, ['userName', 'email', 'passwordHash', 'passwordChangedAt']),
-      });
+    await updateChanged(tx, users, ['userName', 'email', 'passwordHash', 'passwordChangedAt'], part);
   }
   for (const part of chunk(newRows, 1000)) {
     const rows = await tx.insert(users).values(part).returning({ id: users.id, userName: users.userName });

@@ -2,7 +2,7 @@
 import { inArray } from 'drizzle-orm';
 import { wikiElements, wikiFolders, wikiProperties } from '../../../db/schema';
 import {
-  onlyChanged,
+  updateChanged,
   pairKey,
   selectIn,
   syncChildren,
@@ -18,17 +18,11 @@ export type WikiElement = NonNullable<WikiFolder['elements']>[number];
 /** The folders' own rows (their elements are written by `writeWikiElements`). */
 export async function writeWikiFolders(s: PortalScope, rows: Owned<WikiFolder>[]): Promise<void> {
   await upsertByExtId(
+    s,
+    wikiFolders,
+    ['companyId', 'name'],
     rows.map(({ companyId, item: f }) => ({ portalId: s.portalId, companyId, extId: f.id, name: f.name })),
     s.ids.wikiFolders,
-    (part) =>
-      s.tx
-        .insert(wikiFolders)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [wikiFolders.portalId, wikiFolders.extId],
-          ...onlyChanged(wikiFolders, ['companyId', 'name']),
-        })
-        .returning({ id: wikiFolders.id, extId: wikiFolders.extId }),
   );
 }
 
@@ -40,6 +34,9 @@ export async function writeWikiElements(
   if (rows.length === 0) return;
   await s.ids.wikiFolders.ensure(rows.map((r) => r.folderExtId));
   await upsertByExtId(
+    s,
+    wikiElements,
+    ['companyId', 'folderId', 'name'],
     rows.map(({ companyId, folderExtId, item: e }) => ({
       portalId: s.portalId,
       companyId,
@@ -48,15 +45,6 @@ export async function writeWikiElements(
       name: e.name,
     })),
     s.ids.wikiElements,
-    (part) =>
-      s.tx
-        .insert(wikiElements)
-        .values(part)
-        .onConflictDoUpdate({
-          target: [wikiElements.portalId, wikiElements.extId],
-          ...onlyChanged(wikiElements, ['companyId', 'folderId', 'name']),
-        })
-        .returning({ id: wikiElements.id, extId: wikiElements.extId }),
   );
   await syncWikiProperties(
     s,
@@ -90,12 +78,7 @@ async function syncWikiProperties(s: PortalScope, elements: WikiElement[]): Prom
         },
       }));
     }),
-    update: (part) =>
-      s.tx
-        .insert(wikiProperties)
-        .overridingSystemValue()
-        .values(part)
-        .onConflictDoUpdate({ target: wikiProperties.id, ...onlyChanged(wikiProperties, keys) }),
+    update: (part) => updateChanged(s.tx, wikiProperties, keys, part),
     insert: (part) =>
       s.tx.insert(wikiProperties).values(part).returning({
         id: wikiProperties.id,
