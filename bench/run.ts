@@ -5,6 +5,7 @@
  *   npm run bench                      the issue's scale: 1,000,000 tickets, 10 s runs, 60 s soak
  *   npm run bench -- --quick           50,000 tickets, 3 s runs, 10 s soak (a few minutes)
  *   options: --tickets N  --duration S  --soak S  --only pg|pglite  --skip-page  --out FILE
+ *   BENCH_SERVER_BUNDLE=bench/.data/old/bench-server.js: another build's bench server (see bench/overload.ts)
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,7 +55,7 @@ async function startBenchServer(env: Record<string, string>): Promise<BenchServe
   const server = await startServer(
     { DEMO_DATA: 'false', ...env },
     await freePort(),
-    'bench/lib/bench-server.ts',
+    process.env.BENCH_SERVER_BUNDLE ?? 'bench/lib/bench-server.ts',
   );
   const { child } = server;
   children.add(child);
@@ -258,7 +259,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
       await listCache(b, LIST_CACHE_MB);
       const list = await load(`${b}${listPath}`, token);
       log(
-        `${name}: list at ${step.toLocaleString('en')}: ${list.rps} req/s p50 ${list.p50} ms p99 ${list.p99} ms; cache off ${listOff.rps} req/s p50 ${listOff.p50} ms p99 ${listOff.p99} ms`,
+        `${name}: list at ${step.toLocaleString('en')}: ${list.rps} req/s p50 ${list.p50} ms p99 ${list.p99} ms errors ${errs(list)}; cache off ${listOff.rps} req/s p50 ${listOff.p50} ms p99 ${listOff.p99} ms errors ${errs(listOff)}`,
       );
       growth.push({ tickets: step, loadMs: g.ms, list, listOff, plan });
     }
@@ -300,12 +301,14 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
         extra.hitStatements = (
           await call<Capture>(`${b}/bench/admin/capture`, { json: { name: 'hit', url: c.path, token } })
         ).statements;
-        log(`${name}: ${c.name}: cache off ${extra.realOff.rps} req/s p99 ${extra.realOff.p99} ms`);
+        log(
+          `${name}: ${c.name}: cache off ${extra.realOff.rps} req/s p99 ${extra.realOff.p99} ms errors ${errs(extra.realOff)}`,
+        );
       }
       const real = await load(`${b}${c.path}`, token);
       const bare = await load(`${b}/bench/sql/${c.key}`);
       log(
-        `${name}: ${c.name}: real ${real.rps} req/s p99 ${real.p99} ms; bare SQL ${bare.rps} req/s p99 ${bare.p99} ms`,
+        `${name}: ${c.name}: real ${real.rps} req/s p99 ${real.p99} ms errors ${errs(real)}; bare SQL ${bare.rps} req/s p99 ${bare.p99} ms errors ${errs(bare)}`,
       );
       results.push({
         name: c.name,
@@ -408,6 +411,21 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 const pct = (a: number, b: number) => (b > 0 ? `${Math.round((a / b) * 100)} %` : 'n/a');
 const ok = (pass: boolean) => (pass ? '**met**' : '**not met**');
+/**
+ * Runs' errors with the embedded database's 503s (load shed before any work, with Retry-After) and
+ * autocannon's timeouts named apart from the rest.
+ */
+function errs(...cs: Cannon[]): string {
+  const sum = (f: (c: Cannon) => number) => cs.reduce((n, c) => n + f(c), 0);
+  const [all, shed, timeouts] = [sum((c) => c.errors), sum((c) => c.shed), sum((c) => c.timeouts)];
+  const other = all - shed - timeouts;
+  const parts = [
+    other > 0 ? `${other} other` : '',
+    shed > 0 ? `${shed} × 503 (shed)` : '',
+    timeouts > 0 ? `${timeouts} timeouts` : '',
+  ].filter(Boolean);
+  return parts.length > 1 ? `${all}: ${parts.join(', ')}` : (parts[0] ?? '0');
+}
 
 function report(
   dbs: DbResult[],
@@ -530,19 +548,19 @@ function report(
     const x99 = (c: Cannon) => (c.p99 / Math.max(d.constant.p99, 1)).toFixed(1);
     for (const c of d.cases) {
       L.push(
-        `| ${c.name} | ${c.hitStatements ?? c.statements} | ${c.real.rps} | ${c.real.p50} | ${c.real.p99} | ${x99(c.real)} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.real.rps, c.bare.rps)} | ${pct(c.real.rps, d.constant.rps)} | ${c.real.errors + c.bare.errors} |`,
+        `| ${c.name} | ${c.hitStatements ?? c.statements} | ${c.real.rps} | ${c.real.p50} | ${c.real.p99} | ${x99(c.real)} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.real.rps, c.bare.rps)} | ${pct(c.real.rps, d.constant.rps)} | ${errs(c.real, c.bare)} |`,
       );
       if (c.realOff)
         L.push(
-          `| ${c.name}, list cache off | ${c.statements} | ${c.realOff.rps} | ${c.realOff.p50} | ${c.realOff.p99} | ${x99(c.realOff)} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.realOff.rps, c.bare.rps)} | ${pct(c.realOff.rps, d.constant.rps)} | ${c.realOff.errors} |`,
+          `| ${c.name}, list cache off | ${c.statements} | ${c.realOff.rps} | ${c.realOff.p50} | ${c.realOff.p99} | ${x99(c.realOff)} | ${c.bare.rps} | ${c.bare.p50} / ${c.bare.p99} | ${pct(c.realOff.rps, c.bare.rps)} | ${pct(c.realOff.rps, d.constant.rps)} | ${errs(c.realOff)} |`,
         );
     }
     L.push(
-      `| My tickets, 1 connection (no queueing) | ${d.cases[0]!.hitStatements ?? d.cases[0]!.statements} | ${d.single.rps} | ${d.single.p50} | ${d.single.p99} | | | | | | ${d.single.errors} |`,
+      `| My tickets, 1 connection (no queueing) | ${d.cases[0]!.hitStatements ?? d.cases[0]!.statements} | ${d.single.rps} | ${d.single.p50} | ${d.single.p99} | | | | | | ${errs(d.single)} |`,
     );
     L.push(
-      `| constant through the app | 0 | ${d.constant.rps} | ${d.constant.p50} | ${d.constant.p99} | 1.0 | | | | 100 % | ${d.constant.errors} |`,
-      `| constant on bare Fastify (framework ceiling) | 0 | ${d.bareConstant.rps} | ${d.bareConstant.p50} | ${d.bareConstant.p99} | | | | | app: ${pct(d.constant.rps, d.bareConstant.rps)} of it | ${d.bareConstant.errors} |`,
+      `| constant through the app | 0 | ${d.constant.rps} | ${d.constant.p50} | ${d.constant.p99} | 1.0 | | | | 100 % | ${errs(d.constant)} |`,
+      `| constant on bare Fastify (framework ceiling) | 0 | ${d.bareConstant.rps} | ${d.bareConstant.p50} | ${d.bareConstant.p99} | | | | | app: ${pct(d.constant.rps, d.bareConstant.rps)} of it | ${errs(d.bareConstant)} |`,
     );
     L.push('');
   }

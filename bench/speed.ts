@@ -90,6 +90,8 @@ async function interleaved(targets: { url: string; token?: string }[], slices = 
     requests: runs.reduce((a, r) => a + r.requests, 0),
     errors: runs.reduce((a, r) => a + r.errors, 0),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    shed: runs.reduce((a, r) => a + r.shed, 0),
+    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
   }));
 }
 

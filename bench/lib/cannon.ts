@@ -28,6 +28,10 @@ export interface Cannon {
   errors: number;
   /** Answers other than 2xx alone (a run against a 404 route expects them). */
   non2xx: number;
+  /** Of `errors`: 503 answers (the embedded database shedding load, with Retry-After). */
+  shed: number;
+  /** Of `errors`: requests unanswered after autocannon's 10 s. */
+  timeouts: number;
 }
 
 /**
@@ -66,14 +70,18 @@ export function autocannon(
           errors: number;
           timeouts: number;
           non2xx: number;
+          statusCodeStats?: Record<string, { count: number }>;
         };
         res({
           rps: Math.round(j.requests.average),
           p50: j.latency.p50,
           p99: j.latency.p99,
           requests: j.requests.total,
-          errors: j.errors + j.timeouts + j.non2xx,
+          // autocannon's own `errors` already counts each timeout.
+          errors: j.errors + j.non2xx,
           non2xx: j.non2xx,
+          shed: j.statusCodeStats?.['503']?.count ?? 0,
+          timeouts: j.timeouts,
         });
       } catch (e) {
         rej(new Error(`autocannon exited ${code}: ${out.slice(0, 300)} ${String(e)}`));
