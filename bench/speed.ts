@@ -85,6 +85,7 @@ async function interleaved(targets: { url: string; token?: string }[], slices = 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return got.map((runs) => ({
     rps: Math.round(runs.reduce((a, r) => a + r.rps, 0) / runs.length),
+    okRps: Math.round(runs.reduce((a, r) => a + r.okRps, 0) / runs.length),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     requests: runs.reduce((a, r) => a + r.requests, 0),

@@ -20,7 +20,10 @@ export async function call<T>(url: string, init?: RequestInit & { json?: unknown
 }
 
 export interface Cannon {
+  /** Answers per second, whatever their status. */
   rps: number;
+  /** 2xx answers per second (a 503 shed at once is an answer, not served work). */
+  okRps: number;
   p50: number;
   p99: number;
   requests: number;
@@ -66,6 +69,8 @@ export function autocannon(
       try {
         const j = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
           requests: { average: number; total: number };
+          duration: number;
+          '2xx': number;
           latency: { p50: number; p99: number };
           errors: number;
           timeouts: number;
@@ -74,6 +79,7 @@ export function autocannon(
         };
         res({
           rps: Math.round(j.requests.average),
+          okRps: Math.round(j['2xx'] / Math.max(j.duration, 0.001)),
           p50: j.latency.p50,
           p99: j.latency.p99,
           requests: j.requests.total,
