@@ -85,11 +85,14 @@ async function interleaved(targets: { url: string; token?: string }[], slices = 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return got.map((runs) => ({
     rps: Math.round(runs.reduce((a, r) => a + r.rps, 0) / runs.length),
+    okRps: Math.round(runs.reduce((a, r) => a + r.okRps, 0) / runs.length),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     requests: runs.reduce((a, r) => a + r.requests, 0),
     errors: runs.reduce((a, r) => a + r.errors, 0),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    shed: runs.reduce((a, r) => a + r.shed, 0),
+    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
   }));
 }
 

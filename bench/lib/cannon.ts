@@ -20,7 +20,10 @@ export async function call<T>(url: string, init?: RequestInit & { json?: unknown
 }
 
 export interface Cannon {
+  /** Answers per second, whatever their status. */
   rps: number;
+  /** 2xx answers per second (a 503 shed at once is an answer, not served work). */
+  okRps: number;
   p50: number;
   p99: number;
   requests: number;
@@ -28,6 +31,10 @@ export interface Cannon {
   errors: number;
   /** Answers other than 2xx alone (a run against a 404 route expects them). */
   non2xx: number;
+  /** Of `errors`: 503 answers (the embedded database shedding load, with Retry-After). */
+  shed: number;
+  /** Of `errors`: requests unanswered after autocannon's 10 s. */
+  timeouts: number;
 }
 
 /**
@@ -62,18 +69,25 @@ export function autocannon(
       try {
         const j = JSON.parse(out.trim().split('\n').pop() ?? '{}') as {
           requests: { average: number; total: number };
+          duration: number;
+          '2xx': number;
           latency: { p50: number; p99: number };
           errors: number;
           timeouts: number;
           non2xx: number;
+          statusCodeStats?: Record<string, { count: number }>;
         };
         res({
           rps: Math.round(j.requests.average),
+          okRps: Math.round(j['2xx'] / Math.max(j.duration, 0.001)),
           p50: j.latency.p50,
           p99: j.latency.p99,
           requests: j.requests.total,
-          errors: j.errors + j.timeouts + j.non2xx,
+          // autocannon's own `errors` already counts each timeout.
+          errors: j.errors + j.non2xx,
           non2xx: j.non2xx,
+          shed: j.statusCodeStats?.['503']?.count ?? 0,
+          timeouts: j.timeouts,
         });
       } catch (e) {
         rej(new Error(`autocannon exited ${code}: ${out.slice(0, 300)} ${String(e)}`));

@@ -34,6 +34,8 @@ async function serverCommand(script: string): Promise<string[]> {
 }
 
 async function command(script: string): Promise<string[]> {
+  // A bundle built beforehand (another commit's server, to compare): run as it is.
+  if (script.endsWith('.js')) return ['--enable-source-maps', script];
   if (process.env.BENCH_TSX === '1') return ['--import', 'tsx', script];
   const b = (await import(buildScript)) as BuildApi;
   if (script === 'apps/api/src/server.ts') {

@@ -26,6 +26,12 @@ describe('loadConfig', () => {
     expect(msg).toContain('DEMO_DATA');
   });
 
+  it("bounds the embedded database's queue by count and by time", () => {
+    expect(loadConfig({})).toMatchObject({ PGLITE_QUEUE_LIMIT: 32, PGLITE_MAX_WAIT_MS: 250 });
+    expect(loadConfig({ PGLITE_MAX_WAIT_MS: '1000' }).PGLITE_MAX_WAIT_MS).toBe(1000);
+    expect(() => loadConfig({ PGLITE_MAX_WAIT_MS: '0' })).toThrow(/PGLITE_MAX_WAIT_MS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DEMO_DATA: 'false' })).toMatchObject({ PORT: 3000, DEMO_DATA: false });
   });

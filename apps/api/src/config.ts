@@ -52,6 +52,12 @@ const schema = z.object({
    * (503, Retry-After) instead of queueing for seconds behind the others.
    */
   PGLITE_QUEUE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(32),
+  /**
+   * Embedded database only: an API request that has waited this long for its turn (the event loop busy
+   * with the requests before it) is refused (503, Retry-After) before it starts; each turn of the loop
+   * starts requests for a quarter of it (platform/load-shedding.ts).
+   */
+  PGLITE_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** Where the built SPA lives; tests and API-only deployments may point it elsewhere. */
   WEB_DIST: z.string().optional(),
   /** Integration API (docs/integration.md): events kept for the feed and replays, in days. */

@@ -36,7 +36,13 @@ export interface TestApp {
  * same suite there; each test app then gets its own schema-less database reset by dropping tables).
  */
 export async function createTestApp(
-  opts: { env?: Record<string, string>; now?: string; database?: Database } = {},
+  opts: {
+    env?: Record<string, string>;
+    now?: string;
+    database?: Database;
+    /** Hooks or routes a test adds to the app before it starts. */
+    configure?: (app: App) => void;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sportello-test-'));
   const config: Config = loadConfig({
@@ -44,6 +50,9 @@ export async function createTestApp(
     PORTAL_ADMIN_KEY: TEST_ADMIN_KEY,
     WEB_DIST: join(dataDir, 'no-web'),
     LOG_LEVEL: 'silent',
+    // Tests are about behaviour, not load: a file's requests sent together (or a slow machine) must not
+    // be shed for waiting their turn. The load-shedding tests set their own bound.
+    PGLITE_MAX_WAIT_MS: '60000',
     ...opts.env,
   });
   const database = opts.database ?? (await openTestDatabase());
@@ -60,6 +69,7 @@ export async function createTestApp(
   const app = await buildApp(ctx);
   // Every answer a test sees must be one its route's contract documents (OpenAPI completeness).
   const undocumented = recordUndocumentedAnswers(app);
+  opts.configure?.(app);
   await app.ready();
   return {
     app,
