@@ -12,7 +12,8 @@
  *            --trace DIR (Chromium traces of every load, with screenshots; also gives the CPU figures)
  *            --profile DIR (JavaScript CPU profiles of every load, for DevTools)
  *            --build-to DIR (build into DIR and keep it)  --dist DIR (an existing build; repeatable)
- *            --cls-runs N (default 3): cold loads of a ticket on a 360 px phone, for its layout shift (CLS)
+ *            --cls-runs N (default 3): cold loads of a ticket on a 360 px phone and of My tickets on a phone
+ *            and at 1366 px, for their layout shift (CLS)
  *            PAGE_REQUESTS=1 in the environment prints every request of the first cold load
  * With several builds (e.g. `--dist before --build-to after`) the runs alternate between them, so a
  * machine shared with other work slows both alike: compare the medians of one invocation only. Every run
@@ -201,16 +202,23 @@ async function main(): Promise<void> {
     })
   ).json()) as { id: number }[];
   const ticketUrl = `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets/${list[0]!.id}`;
-  const cls: number[][] = dists.map(() => []);
+  // My tickets too: its filters' controls replace their look after the list (ticket-filters-bar.tsx).
+  const clsPages = [
+    { name: 'ticket on a phone', url: ticketUrl, phone: true },
+    { name: 'My tickets on a phone', url: pages.tickets.url, phone: true },
+    { name: 'My tickets at 1366 px', url: pages.tickets.url, phone: false },
+  ];
+  const cls = clsPages.map(() => dists.map((): number[] => []));
   for (let i = 0; i < Math.max(0, Number(opt['cls-runs'])); i++)
-    for (const [d, dist] of dists.entries()) {
-      serve(dist);
-      const r = await measureCls(ticketUrl, storage);
-      cls[d]!.push(r.cls);
-      log(
-        `build ${d + 1} CLS run ${i + 1}: ${r.cls.toFixed(3)}${r.shifts.length ? `  (${r.shifts.join('; ')})` : ''}`,
-      );
-    }
+    for (const [c, { name, url, phone }] of clsPages.entries())
+      for (const [d, dist] of dists.entries()) {
+        serve(dist);
+        const r = await measureCls(url, storage, phone);
+        cls[c]![d]!.push(r.cls);
+        log(
+          `build ${d + 1} ${name} CLS run ${i + 1}: ${r.cls.toFixed(3)}${r.shifts.length ? `  (${r.shifts.join('; ')})` : ''}`,
+        );
+      }
 
   for (const name of PAGES)
     for (const [d, dist] of dists.entries())
@@ -225,19 +233,21 @@ async function main(): Promise<void> {
             `; before LCP: JS ${kb(pick('jsBeforeLcp'))}, ${pick('requestsBeforeLcp')} requests, chain of ${pick('chainBeforeLcp')}`,
         );
       }
-  for (const [d, dist] of dists.entries())
-    if (cls[d]!.length)
-      log(`build ${d + 1} (${dist}) ticket on a phone: CLS max ${Math.max(...cls[d]!).toFixed(3)}`);
+  for (const [c, { name }] of clsPages.entries())
+    for (const [d, dist] of dists.entries())
+      if (cls[c]![d]!.length)
+        log(`build ${d + 1} (${dist}) ${name}: CLS max ${Math.max(...cls[c]![d]!).toFixed(3)}`);
 }
 
 /**
- * A cold load of `url` signed in, on a 360 x 740 phone screen with 4x CPU throttling: the cumulative
+ * A cold load of `url` signed in, on a 360 x 740 phone screen (or a 1366 x 768 one) with 4x CPU throttling: the cumulative
  * layout shift over the first 5 s (PerformanceObserver 'layout-shift', shifts after input excluded), and
  * the elements that moved the most.
  */
 async function measureCls(
   url: string,
   entries: Record<string, string>,
+  phone = true,
 ): Promise<{ cls: number; shifts: string[] }> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
@@ -245,11 +255,11 @@ async function measureCls(
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
   });
   try {
-    const context = await browser.newContext({
-      viewport: { width: 360, height: 740 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-    });
+    const context = await browser.newContext(
+      phone
+        ? { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true }
+        : { viewport: { width: 1366, height: 768 } },
+    );
     await context.addInitScript((storage) => {
       for (const [k, v] of Object.entries(storage)) localStorage.setItem(k, v);
       const w = window as unknown as { __cls: { value: number; shifts: string[] } };

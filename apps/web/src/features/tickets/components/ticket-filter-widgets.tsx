@@ -1,34 +1,19 @@
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateRangePicker } from '../../../ui/date-range-picker';
-import type { DateRange } from '../../../ui/date-range';
 import { SelectFilter } from '../../../ui/select-filter';
-import { ServerSearchSelect, type ServerSearchItem } from '../../../ui/server-search-select';
+import { ServerSearchSelect } from '../../../ui/server-search-select';
 import type { StatusFilter, TicketSort } from '../ticket-filters';
-import classes from './tickets.module.css';
+import type { TicketFiltersBarProps } from './ticket-filters-bar';
 
-export interface TicketFilters {
-  status: StatusFilter;
-  range: DateRange;
-  wiki: ServerSearchItem | null;
-  /** Newest created first (SPEC A2), or the latest activity first (issue 16). */
-  sort: TicketSort;
-}
-
-export interface TicketFiltersBarProps {
-  value: TicketFilters;
-  onChange: (value: TicketFilters) => void;
-  /** The wiki search URL, or null when the contact may not view the wiki (no wiki search). */
-  wikiSearchUrl: string | null;
-  /** Extra filters (the colleagues of all tickets). */
-  children?: ReactNode;
-}
-
-/** Status (open or pending / all), creation date range, wiki element, and any extra filter. */
-export function TicketFiltersBar({ value, onChange, wikiSearchUrl, children }: TicketFiltersBarProps) {
+/**
+ * The filter bar's controls (ticket-filters-bar.tsx draws their look until this chunk, with Mantine's
+ * combobox and the date picker, arrives): status (open or pending / all), creation date range, wiki
+ * element, any extra filter, sort.
+ */
+export function TicketFilterWidgets({ value, onChange, wikiSearchUrl, children }: TicketFiltersBarProps) {
   const { t } = useTranslation();
   return (
-    <div className={classes.filters} role="search" aria-label={t('tickets.filters')}>
+    <>
       <SelectFilter<StatusFilter>
         label={t('tickets.statusFilter')}
         options={[
@@ -61,6 +46,6 @@ export function TicketFiltersBar({ value, onChange, wikiSearchUrl, children }: T
         value={value.sort}
         onChange={(sort) => onChange({ ...value, sort: sort ?? 'created' })}
       />
-    </div>
+    </>
   );
 }
