@@ -3,14 +3,22 @@
  * Builds the SPA into a temporary directory (apps/web/dist, which the browser tests and the full bench
  * build, stays untouched), starts the bench server on a fresh PGlite data directory (or a throwaway
  * PostgreSQL with --pg) with the base data and the known contact's 200 tickets, then measures the
- * tickets page as bench/run.ts does, several times, and prints every run and the medians.
+ * pages as bench/run.ts does, several times, and prints every run and the medians: the customer's My
+ * tickets (`tickets`) and the staff desk's inbox (`desk`: `/{portal}/staff` signed in as the demo's agent
+ * Sara Conti, added to the bench portal).
  *
- *   options: --runs N (default 3)  --pg  --trace DIR (Chromium traces of every load)
+ *   options: --runs N (default 3)  --pg  --pages tickets,desk (default both)
+ *            --cpu: trace every load (no screenshots) for the main thread's CPU time until LCP
+ *            --trace DIR (Chromium traces of every load, with screenshots; also gives the CPU figures)
  *            --profile DIR (JavaScript CPU profiles of every load, for DevTools)
  *            --build-to DIR (build into DIR and keep it)  --dist DIR (an existing build; repeatable)
- *            --cls-runs N (default 3): cold loads of a ticket on a 360 px phone, for its layout shift (CLS)
+ *            --cls-runs N (default 3): cold loads of a ticket on a 360 px phone and of My tickets on a phone
+ *            and at 1366 px, for their layout shift (CLS)
+ *            PAGE_REQUESTS=1 in the environment prints every request of the first cold load
  * With several builds (e.g. `--dist before --build-to after`) the runs alternate between them, so a
- * machine shared with other work slows both alike: compare the medians of one invocation only.
+ * machine shared with other work slows both alike: compare the medians of one invocation only. Every run
+ * also reports what was loaded before LCP (JavaScript as gzip -9 of the build's files, requests) and the
+ * round trips of its critical path; on a loaded machine those and the CPU time say more than wall times.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -18,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER, KNOWN_TICKETS } from './lib/generate';
-import { bundleReport, measurePage, type PageRun } from './lib/page';
+import { bundleReport, DESK_AGENT, deskReady, measurePage, TICKETS_READY, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
 import { root, startServer } from './lib/server';
 
@@ -31,8 +39,11 @@ const { values: opt } = parseArgs({
     trace: { type: 'string' },
     profile: { type: 'string' },
     'cls-runs': { type: 'string', default: '3' },
+    pages: { type: 'string', default: 'tickets,desk' },
+    cpu: { type: 'boolean', default: false },
   },
 });
+const PAGES = opt.pages.split(',').filter((p): p is 'tickets' | 'desk' => p === 'tickets' || p === 'desk');
 const RUNS = Math.max(1, Number(opt.runs));
 const log = (...a: unknown[]) => console.log('[page]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,7 +97,9 @@ async function startBenchServer(env: Record<string, string>): Promise<string> {
   return server.baseUrl;
 }
 
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (xs: number[]) => {
+  if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : Math.round((s[s.length / 2 - 1]! + s[s.length / 2]!) / 2);
 };
@@ -133,26 +146,54 @@ async function main(): Promise<void> {
     userName: BENCH_USER,
     password: BENCH_PASSWORD,
   });
-  const url = `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets`;
   const storage = { token, company: BENCH_PORTAL, contactId: String(BENCH_CONTACT_EXT) };
-  const runs: { cold: PageRun; warm: PageRun }[][] = dists.map(() => []);
+  // The desk's agents on the bench portal (its agents 1 and 2), signed in as the desk's sign-in does.
+  await post(`${baseUrl}/bench/admin/staff`, { portal: BENCH_PORTAL, password: BENCH_PASSWORD });
+  const staff = await post<{ token: string }>(`${baseUrl}/api/staff/auth/login`, {
+    email: DESK_AGENT,
+    password: BENCH_PASSWORD,
+  });
+  const pages = {
+    tickets: {
+      url: `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets`,
+      storage,
+      ready: TICKETS_READY,
+    },
+    desk: { url: `${baseUrl}/${BENCH_PORTAL}/staff`, storage: { staffToken: staff.token }, ready: deskReady },
+  } as const;
+  type Runs = { cold: PageRun; warm: PageRun }[];
+  const runs = Object.fromEntries(PAGES.map((p) => [p, dists.map((): Runs => [])])) as Record<
+    (typeof PAGES)[number],
+    Runs[]
+  >;
   for (const dir of [opt.trace, opt.profile]) if (dir) mkdirSync(dir, { recursive: true });
   for (let i = 0; i < RUNS; i++) {
-    for (const [d, dist] of dists.entries()) {
-      serve(dist);
-      const r = await measurePage(url, storage, 'Ticket 200:', {
-        tracePrefix: opt.trace ? join(opt.trace, `build${d + 1}-run${i + 1}`) : undefined,
-        profilePrefix: opt.profile ? join(opt.profile, `build${d + 1}-run${i + 1}`) : undefined,
-      });
-      runs[d]!.push(r);
-      for (const kind of ['cold', 'warm'] as const) {
-        const p = r[kind];
-        log(
-          `build ${d + 1} run ${i + 1} ${kind}: FCP ${p.fcp} LCP ${p.lcp} TBT ${p.tbt} (${p.longTasks} long tasks) load ${p.load}` +
-            (p.lcpElement ? `  LCP element: ${p.lcpElement}` : ''),
-        );
+    for (const name of PAGES)
+      for (const [d, dist] of dists.entries()) {
+        serve(dist);
+        const { url, storage: entries, ready } = pages[name];
+        const prefix = `${name}-build${d + 1}-run${i + 1}`;
+        const r = await measurePage(url, entries, ready, {
+          tracePrefix: opt.trace ? join(opt.trace, prefix) : undefined,
+          profilePrefix: opt.profile ? join(opt.profile, prefix) : undefined,
+          cpu: opt.cpu,
+          dist,
+        });
+        runs[name][d]!.push(r);
+        for (const kind of ['cold', 'warm'] as const) {
+          const p = r[kind];
+          log(
+            `${name} build ${d + 1} run ${i + 1} ${kind}: FCP ${p.fcp} LCP ${p.lcp} TBT ${p.tbt} (${p.longTasks} long tasks) load ${p.load}` +
+              (p.cpuUntilLcp !== undefined
+                ? `; until LCP: main-thread CPU ${p.cpuUntilLcp} (wall ${p.wallUntilLcp}, compile+evaluate ${p.compileUntilLcp})`
+                : '') +
+              `; before LCP: JS ${kb(p.jsBeforeLcp)} in ${p.jsFilesBeforeLcp} files, ${p.requestsBeforeLcp} requests, chain of ${p.chainBeforeLcp}` +
+              (p.lcpElement ? `  LCP element: ${p.lcpElement}` : ''),
+          );
+          if (kind === 'cold' && i === 0) log(`  critical chain: ${p.chain?.join(' → ')}`);
+          if (kind === 'cold' && i === 0 && process.env.PAGE_REQUESTS) log(p.requests?.join('\n'));
+        }
       }
-    }
   }
   // Ticket detail on a phone: how far the page moves while its code and data arrive.
   const list = (await (
@@ -161,37 +202,52 @@ async function main(): Promise<void> {
     })
   ).json()) as { id: number }[];
   const ticketUrl = `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets/${list[0]!.id}`;
-  const cls: number[][] = dists.map(() => []);
+  // My tickets too: its filters' controls replace their look after the list (ticket-filters-bar.tsx).
+  const clsPages = [
+    { name: 'ticket on a phone', url: ticketUrl, phone: true },
+    { name: 'My tickets on a phone', url: pages.tickets.url, phone: true },
+    { name: 'My tickets at 1366 px', url: pages.tickets.url, phone: false },
+  ];
+  const cls = clsPages.map(() => dists.map((): number[] => []));
   for (let i = 0; i < Math.max(0, Number(opt['cls-runs'])); i++)
-    for (const [d, dist] of dists.entries()) {
-      serve(dist);
-      const r = await measureCls(ticketUrl, storage);
-      cls[d]!.push(r.cls);
-      log(
-        `build ${d + 1} CLS run ${i + 1}: ${r.cls.toFixed(3)}${r.shifts.length ? `  (${r.shifts.join('; ')})` : ''}`,
-      );
-    }
+    for (const [c, { name, url, phone }] of clsPages.entries())
+      for (const [d, dist] of dists.entries()) {
+        serve(dist);
+        const r = await measureCls(url, storage, phone);
+        cls[c]![d]!.push(r.cls);
+        log(
+          `build ${d + 1} ${name} CLS run ${i + 1}: ${r.cls.toFixed(3)}${r.shifts.length ? `  (${r.shifts.join('; ')})` : ''}`,
+        );
+      }
 
-  for (const [d, dist] of dists.entries())
-    for (const kind of ['cold', 'warm'] as const) {
-      const pick = (k: 'fcp' | 'lcp' | 'tbt') => median(runs[d]!.map((r) => r[kind][k]));
-      log(
-        `build ${d + 1} (${dist}) median ${kind}: FCP ${pick('fcp')} LCP ${pick('lcp')} TBT ${pick('tbt')}`,
-      );
-    }
-  for (const [d, dist] of dists.entries())
-    if (cls[d]!.length)
-      log(`build ${d + 1} (${dist}) ticket on a phone: CLS max ${Math.max(...cls[d]!).toFixed(3)}`);
+  for (const name of PAGES)
+    for (const [d, dist] of dists.entries())
+      for (const kind of ['cold', 'warm'] as const) {
+        const pick = (k: keyof PageRun) =>
+          median(runs[name][d]!.map((r) => r[kind][k]).filter((v): v is number => typeof v === 'number'));
+        log(
+          `${name} build ${d + 1} (${dist}) median ${kind}: FCP ${pick('fcp')} LCP ${pick('lcp')} TBT ${pick('tbt')}` +
+            (opt.cpu || opt.trace
+              ? `; until LCP: main-thread CPU ${pick('cpuUntilLcp')} (wall ${pick('wallUntilLcp')}, compile+evaluate ${pick('compileUntilLcp')})`
+              : '') +
+            `; before LCP: JS ${kb(pick('jsBeforeLcp'))}, ${pick('requestsBeforeLcp')} requests, chain of ${pick('chainBeforeLcp')}`,
+        );
+      }
+  for (const [c, { name }] of clsPages.entries())
+    for (const [d, dist] of dists.entries())
+      if (cls[c]![d]!.length)
+        log(`build ${d + 1} (${dist}) ${name}: CLS max ${Math.max(...cls[c]![d]!).toFixed(3)}`);
 }
 
 /**
- * A cold load of `url` signed in, on a 360 x 740 phone screen with 4x CPU throttling: the cumulative
+ * A cold load of `url` signed in, on a 360 x 740 phone screen (or a 1366 x 768 one) with 4x CPU throttling: the cumulative
  * layout shift over the first 5 s (PerformanceObserver 'layout-shift', shifts after input excluded), and
  * the elements that moved the most.
  */
 async function measureCls(
   url: string,
   entries: Record<string, string>,
+  phone = true,
 ): Promise<{ cls: number; shifts: string[] }> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
@@ -199,11 +255,11 @@ async function measureCls(
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
   });
   try {
-    const context = await browser.newContext({
-      viewport: { width: 360, height: 740 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-    });
+    const context = await browser.newContext(
+      phone
+        ? { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true }
+        : { viewport: { width: 1366, height: 768 } },
+    );
     await context.addInitScript((storage) => {
       for (const [k, v] of Object.entries(storage)) localStorage.setItem(k, v);
       const w = window as unknown as { __cls: { value: number; shifts: string[] } };

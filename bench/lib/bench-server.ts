@@ -15,6 +15,8 @@
  *   POST /bench/admin/explain    {case}: explain (analyze, buffers) of the case's last statement
  *   POST /bench/admin/verify     {messages, fileIds}: how many acknowledged writes are in the database
  *   POST /bench/admin/sql        {text}: one scalar (row counts)
+ *   POST /bench/admin/staff      {portal, password}: the demo's two desk agents (README) on that portal,
+ *                                for the desk's page (bench/page.ts)
  *
  * Env as server.ts: DATA_DIR, DATABASE_URL, PORT, HOST. Never run it on a public interface.
  */
@@ -32,6 +34,7 @@ import { migrate } from '../../apps/api/src/db/migrate';
 import { systemClock } from '../../apps/api/src/platform/clock';
 import type { AppContext } from '../../apps/api/src/platform/context';
 import { FileStore, FileUrlSigner } from '../../apps/api/src/platform/files';
+import { loadDemoStaff } from '../../apps/api/src/modules/admin/demo-staff';
 import { growTo, rowCounts } from './generate';
 
 interface Statement {
@@ -186,6 +189,12 @@ app.post<{ Body: { text: string } }>('/bench/admin/sql', async (req) => {
     rows: Record<string, unknown>[];
   };
   return { value: Object.values(r.rows[0] ?? {})[0] ?? null };
+});
+
+/** The demo's desk agents (marco.ferri@…, sara.conti@…) on a bench portal, linked to its agents 1 and 2. */
+app.post<{ Body: { portal: string; password: string } }>('/bench/admin/staff', async (req) => {
+  await loadDemoStaff(database.db, req.body.portal, req.body.password, new Date());
+  return { ok: true };
 });
 
 const stop = async () => {

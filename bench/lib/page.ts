@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { Locator, Page } from 'playwright-core';
 
 export interface BundleReport {
   initialJs: number;
@@ -70,6 +71,13 @@ export function bundleReport(dist: string): BundleReport {
   };
 }
 
+/** My tickets is ready when the known contact's newest ticket shows. */
+export const TICKETS_READY = 'Ticket 200:';
+/** The desk's agent of the page runs: the demo's Sara Conti (README), added to the bench portal. */
+export const DESK_AGENT = 'sara.conti@sportello.example';
+/** The desk's inbox is ready when its list shows a row. */
+export const deskReady = (page: Page): Locator => page.getByTestId('inbox-row').first();
+
 export interface PageRun {
   lcp: number;
   fcp: number;
@@ -78,6 +86,27 @@ export interface PageRun {
   load: number;
   /** What the last LCP candidate was (tag, classes, text, size): to see what the metric waits for. */
   lcpElement?: string;
+  /**
+   * JavaScript the page had received when its LCP was painted: files, and bytes (gzip -9 of the built
+   * files when `dist` is given, as `bundleReport` counts the first load; otherwise as transferred).
+   */
+  jsFilesBeforeLcp: number;
+  jsBeforeLcp: number;
+  /** Every request answered before LCP by the network (documents, scripts, styles, API calls, images). */
+  requestsBeforeLcp: number;
+  /** Round trips before LCP: the longest chain of requests each started after the previous was answered. */
+  chainBeforeLcp: number;
+  /** The requests of that chain, and every request of the load (type, path, start–end ms), for reading. */
+  chain?: string[];
+  requests?: string[];
+  /**
+   * With `cpu` (or a trace): the renderer's main thread from navigation to LCP, from the trace — the CPU
+   * time of its tasks (what a loaded machine moves far less than wall time), their wall time, and the CPU
+   * time of compiling and evaluating scripts and modules.
+   */
+  cpuUntilLcp?: number;
+  wallUntilLcp?: number;
+  compileUntilLcp?: number;
 }
 
 export interface MeasureOptions {
@@ -85,6 +114,95 @@ export interface MeasureOptions {
   tracePrefix?: string;
   /** Writes a JavaScript CPU profile of each load to `${profilePrefix}-cold.cpuprofile` / `-warm…`. */
   profilePrefix?: string;
+  /** Traces each load (no screenshots, no sampling) for the main thread's CPU time until LCP. */
+  cpu?: boolean;
+  /** The build being served: JavaScript before LCP is counted as gzip -9 of its files. */
+  dist?: string;
+}
+
+/** Trace categories enough for the main thread's tasks, script compile and evaluation, and LCP. */
+const CPU_CATEGORIES = [
+  '-*',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'toplevel',
+  'loading',
+];
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+}
+
+const SCRIPT_WORK = new Set([
+  'v8.compile',
+  'v8.compileModule',
+  'V8.CompileCode',
+  'v8.evaluateModule',
+  'EvaluateScript',
+]);
+
+/**
+ * The renderer's main thread from navigation start to the last LCP candidate: CPU and wall time of its
+ * top-level tasks, and the CPU time spent compiling and evaluating scripts (thread time, `tdur`).
+ */
+export function traceUntilLcp(trace: Buffer | string): { cpu: number; wall: number; compile: number } | null {
+  const parsed = JSON.parse(String(trace)) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const lcps = events.filter((e) => e.name === 'largestContentfulPaint::Candidate');
+  const lcp = lcps[lcps.length - 1];
+  if (!lcp) return null;
+  const start = events.find((e) => e.name === 'navigationStart' && e.pid === lcp.pid)?.ts ?? 0;
+  const main = events.filter(
+    (e) => e.pid === lcp.pid && e.tid === lcp.tid && e.ph === 'X' && e.ts >= start && e.ts <= lcp.ts,
+  );
+  const sum = (xs: TraceEvent[], k: 'dur' | 'tdur') =>
+    Math.round(xs.reduce((s, e) => s + (e[k] ?? 0), 0) / 1000);
+  const tasks = main.filter((e) => e.name === 'ThreadControllerImpl::RunTask');
+  return {
+    cpu: sum(tasks, 'tdur'),
+    wall: sum(tasks, 'dur'),
+    compile: sum(
+      main.filter((e) => SCRIPT_WORK.has(e.name)),
+      'tdur',
+    ),
+  };
+}
+
+interface Request {
+  url: string;
+  start: number;
+  end: number | null;
+  type: string;
+}
+
+/** The kinds of request a page's first paint may wait for (not images, icons nor manifests). */
+const CHAINED = new Set(['Document', 'Script', 'Stylesheet', 'Fetch', 'XHR']);
+
+/**
+ * Round trips before `until` (ms since navigation): the longest chain of requests answered before it,
+ * each started after the one before was answered (the page → its entry script → a chunk → an API call
+ * …). Timing only, so an upper bound: a request that merely started late counts as waiting for the one
+ * before it — code fetched while the page is idle before its LCP lengthens the chain too.
+ */
+function longestChain(requests: Request[], until: number): string[] {
+  const done = requests
+    .filter((r) => CHAINED.has(r.type) && r.end !== null && r.end <= until)
+    .sort((a, b) => a.start - b.start);
+  const chains: string[][] = [];
+  for (const [i, r] of done.entries()) {
+    let best: string[] = [];
+    for (let j = 0; j < i; j++)
+      if (done[j]!.end! <= r.start && chains[j]!.length > best.length) best = chains[j]!;
+    chains.push([...best, r.url]);
+  }
+  return chains.reduce((a, b) => (b.length > a.length ? b : a), []);
 }
 
 const OBSERVERS = `
@@ -104,13 +222,14 @@ const OBSERVERS = `
 `;
 
 /**
- * Opens `url` signed in (localStorage as the SPA keeps it), waits for `readyText` and a quiet second,
- * then reads LCP, FCP and TBT (sum of long-task time over 50 ms after FCP, up to the last long task).
+ * Opens `url` signed in (localStorage as the SPA keeps it), waits for `ready` (a text, or an element)
+ * and a quiet second and a half, then reads LCP, FCP and TBT (sum of long-task time over 50 ms after
+ * FCP, up to the last long task), what was loaded before LCP, and with `cpu` the main thread's work.
  */
 export async function measurePage(
   url: string,
   storage: Record<string, string>,
-  readyText: string,
+  ready: string | ((page: Page) => Locator),
   options: MeasureOptions = {},
 ): Promise<{ cold: PageRun; warm: PageRun }> {
   const { chromium } = await import('playwright-core');
@@ -138,10 +257,38 @@ export async function measurePage(
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    // Every request of the load, with what started it, on the page's clock (ms since navigation).
+    let requests = new Map<string, Request>();
+    let origin = 0;
+    await cdp.send('Network.enable');
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (e.type === 'Document' && origin === 0) origin = e.timestamp;
+      requests.set(e.requestId, {
+        url: e.request.url,
+        start: e.timestamp,
+        end: null,
+        type: e.type ?? 'Other',
+      });
+    });
+    // Answered by the cache: no round trip.
+    cdp.on('Network.requestServedFromCache', (e) => requests.delete(e.requestId));
+    cdp.on('Network.loadingFinished', (e) => {
+      const r = requests.get(e.requestId);
+      if (r) r.end = e.timestamp;
+    });
+    const gzipOf = new Map<string, number>();
+    const jsBytes = (url: string, transferred: number) => {
+      const path = new URL(url).pathname;
+      if (!options.dist || !path.startsWith('/assets/')) return transferred;
+      if (!gzipOf.has(path)) gzipOf.set(path, gz(join(options.dist, path)));
+      return gzipOf.get(path)!;
+    };
     const read = async (): Promise<PageRun> => {
-      await page.getByText(readyText, { exact: false }).first().waitFor({ timeout: 60_000 });
+      await (
+        typeof ready === 'string' ? page.getByText(ready, { exact: false }).first() : ready(page)
+      ).waitFor({ timeout: 60_000 });
       await page.waitForTimeout(1500);
-      return page.evaluate(() => {
+      const figures = await page.evaluate(() => {
         const w = window as unknown as {
           __perf: { lcp: number; lcpElement: string; longtasks: { start: number; duration: number }[] };
         };
@@ -156,12 +303,44 @@ export async function measurePage(
           longTasks: after.length,
           load: Math.round(nav?.loadEventEnd ?? 0),
           lcpElement: w.__perf.lcpElement,
+          // Resource timing of scripts (`transferSize` 0 when the cache answered).
+          scripts: performance
+            .getEntriesByType('resource')
+            .filter((r) => /\.m?js(\?|$)/.test(r.name))
+            .map((r) => {
+              const t = r as PerformanceResourceTiming;
+              return { url: t.name, end: t.responseEnd, size: t.encodedBodySize };
+            }),
         };
       });
+      const { scripts, ...run } = figures;
+      const before = scripts.filter((r) => r.end <= run.lcp);
+      // Network timestamps are seconds on the protocol's clock: the page's document request is its zero.
+      const list = [...requests.values()].map((r) => ({
+        ...r,
+        start: (r.start - origin) * 1000,
+        end: r.end === null ? null : (r.end - origin) * 1000,
+      }));
+      const chain = longestChain(list, run.lcp);
+      return {
+        ...run,
+        jsFilesBeforeLcp: before.length,
+        jsBeforeLcp: before.reduce((s, r) => s + jsBytes(r.url, r.size), 0),
+        requestsBeforeLcp: list.filter((r) => r.end !== null && r.end <= run.lcp).length,
+        chainBeforeLcp: chain.length,
+        chain: chain.map((u) => new URL(u).pathname),
+        requests: list.map(
+          (r) => `${r.type} ${new URL(r.url).pathname} ${Math.round(r.start)}–${Math.round(r.end ?? -1)}`,
+        ),
+      };
     };
     const traced = async (name: string, load: () => Promise<unknown>): Promise<PageRun> => {
+      requests = new Map();
+      origin = 0;
+      const tracing = Boolean(options.tracePrefix || options.cpu);
       if (options.tracePrefix)
         await browser.startTracing(page, { path: `${options.tracePrefix}-${name}.json`, screenshots: true });
+      else if (options.cpu) await browser.startTracing(page, { categories: CPU_CATEGORIES });
       if (options.profilePrefix) {
         await cdp.send('Profiler.enable');
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -169,7 +348,15 @@ export async function measurePage(
       }
       await load();
       const run = await read();
-      if (options.tracePrefix) await browser.stopTracing();
+      if (tracing) {
+        const work = traceUntilLcp(await browser.stopTracing());
+        if (work)
+          Object.assign(run, {
+            cpuUntilLcp: work.cpu,
+            wallUntilLcp: work.wall,
+            compileUntilLcp: work.compile,
+          });
+      }
       if (options.profilePrefix) {
         const { profile } = await cdp.send('Profiler.stop');
         writeFileSync(`${options.profilePrefix}-${name}.cpuprofile`, JSON.stringify(profile));

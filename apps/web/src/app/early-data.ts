@@ -12,6 +12,7 @@
 import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
 import type { MeAnswer, TicketListItem } from '@sportello/contracts';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
+import { holdForContent } from '../lib/first-content';
 import { storage } from '../lib/storage';
 import { fetchMe, meQuery } from '../lib/tenant';
 
@@ -43,6 +44,8 @@ function start(): Early {
   const early: Early = { ...none, me: fetchMe() };
   const m = MY_TICKETS.exec(path);
   if (!m) return early;
+  // The list comes first: the header's menus, the filters' dropdowns and the rest wait for it.
+  holdForContent();
   // The remembered spelling is the server's own (the layout stores the portal key it answered).
   const company = storage.get('company');
   const contactId = Number(m[2]);

@@ -20,6 +20,7 @@ import {
   readablePrimaryShade,
   useActivePortal,
 } from '../lib/branding';
+import { importAfterContent } from '../lib/first-content';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -91,10 +92,12 @@ const cssVariablesResolver: CSSVariablesResolver = (theme) => {
 export const colorSchemeManager = localStorageColorSchemeManager({ key: 'sportello-color-scheme' });
 
 /**
- * The toast container comes after the first paint: `notifications.show` only needs the store, and toasts
- * queued before the container mounts still appear.
+ * The toast container comes after the first paint (after My tickets' list: lib/first-content):
+ * `notifications.show` only needs the store, and toasts queued before the container mounts still appear.
  */
-const Notifications = lazy(() => import('./notifications').then((m) => ({ default: m.Notifications })));
+const Notifications = lazy(() =>
+  importAfterContent(() => import('./notifications')).then((m) => ({ default: m.Notifications })),
+);
 
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
   const portal = useActivePortal();

@@ -2,6 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { DEFAULT_HEADER_COLOR, isUnsetBaseColor, type PortalSettings } from '@sportello/contracts';
 import { applyLanguage, isLanguage } from '../i18n';
 import { storage } from './storage';
+import { importAfterContent } from './first-content';
 
 /** An opaque colour as 0–255 channels. */
 export interface Rgb {
@@ -274,7 +275,7 @@ export function usePortalBranding(settings: PortalSettings | null | undefined): 
     if (!portalKey) return;
     let undo: (() => void) | null = null;
     let gone = false;
-    void import('./portal-manifest').then(
+    void importAfterContent(() => import('./portal-manifest')).then(
       (m) => {
         if (!gone) undo = m.linkPortalManifest(portalKey);
       },

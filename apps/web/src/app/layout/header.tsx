@@ -2,22 +2,28 @@ import { lazy, Suspense } from 'react';
 import { AppShell, Burger, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { headerColors } from '../../lib/branding';
+import { importAfterContent } from '../../lib/first-content';
 import { useTenant } from '../../lib/tenant';
 import { PortalLogo } from '../../ui/portal-logo';
 import { SearchButton } from '../../features/search/search-button';
 import classes from './shell.module.css';
 
-// The three header menus (Mantine Menu, Popover and floating-ui: about 20 KB gzip) load right after the
-// first paint instead of with it; until then the logo and company name show without the menu.
+// The three header menus (Mantine Menu, Popover and floating-ui: about 20 KB gzip) and the bell load
+// after the first paint, and on My tickets after its list (lib/first-content); until then the logo and
+// company name show without the menu.
 const CompanySwitcher = lazy(() =>
-  import('./company-switcher').then((m) => ({ default: m.CompanySwitcher })),
+  importAfterContent(() => import('./company-switcher')).then((m) => ({ default: m.CompanySwitcher })),
 );
 const LanguagePicker = lazy(() =>
-  import('../../ui/language-picker').then((m) => ({ default: m.LanguagePicker })),
+  importAfterContent(() => import('../../ui/language-picker')).then((m) => ({ default: m.LanguagePicker })),
 );
-const UserBadge = lazy(() => import('./user-badge').then((m) => ({ default: m.UserBadge })));
+const UserBadge = lazy(() =>
+  importAfterContent(() => import('./user-badge')).then((m) => ({ default: m.UserBadge })),
+);
 const NotificationBell = lazy(() =>
-  import('../../features/notifications/notification-bell').then((m) => ({ default: m.NotificationBell })),
+  importAfterContent(() => import('../../features/notifications/notification-bell')).then((m) => ({
+    default: m.NotificationBell,
+  })),
 );
 
 /** What the company switcher shows, without its menu: the first paint of the header. */

@@ -7,6 +7,7 @@ import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { onUnauthorized } from '../../lib/api-client';
 import { usePortalBranding } from '../../lib/branding';
+import { afterContent } from '../../lib/first-content';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { storage } from '../../lib/storage';
 import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
@@ -155,8 +156,19 @@ export function Shell({
   const isPhone = useMediaQuery(PHONE_QUERY) ?? false;
   const navRef = useRef<HTMLDivElement>(null);
   const location = useLocation();
-  // Menus and dialogs of the shell and of My tickets open with the styles and texts the first paint left out.
-  useEffect(() => loadRestWhenIdle(), []);
+  // Menus and dialogs of the shell and of My tickets open with the styles and texts the first paint left
+  // out: fetched when idle, after My tickets' list (lib/first-content).
+  useEffect(() => {
+    let cancel: (() => void) | null = null;
+    let isGone = false;
+    void afterContent().then(() => {
+      if (!isGone) cancel = loadRestWhenIdle();
+    });
+    return () => {
+      isGone = true;
+      cancel?.();
+    };
+  }, []);
   // A page change on a phone closes the drawer.
   const [lastPath, setLastPath] = useState(location.pathname);
   if (lastPath !== location.pathname) {

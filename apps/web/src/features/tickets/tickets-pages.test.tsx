@@ -97,7 +97,7 @@ describe('my tickets', { timeout: 20_000 }, () => {
     await screen.findByText('Open one');
     expect(screen.queryByText('Closed one')).toBeNull();
     expect(screen.getAllByTestId('ticket-row')).toHaveLength(2);
-    await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Status' }));
     await userEvent.click(await screen.findByRole('option', { name: 'All' }));
     await screen.findByText('Closed one');
     expect(screen.getAllByTestId('ticket-row')).toHaveLength(3);

@@ -1,9 +1,9 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { IconCalendar, IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { DateRangePicker } from '../../../ui/date-range-picker';
+import { importAfterContent } from '../../../lib/first-content';
 import type { DateRange } from '../../../ui/date-range';
-import { SelectFilter } from '../../../ui/select-filter';
-import { ServerSearchSelect, type ServerSearchItem } from '../../../ui/server-search-select';
+import type { ServerSearchItem } from '../../../ui/server-search-select';
 import type { StatusFilter, TicketSort } from '../ticket-filters';
 import classes from './tickets.module.css';
 
@@ -24,43 +24,77 @@ export interface TicketFiltersBarProps {
   children?: ReactNode;
 }
 
-/** Status (open or pending / all), creation date range, wiki element, and any extra filter. */
-export function TicketFiltersBar({ value, onChange, wikiSearchUrl, children }: TicketFiltersBarProps) {
+/**
+ * The controls (Mantine's combobox, floating-ui and the date picker: about 45 KB gzip) come after the
+ * list, on My tickets (lib/first-content): the list is what a contact comes for, and its code and its
+ * paint no longer wait for theirs.
+ */
+const TicketFilterWidgets = lazy(() =>
+  importAfterContent(() => import('./ticket-filter-widgets')).then((m) => ({
+    default: m.TicketFilterWidgets,
+  })),
+);
+
+/** Status (open or pending / all), creation date range, wiki element, any extra filter, and sort. */
+export function TicketFiltersBar(props: TicketFiltersBarProps) {
   const { t } = useTranslation();
   return (
     <div className={classes.filters} role="search" aria-label={t('tickets.filters')}>
-      <SelectFilter<StatusFilter>
+      <Suspense fallback={<FiltersFace {...props} />}>
+        <TicketFilterWidgets {...props} />
+      </Suspense>
+    </div>
+  );
+}
+
+/**
+ * The filters as they will look, with their values, until their controls arrive: the same labels and
+ * boxes of the same size in the same grid, so nothing moves when the controls replace them (the
+ * journeys and `bench/page.ts` check the layout shift). Text only: nothing to focus or press yet.
+ */
+function FiltersFace({ value, wikiSearchUrl, children }: TicketFiltersBarProps) {
+  const { t } = useTranslation();
+  // The picker's own text (dayjs, which the first load leaves out) follows with it; the day is the same.
+  const day = (d: Date | null) =>
+    d ? `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}` : '...';
+  const { start, end } = value.range;
+  return (
+    <>
+      <Face
         label={t('tickets.statusFilter')}
-        options={[
-          { value: 'open', text: t('tickets.statusOpen') },
-          { value: 'all', text: t('tickets.statusAll') },
-        ]}
-        value={value.status}
-        onChange={(status) => onChange({ ...value, status: status ?? 'open' })}
+        text={value.status === 'all' ? t('tickets.statusAll') : t('tickets.statusOpen')}
       />
-      <DateRangePicker
+      <Face
         label={t('tickets.period')}
-        value={value.range}
-        onChange={(range) => onChange({ ...value, range })}
+        text={!start && !end ? t('widgets.dateRange.noDateFilter') : `${day(start)} – ${day(end)}`}
+        isCalendar
       />
       {wikiSearchUrl && (
-        <ServerSearchSelect
+        <Face
           label={t('tickets.wikiFilter')}
-          url={wikiSearchUrl}
-          value={value.wiki}
-          onChange={(wiki) => onChange({ ...value, wiki })}
+          text={value.wiki ? `${value.wiki.folderName} - ${value.wiki.name}` : t('widgets.select.noFilter')}
         />
       )}
       {children}
-      <SelectFilter<TicketSort>
+      <Face
         label={t('following.sort')}
-        options={[
-          { value: 'created', text: t('following.sortCreated') },
-          { value: 'activity', text: t('following.sortActivity') },
-        ]}
-        value={value.sort}
-        onChange={(sort) => onChange({ ...value, sort: sort ?? 'created' })}
+        text={value.sort === 'activity' ? t('following.sortActivity') : t('following.sortCreated')}
       />
+    </>
+  );
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function Face({ label, text, isCalendar }: { label: string; text: string; isCalendar?: boolean }) {
+  return (
+    <div data-testid="filter-face">
+      <div className={classes.faceLabel}>{label}</div>
+      <div className={classes.faceBox}>
+        {isCalendar && <IconCalendar size={16} aria-hidden />}
+        <span className={classes.faceText}>{text}</span>
+        {!isCalendar && <IconChevronDown size={16} aria-hidden />}
+      </div>
     </div>
   );
 }

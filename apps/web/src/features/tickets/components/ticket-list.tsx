@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TicketListItem } from '@sportello/contracts';
+import { contentShown } from '../../../lib/first-content';
 import { ListStates, type ListQueryState } from '../../../ui/list-states';
 import { TicketRow, type TicketListName } from './ticket-row';
 import classes from './tickets.module.css';
@@ -57,6 +58,11 @@ export function TicketList({
 }: TicketListProps) {
   const { t } = useTranslation();
   const shown = useProgressiveCount(tickets.length);
+  // The list (or its empty or error state) is the page's main content: what waited for it may load.
+  const isSettled = !query.isPending;
+  useEffect(() => {
+    if (isSettled) contentShown();
+  }, [isSettled]);
   return (
     <ListStates query={query} isEmpty={tickets.length === 0}>
       <Text size="sm" c="dimmed" mb="xs" role="status">
