@@ -16,6 +16,15 @@ import { autocannon, call, type Cannon } from './lib/cannon';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
 import { bundleReport, INITIAL_JS_BUDGET, measurePage, type BundleReport, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
+import {
+  growthProbe,
+  searchCases,
+  searchTable,
+  SEARCH_P99_MS,
+  VIEW_P99_MS,
+  type GrowthProbe,
+  type SearchRow,
+} from './lib/search-load';
 import { root, startServer } from './lib/server';
 
 const { values: opt } = parseArgs({
@@ -148,6 +157,8 @@ interface GrowthStep {
   list: Cannon;
   listOff: Cannon;
   plan: string;
+  /** PostgreSQL only: the staff inbox's All open view and a customer search at this size. */
+  probe?: GrowthProbe;
 }
 interface DbResult {
   name: string;
@@ -159,6 +170,8 @@ interface DbResult {
   bareConstant: Cannon;
   single: Cannon;
   cases: CaseResult[];
+  /** PostgreSQL only: every search and inbox case at the full size (bench/lib/search-cases.ts). */
+  search: SearchRow[];
   idleRss: number;
   startRss: number;
   soak: {
@@ -218,6 +231,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
   let server = await startBenchServer(env);
   let b = server.baseUrl;
   const growth: GrowthStep[] = [];
+  const isPg = Boolean(env.DATABASE_URL);
   let note: string | null = null;
   let loadMs = 0;
   let counts: Record<string, number> = {};
@@ -261,7 +275,15 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
       log(
         `${name}: list at ${step.toLocaleString('en')}: ${list.okRps} req/s p50 ${list.p50} ms p99 ${list.p99} ms errors ${errs(list)}; cache off ${listOff.okRps} req/s p50 ${listOff.p50} ms p99 ${listOff.p99} ms errors ${errs(listOff)}`,
       );
-      growth.push({ tickets: step, loadMs: g.ms, list, listOff, plan });
+      // Issue 13's growth (10k → 1M ≤ 1.3) is about PostgreSQL: the staff view and a search there.
+      let probe: GrowthProbe | undefined;
+      if (isPg) {
+        probe = await growthProbe(b, load);
+        log(
+          `${name}: staff view p50 ${probe.view.p50} ms, customer search p50 ${probe.search.p50} ms at ${step.toLocaleString('en')}`,
+        );
+      }
+      growth.push({ tickets: step, loadMs: g.ms, list, listOff, plan, probe });
     }
 
     // A fresh server on the loaded data: the bulk load ran in the first process (PGlite must), and its
@@ -328,6 +350,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
     const { bareUrl } = await call<{ bareUrl: string }>(`${b}/bench/admin/stats`);
     const bareConstant = await load(`${bareUrl}/bench/const`, undefined, b);
     log(`${name}: constant ${constant.okRps} req/s through the app, ${bareConstant.okRps} on bare Fastify`);
+    const search = isPg ? await searchCases(b, load, (m) => log(`${name}: ${m}`)) : [];
 
     await sleep(5000);
     const idleRss = (await call<{ rss: number }>(`${b}/bench/admin/stats`)).rss;
@@ -382,6 +405,7 @@ async function runDatabase(name: string, env: Record<string, string>, keepForPag
       bareConstant,
       single,
       cases: results,
+      search,
       idleRss,
       startRss,
       soak: {
@@ -484,6 +508,24 @@ function report(
     const ratioOn = last.list.p50 / Math.max(first.list.p50, 0.001);
     L.push(
       `| growth ratio (p50 list ${last.tickets.toLocaleString('en')} / ${first.tickets.toLocaleString('en')}) ≤ 1.3 (${d.name}) | cache off ${ratio.toFixed(2)} (${last.listOff.p50} / ${first.listOff.p50} ms); cache on ${ratioOn.toFixed(2)} (${last.list.p50} / ${first.list.p50} ms) | ${ok(ratio <= 1.3)} |`,
+    );
+  }
+  if (pg?.search.length) {
+    const worst = (kind: number) =>
+      pg.search.filter((x) => x.target === kind).reduce((a, x) => (x.r.p99 > a.r.p99 ? x : a));
+    const view = worst(VIEW_P99_MS);
+    const search = worst(SEARCH_P99_MS);
+    L.push(
+      `| staff inbox views p99 ≤ ${VIEW_P99_MS} ms at ${CONNECTIONS} connections (PostgreSQL, ${pg.counts.tickets?.toLocaleString('en')} tickets, ${pg.counts.ticket_comments?.toLocaleString('en')} comments) | slowest: ${view.name} ${view.r.p99} ms | ${ok(view.r.p99 <= VIEW_P99_MS)} |`,
+      `| searches p99 ≤ ${SEARCH_P99_MS} ms (PostgreSQL, customer and staff) | slowest: ${search.name} ${search.r.p99} ms | ${ok(search.r.p99 <= SEARCH_P99_MS)} |`,
+    );
+  }
+  const probed = pg?.growth.filter((g) => g.probe) ?? [];
+  if (probed.length > 1) {
+    const [a, z] = [probed[0]!, probed[probed.length - 1]!];
+    const r = (k: keyof GrowthProbe) => z.probe![k].p50 / Math.max(a.probe![k].p50, 0.001);
+    L.push(
+      `| growth ${z.tickets.toLocaleString('en')} / ${a.tickets.toLocaleString('en')} ≤ 1.3 (PostgreSQL, p50): staff inbox, customer search | ${r('view').toFixed(2)} (${z.probe!.view.p50} / ${a.probe!.view.p50} ms), ${r('search').toFixed(2)} (${z.probe!.search.p50} / ${a.probe!.search.p50} ms) | ${ok(r('view') <= 1.3 && r('search') <= 1.3)} |`,
     );
   }
   if (bundle) {
@@ -599,6 +641,26 @@ function report(
         '',
       );
     }
+
+  if (pg?.search.length) {
+    L.push(
+      '### Search and the staff inbox (PostgreSQL)',
+      '',
+      `Every case of \`bench/lib/search-cases.ts\` (as \`npm run bench:search\`) at ${pg.counts.tickets?.toLocaleString('en')} tickets, ${CONNECTIONS} connections; the customer is the known contact, the agent one of portal ${BENCH_PORTAL}'s. Growth: the staff inbox's All open view and a customer search of a common word at each size.`,
+      '',
+      ...searchTable(pg.search, pg.constant),
+      '',
+    );
+    if (probed.length)
+      L.push(
+        '| tickets in the database | staff All open p50 / p99 ms (req/s) | customer search p50 / p99 ms (req/s) |',
+        '|---:|---:|---:|',
+        ...probed.map(
+          (g) => `| ${g.tickets.toLocaleString('en')} | ${cell(g.probe!.view)} | ${cell(g.probe!.search)} |`,
+        ),
+        '',
+      );
+  }
 
   L.push('## 4. The page', '');
   if (bundle) {
