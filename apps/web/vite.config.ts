@@ -36,7 +36,7 @@ const UI_LIBRARIES =
 const MY_TICKETS_LIST = [
   /apps[\\/]web[\\/]src[\\/]features[\\/]tickets[\\/]components[\\/](ticket-list\.tsx|ticket-row\.tsx|ticket-filters-bar\.tsx|tickets\.module\.css)/,
   /apps[\\/]web[\\/]src[\\/]features[\\/]tickets[\\/]api[\\/](following|wiki-elements)\.ts/,
-  /apps[\\/]web[\\/]src[\\/]ui[\\/](list-states\.tsx|type-colour\.ts)/,
+  /apps[\\/]web[\\/]src[\\/]ui[\\/](list-states\.tsx|type-colour\.ts|progressive-count\.ts)/,
   /packages[\\/]contracts[\\/]src[\\/]route-refs[\\/]wiki\.ts/,
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Alert|Anchor|Badge|CloseButton|Paper|Skeleton|VisuallyHidden)[\\/]/,
   /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(AlertTriangle|Calendar|CalendarEvent|ChevronDown|CircleCheck|FileText|Inbox|Plus|User)\.mjs/,
