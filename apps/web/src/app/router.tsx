@@ -57,7 +57,11 @@ const deskPage = (load: () => Promise<PageModule>) =>
 const staffDesk = () => import('../features/staff/staff-area');
 const StaffLoginPage = deskPage(() => import('../features/staff/staff-login-page'));
 const StaffAcceptPage = deskPage(() => import('../features/staff/staff-accept-page'));
-const StaffShell = deskPage(() => staffDesk().then((m) => ({ default: m.StaffShell })));
+// The layout and the inbox draw with the first paint's styles and texts only (the layout fetches the
+// rest after the inbox's list); the desk's other pages wait for them.
+const StaffShell = lazyPage(() =>
+  Promise.all([staffDesk(), loadStaffTexts()]).then(([m]) => ({ default: m.StaffShell })),
+);
 const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
 const StaffTicketPage = page(() => import('../features/staff/staff-ticket-page'));
 // The desk's new ticket validates with its schema (zod): a chunk of its own, as the customer's form.
