@@ -191,7 +191,8 @@ async function main(): Promise<void> {
               (p.lcpElement ? `  LCP element: ${p.lcpElement}` : ''),
           );
           if (kind === 'cold' && i === 0) log(`  critical chain: ${p.chain?.join(' → ')}`);
-          if (kind === 'cold' && i === 0 && process.env.PAGE_REQUESTS) log(p.requests?.join('\n'));
+          if (kind === 'cold' && i === 0 && process.env.PAGE_REQUESTS)
+            log([...(p.lcpCandidates ?? []), ...(p.requests ?? [])].join('\n'));
         }
       }
   }

@@ -1,10 +1,21 @@
 // The customer's first load, from the build the journeys run on (e2e/run.mjs builds it): under its
 // ceiling, and without the code only some users need (the editor, the PDF viewer, the staff desk and its
 // administration) or only some pages (zod with the schemas of the forms, dayjs with the calendars).
+// And the staff desk's first visit: what it loads before its inbox shows, under its own ceiling.
 // `npm run bench` reports the same figures in bench/RESULTS.md.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bundleReport, INITIAL_JS_CEILING } from '../bench/lib/page';
+import {
+  bundleReport,
+  DESK_AGENT,
+  DESK_JS_CEILING,
+  gzipOfServed,
+  INITIAL_JS_CEILING,
+} from '../bench/lib/page';
+import { baseUrl, launch } from './browser';
+import { PASSWORD, post } from './customer-kit';
 
 const dist = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 
@@ -17,5 +28,48 @@ describe("the customer's first load", () => {
 
   it.each(report.lazyChecks.map((c) => [c.name, c.lazy] as const))('leaves out the %s', (_name, lazy) => {
     expect(lazy).toBe(true);
+  });
+});
+
+describe("the staff desk's first visit", () => {
+  it(`loads at most ${DESK_JS_CEILING / 1024} KB of JavaScript (gzip) before its inbox shows, without zod`, async () => {
+    const { token } = await post<{ token: string }>('/api/staff/auth/login', '', {
+      email: DESK_AGENT,
+      password: PASSWORD,
+    });
+    const browser = await launch();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+      // The token as the desk's sign-in keeps it, and the moment the inbox's first row is in the page.
+      await context.addInitScript((t) => {
+        localStorage.setItem('staffToken', t);
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector('[data-testid="inbox-row"]')) return;
+          (window as unknown as { __shownAt: number }).__shownAt = performance.now();
+          observer.disconnect();
+        }).observe(document, { childList: true, subtree: true });
+      }, token);
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}/demo/staff`);
+      await page.getByTestId('inbox-row').first().waitFor();
+      const scripts = await page.evaluate(() => {
+        const shownAt = (window as unknown as { __shownAt: number }).__shownAt;
+        return performance
+          .getEntriesByType('resource')
+          .filter((r) => /\.js$/.test(r.name) && (r as PerformanceResourceTiming).responseEnd <= shownAt)
+          .map((r) => new URL(r.name).pathname);
+      });
+      const bytes = gzipOfServed(dist, scripts);
+      // The figure itself, to compare builds (the ceiling only says when it grew too much).
+      console.log(
+        `desk before its inbox shows: ${(bytes / 1024).toFixed(1)} KB gzip in ${scripts.length} files`,
+      );
+      expect(bytes, scripts.join(' ')).toBeLessThanOrEqual(DESK_JS_CEILING);
+      // The desk's forms validate with zod; its inbox has none.
+      const text = scripts.map((s) => readFileSync(join(dist, s), 'utf8')).join('\n');
+      expect(/ZodObject/.test(text), scripts.join(' ')).toBe(false);
+    } finally {
+      await browser.close();
+    }
   });
 });

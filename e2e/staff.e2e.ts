@@ -65,6 +65,12 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(bad).toEqual([]);
 }
 
+/** The desk's texts in a language, as the app has them. */
+const staffTexts = (lang: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../apps/web/src/features/staff/i18n/${lang}.json`, import.meta.url), 'utf8'),
+  ) as { views: { open: string } };
+
 /** A browser context in a language, with the staff token (or the contact's) already stored. */
 async function contextWith(
   browser: Browser,
@@ -323,6 +329,44 @@ describe('staff desk', () => {
     accept = /(\/demo\/staff\/accept\?token=[A-Za-z0-9_%-]+)/.exec(recovery)![1]!;
     return accept;
   }
+
+  // The desk's texts come a language at a time (features/staff/i18n): the stored language's with the
+  // desk, another's when it is picked, before the switch.
+  it('the desk opens in the stored language and switches language without ever showing a key', async () => {
+    const token = (
+      await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
+    ).token;
+    const context = await contextWith(browser, { language: 'es-ES', staffToken: token });
+    // Any text of the page that is one of the desk's keys (`views.open`, `staff:inbox.empty`), as drawn.
+    const sections = Object.keys(staffTexts('it-IT'));
+    await context.addInitScript((names) => {
+      const key = new RegExp(`(^|\\s)(staff:)?(${names.join('|')})\\.[A-Za-z][\\w.]*(\\s|$)`);
+      const w = window as unknown as { __keys: string[] };
+      w.__keys = [];
+      new MutationObserver(() => {
+        const text = document.body?.innerText ?? '';
+        const m = key.exec(text);
+        if (m) w.__keys.push(m[0].trim());
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    }, sections);
+    const page = await context.newPage();
+    const keysShown = () => page.evaluate(() => (window as unknown as { __keys: string[] }).__keys);
+    await page.goto(DESK);
+    await page.getByTestId('inbox-row').first().waitFor();
+    const openView = () => page.getByTestId('view-open').innerText();
+    await expect.poll(openView).toContain(staffTexts('es-ES').views.open);
+    for (const [label, lang] of [
+      ['English', 'en-EN'],
+      ['Italiano', 'it-IT'],
+    ] as const) {
+      await page.getByRole('button', { name: /^.+: (Español|English|Italiano)$/ }).click();
+      await page.getByRole('menuitemradio', { name: label }).click();
+      await expect.poll(openView).toContain(staffTexts(lang).views.open);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+    }
+    expect(await keysShown()).toEqual([]);
+    await context.close();
+  });
 
   // Each width in its languages (browser.ts languagesAt): nine screens each, axe on the English ones
   // (on every pass when there is one language per width).

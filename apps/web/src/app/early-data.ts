@@ -8,16 +8,23 @@
  * Only what the app already keeps is read: the token, and the company and contact remembered from the
  * last visit. The list is fetched only when the address names that same contact, so a link to another
  * contact (which the layout would redirect) costs nothing.
+ *
+ * On the staff desk's inbox with a staff session, the desk's code and texts start here instead of after
+ * the first render (its layout asks for the inbox's data with the agent's), and what the inbox does not
+ * need waits for its list as on My tickets (lib/first-content).
  */
 import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
 import type { MeAnswer, TicketListItem } from '@sportello/contracts';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
+import { loadStaffTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { storage } from '../lib/storage';
 import { fetchMe, meQuery } from '../lib/tenant';
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
+/** The desk's inbox, `/:company/staff` (its views are in the query), not its other pages. */
+const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
 /** `/:company/:contactid/tickets`, matched as react-router does: any case, optional trailing slash. */
 const MY_TICKETS = /^\/([^/]+)\/(\d+)\/tickets\/?$/i;
 
@@ -38,8 +45,16 @@ interface Early {
 
 function start(): Early {
   const none: Early = { me: null, myTickets: null, ticketsPage: null };
-  if (typeof window === 'undefined' || !storage.get('token')) return none;
+  if (typeof window === 'undefined') return none;
   const path = window.location.pathname;
+  if (DESK_INBOX.test(path) && storage.get('staffToken')) {
+    // The desk's layout and inbox, with their texts (router.tsx), start now rather than after the first
+    // render; what the inbox does not need waits for its list.
+    holdForContent();
+    for (const p of [import('../features/staff/staff-area'), loadStaffTexts()]) p.catch(() => {});
+    return none;
+  }
+  if (!storage.get('token')) return none;
   if (STANDALONE.test(path)) return none;
   const early: Early = { ...none, me: fetchMe() };
   const m = MY_TICKETS.exec(path);

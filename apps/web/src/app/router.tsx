@@ -3,6 +3,7 @@ import type { RouteObject } from 'react-router';
 import type { MeContact } from '@sportello/contracts';
 import { early } from './early-data';
 import { lazyPage, type PageModule } from './lazy-page';
+import { loadStaffTexts } from '../features/staff/i18n';
 import { loadRestTexts } from '../i18n';
 import { loadRestStyles } from './styles/load-rest-styles';
 import {
@@ -48,18 +49,25 @@ const CancellationPage = page(() => import('../features/appointments/cancellatio
 const TaskPage = page(() => import('../features/tasks/task-page'));
 /** The desk's Branding section frames it (its own chunk: no customer ever loads it). */
 const BrandingPreviewPage = page(() => import('./layout/branding-preview'));
-// The staff desk (issue 13): one chunk with its own texts, never part of a customer's first load; each
-// desk page below is a piece of it (the chunk loads once, with the first of them).
+// The staff desk (issue 13), never part of a customer's first load: its layout with the inbox in one
+// chunk, the sign-in, invitation and ticket pages each in their own, and the desk's texts in the
+// current language (its own namespace) before any of them shows.
+const deskPage = (load: () => Promise<PageModule>) =>
+  page(() => Promise.all([load(), loadStaffTexts()]).then(([m]) => m));
 const staffDesk = () => import('../features/staff/staff-area');
-const StaffLoginPage = page(() => staffDesk().then((m) => ({ default: m.StaffLoginPage })));
-const StaffAcceptPage = page(() => staffDesk().then((m) => ({ default: m.StaffAcceptPage })));
-const StaffShell = page(() => staffDesk().then((m) => ({ default: m.StaffShell })));
+const StaffLoginPage = deskPage(() => import('../features/staff/staff-login-page'));
+const StaffAcceptPage = deskPage(() => import('../features/staff/staff-accept-page'));
+// The layout and the inbox draw with the first paint's styles and texts only (the layout fetches the
+// rest after the inbox's list); the desk's other pages wait for them.
+const StaffShell = lazyPage(() =>
+  Promise.all([staffDesk(), loadStaffTexts()]).then(([m]) => ({ default: m.StaffShell })),
+);
 const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
-const StaffTicketPage = lazyPage(() => staffDesk().then((m) => ({ default: m.StaffTicketPage })));
+const StaffTicketPage = page(() => import('../features/staff/staff-ticket-page'));
 // The desk's new ticket validates with its schema (zod): a chunk of its own, as the customer's form.
-const StaffNewTicketPage = lazyPage(() => import('../features/staff/new-ticket-page'));
+const StaffNewTicketPage = page(() => import('../features/staff/new-ticket-page'));
 // The administration (issue 14): a chunk of its own beside the desk's, routing its sections itself.
-const StaffAdminArea = lazyPage(() => import('../features/staff/admin/admin-area'));
+const StaffAdminArea = page(() => import('../features/staff/admin/admin-area'));
 const NotificationsPage = page(() => import('../features/notifications/notifications-page'));
 const ProfilePage = page(() => import('../features/account/profile-page'));
 const ConfirmEmailPage = page(() => import('../features/account/confirm-email-page'));

@@ -43,6 +43,42 @@ export async function loadLanguage(lang: Language): Promise<void> {
   complete.add(lang);
 }
 
+type Loaders = Record<Language, () => Promise<{ default: Translations }>>;
+/** Namespaces of texts of their own (the staff desk's), fetched a language at a time. */
+const namespaces = new Map<string, Loaders>();
+
+/** Fetches what is missing of the registered namespaces in a language. */
+async function loadNamespaces(lang: Language): Promise<void> {
+  await Promise.all(
+    [...namespaces].map(async ([ns, load]) => {
+      if (i18n.hasResourceBundle(lang, ns)) return;
+      const { default: texts } = await load[lang]();
+      if (!i18n.hasResourceBundle(lang, ns)) i18n.addResourceBundle(lang, ns, texts);
+    }),
+  );
+}
+
+const hasNamespaces = (lang: Language) =>
+  [...namespaces.keys()].every((ns) => i18n.hasResourceBundle(lang, ns));
+
+/**
+ * The language last asked for: the stored one at start (i18nReady switches to it once its texts are
+ * here), then each `applyLanguage`. Until its texts arrive, i18next still shows the one before.
+ */
+let wanted: Language = initialLanguage();
+
+/**
+ * A namespace of texts of its own, one file per language: the language shown's and the one asked for
+ * are fetched now (the promise settles when they are here: the desk registers its namespace before
+ * i18nReady has switched to the stored language), another's with that language when it is chosen, so a
+ * switch never shows a key.
+ */
+export function addTextsNamespace(ns: string, loaders: Loaders): Promise<void> {
+  namespaces.set(ns, loaders);
+  const langs = new Set([i18n.language, wanted].filter(isLanguage));
+  return Promise.all([...langs].map(loadNamespaces)).then(() => undefined);
+}
+
 /** The current language's texts beyond the first paint's: every page but My tickets waits for them. */
 export const loadRestTexts = (): Promise<void> =>
   isLanguage(i18n.language) ? loadLanguage(i18n.language) : Promise.resolve();
@@ -57,16 +93,21 @@ export const loadAllLanguages = () => Promise.all(LANGUAGES.map((l) => loadLangu
  * whose texts are all here switches at once; another as soon as they arrive.
  */
 export function applyLanguage(lang: Language, { remember = true }: { remember?: boolean } = {}): void {
+  wanted = lang;
   // The language shown needs no switch (each page fetches the rest of its texts).
   if (lang !== i18n.language) {
-    if (complete.has(lang)) void i18n.changeLanguage(lang);
+    if (complete.has(lang) && hasNamespaces(lang)) void i18n.changeLanguage(lang);
     else
-      void loadLanguage(lang).then(
-        () => i18n.changeLanguage(lang),
-        () => {
-          // Offline or a stale deploy: the current language stays.
-        },
-      );
+      void Promise.all([loadLanguage(lang), loadNamespaces(lang)])
+        // Once more: a namespace registered meanwhile (the desk's, as it opens) is fetched for this
+        // language by addTextsNamespace; this waits for it (the same import, no second request).
+        .then(() => loadNamespaces(lang))
+        .then(
+          () => i18n.changeLanguage(lang),
+          () => {
+            // Offline or a stale deploy: the current language stays.
+          },
+        );
   }
   document.documentElement.lang = lang;
   if (remember) storage.set('language', lang);

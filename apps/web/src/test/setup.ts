@@ -1,6 +1,7 @@
 // Mantine reads these browser APIs that jsdom lacks.
 import { vi } from 'vitest';
-import { loadAllLanguages } from '../i18n';
+import { i18n, loadAllLanguages } from '../i18n';
+import { STAFF_NS, STAFF_TEXTS } from '../features/staff/i18n';
 
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
@@ -25,3 +26,7 @@ Element.prototype.scrollIntoView = () => {};
 
 // Production fetches a language when chosen; tests switch languages synchronously, so all are loaded up front.
 await loadAllLanguages();
+
+// …and the desk's texts in every language (production fetches the current one with the desk's pages).
+for (const [lang, load] of Object.entries(STAFF_TEXTS))
+  i18n.addResourceBundle(lang, STAFF_NS, (await load()).default);

@@ -7,14 +7,13 @@ import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { onUnauthorized } from '../../lib/api-client';
 import { usePortalBranding } from '../../lib/branding';
-import { afterContent } from '../../lib/first-content';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { storage } from '../../lib/storage';
 import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
 import { contactPath, loginPath, pickContact } from '../sections';
 import { loadRestTexts } from '../../i18n';
-import { loadRestWhenIdle } from '../styles/load-rest-styles';
+import { loadRestAfterContent } from '../styles/load-rest-styles';
 import { AppHeader } from './header';
 import { AppFooter } from './footer';
 import { MainMenu } from './main-menu';
@@ -158,17 +157,7 @@ export function Shell({
   const location = useLocation();
   // Menus and dialogs of the shell and of My tickets open with the styles and texts the first paint left
   // out: fetched when idle, after My tickets' list (lib/first-content).
-  useEffect(() => {
-    let cancel: (() => void) | null = null;
-    let isGone = false;
-    void afterContent().then(() => {
-      if (!isGone) cancel = loadRestWhenIdle();
-    });
-    return () => {
-      isGone = true;
-      cancel?.();
-    };
-  }, []);
+  useEffect(() => loadRestAfterContent(), []);
   // A page change on a phone closes the drawer.
   const [lastPath, setLastPath] = useState(location.pathname);
   if (lastPath !== location.pathname) {

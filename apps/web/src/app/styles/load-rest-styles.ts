@@ -1,4 +1,5 @@
 import { loadRestTexts } from '../../i18n';
+import { afterContent } from '../../lib/first-content';
 
 /**
  * Mantine's styles beyond the first paint (mantine-first-paint.css says which): fetched once, by every
@@ -24,4 +25,20 @@ export function loadRestWhenIdle(timeout = 5000): () => void {
   }
   const id = setTimeout(load, 300);
   return () => clearTimeout(id);
+}
+
+/**
+ * `loadRestWhenIdle` once the page's main content is shown (lib/first-content): the shell's and the
+ * desk's layouts, whose menus and dialogs need them. Returns a cancel for the layout's unmount.
+ */
+export function loadRestAfterContent(): () => void {
+  let cancel: (() => void) | null = null;
+  let isGone = false;
+  void afterContent().then(() => {
+    if (!isGone) cancel = loadRestWhenIdle();
+  });
+  return () => {
+    isGone = true;
+    cancel?.();
+  };
 }

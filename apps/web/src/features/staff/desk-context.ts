@@ -18,3 +18,6 @@ export function useDesk(): Desk {
   if (!desk) throw new Error('useDesk() used outside the staff desk layout');
   return desk;
 }
+
+/** The first letter of a name, for an avatar. */
+export const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';

@@ -1,18 +1,21 @@
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { inboxViews, type InboxItem, type InboxView } from '@sportello/contracts';
+import type { InboxItem } from '@sportello/contracts';
+import { inboxViews, type InboxView } from '@sportello/contracts/staff-views';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { loadRestStyles } from '../../app/styles/load-rest-styles';
 import { errorText } from '../../lib/error-text';
+import { contentShown } from '../../lib/first-content';
 import { formatNumber } from '../../lib/format';
 import { ListEmpty, ListError, ListLoading } from '../../ui/list-states';
+import { useProgressiveCount } from '../../ui/progressive-count';
 import { usePageTitle } from '../../ui/page-title';
 import { inboxQuery } from './api/inbox';
 import { useDeskOptions } from './api/options';
 import { useUpdateTicket } from './api/ticket-writes';
 import { useUnreadQuery } from './api/unread';
-import { InboxFilterPanel } from './components/inbox-filters';
 import { InboxRow } from './components/inbox-row';
 import { useDesk } from './desk-context';
 import { useDeskKeys } from './desk-keys';
@@ -26,6 +29,16 @@ import {
 } from './inbox-url';
 import { staffNewTicketPath, staffTicketPath } from './staff-paths';
 import classes from './components/inbox.module.css';
+
+/**
+ * The filters' panel (Mantine's selects and the date picker) comes when it is opened, or with the
+ * inbox when the address already filters: the list needs none of its code.
+ */
+const InboxFilterPanel = lazy(() =>
+  Promise.all([import('./components/inbox-filters'), loadRestStyles()]).then(([m]) => ({
+    default: m.InboxFilterPanel,
+  })),
+);
 
 /** The row links of the list, in order: j/k move the focus among them. */
 const rowLinks = (list: HTMLElement | null) =>
@@ -49,12 +62,21 @@ export default function InboxPage() {
   const options = useDeskOptions(company);
   const assign = useUpdateTicket(company);
   const [showFilters, setShowFilters] = useState(() => activeFilterCount(filters) > 0);
+  // Filtered from the start: the list waits for the panel above it, so it does not move down when it comes.
+  const [isFilteredAtStart] = useState(showFilters);
   const [notice, setNotice] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   usePageTitle(t(`views.${filters.view}`));
 
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  // A screen of rows first, the rest a batch per frame: 50 rows at once held a slow phone's first paint.
+  const shown = useProgressiveCount(items.length);
+  // The list (or its empty or error state) is the page's main content: what waited for it may load.
+  const isSettled = !query.isPending;
+  useEffect(() => {
+    if (isSettled) contentShown();
+  }, [isSettled]);
   const first = query.data?.pages[0];
   const counts = unread.data?.counts ?? first?.counts;
   const cap = unread.data?.countCap ?? first?.countCap ?? Infinity;
@@ -62,8 +84,12 @@ export default function InboxPage() {
   const countText = (n: number) => (n >= cap ? `${formatNumber(cap, lang)}+` : formatNumber(n, lang));
 
   const apply = (next: InboxFilters) => void setParams(searchFromFilters(next));
-  const filterLink = (key: 'company' | 'contact', id: number) =>
-    `${location.pathname}${searchFromFilters({ ...filters, [key]: id })}`;
+  // Stable while the list is the same, so rows already drawn are not drawn again (InboxRow is memoised).
+  const filterLink = useCallback(
+    (key: 'company' | 'contact', id: number) =>
+      `${location.pathname}${searchFromFilters({ ...filters, [key]: id })}`,
+    [location.pathname, filters],
+  );
   const names = useMemo(() => namesOf(items, filters), [items, filters]);
 
   const focusedItem = (): InboxItem | undefined => {
@@ -114,6 +140,44 @@ export default function InboxPage() {
     const q = String(new FormData(e.currentTarget).get('q') ?? '');
     apply({ ...filters, q });
   };
+
+  const filterPanel = showFilters && (
+    <InboxFilterPanel filters={filters} options={options.data} names={names} onChange={apply} />
+  );
+  const list = query.isPending ? (
+    <ListLoading />
+  ) : query.isError ? (
+    <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />
+  ) : items.length === 0 ? (
+    <ListEmpty text={filters.q ? t('inbox.nothingFound') : t('inbox.empty')} />
+  ) : (
+    <>
+      <ul
+        className={classes.list}
+        ref={listRef}
+        aria-label={t(`views.${filters.view}`)}
+        data-testid="inbox-list"
+      >
+        {items.slice(0, shown).map((item) => (
+          <InboxRow key={item.id} item={item} company={company} search={search} filterLink={filterLink} />
+        ))}
+      </ul>
+      {query.hasNextPage && (
+        <Group justify="center">
+          <Button
+            variant="default"
+            onClick={() => void query.fetchNextPage()}
+            loading={query.isFetchingNextPage}
+          >
+            {t('inbox.loadMore')}
+          </Button>
+        </Group>
+      )}
+      <Text size="xs" c="dimmed" ta="center">
+        {t('inbox.hint')}
+      </Text>
+    </>
+  );
 
   return (
     <Stack gap="sm">
@@ -184,41 +248,15 @@ export default function InboxPage() {
           <span className={classes.filtersLabel}>{t('inbox.filters')}</span>
         </Button>
       </Group>
-      {showFilters && (
-        <InboxFilterPanel filters={filters} options={options.data} names={names} onChange={apply} />
-      )}
-      {query.isPending ? (
-        <ListLoading />
-      ) : query.isError ? (
-        <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />
-      ) : items.length === 0 ? (
-        <ListEmpty text={filters.q ? t('inbox.nothingFound') : t('inbox.empty')} />
+      {isFilteredAtStart ? (
+        <Suspense fallback={<ListLoading />}>
+          {filterPanel}
+          {list}
+        </Suspense>
       ) : (
         <>
-          <ul
-            className={classes.list}
-            ref={listRef}
-            aria-label={t(`views.${filters.view}`)}
-            data-testid="inbox-list"
-          >
-            {items.map((item) => (
-              <InboxRow key={item.id} item={item} company={company} search={search} filterLink={filterLink} />
-            ))}
-          </ul>
-          {query.hasNextPage && (
-            <Group justify="center">
-              <Button
-                variant="default"
-                onClick={() => void query.fetchNextPage()}
-                loading={query.isFetchingNextPage}
-              >
-                {t('inbox.loadMore')}
-              </Button>
-            </Group>
-          )}
-          <Text size="xs" c="dimmed" ta="center">
-            {t('inbox.hint')}
-          </Text>
+          <Suspense fallback={null}>{filterPanel}</Suspense>
+          {list}
         </>
       )}
     </Stack>

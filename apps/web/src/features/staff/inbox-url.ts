@@ -1,4 +1,5 @@
-import { inboxViews, type InboxView, type QueryOf, type staffInboxRoutes } from '@sportello/contracts';
+import type { QueryOf, staffInboxRoutes } from '@sportello/contracts';
+import { inboxViews, type InboxView } from '@sportello/contracts/staff-views';
 
 /** What the inbox route is asked, but for the page's cursor and size. */
 export type InboxApiQuery = Omit<QueryOf<typeof staffInboxRoutes.list>, 'cursor' | 'limit'>;

@@ -1,40 +1,56 @@
-import { useEffect, useMemo, useState } from 'react';
-import {
-  Alert,
-  Anchor,
-  Avatar,
-  Box,
-  Button,
-  Group,
-  Menu,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Alert, Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconKeyboard, IconLogout, IconSettings } from '@tabler/icons-react';
-import { PreferencesDialog } from './preferences/preferences-dialog';
-import { useQuery } from '@tanstack/react-query';
+import { IconChevronDown, IconLanguage, IconSettings } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { onStaffUnauthorized } from '../../lib/api-client';
 import { headerColors, usePortalBranding } from '../../lib/branding';
+import { loadRestAfterContent, loadRestStyles } from '../../app/styles/load-rest-styles';
+import { importAfterContent } from '../../lib/first-content';
 import { portalSettingsQuery } from '../../lib/tenant';
 import { setDisplayTimeZone } from '../../lib/time-zone';
-import { LanguagePicker } from '../../ui/language-picker';
+import { LANGUAGES } from '../../i18n';
 import { PortalLogo } from '../../ui/portal-logo';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
+import { inboxQuery } from './api/inbox';
 import { staffMeQuery } from './api/me';
+import { deskOptionsQuery } from './api/options';
 import { staffToken, useStaffLogout } from './api/session';
-import { useUnreadPolling } from './api/unread';
-import { ShortcutsHelp } from './components/shortcuts-help';
-import { DeskContext, type Desk } from './desk-context';
+import { unreadQuery, useUnreadPolling } from './api/unread';
+import { DeskContext, initial, type Desk } from './desk-context';
 import { useDeskKeys } from './desk-keys';
 import { useStaffT } from './i18n';
+import { filtersFromSearch, inboxQueryOf } from './inbox-url';
 import { staffPath } from './staff-paths';
 import classes from './staff.module.css';
 
-const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+/** A part drawn with Mantine's styles beyond the first paint's (load-rest-styles.ts). */
+const withRestStyles = <T,>(load: () => Promise<T>): Promise<T> =>
+  Promise.all([load(), loadRestStyles()]).then(([m]) => m);
+
+/*
+ * The header's two menus (Mantine's Menu, Popover and floating-ui) with the preferences dialog, and the
+ * shortcuts' help, come after the inbox's first paint (lib/first-content): until then the header shows
+ * the menus' buttons as they look, text only.
+ */
+const LanguagePicker = lazy(() =>
+  importAfterContent(() => withRestStyles(() => import('../../ui/language-picker'))).then((m) => ({
+    default: m.LanguagePicker,
+  })),
+);
+const UserMenu = lazy(() =>
+  importAfterContent(() => withRestStyles(() => import('./components/user-menu'))).then((m) => ({
+    default: m.UserMenu,
+  })),
+);
+const ShortcutsHelp = lazy(() =>
+  withRestStyles(() => import('./components/shortcuts-help')).then((m) => ({ default: m.ShortcutsHelp })),
+);
+
+/** The inbox's address (its view and filters are in the query), not the desk's other pages. */
+const INBOX_PATH = /^\/[^/]+\/staff\/?$/i;
 
 /**
  * The desk's layout and guard: no staff token → the portal's staff sign-in; then who the agent is and
@@ -48,6 +64,23 @@ export function StaffShell() {
   const me = useQuery({ ...staffMeQuery(), enabled: !isSignedOut });
   const settings = useQuery({ ...portalSettingsQuery(company), retry: false });
   const [isHelpOpen, help] = useDisclosure(false);
+  // The help's code comes when first asked for, and stays (its closing animation plays).
+  const [hasOpenedHelp, setHasOpenedHelp] = useState(false);
+  if (isHelpOpen && !hasOpenedHelp) setHasOpenedHelp(true);
+
+  // On the inbox, its first page, counts and options are asked for with who the agent is, not after.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (isSignedOut || !INBOX_PATH.test(location.pathname)) return;
+    const filters = filtersFromSearch(new URLSearchParams(location.search));
+    void queryClient.prefetchInfiniteQuery(inboxQuery(company, inboxQueryOf(filters)));
+    void queryClient.prefetchQuery(unreadQuery(company));
+    void queryClient.prefetchQuery(deskOptionsQuery(company));
+    // Once, as the desk opens: the inbox's own queries take over.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // The styles and texts beyond the first paint's, for the menus, dialogs and pages: after the inbox.
+  useEffect(() => loadRestAfterContent(), []);
 
   // A 401 on any staff call (expired or revoked session): api-client already forgot the token.
   useEffect(() => onStaffUnauthorized(() => setIsSignedOut(true)), []);
@@ -111,8 +144,14 @@ export function StaffShell() {
                 <span className={classes.adminLabel}>{t('admin.link')}</span>
               </Anchor>
             )}
-            <LanguagePicker />
-            {me.data && <UserMenu name={me.data.displayName} email={me.data.email} onHelp={help.open} />}
+            <Suspense fallback={<LanguageFace />}>
+              <LanguagePicker />
+            </Suspense>
+            {me.data && (
+              <Suspense fallback={<UserFace name={me.data.displayName} />}>
+                <UserMenu name={me.data.displayName} email={me.data.email} onHelp={help.open} />
+              </Suspense>
+            )}
           </Group>
         </Group>
       </Box>
@@ -133,7 +172,11 @@ export function StaffShell() {
           </DeskContext.Provider>
         )}
       </Box>
-      <ShortcutsHelp opened={isHelpOpen} onClose={help.close} />
+      {hasOpenedHelp && (
+        <Suspense fallback={null}>
+          <ShortcutsHelp opened={isHelpOpen} onClose={help.close} />
+        </Suspense>
+      )}
     </Box>
   );
 }
@@ -144,48 +187,29 @@ function UnreadPoller({ company }: { company: string }) {
   return null;
 }
 
-function UserMenu({ name, email, onHelp }: { name: string; email: string; onHelp: () => void }) {
-  const { t } = useStaffT();
-  const { company = '' } = useParams();
-  const navigate = useNavigate();
-  const logout = useStaffLogout();
-  const [prefsOpen, setPrefsOpen] = useState(false);
+/** The language menu's button as it looks, before its menu's code is here. */
+function LanguageFace() {
+  const { i18n } = useTranslation();
+  const current = LANGUAGES.find((l) => l.value === i18n.language) ?? LANGUAGES[0];
   return (
-    <>
-      <PreferencesDialog opened={prefsOpen} onClose={() => setPrefsOpen(false)} />
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <UnstyledButton className={classes.userButton} aria-label={t('shell.userMenu', { name })}>
-            <Avatar radius="xl" size={30} color="gray" variant="filled" aria-hidden>
-              {initial(name)}
-            </Avatar>
-            <span className={classes.userName} aria-hidden>
-              {name}
-            </span>
-            <IconChevronDown size={14} aria-hidden />
-          </UnstyledButton>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Label>{email}</Menu.Label>
-          <Menu.Item leftSection={<IconKeyboard size={16} aria-hidden />} onClick={onHelp}>
-            {t('shortcuts.title')}
-          </Menu.Item>
-          <Menu.Item leftSection={<IconSettings size={16} aria-hidden />} onClick={() => setPrefsOpen(true)}>
-            {t('preferences.title')}
-          </Menu.Item>
-          <Menu.Item
-            leftSection={<IconLogout size={16} aria-hidden />}
-            onClick={() =>
-              logout.mutate(undefined, {
-                onSettled: () => void navigate(staffPath(company, 'login'), { replace: true }),
-              })
-            }
-          >
-            {t('shell.signOut')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-    </>
+    <span className={classes.languageFace}>
+      <IconLanguage size={20} aria-hidden />
+      <span className={classes.languageCode}>{current.value.slice(0, 2).toUpperCase()}</span>
+      <IconChevronDown size={14} aria-hidden />
+    </span>
+  );
+}
+
+/** The user menu's button as it looks, before its menu's code is here. */
+function UserFace({ name }: { name: string }) {
+  return (
+    <span className={classes.userButton}>
+      <span className={classes.avatarFace} aria-hidden>
+        {initial(name)}
+      </span>
+      <span className={classes.userName}>{name}</span>
+      <IconChevronDown size={14} aria-hidden />
+    </span>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type UnreadAnswer } from '@sportello/contracts';
 import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../lib/api-client';
@@ -56,11 +56,14 @@ export function useUnreadPolling(company: string): void {
   }, [company, hasData, queryClient]);
 }
 
-/** The counts as last heard (the shell's useUnreadPolling keeps them current). */
-export const useUnreadQuery = (company: string) =>
-  useQuery({
+/** The counts now (no wait). */
+export const unreadQuery = (company: string) =>
+  queryOptions({
     queryKey: staffKeys.unread(company),
     queryFn: ({ signal }) =>
       call(staffDeskRoutes.unread, { params: { company }, query: { wait: 0 }, signal }),
     staleTime: Infinity,
   });
+
+/** The counts as last heard (the shell's useUnreadPolling keeps them current). */
+export const useUnreadQuery = (company: string) => useQuery(unreadQuery(company));

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Anchor, Badge, Group, Text, VisuallyHidden } from '@mantine/core';
 import type { InboxItem } from '@sportello/contracts';
 import { Link } from 'react-router';
@@ -11,7 +12,7 @@ import classes from './inbox.module.css';
  * One ticket of the inbox: unread marker, number and title (the link that opens it), who and what,
  * and when it last moved. The company and the contact are links that narrow the inbox to them.
  */
-export function InboxRow({
+export const InboxRow = memo(function InboxRow({
   item,
   company,
   search,
@@ -87,4 +88,4 @@ export function InboxRow({
       </div>
     </li>
   );
-}
+});

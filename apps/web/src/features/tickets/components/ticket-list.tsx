@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TicketListItem } from '@sportello/contracts';
 import { contentShown } from '../../../lib/first-content';
+import { useProgressiveCount } from '../../../ui/progressive-count';
 import { ListStates, type ListQueryState } from '../../../ui/list-states';
 import { TicketRow, type TicketListName } from './ticket-row';
 import classes from './tickets.module.css';
@@ -18,32 +19,6 @@ export interface TicketListProps {
   from?: TicketListName;
   /** Ids of tickets with an unread public message (issue 16). */
   unread?: ReadonlySet<number> | undefined;
-}
-
-/** Rows of the first paint (what a laptop screen shows, and more); the rest follow in batches. */
-export const FIRST_ROWS = 10;
-const BATCH_ROWS = 15;
-
-/**
- * How many rows to render now: a long list paints its first screen at once and the rest a batch per
- * frame, so no single long task holds the page (hundreds of rows take a second on a slow phone). Rows
- * already shown are memoised and not rendered again when the next batch arrives.
- */
-function useProgressiveCount(total: number): number {
-  const [shown, setShown] = useState(FIRST_ROWS);
-  useEffect(() => {
-    if (shown >= total) return;
-    // After the next paint, not before it: the frame with the first rows goes out first.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setShown((n) => n + BATCH_ROWS), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [shown, total]);
-  return Math.min(shown, total);
 }
 
 /** Loading, error and empty states, then the rows (each a link to its ticket). */
