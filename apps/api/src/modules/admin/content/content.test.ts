@@ -6,12 +6,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
-import { multipartFile, seedPersonas } from '../../../test/personas';
+import { type TestApp } from '../../../test/harness';
+import { multipartFile } from '../../../test/personas';
 import { bearer, tokenFor } from '../../../test/seed';
-import { staffMember } from '../../staff/staff.fixture';
+import { ADMIN, entityHelpers, entityWorld, V1 } from '../../../test/entity-kit';
 
 let t: TestApp;
 let write = '';
@@ -21,32 +20,17 @@ let admin: Record<string, string>;
 let admin2: Record<string, string>;
 let agent: Record<string, string>;
 
-async function createKey(portal: string, name: string, scopes: string[]) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/admin/portals/${portal}/keys`,
-    headers: bearer(TEST_ADMIN_KEY),
-    payload: { name, scopes },
-  });
-  return res.json() as { id: number; secret: string };
-}
-
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedPersonas(t);
-  write = (await createKey('acme', 'back office', ['read', 'write'])).secret;
-  readOnly = (await createKey('acme', 'reader', ['read'])).secret;
-  betaKey = (await createKey('beta', 'beta', ['read', 'write'])).secret;
-  admin = await staffMember(t, 'acme', 'boss@acme.example', 'admin');
-  admin2 = await staffMember(t, 'acme', 'boss2@acme.example', 'admin');
-  agent = await staffMember(t, 'acme', 'luca@acme.example');
+  ({ t, write, readOnly, betaKey, admin, admin2, agent } = await entityWorld({
+    readOnly: true,
+    admin2: true,
+  }));
 });
 afterAll(async () => {
   await t?.close();
 });
+const { call, rows, count } = entityHelpers(() => t);
 
-const V1 = '/api/integration/v1';
-const ADMIN = '/api/staff/portals/acme/admin';
 const pdfBytes = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`);
 const pdf64 = (text: string) => pdfBytes(text).toString('base64');
 /** A real one-page PDF: signing stamps it and adds the audit page. */
@@ -55,26 +39,6 @@ async function realPdf(): Promise<Buffer> {
   doc.addPage([595, 842]);
   return Buffer.from(await doc.save());
 }
-
-const call = (
-  method: InjectOptions['method'],
-  url: string,
-  who: string | Record<string, string>,
-  payload?: unknown,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: typeof who === 'string' ? bearer(who) : who,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-
-const rows = async <T>(q: ReturnType<typeof sql>) =>
-  ((await t.ctx.database.db.execute(q)) as unknown as { rows: T[] }).rows;
-const count = async (table: string, where = 'true') =>
-  Number(
-    (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table} where ${where}`)))[0]!.n,
-  );
 
 /** Everything a refused request must leave as it was. */
 const snapshot = async () => ({

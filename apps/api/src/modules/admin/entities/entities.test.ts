@@ -4,15 +4,14 @@
  * is a 4xx {code, message} that changes nothing.
  */
 import { sql } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKeyScope } from '@sportello/contracts';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
 import { seedPersonas } from '../../../test/personas';
 import { bearer, tokenFor } from '../../../test/seed';
-import { lastEmailTo, staffMember } from '../../staff/staff.fixture';
+import { lastEmailTo } from '../../staff/staff.fixture';
 import { csvCell } from './audit.service';
 import { redact } from './entities.service';
+import { ADMIN, entityHelpers, entityWorld, V1 } from '../../../test/entity-kit';
 
 let t: TestApp;
 let write = '';
@@ -22,57 +21,17 @@ let writeKeyId = 0;
 let admin: Record<string, string>;
 let agent: Record<string, string>;
 
-async function createKey(portal: string, name: string, scopes: ApiKeyScope[]) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/admin/portals/${portal}/keys`,
-    headers: bearer(TEST_ADMIN_KEY),
-    payload: { name, scopes },
-  });
-  return res.json() as { id: number; secret: string };
-}
-
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedPersonas(t);
-  const w = await createKey('acme', '=SUM(1+1) back office', ['read', 'write']);
-  write = w.secret;
-  writeKeyId = w.id;
-  readOnly = (await createKey('acme', 'reader', ['read'])).secret;
-  betaKey = (await createKey('beta', 'beta', ['read', 'write'])).secret;
-  admin = await staffMember(t, 'acme', 'boss@acme.example', 'admin');
-  agent = await staffMember(t, 'acme', 'luca@acme.example');
+  ({ t, write, readOnly, betaKey, writeKeyId, admin, agent } = await entityWorld({
+    writeKeyName: '=SUM(1+1) back office',
+    readOnly: true,
+  }));
 });
 afterAll(async () => {
   await t?.close();
 });
+const { call, rows, count } = entityHelpers(() => t);
 
-const V1 = '/api/integration/v1';
-const ADMIN = '/api/staff/portals/acme/admin';
-const call = (
-  method: InjectOptions['method'],
-  url: string,
-  secret: string | Record<string, string>,
-  payload?: unknown,
-  headers: Record<string, string> = {},
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...(typeof secret === 'string' ? bearer(secret) : secret), ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-
-const rows = async <T>(q: ReturnType<typeof sql>) =>
-  (
-    (await t.ctx.database.db.execute(q)) as unknown as {
-      rows: T[];
-    }
-  ).rows;
-const count = async (table: string, where = 'true') =>
-  Number(
-    (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table} where ${where}`)))[0]!.n,
-  );
 const eventsOf = (type: string) =>
   rows<{ type: string; source: unknown; data: unknown }>(
     sql`select type, source, data from events where type = ${type} order by id`,

@@ -7,13 +7,12 @@
  * another portal's key are refused.
  */
 import { sql } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKeyScope, PublicFileEntity } from '@sportello/contracts';
+import type { PublicFileEntity } from '@sportello/contracts';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
 import { multipartFile, seedPersonas } from '../../../test/personas';
 import { bearer, tokenFor } from '../../../test/seed';
-import { staffMember } from '../../staff/staff.fixture';
+import { ADMIN, entityHelpers, entityWorld, V1 } from '../../../test/entity-kit';
 
 let t: TestApp;
 let write = '';
@@ -22,59 +21,13 @@ let admin: Record<string, string>;
 let admin2: Record<string, string>;
 let agent: Record<string, string>;
 
-async function createKey(portal: string, name: string, scopes: ApiKeyScope[]) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/admin/portals/${portal}/keys`,
-    headers: bearer(TEST_ADMIN_KEY),
-    payload: { name, scopes },
-  });
-  return res.json() as { id: number; secret: string };
-}
-
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedPersonas(t);
-  write = (await createKey('acme', 'back office', ['read', 'write'])).secret;
-  betaKey = (await createKey('beta', 'beta', ['read', 'write'])).secret;
-  admin = await staffMember(t, 'acme', 'boss@acme.example', 'admin');
-  admin2 = await staffMember(t, 'acme', 'boss2@acme.example', 'admin');
-  agent = await staffMember(t, 'acme', 'luca@acme.example');
+  ({ t, write, betaKey, admin, admin2, agent } = await entityWorld({ admin2: true }));
 });
 afterAll(async () => {
   await t?.close();
 });
-
-const V1 = '/api/integration/v1';
-const ADMIN = '/api/staff/portals/acme/admin';
-const call = (
-  method: InjectOptions['method'],
-  url: string,
-  who: string | Record<string, string>,
-  payload?: unknown,
-  headers: Record<string, string> = {},
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: { ...(typeof who === 'string' ? bearer(who) : who), ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-
-const rows = async <T>(q: ReturnType<typeof sql>) =>
-  ((await t.ctx.database.db.execute(q)) as unknown as { rows: T[] }).rows;
-const count = async (table: string, where = 'true') =>
-  Number(
-    (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table} where ${where}`)))[0]!.n,
-  );
-const eventTypes = async (prefix: string) =>
-  (
-    await rows<{ type: string }>(sql`select type from events where type like ${prefix + '%'} order by id`)
-  ).map((r) => r.type);
-const auditOf = async (entity: string) =>
-  rows<{ entity_id: string; action: string; actor_type: string }>(
-    sql`select entity_id, action, actor_type from audit_log where entity = ${entity} order by id`,
-  );
+const { call, rows, count, eventTypes, auditOf } = entityHelpers(() => t);
 
 /** Everything a refused request must leave as it was. */
 const snapshot = async () => ({

@@ -6,13 +6,9 @@
  * cannot change tags.
  */
 import { sql } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKeyScope } from '@sportello/contracts';
-import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
-import { seedPersonas } from '../../../test/personas';
-import { bearer } from '../../../test/seed';
-import { staffMember } from '../../staff/staff.fixture';
+import { type TestApp } from '../../../test/harness';
+import { ADMIN, entityHelpers, entityWorld, V1 } from '../../../test/entity-kit';
 
 let t: TestApp;
 let write = '';
@@ -21,50 +17,14 @@ let betaKey = '';
 let admin: Record<string, string>;
 let agent: Record<string, string>;
 
-async function createKey(portal: string, name: string, scopes: ApiKeyScope[]) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/admin/portals/${portal}/keys`,
-    headers: bearer(TEST_ADMIN_KEY),
-    payload: { name, scopes },
-  });
-  return res.json() as { id: number; secret: string };
-}
-
 beforeAll(async () => {
-  t = await createTestApp();
-  await seedPersonas(t);
-  write = (await createKey('acme', 'back office', ['read', 'write'])).secret;
-  readOnly = (await createKey('acme', 'reader', ['read'])).secret;
-  betaKey = (await createKey('beta', 'beta', ['read', 'write'])).secret;
-  admin = await staffMember(t, 'acme', 'boss@acme.example', 'admin');
-  agent = await staffMember(t, 'acme', 'luca@acme.example');
+  ({ t, write, readOnly, betaKey, admin, agent } = await entityWorld({ readOnly: true }));
 });
 afterAll(async () => {
   await t?.close();
 });
+const { call, rows, count } = entityHelpers(() => t);
 
-const V1 = '/api/integration/v1';
-const ADMIN = '/api/staff/portals/acme/admin';
-const call = (
-  method: InjectOptions['method'],
-  url: string,
-  secret: string | Record<string, string>,
-  payload?: unknown,
-) =>
-  t.app.inject({
-    method,
-    url,
-    headers: typeof secret === 'string' ? bearer(secret) : secret,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-
-const rows = async <T>(q: ReturnType<typeof sql>) =>
-  ((await t.ctx.database.db.execute(q)) as unknown as { rows: T[] }).rows;
-const count = async (table: string, where = 'true') =>
-  Number(
-    (await rows<{ n: number }>(sql.raw(`select count(*)::int as n from ${table} where ${where}`)))[0]!.n,
-  );
 const eventsOf = async (prefix: string) =>
   rows<{ type: string; source: unknown; data: unknown }>(
     sql`select type, source, data from events where type like ${prefix + '%'} order by id`,
