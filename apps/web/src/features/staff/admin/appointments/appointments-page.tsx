@@ -24,7 +24,6 @@ import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/rout
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDeskOptions } from '../../api/options';
 import { staffKeys } from '../../api/keys';
@@ -32,6 +31,7 @@ import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 type Day = (typeof DAYS)[number];
@@ -92,51 +92,51 @@ function LinksPanel() {
           {t('catalog.appointments.newLink')}
         </Button>
       </Group>
-      {links.isPending ? (
-        <ListLoading />
-      ) : links.isError ? (
-        <ListError onRetry={() => void links.refetch()} message={errorText(links.error, t)} />
-      ) : links.data.items.length === 0 ? (
-        <ListEmpty text={t('catalog.appointments.noLinks')} />
-      ) : (
-        <TableScroll minWidth={560}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalog.appointments.title')}</Table.Th>
-                <Table.Th>{t('catalog.appointments.agent')}</Table.Th>
-                <Table.Th>{t('catalog.appointments.duration')}</Table.Th>
-                <Table.Th>{t('catalog.appointments.daysAhead')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {links.data.items.map((l) => (
-                <Table.Tr key={l.eventKey}>
-                  <Table.Td>
-                    <Stack gap={0}>
-                      <Anchor component="button" type="button" onClick={() => setEditing(l)} ta="left">
-                        {l.title}
-                      </Anchor>
-                      <Anchor
-                        href={`/appointments/${encodeURIComponent(company)}/${l.eventKey}`}
-                        target="_blank"
-                        size="xs"
-                      >
-                        {t('catalog.appointments.publicPage')}
-                      </Anchor>
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>{agentName(l.agentId)}</Table.Td>
-                  <Table.Td>
-                    {t('catalog.appointments.minutes', { count: l.defaultDurationMinutes })}
-                  </Table.Td>
-                  <Table.Td>{l.daysAhead}</Table.Td>
+      <QueryStates
+        query={links}
+        isEmpty={(data) => data.items.length === 0}
+        empty={t('catalog.appointments.noLinks')}
+      >
+        {(data) => (
+          <TableScroll minWidth={560}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('catalog.appointments.title')}</Table.Th>
+                  <Table.Th>{t('catalog.appointments.agent')}</Table.Th>
+                  <Table.Th>{t('catalog.appointments.duration')}</Table.Th>
+                  <Table.Th>{t('catalog.appointments.daysAhead')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((l) => (
+                  <Table.Tr key={l.eventKey}>
+                    <Table.Td>
+                      <Stack gap={0}>
+                        <Anchor component="button" type="button" onClick={() => setEditing(l)} ta="left">
+                          {l.title}
+                        </Anchor>
+                        <Anchor
+                          href={`/appointments/${encodeURIComponent(company)}/${l.eventKey}`}
+                          target="_blank"
+                          size="xs"
+                        >
+                          {t('catalog.appointments.publicPage')}
+                        </Anchor>
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td>{agentName(l.agentId)}</Table.Td>
+                    <Table.Td>
+                      {t('catalog.appointments.minutes', { count: l.defaultDurationMinutes })}
+                    </Table.Td>
+                    <Table.Td>{l.daysAhead}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
     </Stack>
   );
 }
@@ -356,55 +356,55 @@ function BookingsPanel() {
           onChange={(e) => setAll(e.currentTarget.checked)}
         />
       </Group>
-      {bookings.isPending ? (
-        <ListLoading />
-      ) : bookings.isError ? (
-        <ListError onRetry={() => void bookings.refetch()} message={errorText(bookings.error, t)} />
-      ) : bookings.data.items.length === 0 ? (
-        <ListEmpty text={t('catalog.appointments.noBookings')} />
-      ) : (
-        <TableScroll minWidth={640}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalog.appointments.when')}</Table.Th>
-                <Table.Th>{t('catalog.appointments.link')}</Table.Th>
-                <Table.Th>{t('catalog.appointments.customer')}</Table.Th>
-                <Table.Th>{t('catalog.appointments.status')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {bookings.data.items.map((b) => (
-                <Table.Tr key={b.id}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(b.start)}</Table.Td>
-                  <Table.Td>{b.title}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {b.firstName} {b.lastName}
-                      {b.companyName ? ` · ${b.companyName}` : ''}
-                    </Text>
-                    <Text size="xs">{[b.email, b.phone].filter(Boolean).join(' · ')}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {/* Teal, not green: Mantine's darkest green reaches 4.3:1 on white, under AA. */}
-                    <Badge variant="outline" color={b.status === 'booked' ? 'teal.9' : 'gray.7'}>
-                      {t(`catalog.appointments.statuses.${b.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {b.status === 'booked' && (
-                      <Button size="xs" variant="default" color="red" onClick={() => setConfirm(b)}>
-                        {t('catalog.appointments.cancelBooking')}
-                      </Button>
-                    )}
-                  </Table.Td>
+      <QueryStates
+        query={bookings}
+        isEmpty={(data) => data.items.length === 0}
+        empty={t('catalog.appointments.noBookings')}
+      >
+        {(data) => (
+          <TableScroll minWidth={640}>
+            <Table verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('catalog.appointments.when')}</Table.Th>
+                  <Table.Th>{t('catalog.appointments.link')}</Table.Th>
+                  <Table.Th>{t('catalog.appointments.customer')}</Table.Th>
+                  <Table.Th>{t('catalog.appointments.status')}</Table.Th>
+                  <Table.Th />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((b) => (
+                  <Table.Tr key={b.id}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(b.start)}</Table.Td>
+                    <Table.Td>{b.title}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {b.firstName} {b.lastName}
+                        {b.companyName ? ` · ${b.companyName}` : ''}
+                      </Text>
+                      <Text size="xs">{[b.email, b.phone].filter(Boolean).join(' · ')}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {/* Teal, not green: Mantine's darkest green reaches 4.3:1 on white, under AA. */}
+                      <Badge variant="outline" color={b.status === 'booked' ? 'teal.9' : 'gray.7'}>
+                        {t(`catalog.appointments.statuses.${b.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {b.status === 'booked' && (
+                        <Button size="xs" variant="default" color="red" onClick={() => setConfirm(b)}>
+                          {t('catalog.appointments.cancelBooking')}
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       <Modal
         opened={confirm !== null}
         onClose={() => setConfirm(null)}

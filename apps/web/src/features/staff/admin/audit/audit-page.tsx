@@ -26,12 +26,12 @@ import { useSearchParams } from 'react-router';
 import { call, downloadFrom } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 type AuditFilters = Pick<AuditQuery, 'entity' | 'action' | 'actorType' | 'entityId' | 'from' | 'to'>;
 
@@ -163,36 +163,32 @@ export default function AuditPage() {
           onChange={(e) => set('to', e.currentTarget.value)}
         />
       </Group>
-      {query.isPending ? (
-        <ListLoading />
-      ) : query.isError ? (
-        <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />
-      ) : items.length === 0 ? (
-        <ListEmpty text={t('audit.empty')} />
-      ) : (
-        <TableScroll minWidth={640}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('audit.when')}</Table.Th>
-                <Table.Th>{t('audit.actor')}</Table.Th>
-                <Table.Th>{t('audit.action')}</Table.Th>
-                <Table.Th>{t('audit.entity')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((e) => (
-                <AuditRow
-                  key={e.id}
-                  entry={e}
-                  open={open === e.id}
-                  onToggle={() => setOpen(open === e.id ? null : e.id)}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+      <QueryStates query={query} isEmpty={() => items.length === 0} empty={t('audit.empty')}>
+        {() => (
+          <TableScroll minWidth={640}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('audit.when')}</Table.Th>
+                  <Table.Th>{t('audit.actor')}</Table.Th>
+                  <Table.Th>{t('audit.action')}</Table.Th>
+                  <Table.Th>{t('audit.entity')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((e) => (
+                  <AuditRow
+                    key={e.id}
+                    entry={e}
+                    open={open === e.id}
+                    onToggle={() => setOpen(open === e.id ? null : e.id)}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       {query.hasNextPage && (
         <Button
           variant="default"

@@ -7,7 +7,6 @@ import { entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { Link, Route, Routes, useNavigate } from 'react-router';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
@@ -16,6 +15,7 @@ import CompanyPage from './company-page';
 import ContactPage from './contact-page';
 import { peopleKeys, useCompanies } from './people-api';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 /**
  * Companies, contacts and users (issue 14 item 1): `companies` lists and searches the companies,
@@ -61,40 +61,36 @@ function CompanyList() {
         maw={420}
         type="search"
       />
-      {query.isPending ? (
-        <ListLoading />
-      ) : query.isError ? (
-        <ListError message={errorText(query.error, t)} onRetry={() => void query.refetch()} />
-      ) : items.length === 0 ? (
-        <ListEmpty text={t('people.empty')} />
-      ) : (
-        <TableScroll minWidth={320}>
-          <Table striped highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('people.companyName')}</Table.Th>
-                <Table.Th>{t('people.id')}</Table.Th>
-                <Table.Th ta="right">{t('people.contactsCount')}</Table.Th>
-                <Table.Th ta="right">{t('people.usersCount')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((c) => (
-                <Table.Tr key={c.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={adminPath(company, 'companies', String(c.id))}>
-                      {c.companyName}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{c.id}</Table.Td>
-                  <Table.Td ta="right">{c.contacts}</Table.Td>
-                  <Table.Td ta="right">{c.users}</Table.Td>
+      <QueryStates query={query} isEmpty={() => items.length === 0} empty={t('people.empty')}>
+        {() => (
+          <TableScroll minWidth={320}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('people.companyName')}</Table.Th>
+                  <Table.Th>{t('people.id')}</Table.Th>
+                  <Table.Th ta="right">{t('people.contactsCount')}</Table.Th>
+                  <Table.Th ta="right">{t('people.usersCount')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((c) => (
+                  <Table.Tr key={c.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={adminPath(company, 'companies', String(c.id))}>
+                        {c.companyName}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{c.id}</Table.Td>
+                    <Table.Td ta="right">{c.contacts}</Table.Td>
+                    <Table.Td ta="right">{c.users}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       {query.hasNextPage && (
         <Button
           variant="default"

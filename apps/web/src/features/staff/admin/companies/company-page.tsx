@@ -7,13 +7,14 @@ import { entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { Link, useParams } from 'react-router';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { ListError } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import { peopleKeys, useCompanyContacts } from './people-api';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 /** A company: its name (renamed here) and its contacts, searched, with "New contact". */
 export default function CompanyPage() {
@@ -104,41 +105,37 @@ export default function CompanyPage() {
         maw={420}
         type="search"
       />
-      {contacts.isPending ? (
-        <ListLoading />
-      ) : contacts.isError ? (
-        <ListError message={errorText(contacts.error, t)} onRetry={() => void contacts.refetch()} />
-      ) : items.length === 0 ? (
-        <ListEmpty text={t('people.empty')} />
-      ) : (
-        <TableScroll minWidth={320}>
-          <Table striped highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('people.referentName')}</Table.Th>
-                <Table.Th>{t('people.email')}</Table.Th>
-                <Table.Th ta="right">{t('people.usersCount')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((c) => (
-                <Table.Tr key={c.contactId}>
-                  <Table.Td>
-                    <Anchor
-                      component={Link}
-                      to={adminPath(company, 'companies', `${id}/contacts/${c.contactId}`)}
-                    >
-                      {c.referentName}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.email ?? ''}</Table.Td>
-                  <Table.Td ta="right">{c.users}</Table.Td>
+      <QueryStates query={contacts} isEmpty={() => items.length === 0} empty={t('people.empty')}>
+        {() => (
+          <TableScroll minWidth={320}>
+            <Table striped highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('people.referentName')}</Table.Th>
+                  <Table.Th>{t('people.email')}</Table.Th>
+                  <Table.Th ta="right">{t('people.usersCount')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((c) => (
+                  <Table.Tr key={c.contactId}>
+                    <Table.Td>
+                      <Anchor
+                        component={Link}
+                        to={adminPath(company, 'companies', `${id}/contacts/${c.contactId}`)}
+                      >
+                        {c.referentName}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.email ?? ''}</Table.Td>
+                    <Table.Td ta="right">{c.users}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       {contacts.hasNextPage && (
         <Button
           variant="default"

@@ -19,9 +19,7 @@ import { CompanyPicker } from '../company-picker';
 import { type ActivityContractEntity, type SubscriptionEntity } from '@sportello/contracts';
 import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
-import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatEuro, formatNumber } from '../../../../lib/format';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -30,6 +28,7 @@ import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { ServiceContractsPanel } from './service-contracts-panel';
 import { TagsPanel } from './tags-panel';
+import { QueryStates } from '../query-states';
 
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
 const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -103,49 +102,49 @@ function ContractsPanel({ companyId }: { companyId: number }) {
           {t('catalog.contracts.newContract')}
         </Button>
       </Group>
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.items.length === 0 ? (
-        <ListEmpty text={t('catalog.contracts.noContracts')} />
-      ) : (
-        <TableScroll minWidth={560}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalog.contracts.name')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.start')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.end')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.amount')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.activities')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((c) => (
-                <Table.Tr key={c.id}>
-                  <Table.Td>{c.name}</Table.Td>
-                  <Table.Td>{formatDate(c.start)}</Table.Td>
-                  <Table.Td>{c.end ? formatDate(c.end) : '—'}</Table.Td>
-                  <Table.Td>
-                    {amountOf(c)}{' '}
-                    <Badge variant="outline" color="gray.7" size="sm">
-                      {t(`catalog.contracts.types.${c.activityContractType}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{c.activities.length}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="default" onClick={() => setEditing(c)}>
-                      {t('catalog.contracts.edit')}
-                    </Button>
-                  </Table.Td>
+      <QueryStates
+        query={list}
+        isEmpty={(data) => data.items.length === 0}
+        empty={t('catalog.contracts.noContracts')}
+      >
+        {(data) => (
+          <TableScroll minWidth={560}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('catalog.contracts.name')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.start')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.end')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.amount')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.activities')}</Table.Th>
+                  <Table.Th />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((c) => (
+                  <Table.Tr key={c.id}>
+                    <Table.Td>{c.name}</Table.Td>
+                    <Table.Td>{formatDate(c.start)}</Table.Td>
+                    <Table.Td>{c.end ? formatDate(c.end) : '—'}</Table.Td>
+                    <Table.Td>
+                      {amountOf(c)}{' '}
+                      <Badge variant="outline" color="gray.7" size="sm">
+                        {t(`catalog.contracts.types.${c.activityContractType}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{c.activities.length}</Table.Td>
+                    <Table.Td>
+                      <Button size="xs" variant="default" onClick={() => setEditing(c)}>
+                        {t('catalog.contracts.edit')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
     </Stack>
   );
 }
@@ -383,44 +382,44 @@ function SubscriptionsPanel({ companyId }: { companyId: number }) {
           {t('catalog.contracts.newSubscription')}
         </Button>
       </Group>
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.items.length === 0 ? (
-        <ListEmpty text={t('catalog.contracts.noSubscriptions')} />
-      ) : (
-        <TableScroll minWidth={560}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalog.contracts.code')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.description')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.taxedTotal')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.advanceDate')}</Table.Th>
-                <Table.Th>{t('catalog.contracts.recurrence')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td>{s.code}</Table.Td>
-                  <Table.Td>{s.description}</Table.Td>
-                  <Table.Td>{formatEuro(s.taxedTotal, i18n.language)}</Table.Td>
-                  <Table.Td>{formatDate(s.advanceDate)}</Table.Td>
-                  <Table.Td>{t(`catalog.contracts.recurrences.${s.trigger.recurrenceType}`)}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="default" onClick={() => setEditing(s)}>
-                      {t('catalog.contracts.edit')}
-                    </Button>
-                  </Table.Td>
+      <QueryStates
+        query={list}
+        isEmpty={(data) => data.items.length === 0}
+        empty={t('catalog.contracts.noSubscriptions')}
+      >
+        {(data) => (
+          <TableScroll minWidth={560}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('catalog.contracts.code')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.description')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.taxedTotal')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.advanceDate')}</Table.Th>
+                  <Table.Th>{t('catalog.contracts.recurrence')}</Table.Th>
+                  <Table.Th />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>{s.code}</Table.Td>
+                    <Table.Td>{s.description}</Table.Td>
+                    <Table.Td>{formatEuro(s.taxedTotal, i18n.language)}</Table.Td>
+                    <Table.Td>{formatDate(s.advanceDate)}</Table.Td>
+                    <Table.Td>{t(`catalog.contracts.recurrences.${s.trigger.recurrenceType}`)}</Table.Td>
+                    <Table.Td>
+                      <Button size="xs" variant="default" onClick={() => setEditing(s)}>
+                        {t('catalog.contracts.edit')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
     </Stack>
   );
 }

@@ -31,12 +31,12 @@ import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate } from '../../../../lib/format';
 import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
 const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -100,72 +100,72 @@ export function ServiceContractsPanel({ companyId }: { companyId: number }) {
           {t('catalog.service.switchOff')}
         </Alert>
       )}
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.items.length === 0 ? (
-        <ListEmpty text={t('catalog.service.empty')} />
-      ) : (
-        <TableScroll minWidth={620}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalog.contracts.name')}</Table.Th>
-                <Table.Th>{t('catalog.service.status')}</Table.Th>
-                <Table.Th>{t('catalog.service.activeFrom')}</Table.Th>
-                <Table.Th>{t('catalog.service.activeTo')}</Table.Th>
-                <Table.Th>{t('catalog.service.packages')}</Table.Th>
-                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
-                <Table.Th pos="relative">
-                  <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((c) => (
-                <Table.Tr key={c.id}>
-                  <Table.Td>{c.name}</Table.Td>
-                  <Table.Td>
-                    <Badge
-                      variant="outline"
-                      color={c.status === 1 ? 'teal.9' : 'gray.7'}
-                      size="sm"
-                      miw="max-content"
-                    >
-                      {t(`catalog.service.statuses.${c.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{formatDate(c.activeFrom)}</Table.Td>
-                  <Table.Td>{c.activeTo ? formatDate(c.activeTo) : '—'}</Table.Td>
-                  <Table.Td>{c.packages.map((p) => p.name).join(', ') || '—'}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button
-                        size="xs"
-                        variant="default"
-                        onClick={() => setEditing(c)}
-                        aria-label={t('content.editOf', { name: c.name })}
-                      >
-                        {t('catalog.contracts.edit')}
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => setRemoving(c)}
-                        aria-label={t('catalog.service.deleteOf', { name: c.name })}
-                      >
-                        {t('catalog.contracts.delete')}
-                      </Button>
-                    </Group>
-                  </Table.Td>
+      <QueryStates
+        query={list}
+        isEmpty={(data) => data.items.length === 0}
+        empty={t('catalog.service.empty')}
+      >
+        {(data) => (
+          <TableScroll minWidth={620}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('catalog.contracts.name')}</Table.Th>
+                  <Table.Th>{t('catalog.service.status')}</Table.Th>
+                  <Table.Th>{t('catalog.service.activeFrom')}</Table.Th>
+                  <Table.Th>{t('catalog.service.activeTo')}</Table.Th>
+                  <Table.Th>{t('catalog.service.packages')}</Table.Th>
+                  {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                  <Table.Th pos="relative">
+                    <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
+                  </Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((c) => (
+                  <Table.Tr key={c.id}>
+                    <Table.Td>{c.name}</Table.Td>
+                    <Table.Td>
+                      <Badge
+                        variant="outline"
+                        color={c.status === 1 ? 'teal.9' : 'gray.7'}
+                        size="sm"
+                        miw="max-content"
+                      >
+                        {t(`catalog.service.statuses.${c.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{formatDate(c.activeFrom)}</Table.Td>
+                    <Table.Td>{c.activeTo ? formatDate(c.activeTo) : '—'}</Table.Td>
+                    <Table.Td>{c.packages.map((p) => p.name).join(', ') || '—'}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="default"
+                          onClick={() => setEditing(c)}
+                          aria-label={t('content.editOf', { name: c.name })}
+                        >
+                          {t('catalog.contracts.edit')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => setRemoving(c)}
+                          aria-label={t('catalog.service.deleteOf', { name: c.name })}
+                        >
+                          {t('catalog.contracts.delete')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       {removing && (
         <RemoveServiceContract companyId={companyId} contract={removing} onClose={() => setRemoving(null)} />
       )}

@@ -18,11 +18,11 @@ import { tagCreateSchema, type Tag } from '@sportello/contracts';
 import { contractRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 /** The tags query of the desk (the service contracts' tag picker reads the same, so it follows). */
 export const tagsKey = (company: string) => [...staffKeys.portal(company), 'admin', 'tags'] as const;
@@ -50,63 +50,59 @@ export function TagsPanel() {
       <Text size="sm" c="dimmed">
         {t('catalog.tags.hint')}
       </Text>
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.length === 0 ? (
-        <ListEmpty text={t('catalog.tags.empty')} />
-      ) : (
-        <TableScroll minWidth={300}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalog.tags.group')}</Table.Th>
-                <Table.Th>{t('catalog.tags.name')}</Table.Th>
-                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
-                <Table.Th pos="relative">
-                  <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((tag) =>
-                editing?.id === tag.id ? (
-                  <Table.Tr key={tag.id}>
-                    <Table.Td colSpan={3}>
-                      <TagForm tag={tag} onDone={() => setEditing(null)} />
-                    </Table.Td>
-                  </Table.Tr>
-                ) : (
-                  <Table.Tr key={tag.id} data-testid="tag-row">
-                    <Table.Td>{tag.tagGroupName || '—'}</Table.Td>
-                    <Table.Td>{tag.name}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap" justify="flex-end">
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={t('catalog.tags.editOf', { name: tag.name })}
-                          onClick={() => setEditing(tag)}
-                        >
-                          <IconPencil size={16} aria-hidden />
-                        </ActionIcon>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('catalog.tags.removeOf', { name: tag.name })}
-                          onClick={() => setRemoving(tag)}
-                        >
-                          <IconTrash size={16} aria-hidden />
-                        </ActionIcon>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ),
-              )}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+      <QueryStates query={list} isEmpty={(data) => data.length === 0} empty={t('catalog.tags.empty')}>
+        {(data) => (
+          <TableScroll minWidth={300}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('catalog.tags.group')}</Table.Th>
+                  <Table.Th>{t('catalog.tags.name')}</Table.Th>
+                  {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                  <Table.Th pos="relative">
+                    <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((tag) =>
+                  editing?.id === tag.id ? (
+                    <Table.Tr key={tag.id}>
+                      <Table.Td colSpan={3}>
+                        <TagForm tag={tag} onDone={() => setEditing(null)} />
+                      </Table.Td>
+                    </Table.Tr>
+                  ) : (
+                    <Table.Tr key={tag.id} data-testid="tag-row">
+                      <Table.Td>{tag.tagGroupName || '—'}</Table.Td>
+                      <Table.Td>{tag.name}</Table.Td>
+                      <Table.Td>
+                        <Group gap={4} wrap="nowrap" justify="flex-end">
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={t('catalog.tags.editOf', { name: tag.name })}
+                            onClick={() => setEditing(tag)}
+                          >
+                            <IconPencil size={16} aria-hidden />
+                          </ActionIcon>
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            aria-label={t('catalog.tags.removeOf', { name: tag.name })}
+                            onClick={() => setRemoving(tag)}
+                          >
+                            <IconTrash size={16} aria-hidden />
+                          </ActionIcon>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ),
+                )}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       <TagForm tag={null} onDone={() => undefined} />
       {removing && <RemoveTag tag={removing} onClose={() => setRemoving(null)} />}
     </Stack>

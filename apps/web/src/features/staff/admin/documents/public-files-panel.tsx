@@ -20,11 +20,11 @@ import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatFileSize } from '../../../../lib/format';
 import { FileUpload, useFileUploads, type UploadItem } from '../../../../ui/file-upload';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
@@ -57,33 +57,33 @@ export function PublicFilesPanel() {
         .map((it) => (
           <PublishForm key={it.key} item={it} onPublished={() => uploads.remove(it.key)} />
         ))}
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.items.length === 0 ? (
-        <ListEmpty text={t('content.publicFiles.empty')} />
-      ) : (
-        <TableScroll minWidth={480}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('content.publicFiles.name')}</Table.Th>
-                <Table.Th>{t('content.fileName')}</Table.Th>
-                {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
-                <Table.Th pos="relative">
-                  <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.items.map((f) => (
-                <PublicFileRow key={f.id} file={f} onRename={setRenaming} onRemove={setRemoving} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+      <QueryStates
+        query={list}
+        isEmpty={(data) => data.items.length === 0}
+        empty={t('content.publicFiles.empty')}
+      >
+        {(data) => (
+          <TableScroll minWidth={480}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('content.publicFiles.name')}</Table.Th>
+                  <Table.Th>{t('content.fileName')}</Table.Th>
+                  {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
+                  <Table.Th pos="relative">
+                    <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((f) => (
+                  <PublicFileRow key={f.id} file={f} onRename={setRenaming} onRemove={setRemoving} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       {renaming && <RenameModal file={renaming} onClose={() => setRenaming(null)} />}
       {removing && <RemoveModal file={removing} onClose={() => setRemoving(null)} />}
     </Stack>

@@ -6,7 +6,6 @@ import { accessRoutes, webhookStaffRoutes } from '@sportello/contracts/route-ref
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -14,6 +13,7 @@ import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { SecretOnce } from './secret-once';
 import { WebhookEndpointCard } from './webhook-endpoint';
+import { QueryStates } from '../query-states';
 
 /**
  * The portal's integrations (issue 14 item 5): API keys (created with scopes, the secret shown once;
@@ -114,65 +114,61 @@ function KeysPanel() {
           {error}
         </Text>
       )}
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.length === 0 ? (
-        <ListEmpty text={t('access.keys.empty')} />
-      ) : (
-        <TableScroll minWidth={640}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('access.keys.name')}</Table.Th>
-                <Table.Th>{t('access.keys.prefix')}</Table.Th>
-                <Table.Th>{t('access.keys.scopes')}</Table.Th>
-                <Table.Th>{t('access.keys.lastUsed')}</Table.Th>
-                <Table.Th>{t('access.staff.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((k) => (
-                <Table.Tr key={k.id}>
-                  <Table.Td>{k.name}</Table.Td>
-                  <Table.Td>
-                    <Code>{k.prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>{k.scopes.map((s) => t(`access.keys.scope.${s}`)).join(', ')}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : '—'}
-                  </Table.Td>
-                  <Table.Td>
-                    {k.revokedAt ? (
-                      <Badge color="gray" variant="light">
-                        {t('access.keys.revoked')}
-                      </Badge>
-                    ) : (
-                      <Group gap="xs" wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => rotate.mutate(k.id)}>
-                          {t('access.keys.rotate')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          color="red"
-                          variant="light"
-                          onClick={() => {
-                            if (window.confirm(t('access.keys.revokeConfirm', { name: k.name })))
-                              revoke.mutate(k.id);
-                          }}
-                        >
-                          {t('access.keys.revoke')}
-                        </Button>
-                      </Group>
-                    )}
-                  </Table.Td>
+      <QueryStates query={list} isEmpty={(data) => data.length === 0} empty={t('access.keys.empty')}>
+        {(data) => (
+          <TableScroll minWidth={640}>
+            <Table verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('access.keys.name')}</Table.Th>
+                  <Table.Th>{t('access.keys.prefix')}</Table.Th>
+                  <Table.Th>{t('access.keys.scopes')}</Table.Th>
+                  <Table.Th>{t('access.keys.lastUsed')}</Table.Th>
+                  <Table.Th>{t('access.staff.actions')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((k) => (
+                  <Table.Tr key={k.id}>
+                    <Table.Td>{k.name}</Table.Td>
+                    <Table.Td>
+                      <Code>{k.prefix}…</Code>
+                    </Table.Td>
+                    <Table.Td>{k.scopes.map((s) => t(`access.keys.scope.${s}`)).join(', ')}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : '—'}
+                    </Table.Td>
+                    <Table.Td>
+                      {k.revokedAt ? (
+                        <Badge color="gray" variant="light">
+                          {t('access.keys.revoked')}
+                        </Badge>
+                      ) : (
+                        <Group gap="xs" wrap="nowrap">
+                          <Button size="xs" variant="default" onClick={() => rotate.mutate(k.id)}>
+                            {t('access.keys.rotate')}
+                          </Button>
+                          <Button
+                            size="xs"
+                            color="red"
+                            variant="light"
+                            onClick={() => {
+                              if (window.confirm(t('access.keys.revokeConfirm', { name: k.name })))
+                                revoke.mutate(k.id);
+                            }}
+                          >
+                            {t('access.keys.revoke')}
+                          </Button>
+                        </Group>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
     </Stack>
   );
 }
@@ -233,15 +229,9 @@ function WebhooksPanel() {
           {error}
         </Text>
       )}
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.length === 0 ? (
-        <ListEmpty text={t('access.hooks.empty')} />
-      ) : (
-        list.data.map((w) => <WebhookEndpointCard key={w.id} endpoint={w} onChanged={refresh} />)
-      )}
+      <QueryStates query={list} isEmpty={(data) => data.length === 0} empty={t('access.hooks.empty')}>
+        {(data) => data.map((w) => <WebhookEndpointCard key={w.id} endpoint={w} onChanged={refresh} />)}
+      </QueryStates>
     </Stack>
   );
 }

@@ -25,13 +25,14 @@ import { call, downloadFrom, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatDateTime } from '../../../../lib/format';
 import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import { ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from '../documents/pickers';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 /** Filled in dark shades: white text on them keeps a 4.5:1 contrast (light green did not, nor green-9: 4.3:1). */
 const STATUS_COLOR: Record<SignatureStatus, string> = {
@@ -123,43 +124,39 @@ export default function SignaturesPage() {
         ]}
         w={{ base: '100%', sm: 220 }}
       />
-      {query.isPending ? (
-        <ListLoading />
-      ) : query.isError ? (
-        <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />
-      ) : items.length === 0 ? (
-        <ListEmpty text={t('signatures.empty')} />
-      ) : (
-        <TableScroll minWidth={560}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('signatures.document')}</Table.Th>
-                {/* The status before the contact: on a phone it stays in view. */}
-                <Table.Th>{t('signatures.status')}</Table.Th>
-                <Table.Th>{t('signatures.contact')}</Table.Th>
-                <Table.Th>{t('signatures.sentAt')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((r) => (
-                <Table.Tr key={r.documentKey}>
-                  <Table.Td>
-                    <UnstyledButton td="underline" onClick={() => setParam('request', r.documentKey)}>
-                      {r.documentName}
-                    </UnstyledButton>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <StatusBadge status={r.status} />
-                  </Table.Td>
-                  <Table.Td>{r.contactName}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</Table.Td>
+      <QueryStates query={query} isEmpty={() => items.length === 0} empty={t('signatures.empty')}>
+        {() => (
+          <TableScroll minWidth={560}>
+            <Table verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('signatures.document')}</Table.Th>
+                  {/* The status before the contact: on a phone it stays in view. */}
+                  <Table.Th>{t('signatures.status')}</Table.Th>
+                  <Table.Th>{t('signatures.contact')}</Table.Th>
+                  <Table.Th>{t('signatures.sentAt')}</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((r) => (
+                  <Table.Tr key={r.documentKey}>
+                    <Table.Td>
+                      <UnstyledButton td="underline" onClick={() => setParam('request', r.documentKey)}>
+                        {r.documentName}
+                      </UnstyledButton>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <StatusBadge status={r.status} />
+                    </Table.Td>
+                    <Table.Td>{r.contactName}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.createdAt)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
       {query.hasNextPage && (
         <Button
           variant="default"

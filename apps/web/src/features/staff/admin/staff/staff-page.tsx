@@ -17,7 +17,6 @@ import { accessRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useAdminStaff } from '../../api/admin-staff';
 import { useDeskOptions } from '../../api/options';
@@ -25,6 +24,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { QueryStates } from '../query-states';
 
 /**
  * The portal's staff (issue 14 item 5): who is on the desk with which role, status and groups; invite
@@ -109,32 +109,28 @@ export default function StaffPage() {
           {message.text}
         </Text>
       )}
-      {list.isPending ? (
-        <ListLoading />
-      ) : list.isError ? (
-        <ListError onRetry={() => void list.refetch()} message={errorText(list.error, t)} />
-      ) : list.data.length === 0 ? (
-        <ListEmpty text={t('access.staff.empty')} />
-      ) : (
-        <TableScroll minWidth={720}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('access.staff.person')}</Table.Th>
-                <Table.Th>{t('access.staff.role')}</Table.Th>
-                <Table.Th>{t('access.staff.groups')}</Table.Th>
-                <Table.Th>{t('access.staff.lastSignIn')}</Table.Th>
-                <Table.Th>{t('access.staff.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((m) => (
-                <MemberRow key={m.id} member={m} groups={groups} onDone={done} onError={failed} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
-      )}
+      <QueryStates query={list} isEmpty={(data) => data.length === 0} empty={t('access.staff.empty')}>
+        {(data) => (
+          <TableScroll minWidth={720}>
+            <Table verticalSpacing="xs">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('access.staff.person')}</Table.Th>
+                  <Table.Th>{t('access.staff.role')}</Table.Th>
+                  <Table.Th>{t('access.staff.groups')}</Table.Th>
+                  <Table.Th>{t('access.staff.lastSignIn')}</Table.Th>
+                  <Table.Th>{t('access.staff.actions')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((m) => (
+                  <MemberRow key={m.id} member={m} groups={groups} onDone={done} onError={failed} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </TableScroll>
+        )}
+      </QueryStates>
     </Stack>
   );
 }
