@@ -6,7 +6,6 @@ import {
   Button,
   Card,
   Group,
-  Modal,
   MultiSelect,
   NativeSelect,
   NumberInput,
@@ -28,7 +27,6 @@ import {
   staffDeskRoutes,
 } from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../../lib/api-client';
-import { errorText } from '../../../../lib/error-text';
 import { formatDate } from '../../../../lib/format';
 import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
 import { staffKeys } from '../../api/keys';
@@ -37,6 +35,7 @@ import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
+import { ConfirmRemove } from '../confirm-remove';
 
 /** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
 const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
@@ -541,39 +540,21 @@ function RemoveServiceContract({
   const { t } = useStaffT();
   const { company } = useDesk();
   const client = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () =>
-      call(entityStaffRoutes.deleteServiceContract, { params: { company, servicecontractid: contract.id } }),
-    onSuccess: async () => {
-      await client.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId],
-      });
-      onClose();
-    },
-  });
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ 'aria-label': t('close') }}
+    <ConfirmRemove
       title={t('catalog.service.deleteOf', { name: contract.name })}
-    >
-      <Stack gap="sm">
-        <Text>{t('catalog.service.removeConfirm', { name: contract.name })}</Text>
-        {remove.isError && (
-          <Alert color="red" role="alert" p="xs">
-            {errorText(remove.error, t)}
-          </Alert>
-        )}
-        <Group justify="end">
-          <Button variant="default" onClick={onClose}>
-            {t('catalog.cancel')}
-          </Button>
-          <Button color="red" onClick={() => remove.mutate()} loading={remove.isPending}>
-            {t('catalog.contracts.delete')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      text={t('catalog.service.removeConfirm', { name: contract.name })}
+      action={t('catalog.contracts.delete')}
+      cancel={t('catalog.cancel')}
+      onClose={onClose}
+      remove={async () => {
+        await call(entityStaffRoutes.deleteServiceContract, {
+          params: { company, servicecontractid: contract.id },
+        });
+        await client.invalidateQueries({
+          queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId],
+        });
+      }}
+    />
   );
 }

@@ -4,7 +4,6 @@ import {
   Alert,
   Button,
   Group,
-  Modal,
   Stack,
   Table,
   Text,
@@ -23,6 +22,7 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
+import { ConfirmRemove } from '../confirm-remove';
 
 /** The tags query of the desk (the service contracts' tag picker reads the same, so it follows). */
 export const tagsKey = (company: string) => [...staffKeys.portal(company), 'admin', 'tags'] as const;
@@ -192,37 +192,22 @@ function RemoveTag({ tag, onClose }: { tag: Tag; onClose: () => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
   const client = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () => call(entityStaffRoutes.deleteTag, { params: { company, tagid: tag.id } }),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: tagsKey(company) });
-      onClose();
-    },
-  });
-  const inUse = remove.error instanceof ApiRequestError && remove.error.code === 'entity_in_use';
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ 'aria-label': t('close') }}
+    <ConfirmRemove
       title={t('catalog.tags.removeOf', { name: tag.name })}
-    >
-      <Stack gap="sm">
-        <Text>{t('catalog.tags.removeConfirm', { name: tag.name })}</Text>
-        {remove.isError && (
-          <Alert color="red" role="alert" p="xs">
-            {inUse ? t('catalog.tags.inUse', { name: tag.name }) : errorText(remove.error, t)}
-          </Alert>
-        )}
-        <Group justify="end">
-          <Button variant="default" onClick={onClose}>
-            {t('catalog.cancel')}
-          </Button>
-          <Button color="red" onClick={() => remove.mutate()} loading={remove.isPending} disabled={inUse}>
-            {t('catalog.tags.remove')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      text={t('catalog.tags.removeConfirm', { name: tag.name })}
+      action={t('catalog.tags.remove')}
+      cancel={t('catalog.cancel')}
+      onClose={onClose}
+      remove={async () => {
+        await call(entityStaffRoutes.deleteTag, { params: { company, tagid: tag.id } });
+        await client.invalidateQueries({ queryKey: tagsKey(company) });
+      }}
+      explain={(e) =>
+        e instanceof ApiRequestError && e.code === 'entity_in_use'
+          ? t('catalog.tags.inUse', { name: tag.name })
+          : null
+      }
+    />
   );
 }

@@ -33,6 +33,7 @@ import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from './pickers';
 import { PublicFilesPanel } from './public-files-panel';
 import { TableScroll } from '../table-scroll';
+import { ConfirmRemove } from '../confirm-remove';
 
 /** The fields of one file to file, whatever its kind (each kind sends the ones it has). */
 interface Draft {
@@ -541,47 +542,20 @@ function RemoveModal({ item, onClose }: { item: ContentItem; onClose: () => void
   const { t } = useStaffT();
   const { company } = useDesk();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = routesOf(item.kind);
-      await call(r.remove as typeof entityStaffRoutes.deleteInvoice, {
-        params: { company, [r.id]: item.id } as { company: string; invoiceid: number },
-      });
-      await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
-      onClose();
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ 'aria-label': t('close') }}
+    <ConfirmRemove
       title={t('content.removeOf', { name: item.title })}
-    >
-      <Stack gap="sm">
-        <Text>{t('content.removeConfirm', { name: item.title })}</Text>
-        {error && (
-          <Alert color="red" role="alert" p="xs">
-            {error}
-          </Alert>
-        )}
-        <Group justify="end">
-          <Button variant="default" onClick={onClose}>
-            {t('content.cancel')}
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={busy}>
-            {t('content.remove')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      text={t('content.removeConfirm', { name: item.title })}
+      action={t('content.remove')}
+      cancel={t('content.cancel')}
+      onClose={onClose}
+      remove={async () => {
+        const r = routesOf(item.kind);
+        await call(r.remove as typeof entityStaffRoutes.deleteInvoice, {
+          params: { company, [r.id]: item.id } as { company: string; invoiceid: number },
+        });
+        await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
+      }}
+    />
   );
 }

@@ -25,6 +25,7 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
+import { ConfirmRemove } from '../confirm-remove';
 
 const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
@@ -264,46 +265,19 @@ function RemoveModal({ file, onClose }: { file: PublicFileEntity; onClose: () =>
   const { t } = useStaffT();
   const { company } = useDesk();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call(entityStaffRoutes.deletePublicFile, { params: { company, publicfileid: file.id } });
-      await queryClient.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'content', 'public-files'],
-      });
-      onClose();
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      closeButtonProps={{ 'aria-label': t('close') }}
+    <ConfirmRemove
       title={t('content.removeOf', { name: file.fileName })}
-    >
-      <Stack gap="sm">
-        <Text>{t('content.publicFiles.removeConfirm', { name: file.fileName })}</Text>
-        {error && (
-          <Alert color="red" role="alert" p="xs">
-            {error}
-          </Alert>
-        )}
-        <Group justify="end">
-          <Button variant="default" onClick={onClose}>
-            {t('content.cancel')}
-          </Button>
-          <Button color="red" onClick={() => void confirm()} loading={busy}>
-            {t('content.remove')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+      text={t('content.publicFiles.removeConfirm', { name: file.fileName })}
+      action={t('content.remove')}
+      cancel={t('content.cancel')}
+      onClose={onClose}
+      remove={async () => {
+        await call(entityStaffRoutes.deletePublicFile, { params: { company, publicfileid: file.id } });
+        await queryClient.invalidateQueries({
+          queryKey: [...staffKeys.portal(company), 'content', 'public-files'],
+        });
+      }}
+    />
   );
 }
