@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 // Two projects: the API runs in node on in-memory PGlite, the web app in jsdom.
 export default defineConfig({
   test: {
+    // Vitest's default outside watch mode is one worker less than the cores: one on a 2-core machine,
+    // where the API files then ran one at a time while most of them wait on a database or a timer.
+    maxWorkers: 2,
     projects: [
       {
         test: {

@@ -1,9 +1,9 @@
 // `npm test`'s last step: the unit tests and the browser journeys at the same time. The journeys mostly
-// wait on real time (a browser, one server, one journey at a time: about a quarter of a core), the unit
-// tests keep both cores busy: one after the other they took 11 + 8 minutes on CI's two cores, side by
-// side about the unit tests' time alone. The unit tests run at a lower priority (`nice`), so the journeys,
-// whose waits have time limits, keep the upper hand. The journeys' output streams; the unit tests' is
-// printed in one piece when they end, so the two never interleave mid-report. Fails if either fails.
+// wait on real time (a browser, one server, one journey at a time: about a quarter of a core); the unit
+// tests (two workers, vitest.config.ts) fill the cores beside them. One after the other they took 11 + 8
+// minutes on CI's two cores. The unit tests run at a lower priority (`nice`), so the journeys, whose waits
+// have time limits, keep the upper hand. The journeys' output streams; the unit tests' is printed in one
+// piece when they end, so the two never interleave mid-report. Fails if either fails.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
