@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: the API runs in node on in-memory PGlite, the web app in jsdom.
@@ -5,7 +6,7 @@ export default defineConfig({
   test: {
     // Vitest's default outside watch mode is one worker less than the cores: one on a 2-core machine,
     // where the API files then ran one at a time while most of them wait on a database or a timer.
-    maxWorkers: 2,
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
