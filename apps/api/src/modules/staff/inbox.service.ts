@@ -141,5 +141,8 @@ export async function staffTicket(
   if (!found) throw notFound('No such ticket in this portal', 'ticket_not_found');
   if (opts.markRead === false) return mapStaffDetail(ctx, found.item);
   await markRead(db, a.staffUserId, found.internalId, now);
+  // Opening is a write behind a GET (staff.routes.ts clears kept answers after other methods only): the
+  // agent's next inbox page must not wait for the NOTIFY of the read mark to show it read.
+  deskCachesOf(ctx.database).clear();
   return { ...mapStaffDetail(ctx, found.item), unread: false };
 }
