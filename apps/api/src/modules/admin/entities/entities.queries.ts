@@ -561,6 +561,62 @@ export async function ticketRefIds(
   };
 }
 
+/**
+ * The fields of a ticket that `updateTicketFields` writes by row id: the back office's everyday changes
+ * (step, assignee, group, type, next planned activity, title), each with its column and, for a
+ * reference, the table its ext id names. None of them is checked against the ticket's company, so a
+ * change of these alone needs no other field; the rest (company, creator, wiki element, number,
+ * creation date, description) go through the import's writer, which checks them together.
+ */
+export const TICKET_ROW_FIELDS = {
+  title: { column: 'title', refs: null },
+  taskTypeId: { column: 'type_id', refs: 'ticket_types' },
+  statusStepId: { column: 'status_step_id', refs: 'status_steps' },
+  assignedGroupId: { column: 'assigned_group_id', refs: 'assignee_groups' },
+  assignedUserId: { column: 'assigned_user_id', refs: 'agents' },
+  nextPlannedActivityInfo: { column: 'next_planned_activity_info', refs: null },
+} as const satisfies Partial<Record<keyof TicketEntity, { column: string; refs: string | null }>>;
+export type TicketRowField = keyof typeof TICKET_ROW_FIELDS;
+
+/**
+ * Writes the given fields of one ticket by its row id in one statement that also resolves the ext
+ * ids it names and evaluates `also` (the change's author, read by the timeline's trigger) first.
+ * Only the columns given are set, so the triggers on other columns stay quiet. Answers false, having
+ * written nothing, when a reference names nothing in the portal (the caller says which).
+ */
+export async function updateTicketFields(
+  tx: Tx,
+  portalId: number,
+  rowId: number,
+  changes: Partial<Pick<TicketEntity, TicketRowField>>,
+  also: SQL,
+): Promise<boolean> {
+  const refs: SQL[] = [sql`${also} as also`];
+  const sets: SQL[] = [];
+  const found: SQL[] = [];
+  for (const [field, value] of Object.entries(changes) as [TicketRowField, string | number | null][]) {
+    const { column, refs: table } = TICKET_ROW_FIELDS[field];
+    const col = sql.raw(column);
+    if (table === null || value === null) {
+      sets.push(sql`${col} = ${value}`);
+      continue;
+    }
+    refs.push(
+      sql`(select id from ${sql.raw(table)} where portal_id = ${portalId}::int and ext_id = ${value}::bigint) as ${col}`,
+    );
+    sets.push(sql`${col} = r.${col}`);
+    found.push(sql` and r.${col} is not null`);
+  }
+  const rows = await queryRows(
+    tx,
+    sql`with r as materialized (select ${sql.join(refs, sql`, `)})
+      update tickets t set ${sql.join(sets, sql`, `)} from r
+      where t.id = ${rowId}::int${sql.join(found)}
+      returning t.id`,
+  );
+  return rows.length === 1;
+}
+
 // ---- audit log -----------------------------------------------------------------------------------
 
 // The audit row's writer is the platform's (any module's admin change writes one).

@@ -1,7 +1,8 @@
 /**
  * Changes one by one (issue 12 item 4, issue 14): one service behind the integration API (an API key)
  * and the staff admin API (a staff user). A change runs in one transaction that writes only its rows
- * through the import's writers (so it writes nothing when nothing differs), and, when the entity did
+ * through the import's writers (so it writes nothing when nothing differs; a ticket's everyday fields,
+ * `TICKET_ROW_FIELDS`, by one statement of its own), and, when the entity did
  * change, its event and an audit-log row with the entity before and after (the same image the API
  * answers, secrets removed). With an Idempotency-Key the answer is stored in that transaction too.
  *
@@ -9,7 +10,7 @@
  * lacks is 422 `unknown_reference` naming the field (never the import's 409, which means "changed
  * while importing").
  */
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { isDeepStrictEqual } from 'node:util';
 import {
   entityErrorCodes,
@@ -92,7 +93,10 @@ import {
   readContact,
   readTicket,
   ticketRefIds,
+  TICKET_ROW_FIELDS,
+  updateTicketFields,
   type Stored,
+  type TicketRowField,
 } from './entities.queries';
 
 /** Who makes a change, and in which portal (the key's, or the staff route's). */
@@ -465,6 +469,28 @@ async function writeTicket(
   ]);
 }
 
+const isRowField = (k: string): k is TicketRowField => k in TICKET_ROW_FIELDS;
+const pick = <T, K extends keyof T>(o: T, keys: K[]): Pick<T, K> =>
+  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
+/** `updateTicketFields`, naming the first unknown reference (422) as the import's writer would. */
+async function writeTicketFields(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  rowId: number,
+  fields: TicketFields,
+  changed: TicketRowField[],
+): Promise<void> {
+  const also = changeActorSetting(changeActorOf(actor), ctx.clock.now());
+  const write = () => updateTicketFields(tx, actor.portalId, rowId, pick(fields, changed), also);
+  if (await write()) return;
+  // A reference names nothing: the references' statement says which (422)…
+  await resolveTicketRefs(tx, scopeOf(ctx, tx, actor, noHtml), fields, sql`null`);
+  // …unless it was created after the write's snapshot; then the write sees it now.
+  if (!(await write())) throw conflict('A reference of the ticket changed meanwhile; send the change again');
+}
+
 /** Sanitises a description before the transaction; the stored one is clean already. */
 function cleanerFor(incoming: string | null | undefined, stored?: string) {
   const prepared = incoming ? sanitizeHtml(incoming) : '';
@@ -564,8 +590,19 @@ export async function updateTicket(
     const before = publicOf(stored)!;
     const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     const fields = { ...before, ...defined } as TicketFields;
-    await writeTicket(ctx, tx, actor, id, fields, cleanerFor(patch.description, before.description));
-    const after = publicOf(await readTicket(tx, actor.portalId, id))!;
+    const changed = (Object.keys(defined) as (keyof TicketFields)[]).filter(
+      (k) => !isDeepStrictEqual(before[k], fields[k]),
+    );
+    let after: TicketEntity;
+    if (changed.every(isRowField)) {
+      // The back office's everyday change (issue 12: "an incremental ticket update p99 ≤ 20 ms"): one
+      // statement by row id, setting only what changed; the answer is what was stored and what was sent.
+      after = { ...before, ...pick(fields, changed) };
+      if (changed.length > 0) await writeTicketFields(ctx, tx, actor, stored.rowId, fields, changed);
+    } else {
+      await writeTicket(ctx, tx, actor, id, fields, cleanerFor(patch.description, before.description));
+      after = publicOf(await readTicket(tx, actor.portalId, id))!;
+    }
     await record(ctx, tx, actor, {
       entity: 'ticket',
       entityId: id,

@@ -217,6 +217,39 @@ describe('tickets', () => {
     });
   });
 
+  it('writes an everyday change by row id: the answer is what is stored; unknown references 422', async () => {
+    const res = await call('PATCH', `${V1}/tickets/5002`, write, {
+      title: 'Stampante ferma',
+      assignedUserId: null,
+      statusStepId: 3,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await call('GET', `${V1}/tickets/5002`, readOnly)).json()).toEqual(res.json());
+    // A change naming nothing of the portal writes nothing, and says which field.
+    const before = { ...(await snapshot()), ticket: res.json() };
+    for (const [field, value] of [
+      ['statusStepId', 77],
+      ['assignedUserId', 77],
+      ['assignedGroupId', 77],
+      ['taskTypeId', 77],
+    ] as const) {
+      const bad = await call('PATCH', `${V1}/tickets/5002`, write, { title: 'Mai scritto', [field]: value });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json()).toMatchObject({ code: 'unknown_reference' });
+      expect(bad.json().message).toContain(field);
+    }
+    // The same values again: nothing to write, no event, no audit row.
+    const same = await call('PATCH', `${V1}/tickets/5002`, write, {
+      title: 'Stampante ferma',
+      statusStepId: 3,
+    });
+    expect(same.json()).toEqual(res.json());
+    expect({
+      ...(await snapshot()),
+      ticket: (await call('GET', `${V1}/tickets/5002`, readOnly)).json(),
+    }).toEqual(before);
+  });
+
   it('names the key or the staff admin as the author in the ticket timeline', async () => {
     await call('PATCH', `${V1}/tickets/5001`, write, { statusStepId: 2 });
     await call('PATCH', `${ADMIN}/tickets/5001`, admin, { assignedGroupId: null });
