@@ -143,6 +143,7 @@ export default function NewTicketPage() {
               onChange={(id) => setDraft((d) => ({ ...d, companyId: id, contactId: null }))}
               required
               error={problems.company}
+              fullWidth
             />
             <ContactPicker
               company={company}

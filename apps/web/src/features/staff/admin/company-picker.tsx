@@ -17,12 +17,15 @@ export function CompanyPicker({
   route = catalogAdminRoutes.companies,
   required,
   error,
+  fullWidth,
 }: {
   value: number | null;
   onChange: (id: number | null) => void;
   route?: typeof catalogAdminRoutes.companies | typeof deskEntityRoutes.companies;
   required?: boolean;
   error?: string | null;
+  /** In a grid cell beside another field (the desk's new ticket): the cell's width, not 420 px. */
+  fullWidth?: boolean;
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
@@ -56,7 +59,7 @@ export function CompanyPicker({
       clearable
       required={required}
       error={error}
-      maw={420}
+      maw={fullWidth ? undefined : 420}
       data={data}
       value={selected?.value ?? null}
       onChange={(v, option) => {
