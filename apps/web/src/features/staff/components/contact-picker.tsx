@@ -52,13 +52,14 @@ export function ContactPicker({
     <Select
       label={t('newTicket.contact')}
       description={t('newTicket.contactHint')}
+      // Under the field, so it lines up with the Company picker beside it.
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
       placeholder={companyId === null ? t('newTicket.pickCompanyFirst') : t('newTicket.pickContact')}
       disabled={companyId === null}
       searchable
       clearable
       required={required}
       error={error}
-      maw={420}
       data={data}
       value={value === null ? null : String(value)}
       onChange={(v) => {
