@@ -115,19 +115,27 @@ async function genericPlan(
 
 describe('customer search plans', () => {
   for (const administrator of [true, false])
-    it(`walks the company's tickets in order and stops at the limit (${administrator ? 'administrator' : 'contact'})`, async () => {
-      for (const q of ['stampante', 'tecnico', 'zebra']) {
+    it(`walks the scope's tickets in order and stops at the limit (${administrator ? 'administrator' : 'contact'})`, async () => {
+      // An administrator's scope is the company's tickets; a contact's, those they created (0033) and
+      // those their user follows.
+      const index = administrator ? 'tickets_inbox_company_idx' : 'tickets_inbox_creator_idx';
+      for (const q of ['stampante', 'tecnico', 'zebra', 'T-150']) {
         const p = await genericPlan(q, administrator);
         // The walks (`t_1`: open, `t_2`: closed) each an ordered index scan under a Limit; the exact
-        // number's branch (`t`) reads the number index.
-        const walks = p.split('\n').filter((l) => /on tickets t_\d\b/.test(l));
+        // number's branch (`t`) reads the number index; a contact's followed tickets (`t_3`) are read
+        // from their follows.
+        const walks = p.split('\n').filter((l) => /on tickets t_[12]\b/.test(l));
         expect(walks, p).toHaveLength(2);
-        for (const w of walks) expect(w, p).toMatch(/Index Scan using tickets_inbox_company_idx/);
+        for (const w of walks) expect(w, p).toMatch(new RegExp(`Index Scan using ${index}`));
         expect(p, p).toMatch(
-          /Limit[^\n]*\n(\s+InitPlan[^\n]*\n\s+->[^\n]*\n)*\s+->\s+Index Scan using tickets_inbox_company_idx/,
+          new RegExp(
+            `Limit[^\\n]*\\n(\\s+InitPlan[^\\n]*\\n\\s+->[^\\n]*\\n)*\\s+->\\s+Index Scan using ${index}`,
+          ),
         );
         expect(p, p).toMatch(/tickets_number_idx/);
         expect(p, p).not.toMatch(/Seq Scan on tickets/);
+        if (administrator) expect(p, p).not.toMatch(/ticket_followers fo/);
+        else expect(p, p).toMatch(/ticket_followers fo/);
       }
     });
 

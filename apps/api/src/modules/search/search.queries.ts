@@ -98,11 +98,12 @@ const hit = (id: string, title: string, detail: string, date: string | null, fil
  * stored vectors (title and description: migration 0019; the public conversation, kept on the ticket:
  * 0030), never turned into words at query time; the query is parsed once (an InitPlan).
  *
- * The hits come newest first, a ticket whose number is exactly the text before them. Three branches,
- * each read from an index in that order and stopped at the group's limit: the exact number (the
- * portal's number index), then the scope's open and its closed tickets (the company's inbox index,
- * `(company, closed, last activity)`), merged. A word most tickets have reads a few rows, not the
- * whole scope; only a text few tickets have reads every ticket of the scope.
+ * The hits come newest first, a ticket whose number is exactly the text before them. Branches, each
+ * read from an index in that order and stopped at the group's limit: the exact number (the portal's
+ * number index), then the scope's open and its closed tickets (the company's inbox index,
+ * `(company, closed, last activity)`, or a contact's own: `(creator, closed, last activity)`, and the
+ * tickets their user follows), merged. A word most tickets have reads a few rows, not the whole
+ * scope; only a text few tickets have reads every ticket of the scope.
  */
 function ticketsGroup(s: Shape, scopeOf: TicketScope, has: Contains): SQL {
   const q = value<string>('q');
@@ -118,18 +119,31 @@ function ticketsGroup(s: Shape, scopeOf: TicketScope, has: Contains): SQL {
   const scope = ticketScopeWhere(scopeOf, { portalIndexed: false });
   const limit = s.limit + 1;
   const columns = sql.raw('t.id, t.ext_id, t.title, t.ticket_number, t.status_step_id, t.last_activity_at');
-  // Each walk is the company's index range for open or closed tickets, in order; everything else, the
-  // rest of the scope included, is one CASE, which the planner prices at one row in two (its default
-  // for an expression it cannot read): that is what the searches people make find. Priced as what it
-  // is (text matches of one row in two hundred each, the scope's own conditions), the walk looked like
-  // a read of the whole scope, and the planner chose to read and sort the whole scope instead of
-  // walking the index and stopping at the limit. A prepared statement's generic plan never sees the
-  // words, so the estimate must not depend on them.
+  // Each walk is an index range of open or closed tickets, in order; everything else, the rest of the
+  // scope included, is one CASE, which the planner prices at one row in two (its default for an
+  // expression it cannot read): that is what the searches people make find. Priced as what it is (text
+  // matches of one row in two hundred each, the scope's own conditions), the walk looked like a read of
+  // the whole scope, and the planner chose to read and sort the whole scope instead of walking the
+  // index and stopping at the limit. A prepared statement's generic plan never sees the words, so the
+  // estimate must not depend on them.
+  const match = sql`case when ${scope} and (${sql.join(conds, sql` or `)}) then true else false end`;
+  const newest = sql`order by t.last_activity_at desc, t.ext_id desc limit ${limit}`;
+  // An administrator's walks are the company's (tickets_inbox_company_idx). A contact's scope is the
+  // tickets they created and those their user follows: their own walks (tickets_inbox_creator_idx,
+  // migration 0033) and the followed ones, instead of every ticket of the company filtered down to
+  // theirs (a text few tickets have read the whole company: 400 tickets for the bench contact's 200).
+  // The CASE keeps the whole scope's condition in every branch, so a branch can only narrow it.
+  const own = scopeOf.creatorContactId !== null;
   const walk = (closed: boolean) =>
     sql`(select ${columns}, false as exact from tickets t
-      where t.company_id = ${scopeOf.companyId} and t.closed = ${sql.raw(String(closed))}
-        and case when ${scope} and (${sql.join(conds, sql` or `)}) then true else false end
-      order by t.last_activity_at desc, t.ext_id desc limit ${limit})`;
+      where ${own ? sql`t.creator_contact_id = ${scopeOf.creatorContactId}` : sql`t.company_id = ${scopeOf.companyId}`}
+        and t.closed = ${sql.raw(String(closed))} and ${match}
+      ${newest})`;
+  const followed = own
+    ? sql` union all (select ${columns}, false as exact from ticket_followers fo join tickets t on t.id = fo.ticket_id
+          where fo.user_id = ${scopeOf.followerUserId ?? -1} and ${match}
+          ${newest})`
+    : sql``;
   // A ticket both branches found (its number is the text) is kept once, as exact; the step's name is
   // looked up for the rows kept only (a join before the limit was planned as a nested loop over every
   // step of the installation).
@@ -139,7 +153,7 @@ function ticketsGroup(s: Shape, scopeOf: TicketScope, has: Contains): SQL {
             where t.portal_id = ${scopeOf.portalId} and lower(t.ticket_number) = lower(${q}) and ${scope}
             order by t.last_activity_at desc, t.ext_id desc limit ${limit})
           union all ${walk(false)}
-          union all ${walk(true)}
+          union all ${walk(true)}${followed}
         ) u order by u.id, u.exact desc) d
       order by d.exact desc, d.last_activity_at desc, d.ext_id desc limit ${limit}) h
     order by h.exact desc, h.last_activity_at desc, h.ext_id desc`;

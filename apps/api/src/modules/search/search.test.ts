@@ -75,6 +75,30 @@ describe('search scoping', () => {
     expect(await titles(personas.colleague, '5003')).toEqual({});
   });
 
+  it("finds a contact's followed tickets beside their own, and no other colleague's", async () => {
+    // The colleague (acme/104, user colleague.user) follows the admin's "Rete lenta" (5002): the
+    // search reads their followed tickets as a branch of its own.
+    const db = t.ctx.database.db;
+    const follow = (on: boolean) =>
+      on
+        ? db.execute(sql`insert into ticket_followers (ticket_id, user_id, created_at)
+            select t.id, u.id, now() from tickets t join portals p on p.id = t.portal_id, users u
+            where p.key = 'acme' and t.ext_id = 5002 and u.user_name = 'colleague.user'`)
+        : db.execute(sql`delete from ticket_followers where user_id = (select id from users
+            where user_name = 'colleague.user')`);
+    await follow(true);
+    try {
+      for (const q of ['Rete', '2026/0013', '5002', '2026/00', 'ACME'])
+        expect((await titles(personas.colleague, q)).tickets, q).toEqual(['ACME Rete lenta']);
+      expect((await titles(personas.colleague, 'Stampante')).tickets).toBeUndefined();
+      // The owner's own ticket and nothing the colleague follows.
+      expect((await titles(personas.owner, 'ACME')).tickets).toEqual(['ACME Richiesta di Anna']);
+    } finally {
+      await follow(false);
+    }
+    expect((await titles(personas.colleague, 'Rete')).tickets).toBeUndefined();
+  });
+
   it("finds every ticket of the company for an administrator, never another company's", async () => {
     const got = await titles(personas.admin, 'ACME');
     expect(got.tickets).toEqual([
