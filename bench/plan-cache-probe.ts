@@ -1,14 +1,22 @@
 /**
- * `npx tsx bench/plan-cache-probe.ts`: the customer search as the API sends it (a named prepared
- * statement per shape, on one connection), 30 runs per text, then what PostgreSQL did with the
- * statement: generic or custom plans (pg_prepared_statements) and the mean time per run.
+ * `npx tsx bench/plan-cache-probe.ts`: the customer search of the bench contact (p001/1) as the API
+ * sends it (its statement named and prepared, on one connection per text), 500 runs per text, then
+ * what PostgreSQL did with it: generic or custom plans (pg_prepared_statements), the CPU time the
+ * backend spent per search after the first fifth of the runs (from /proc: the database must run on
+ * this machine), and the median time seen by the client. CPU time moves less than wall time with the
+ * neighbours' load, so two versions can be compared on a shared machine, interleaved.
  *
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/plan-cache-probe.ts [--q text]…
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/plan-cache-probe.ts [--q text]… [--admin]
+ *     [--runs N] [--queries apps/api/src/modules/search/<copy>.ts]
+ *
+ * --queries: another version of search.queries.ts to measure, e.g. `git show main:…/search.queries.ts`
+ * saved beside it (its relative imports must resolve); delete the copy afterwards (lint reads it).
  */
 import { permissionFlags, searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import type { searchQuery } from '../apps/api/src/modules/search/search.queries';
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
 import type { TenantContext } from '../apps/api/src/platform/tenancy';
 import { ticketScope } from '../apps/api/src/platform/visibility';
@@ -54,7 +62,9 @@ const tenant: TenantContext = {
   flags,
   listVersion: 0,
 };
-const queries: unknown = await import(new URL(`../${opt.queries}`, import.meta.url).href);
+const queries = (await import(new URL(`../${opt.queries}`, import.meta.url).href)) as {
+  searchQuery: typeof searchQuery;
+};
 const runs = Number(opt.runs);
 /** CPU time of a process (user + system), ms: the database backend's work, whatever the neighbours' load. */
 const cpuMs = (pid: number) => {
@@ -75,12 +85,7 @@ for (const q of opt.q) {
     ticketScope: ticketScope(tenant),
     limit: SEARCH_GROUP_LIMIT,
   };
-  const m = queries as unknown as Record<string, (...a: unknown[]) => unknown>;
-  const statements = (
-    m.searchStatements
-      ? m.searchStatements(tenant, terms, searchKinds)
-      : [m.searchQuery!(tenant, terms, searchKinds)]
-  ) as { sql: string; params: unknown[] }[];
+  const statements = [queries.searchQuery(tenant, terms, searchKinds)!];
   const pid = (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
   const times: number[] = [];
   let cpu0 = 0;
