@@ -12,6 +12,9 @@
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/cpu-cost.ts [--tickets N] [--duration S]
  *     [--connections C] [--only customer|staff|lists] [--match text]
+ *
+ * BENCH_SERVER_BUNDLE=bench/.data/old/bench-server.js measures another commit's bench server (see
+ * bench/overload.ts).
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -74,7 +77,13 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sportello-cpu-'));
   const pg: ThrowawayPg = await startThrowawayPg();
   const env = { DATA_DIR: dir, DEMO_DATA: 'false', LOG_LEVEL: 'warn', DATABASE_URL: pg.url };
-  const server = await startServer(env, await freePort(), 'bench/lib/bench-server.ts', 'ignore');
+  const server = await startServer(
+    env,
+    await freePort(),
+    // Another build's bench server (bench/overload.ts --save-bundle), to compare two commits.
+    process.env.BENCH_SERVER_BUNDLE ?? 'bench/lib/bench-server.ts',
+    'ignore',
+  );
   children.add(server.child);
   const pid = server.child.pid!;
   const b = server.baseUrl;

@@ -15,6 +15,9 @@
  *
  *   npm run bench:search -- [--db pg|pglite] [--tickets N] [--duration S] [--connections C]
  *                           [--only customer|staff]
+ *
+ * BENCH_SERVER_BUNDLE=bench/.data/old/bench-server.js runs another commit's bench server (see
+ * bench/overload.ts), to compare two commits in the same conditions.
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -54,7 +57,13 @@ async function main(): Promise<void> {
     pg = await startThrowawayPg();
     env.DATABASE_URL = pg.url;
   }
-  const server = await startServer(env, await freePort(), 'bench/lib/bench-server.ts', 'ignore');
+  const server = await startServer(
+    env,
+    await freePort(),
+    // Another build's bench server (bench/overload.ts --save-bundle), to compare two commits.
+    process.env.BENCH_SERVER_BUNDLE ?? 'bench/lib/bench-server.ts',
+    'ignore',
+  );
   children.add(server.child);
   const b = server.baseUrl;
   try {

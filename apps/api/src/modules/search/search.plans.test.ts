@@ -7,8 +7,14 @@
  *
  *   Limit -> Index Scan using tickets_inbox_company_idx (company_id = $n AND closed = false)
  *            Filter: CASE WHEN (…scope… AND …match…) THEN true ELSE false END
+ *
+ * Every other group reads its scope through the scope's own index (invoices: the company's), never a
+ * trigram index (whose entries are every portal's: at 100,000 invoices the generic plan of "INV-10"
+ * ANDed the company's 20 with 1,111 entries of the installation's numbers) nor a portal-led one. This
+ * database's statistics do not lead the planner there even with `ilike`; what keeps every plan off a
+ * trigram index is the operator, checked on the statement's text in search.test.ts.
  */
-import { permissionFlags, searchKinds, type PermissionFlag } from '@sportello/contracts';
+import { permissionFlags, searchKinds, type PermissionFlag, type SearchKind } from '@sportello/contracts';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, contacts, portals } from '../../db/schema';
@@ -54,6 +60,15 @@ beforeAll(async () => {
     insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date)
     select t.portal_id, t.id, t.ext_id, 'Il tecnico risponde ' || t.ext_id, t.created_on + interval '1 hour'
     from tickets t where t.company_id = ${c!.id} and t.ext_id > 200000 and t.ext_id % 2 = 0`);
+  // Invoices numbered like the bench's: the company's 20 among 10,000 of 500 companies of the portal.
+  await db.execute(sql`insert into companies (portal_id, ext_id, company_name)
+    select ${p!.id}::int, 300000 + g, 'Cliente ' || g from generate_series(1, 499) g`);
+  await db.execute(sql`
+    insert into invoices (portal_id, company_id, ext_id, document_number, total, invoice_date, file_id)
+    select ${p!.id}::int, case when g % 500 = 0 then ${c!.id}::int else co.id end, 300000 + g, 'INV-' || g, 10,
+      timestamptz '2024-01-01' + g * interval '1 hour', (select file_id from invoices limit 1)
+    from generate_series(1, 10000) g
+    join companies co on co.portal_id = ${p!.id}::int and co.ext_id = 300000 + 1 + g % 499`);
   await db.execute(sql`analyze`);
 }, 120_000);
 afterAll(async () => {
@@ -61,13 +76,17 @@ afterAll(async () => {
 });
 
 /** EXPLAIN of the generic plan the API's prepared statement settles on. */
-async function genericPlan(q: string, administrator: boolean): Promise<string> {
+async function genericPlan(
+  q: string,
+  administrator: boolean,
+  kinds: readonly SearchKind[] = ['tickets'],
+): Promise<string> {
   const flags = { ...tenant.flags, administrator };
   const statement = searchQuery(
     { ...tenant, flags },
     {
       q,
-      kinds: new Set(['tickets']),
+      kinds: new Set(kinds),
       ticketScope: {
         portalId: tenant.portalId,
         companyId: tenant.companyId,
@@ -96,19 +115,39 @@ async function genericPlan(q: string, administrator: boolean): Promise<string> {
 
 describe('customer search plans', () => {
   for (const administrator of [true, false])
-    it(`walks the company's tickets in order and stops at the limit (${administrator ? 'administrator' : 'contact'})`, async () => {
-      for (const q of ['stampante', 'tecnico', 'zebra']) {
+    it(`walks the scope's tickets in order and stops at the limit (${administrator ? 'administrator' : 'contact'})`, async () => {
+      // An administrator's scope is the company's tickets; a contact's, those they created (0033) and
+      // those their user follows.
+      const index = administrator ? 'tickets_inbox_company_idx' : 'tickets_inbox_creator_idx';
+      for (const q of ['stampante', 'tecnico', 'zebra', 'T-150']) {
         const p = await genericPlan(q, administrator);
         // The walks (`t_1`: open, `t_2`: closed) each an ordered index scan under a Limit; the exact
-        // number's branch (`t`) reads the number index.
-        const walks = p.split('\n').filter((l) => /on tickets t_\d\b/.test(l));
+        // number's branch (`t`) reads the number index; a contact's followed tickets (`t_3`) are read
+        // from their follows.
+        const walks = p.split('\n').filter((l) => /on tickets t_[12]\b/.test(l));
         expect(walks, p).toHaveLength(2);
-        for (const w of walks) expect(w, p).toMatch(/Index Scan using tickets_inbox_company_idx/);
+        for (const w of walks) expect(w, p).toMatch(new RegExp(`Index Scan using ${index}`));
         expect(p, p).toMatch(
-          /Limit[^\n]*\n(\s+InitPlan[^\n]*\n\s+->[^\n]*\n)*\s+->\s+Index Scan using tickets_inbox_company_idx/,
+          new RegExp(
+            `Limit[^\\n]*\\n(\\s+InitPlan[^\\n]*\\n\\s+->[^\\n]*\\n)*\\s+->\\s+Index Scan using ${index}`,
+          ),
         );
         expect(p, p).toMatch(/tickets_number_idx/);
         expect(p, p).not.toMatch(/Seq Scan on tickets/);
+        if (administrator) expect(p, p).not.toMatch(/ticket_followers fo/);
+        else expect(p, p).toMatch(/ticket_followers fo/);
       }
     });
+
+  it('reads every group through its scope, never a trigram or portal-led index (a number fragment too)', async () => {
+    for (const q of ['INV-10', 'T-150', 'stampante', 'of'])
+      for (const administrator of [true, false]) {
+        const p = await genericPlan(q, administrator, searchKinds);
+        expect(p, p).not.toMatch(/_trgm_idx/);
+        expect(p, p).not.toMatch(/_ext_uq/);
+        expect(p, p).toMatch(
+          /Index Scan[^\n]* using invoices_company_date_idx|Index Scan on invoices_company_date_idx/,
+        );
+      }
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { permissionFlags, searchKinds, type PermissionFlag, type SearchResult } from '@sportello/contracts';
 import { searchQuery } from './search.queries';
+import { likeEscape } from '../../platform/sql-json';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
@@ -74,6 +75,30 @@ describe('search scoping', () => {
     expect(await titles(personas.colleague, '5003')).toEqual({});
   });
 
+  it("finds a contact's followed tickets beside their own, and no other colleague's", async () => {
+    // The colleague (acme/104, user colleague.user) follows the admin's "Rete lenta" (5002): the
+    // search reads their followed tickets as a branch of its own.
+    const db = t.ctx.database.db;
+    const follow = (on: boolean) =>
+      on
+        ? db.execute(sql`insert into ticket_followers (ticket_id, user_id, created_at)
+            select t.id, u.id, now() from tickets t join portals p on p.id = t.portal_id, users u
+            where p.key = 'acme' and t.ext_id = 5002 and u.user_name = 'colleague.user'`)
+        : db.execute(sql`delete from ticket_followers where user_id = (select id from users
+            where user_name = 'colleague.user')`);
+    await follow(true);
+    try {
+      for (const q of ['Rete', '2026/0013', '5002', '2026/00', 'ACME'])
+        expect((await titles(personas.colleague, q)).tickets, q).toEqual(['ACME Rete lenta']);
+      expect((await titles(personas.colleague, 'Stampante')).tickets).toBeUndefined();
+      // The owner's own ticket and nothing the colleague follows.
+      expect((await titles(personas.owner, 'ACME')).tickets).toEqual(['ACME Richiesta di Anna']);
+    } finally {
+      await follow(false);
+    }
+    expect((await titles(personas.colleague, 'Rete')).tickets).toBeUndefined();
+  });
+
   it("finds every ticket of the company for an administrator, never another company's", async () => {
     const got = await titles(personas.admin, 'ACME');
     expect(got.tickets).toEqual([
@@ -86,39 +111,84 @@ describe('search scoping', () => {
     expect(JSON.stringify(got)).not.toMatch(/Globex|GLOBEX/);
   });
 
-  it('finds by a two-character fragment through the scope alone, never a pattern a trigram index serves', async () => {
-    // Shorter than a trigram: an `ilike` would let a statement prepared once (its generic plan) read a
-    // trigram index's every entry; strpos leaves the rows to the scope's indexes.
+  it('finds fragments through the scope alone, never with an operator a trigram index serves', async () => {
+    // `ilike` would let a statement prepared once (its generic plan) read a trigram index, whose entries
+    // are every portal's: all of it for a text shorter than a trigram, every number sharing the
+    // trigrams of "INV-10" for a number fragment. strpos leaves the rows to the scope's indexes.
     const got = await titles(personas.admin, 'FT');
     expect(got.invoices).toEqual(['ACME-FT-2025-900', 'ACME-FT-2026-101']);
-    const s = searchQuery(
-      {
-        userId: 0,
-        portalId: 1,
-        portalKey: 'acme',
-        timeZone: 'UTC',
-        companyId: 1,
-        companyName: '',
-        contactId: 1,
-        contactExtId: 1,
-        flags: Object.fromEntries(permissionFlags.map((f) => [f, true])) as Record<PermissionFlag, boolean>,
-        listVersion: 0,
-      },
-      {
-        q: 'FT',
-        kinds: new Set(searchKinds),
-        ticketScope: {
-          portalId: 1,
-          companyId: 1,
-          creatorContactId: null,
-          followerUserId: null,
-          withReports: false,
+    const tenant = {
+      userId: 0,
+      portalId: 1,
+      portalKey: 'acme',
+      timeZone: 'UTC',
+      companyId: 1,
+      companyName: '',
+      contactId: 1,
+      contactExtId: 1,
+      flags: Object.fromEntries(permissionFlags.map((f) => [f, true])) as Record<PermissionFlag, boolean>,
+      listVersion: 0,
+    };
+    for (const q of ['FT', 'INV-10', '2026/0012', '5002', 'stampante']) {
+      const s = searchQuery(
+        tenant,
+        {
+          q,
+          kinds: new Set(searchKinds),
+          ticketScope: {
+            portalId: 1,
+            companyId: 1,
+            creatorContactId: null,
+            followerUserId: null,
+            withReports: false,
+          },
+          limit: 8,
         },
-        limit: 8,
-      },
-      searchKinds,
-    );
-    expect(s!.sql).not.toMatch(/ilike/i);
+        searchKinds,
+      );
+      expect(s!.sql, q).not.toMatch(/ilike|[^i]like |~~/i);
+      // The portal's condition is kept out of index choices (`portal_id + 0`) in every group but the
+      // ticket number's exact lookup, which the portal's number index serves.
+      expect(s!.sql.match(/\w+\.portal_id = /g), q).toEqual(['t.portal_id = ']);
+    }
+  });
+
+  it("means by a fragment what `ilike '%text%'` means, on this database", async () => {
+    // The fragment test is strpos(lower(value), lower(text)) > 0 (search.queries.ts): the same folding
+    // as ilike, and wildcards and the escape character taken literally, as the escaped pattern did.
+    const values = [
+      'ACME-FT-2026-101',
+      'Città Àlfa',
+      'STRASSE straße',
+      'İstanbul',
+      '50%_off\\x',
+      'Ωmega ωMEGA',
+    ];
+    const texts = [
+      'ft-2026',
+      'FT-2026-1',
+      'CITTÀ',
+      'àlfa',
+      'straße',
+      'STRASSE',
+      'istanbul',
+      'i̇stanbul',
+      '0%_',
+      '_o',
+      '\\x',
+      'ωmega',
+      '%',
+    ];
+    const pairs = values.flatMap((v) => texts.map((q) => ({ v, q, like: `%${likeEscape(q)}%` })));
+    const r = await t.ctx.database.db.execute(sql`
+      select x.v, x.q, x.v ilike x.pattern as by_like, strpos(lower(x.v), lower(x.q)) > 0 as by_strpos
+      from unnest(${sql.param(pairs.map((x) => x.v))}::text[], ${sql.param(pairs.map((x) => x.q))}::text[],
+        ${sql.param(pairs.map((x) => x.like))}::text[]) as x(v, q, pattern)`);
+    const rows = (r as unknown as { rows: { v: string; q: string; by_like: boolean; by_strpos: boolean }[] })
+      .rows;
+    expect(rows).toHaveLength(pairs.length);
+    for (const x of rows) expect(x.by_strpos, `${x.v} / ${x.q}`).toBe(x.by_like);
+    expect(rows.filter((x) => x.by_like).length).toBeGreaterThan(8);
   });
 
   it('finds nothing at all for a contact without flags', async () => {
@@ -162,6 +232,28 @@ describe('search matching', () => {
     expect((await titles(a, '5002')).tickets).toEqual(['ACME Rete lenta']);
     expect((await titles(a, 'tampan')).tickets).toEqual(['ACME Stampante non funziona']);
     expect((await titles(a, 'carico')).tickets).toEqual(['ACME Stampante non funziona']);
+  });
+
+  it('finds number fragments of every kind in any case, within the scope only', async () => {
+    // Company 10's tickets are 2026/0012–0015; Globex's (company 20) is 2026/0099; the beta portal
+    // is a clone with the same numbers.
+    expect(await titles(personas.admin, '2026/00')).toEqual({
+      tickets: [
+        'ACME Aperto da agente',
+        'ACME Rete lenta',
+        'ACME Richiesta di Anna',
+        'ACME Stampante non funziona',
+      ],
+    });
+    expect(await titles(personas.owner, '2026/00')).toEqual({ tickets: ['ACME Richiesta di Anna'] });
+    expect(await titles(personas.colleague, '2026/00')).toEqual({});
+    expect(await titles(personas.otherCompany, '2026/00')).toEqual({ tickets: ['ACME Ticket Globex'] });
+    expect(await titles(personas.admin, 'acme-ft-20')).toEqual({
+      invoices: ['ACME-FT-2025-900', 'ACME-FT-2026-101'],
+    });
+    expect(await titles(personas.admin, 'globex-1')).toEqual({});
+    expect(await titles(personas.otherCompany, 'GLOBEX-1')).toEqual({ invoices: ['ACME-FT-GLOBEX-1'] });
+    expect(await titles(personas.noFlag, '2026/00')).toEqual({});
   });
 
   it('never searches internal notes', async () => {
