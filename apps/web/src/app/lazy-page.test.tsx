@@ -1,5 +1,7 @@
 import { Suspense } from 'react';
-import { act, screen } from '@testing-library/react';
+import { createRoot } from 'react-dom/client';
+import { MantineProvider } from '@mantine/core';
+import { act, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, NavLink, Outlet, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../ui/testing';
@@ -74,5 +76,34 @@ describe('lazyPage', () => {
     await act(() => failing.navigate('/b'));
     await act(async () => code.reject(new Error('chunk gone')));
     expect(await screen.findByText('failed')).toBeTruthy();
+  });
+
+  it('draws a preloaded page whose code arrives between its first render and its effect', async () => {
+    const code = deferred();
+    const Page = lazyPage(() => code.promise, code.promise);
+    /** Resolves the preload in the microtasks right after the render's task, before React's effects task. */
+    function ArrivesNow() {
+      queueMicrotask(() => code.resolve({ default: () => <p>page b</p> }));
+      return null;
+    }
+    // React's own scheduling (no act()), as in the browser: render and commit, then effects in a later task.
+    const env = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    const before = env.IS_REACT_ACT_ENVIRONMENT;
+    env.IS_REACT_ACT_ENVIRONMENT = false;
+    const host = document.body.appendChild(document.createElement('div'));
+    const root = createRoot(host);
+    try {
+      root.render(
+        <MantineProvider env="test">
+          <ArrivesNow />
+          <Page />
+        </MantineProvider>,
+      );
+      await waitFor(() => expect(host.textContent).toContain('page b'));
+    } finally {
+      root.unmount();
+      host.remove();
+      env.IS_REACT_ACT_ENVIRONMENT = before;
+    }
   });
 });

@@ -35,9 +35,11 @@ export function lazyPage(
   return function Page() {
     const [, setSettled] = useState(false);
     useEffect(() => {
-      if (loaded || failed) return;
       const settle = () => setSettled(true);
-      loadOnce().then(settle, settle);
+      // A preloaded module may have come between this render and its effect: draw it now, or the
+      // loader would stay (nothing else renders this again).
+      if (loaded || failed) settle();
+      else loadOnce().then(settle, settle);
     }, []);
     const Loaded = loaded;
     if (Loaded) return <Loaded />;
