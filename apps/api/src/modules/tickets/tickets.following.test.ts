@@ -142,6 +142,38 @@ describe('unread markers and waiting for the customer', () => {
     expect((await listItem('owner', 5003))?.waitingOnCustomer).toBe(false);
   });
 
+  it('marks a public status change by the business unread; the reader’s own close is not', async () => {
+    await call('owner', 'POST', '/tickets/5003/read');
+    expect((await call('owner', 'GET', '/tickets/unread')).json().ticketIds).not.toContain(5003);
+    // An assignment is not on the customer's timeline: no news.
+    t.clock.advance(60_000);
+    const assign = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/integration/v1/tickets/5003',
+      headers: bearer(key.secret),
+      payload: { assignedUserId: 1 },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    expect((await call('owner', 'GET', '/tickets/unread')).json().ticketIds).not.toContain(5003);
+    const step = (await call('owner', 'GET', '/tickets/5003')).json() as TicketDetail;
+    t.clock.advance(60_000);
+    const moved = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/integration/v1/tickets/5003',
+      headers: bearer(key.secret),
+      payload: { statusStepId: step.taskStatus.step.id === 2 ? 1 : 2 },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await call('owner', 'GET', '/tickets/unread')).json().ticketIds).toContain(5003);
+    await call('owner', 'POST', '/tickets/5003/read');
+    expect((await call('owner', 'GET', '/tickets/unread')).json().ticketIds).not.toContain(5003);
+    t.clock.advance(60_000);
+    expect((await call('owner', 'POST', '/tickets/5003/close')).statusCode).toBe(200);
+    expect((await call('owner', 'GET', '/tickets/unread')).json().ticketIds).not.toContain(5003);
+    t.clock.advance(60_000);
+    expect((await call('owner', 'POST', '/tickets/5003/reopen')).statusCode).toBe(200);
+  });
+
   it('never counts an internal note: not unread, not activity', async () => {
     const before = (await listItem('owner', 5003))!.lastActivityAt;
     t.clock.advance(60_000);

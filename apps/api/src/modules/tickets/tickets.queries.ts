@@ -231,30 +231,39 @@ export async function findTicketId(
 }
 
 /**
- * Ids of the scope's tickets whose newest public message is not the reader's own (by user, or by the
- * contact for messages that name no user) and is newer than the reader's read mark. last_activity_at
- * (indexed per company, migration 0008) first keeps only tickets that moved since the mark.
+ * Ids of the scope's tickets with news for the reader since their read mark: a newest public message
+ * that is not the reader's own (by user, or by the contact for messages that name no user), or a newest
+ * public status change (step, closed, reopened: the customer's timeline) that the reader's contact did
+ * not make. last_activity_at (indexed per company, migration 0008) keeps the message test to tickets
+ * that moved since the mark; a change is the newest public row of its ticket (ticket_changes_ticket_idx).
  */
 export function listUnreadTickets(
   db: Queryable,
   scope: TicketScope,
   reader: { userId: number; contactId: number },
 ): Promise<number[]> {
+  const mark = sql`coalesce(r.read_at, '-infinity'::timestamptz)`;
   return queryJsonList<number>(
     db,
     sql`select coalesce(json_agg(t.ext_id order by t.ext_id), '[]'::json) as items
       from tickets t
       left join contact_ticket_reads r on r.user_id = ${reader.userId}::int and r.ticket_id = t.id
-      join lateral (
+      left join lateral (
         select c.creation_date, c.sender_user_id, c.sender_contact_id from ticket_comments c
-        where c.ticket_id = t.id and not c.internal
+        where c.ticket_id = t.id and not c.internal and t.last_activity_at > ${mark}
         order by c.creation_date desc, c.id desc limit 1
       ) lc on true
+      left join lateral (
+        select ch.at, ch.actor_kind, ch.actor_id from ticket_changes ch
+        where ch.ticket_id = t.id and ch.public
+        order by ch.id desc limit 1
+      ) lch on true
       where ${scopeWhere(scope)}
-        and t.last_activity_at > coalesce(r.read_at, '-infinity'::timestamptz)
-        and lc.creation_date > coalesce(r.read_at, '-infinity'::timestamptz)
-        and not coalesce(lc.sender_user_id = ${reader.userId}::int
-          or (lc.sender_user_id is null and lc.sender_contact_id = ${reader.contactId}::int), false)`,
+        and ((lc.creation_date > ${mark}
+            and not coalesce(lc.sender_user_id = ${reader.userId}::int
+              or (lc.sender_user_id is null and lc.sender_contact_id = ${reader.contactId}::int), false))
+          or (lch.at > ${mark}
+            and not (lch.actor_kind = 'contact' and lch.actor_id is not distinct from ${reader.contactId}::int)))`,
   );
 }
 
