@@ -25,6 +25,13 @@ describe('FileStore', () => {
     const big = Readable.from([Buffer.alloc(1024), Buffer.alloc(1024)]);
     await expect(store.stage(big, 1500)).rejects.toMatchObject({ statusCode: 413 });
     expect(readdirSync(join(root, 'tmp'))).toEqual([]);
+    // Refused at the first chunk, while the temp file may still be opening: nothing left behind either.
+    for (let i = 0; i < 20; i++) {
+      await expect(store.stage(Readable.from([Buffer.alloc(64)]), 10)).rejects.toMatchObject({
+        statusCode: 413,
+      });
+      expect(readdirSync(join(root, 'tmp'))).toEqual([]);
+    }
   });
 });
 

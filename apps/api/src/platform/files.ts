@@ -99,8 +99,9 @@ export class FileStore {
         cb(null, chunk);
       },
     });
+    const out = createWriteStream(tmp, { mode: 0o600 });
     try {
-      await pipeline(input, meter, createWriteStream(tmp, { mode: 0o600 }));
+      await pipeline(input, meter, out);
       // @fastify/multipart truncates instead of failing when its own limit is hit.
       if ((input as Readable & { truncated?: boolean }).truncated) throw payloadTooLarge(maxBytes);
       const fh = await open(tmp, 'r');
@@ -111,6 +112,9 @@ export class FileStore {
       }
       return { sha256: hash.digest('hex'), size, tmp };
     } catch (e) {
+      // A pipeline refused at its first chunk fails while the file may still be opening: the stream
+      // creates it after that. Remove it once the stream has closed it, or it stays for good.
+      if (!out.closed) await new Promise<void>((closed) => out.once('close', () => closed()));
       rmSync(tmp, { force: true });
       throw e;
     }
