@@ -12,15 +12,14 @@
  * --queries: another version of search.queries.ts to measure, e.g. `git show main:…/search.queries.ts`
  * saved beside it (its relative imports must resolve); delete the copy afterwards (lint reads it).
  */
-import { permissionFlags, searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
+import { searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { searchQuery } from '../apps/api/src/modules/search/search.queries';
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
-import type { TenantContext } from '../apps/api/src/platform/tenancy';
 import { ticketScope } from '../apps/api/src/platform/visibility';
-import { BENCH_CONTACT_EXT, BENCH_PORTAL } from './lib/generate';
+import { benchTenant } from './lib/bench-tenant';
 
 const { values: opt } = parseArgs({
   options: {
@@ -39,29 +38,7 @@ const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('set BENCH_DATABASE_URL to the loaded bench database');
 const client = new pg.Client({ connectionString: url });
 await client.connect();
-const known = (
-  await client.query(
-    `select c.portal_id, c.company_id, c.id as contact_id, uc.user_id
-   from contacts c join portals p on p.id = c.portal_id join user_contacts uc on uc.contact_id = c.id
-   where p.key = $1 and c.ext_id = $2`,
-    [BENCH_PORTAL, BENCH_CONTACT_EXT],
-  )
-).rows[0] as { portal_id: number; company_id: number; contact_id: number; user_id: number };
-const flags = Object.fromEntries(
-  permissionFlags.map((f) => [f, f === 'administrator' ? opt.admin : true]),
-) as TenantContext['flags'];
-const tenant: TenantContext = {
-  userId: known.user_id,
-  portalId: known.portal_id,
-  portalKey: BENCH_PORTAL,
-  timeZone: 'Europe/Rome',
-  companyId: known.company_id,
-  companyName: '',
-  contactId: known.contact_id,
-  contactExtId: BENCH_CONTACT_EXT,
-  flags,
-  listVersion: 0,
-};
+const tenant = await benchTenant(client, opt.admin);
 const queries = (await import(new URL(`../${opt.queries}`, import.meta.url).href)) as {
   searchQuery: typeof searchQuery;
 };

@@ -7,7 +7,7 @@
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/search-plans.ts [--q word]… [--summary]
  */
-import { permissionFlags, searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
+import { searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Query, SQL } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
@@ -15,9 +15,8 @@ import pg from 'pg';
 import { searchQuery } from '../apps/api/src/modules/search/search.queries';
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
 import { inboxPageSql } from '../apps/api/src/modules/staff/inbox.queries';
-import type { TenantContext } from '../apps/api/src/platform/tenancy';
 import { ticketScope } from '../apps/api/src/platform/visibility';
-import { BENCH_CONTACT_EXT, BENCH_PORTAL } from './lib/generate';
+import { benchTenant } from './lib/bench-tenant';
 
 const { values: opt } = parseArgs({
   options: {
@@ -64,33 +63,8 @@ async function explain(title: string, statement: SQL | Query): Promise<void> {
   else console.log(`### ${title}\n\n\`\`\`\n${best.join('\n')}\n\`\`\`\n`);
 }
 
-const one = async <T>(text: string, params: unknown[]): Promise<T> => {
-  const r = await client.query(text, params);
-  if (!r.rows[0]) throw new Error(`nothing for ${text}`);
-  return r.rows[0] as T;
-};
-const known = await one<{ portal_id: number; company_id: number; contact_id: number; user_id: number }>(
-  `select c.portal_id, c.company_id, c.id as contact_id, uc.user_id
-   from contacts c join portals p on p.id = c.portal_id join user_contacts uc on uc.contact_id = c.id
-   where p.key = $1 and c.ext_id = $2`,
-  [BENCH_PORTAL, BENCH_CONTACT_EXT],
-);
-const flags = Object.fromEntries(
-  permissionFlags.map((f) => [f, f !== 'administrator']),
-) as TenantContext['flags'];
-const tenant: TenantContext = {
-  userId: known.user_id,
-  portalId: known.portal_id,
-  portalKey: BENCH_PORTAL,
-  timeZone: 'Europe/Rome',
-  companyId: known.company_id,
-  companyName: '',
-  contactId: known.contact_id,
-  contactExtId: BENCH_CONTACT_EXT,
-  flags,
-  listVersion: 0,
-};
-const admin: TenantContext = { ...tenant, flags: { ...flags, administrator: true } };
+const tenant = await benchTenant(client, false);
+const admin = await benchTenant(client, true);
 
 for (const q of opt.q) {
   for (const [who, t] of [
@@ -104,7 +78,7 @@ for (const q of opt.q) {
     );
     if (s) await explain(`customer search "${q}", ${who}`, s);
   }
-  const scope = { portalId: known.portal_id, staffUserId: -1, agentId: null };
+  const scope = { portalId: tenant.portalId, staffUserId: -1, agentId: null };
   await explain(
     `staff inbox search "${q}", view open`,
     inboxPageSql(scope, 'open', { from: null, toExclusive: null, q }, 50),
