@@ -20,13 +20,15 @@ import type { searchQuery } from '../apps/api/src/modules/search/search.queries'
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
 import { ticketScope } from '../apps/api/src/platform/visibility';
 import { benchTenant } from './lib/bench-tenant';
+import { QUERIES } from './lib/search-cases';
 
 const { values: opt } = parseArgs({
   options: {
     q: {
       type: 'string',
       multiple: true,
-      default: ['printer', 'technician', 'T-150', 'INV-10', 'of', 'zebra'],
+      // The texts bench:search measures.
+      default: QUERIES.map((c) => c.q),
     },
     runs: { type: 'string', default: '500' },
     admin: { type: 'boolean', default: false },

@@ -17,13 +17,15 @@ import { visibleKinds } from '../apps/api/src/modules/search/search.service';
 import { inboxPageSql } from '../apps/api/src/modules/staff/inbox.queries';
 import { ticketScope } from '../apps/api/src/platform/visibility';
 import { benchTenant } from './lib/bench-tenant';
+import { QUERIES } from './lib/search-cases';
 
 const { values: opt } = parseArgs({
   options: {
     q: {
       type: 'string',
       multiple: true,
-      default: ['printer', 'technician', 'T-150', 'INV-10', 'of', 'zebra'],
+      // The texts bench:search measures.
+      default: QUERIES.map((c) => c.q),
     },
     summary: { type: 'boolean', default: false },
     // The plan a prepared statement settles on after five runs (the API names its statements).
