@@ -66,13 +66,22 @@ export function ticketScopeWhere(s: TicketScope, opts: { portalIndexed?: boolean
   return sql`${portal} = ${s.portalId} and t.company_id = ${s.companyId}${own}`;
 }
 
+/** Rows of the portal whose `column` is `id`, on the table aliased `alias`. */
+const ownedBy = (
+  alias: string,
+  portalId: number,
+  column: 'company_id' | 'contact_id',
+  id: number,
+  opts: { portalIndexed?: boolean },
+): SQL => sql`${portalOf(alias, opts)} = ${portalId} and ${sql.raw(`${alias}.${column}`)} = ${id}`;
+
 /** Rows of the contact's company (wiki, invoices, estimates, contracts…) on the table aliased `alias`. */
 export function companyScopeWhere(
   t: Pick<TenantContext, 'portalId' | 'companyId'>,
   alias: string,
   opts: { portalIndexed?: boolean } = {},
 ): SQL {
-  return sql`${portalOf(alias, opts)} = ${t.portalId} and ${sql.raw(alias)}.company_id = ${t.companyId}`;
+  return ownedBy(alias, t.portalId, 'company_id', t.companyId, opts);
 }
 
 /** Rows of the contact alone (their documents) on the table aliased `alias`. */
@@ -81,5 +90,5 @@ export function contactScopeWhere(
   alias: string,
   opts: { portalIndexed?: boolean } = {},
 ): SQL {
-  return sql`${portalOf(alias, opts)} = ${t.portalId} and ${sql.raw(alias)}.contact_id = ${t.contactId}`;
+  return ownedBy(alias, t.portalId, 'contact_id', t.contactId, opts);
 }
