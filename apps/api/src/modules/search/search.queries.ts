@@ -37,9 +37,6 @@ export interface SearchTerms {
   limit: number;
 }
 
-/** The condition "this column contains the text", for a column `col`. */
-type Contains = (col: SQL) => SQL;
-
 /** A value of the statement, by name: its text is the same whatever the value (typed as what it holds). */
 const value = <T>(name: keyof SearchValues): T => sql.placeholder(name) as unknown as T;
 
@@ -68,7 +65,7 @@ interface SearchValues {
  * with the installation instead of the company. The lowered text is the database's `lower` (the same
  * folding `ilike` applies), computed once per statement (an InitPlan).
  */
-const contains: Contains = (col) => sql`strpos(lower(${col}), (select lower(${value<string>('q')}))) > 0`;
+const contains = (col: SQL): SQL => sql`strpos(lower(${col}), (select lower(${value<string>('q')}))) > 0`;
 /**
  * A text of one or two characters is not looked for inside titles (its words still are): a fragment
  * that short is in most titles, and the group would list them all.
@@ -105,17 +102,17 @@ const hit = (id: string, title: string, detail: string, date: string | null, fil
  * tickets their user follows), merged. A word most tickets have reads a few rows, not the whole
  * scope; only a text few tickets have reads every ticket of the scope.
  */
-function ticketsGroup(s: Shape, scopeOf: TicketScope, has: Contains): SQL {
+function ticketsGroup(s: Shape, scopeOf: TicketScope): SQL {
   const q = value<string>('q');
   const words = sql`(select plainto_tsquery('simple', ${q}))`;
   const conds: SQL[] = [
-    has(sql.raw('t.ticket_number')),
+    contains(sql.raw('t.ticket_number')),
     sql`t.search_vector @@ ${words}`,
     // The public conversation's words, kept on the ticket (migration 0030).
     sql`t.conversation_vector @@ ${words}`,
   ];
   if (s.number) conds.push(sql`t.ext_id = ${value<number>('number')}`);
-  if (!s.short) conds.push(has(sql.raw('t.title')));
+  if (!s.short) conds.push(contains(sql.raw('t.title')));
   const scope = ticketScopeWhere(scopeOf, { portalIndexed: false });
   const limit = s.limit + 1;
   const columns = sql.raw('t.id, t.ext_id, t.title, t.ticket_number, t.status_step_id, t.last_activity_at');
@@ -159,7 +156,7 @@ function ticketsGroup(s: Shape, scopeOf: TicketScope, has: Contains): SQL {
     order by h.exact desc, h.last_activity_at desc, h.ext_id desc`;
 }
 
-function groupSql(kind: SearchKind, s: Shape, has: Contains): SQL {
+function groupSql(kind: SearchKind, s: Shape): SQL {
   const limit = s.limit + 1;
   // The scopes of platform/visibility.ts, with placeholders for their values.
   const t = {
@@ -171,46 +168,42 @@ function groupSql(kind: SearchKind, s: Shape, has: Contains): SQL {
   const byScope = { portalIndexed: false };
   switch (kind) {
     case 'tickets':
-      return ticketsGroup(
-        s,
-        {
-          portalId: t.portalId,
-          companyId: t.companyId,
-          creatorContactId: s.own ? value<number>('creatorContactId') : null,
-          followerUserId: s.own ? value<number>('followerUserId') : null,
-          withReports: false,
-        },
-        has,
-      );
+      return ticketsGroup(s, {
+        portalId: t.portalId,
+        companyId: t.companyId,
+        creatorContactId: s.own ? value<number>('creatorContactId') : null,
+        followerUserId: s.own ? value<number>('followerUserId') : null,
+        withReports: false,
+      });
     case 'wiki':
       return sql`select ${sql.raw(hit('we.ext_id', 'we.name', 'wf.name', null, null))} as j
         from wiki_elements we join wiki_folders wf on wf.id = we.folder_id
-        where ${companyScopeWhere(t, 'we', byScope)} and ${has(sql.raw('we.name'))}
+        where ${companyScopeWhere(t, 'we', byScope)} and ${contains(sql.raw('we.name'))}
         order by lower(we.name), we.ext_id limit ${limit}`;
     case 'invoices':
       return sql`select ${sql.raw(hit('i.ext_id', 'i.document_number', 'null', 'i.invoice_date', 'f'))} as j
         from invoices i join files f on f.id = i.file_id
-        where ${companyScopeWhere(t, 'i', byScope)} and ${has(sql.raw('i.document_number'))}
+        where ${companyScopeWhere(t, 'i', byScope)} and ${contains(sql.raw('i.document_number'))}
         order by i.invoice_date desc, i.ext_id desc limit ${limit}`;
     case 'estimates':
       return sql`select ${sql.raw(hit('e.ext_id', 'e.estimate_number', 'e.estimate_name', 'e.estimate_creation_date', 'f'))} as j
         from estimates e join files f on f.id = e.file_id
-        where ${companyScopeWhere(t, 'e', byScope)} and (${has(sql.raw('e.estimate_number'))} or ${has(sql.raw('e.estimate_name'))})
+        where ${companyScopeWhere(t, 'e', byScope)} and (${contains(sql.raw('e.estimate_number'))} or ${contains(sql.raw('e.estimate_name'))})
         order by e.estimate_creation_date desc, e.ext_id desc limit ${limit}`;
     case 'documents':
       return sql`select ${sql.raw(hit('d.ext_id', 'd.document_name', 'null', 'd.create_date', 'f'))} as j
         from documents d join files f on f.id = d.file_id
-        where ${contactScopeWhere(t, 'd', byScope)} and ${has(sql.raw('d.document_name'))}
+        where ${contactScopeWhere(t, 'd', byScope)} and ${contains(sql.raw('d.document_name'))}
         order by d.create_date desc, d.ext_id desc limit ${limit}`;
     case 'activityContracts':
       return sql`select ${sql.raw(hit('ac.ext_id', 'ac.name', 'null', 'ac.start', null))} as j
         from activity_contracts ac
-        where ${companyScopeWhere(t, 'ac', byScope)} and ${has(sql.raw('ac.name'))}
+        where ${companyScopeWhere(t, 'ac', byScope)} and ${contains(sql.raw('ac.name'))}
         order by ac.start desc, ac.ext_id desc limit ${limit}`;
     case 'serviceContracts':
       return sql`select ${sql.raw(hit('sc.ext_id', 'sc.name', 'null', 'sc.active_from', null))} as j
         from service_contracts sc
-        where ${companyScopeWhere(t, 'sc', byScope)} and ${has(sql.raw('sc.name'))}
+        where ${companyScopeWhere(t, 'sc', byScope)} and ${contains(sql.raw('sc.name'))}
         order by sc.active_from desc, sc.ext_id desc limit ${limit}`;
   }
 }
@@ -229,7 +222,7 @@ const shapeKey = (s: Shape) =>
 function shapeSql(s: Shape): SQL {
   const fields = s.kinds.map(
     (k) =>
-      sql`${sql.raw(`'${k}'`)}::text, (select coalesce(json_agg(g.j), '[]'::json) from (${groupSql(k, s, contains)}) g)`,
+      sql`${sql.raw(`'${k}'`)}::text, (select coalesce(json_agg(g.j), '[]'::json) from (${groupSql(k, s)}) g)`,
   );
   return sql`select json_build_object(${sql.join(fields, sql`, `)}) as r`;
 }
