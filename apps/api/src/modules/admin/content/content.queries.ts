@@ -11,7 +11,7 @@ import type {
   SignatureStatus,
 } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
-import { queryRows, tsParam, type Queryable } from '../../../platform/sql-json';
+import { likeEscape, queryRows, tsParam, type Queryable } from '../../../platform/sql-json';
 
 const num = (v: unknown) => Number(v);
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
@@ -19,9 +19,7 @@ const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v a
 export async function findCompanies(db: Queryable, portalId: number, q: string | undefined) {
   const term = q?.trim() ?? '';
   const byId = /^\d{1,15}$/.test(term) ? sql` or ext_id = ${Number(term)}::bigint` : sql``;
-  const where = term
-    ? sql`and (company_name ilike ${`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}${byId})`
-    : sql``;
+  const where = term ? sql`and (company_name ilike ${`%${likeEscape(term)}%`}${byId})` : sql``;
   const rows = await queryRows<{ ext_id: number; company_name: string }>(
     db,
     sql`select ext_id, company_name from companies where portal_id = ${portalId}::int ${where}
