@@ -26,7 +26,6 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { buildApp } from '../../apps/api/src/app';
 import { loadConfig } from '../../apps/api/src/config';
 import { openDatabase } from '../../apps/api/src/db/client';
@@ -34,6 +33,7 @@ import { migrate } from '../../apps/api/src/db/migrate';
 import { systemClock } from '../../apps/api/src/platform/clock';
 import type { AppContext } from '../../apps/api/src/platform/context';
 import { FileStore, FileUrlSigner } from '../../apps/api/src/platform/files';
+import { logDestination } from '../../apps/api/src/platform/log-stream';
 import { loadDemoStaff } from '../../apps/api/src/modules/admin/demo-staff';
 import { growTo, rowCounts } from './generate';
 
@@ -57,8 +57,7 @@ const ctx: AppContext = {
   secret,
 };
 // Logged as server.ts logs.
-const stream = pino.destination({ dest: 1, sync: false });
-const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream } });
+const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream: logDestination() } });
 
 // The counting logger object is shared by every prepared query: wrapping its method sees them all. Only
 // statements of the captured request's own async context are kept (a load run may still be draining).

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import pino from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -11,6 +10,7 @@ import { migrate } from './db/migrate';
 import { systemClock } from './platform/clock';
 import type { AppContext } from './platform/context';
 import { FileStore, FileUrlSigner } from './platform/files';
+import { logDestination } from './platform/log-stream';
 import { connectionLimit } from './platform/fd-limit';
 import { FileSweeper } from './platform/file-sweeper';
 import { OutboxWorker } from './platform/outbox';
@@ -92,10 +92,7 @@ async function main(): Promise<void> {
     signer: new FileUrlSigner(secret),
     secret,
   };
-  // Asynchronous writes: lines logged while a write is in flight leave together in the next one, where a
-  // synchronous stdout costs one blocking write per line (pino flushes the rest when the process exits).
-  const stream = pino.destination({ dest: 1, sync: false });
-  const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream } });
+  const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream: logDestination() } });
 
   if (config.DEMO_DATA) {
     const loaded = await loadDemoDataIfEmpty(ctx);

@@ -168,8 +168,12 @@ export interface ContractRouteConfig {
 
 /** The contract of the route a request matched (undefined: registered without one). */
 export function contractOf(req: FastifyRequest): RouteContract | undefined {
-  return (req.routeOptions.config as ContractRouteConfig | undefined)?.contract;
+  return contractIn(req.routeOptions);
 }
+
+/** The contract in a route's options (`req.routeOptions`, read once). */
+const contractIn = (route: { config?: unknown }): RouteContract | undefined =>
+  (route.config as ContractRouteConfig | undefined)?.contract;
 
 const resolved = new WeakMap<FastifyRequest, Promise<unknown>>();
 
@@ -213,24 +217,31 @@ export function installAccessControl(app: App, ctx: AppContext): void {
     const contract = (r.config as ContractRouteConfig | undefined)?.contract;
     for (const m of methods) list.push({ method: m, url: r.url, contract });
   });
-  app.addHook('onRequest', async (req) => {
-    const url = req.routeOptions.url;
-    if (!url) return; // no route: the not-found handler answers
+  // A callback hook, not an async one: most requests it passes need no promise (public routes, files).
+  app.addHook('onRequest', (req, _reply, done) => {
+    // Fastify builds routeOptions anew on each read: once per request.
+    const route = req.routeOptions;
+    const url = route.url;
+    if (!url) return done(); // no route: the not-found handler answers
     if (!isApiPath(url)) {
       // A catch-all (the static files) must not answer for /api paths: they are API 404s.
       if (isApiPath(req.url.split('?')[0] ?? ''))
         throw notFound(`No API route ${req.method} ${req.url.split('?')[0]}`);
-      return;
+      return done();
     }
-    const contract = contractOf(req);
+    const contract = contractIn(route);
     // Fail closed: a route registered without a contract is refused rather than left to its handler.
     if (!contract) {
       req.log.error({ route: `${req.method} ${url}` }, 'API route without a contract');
       throw forbidden('This route has no access rule', 'no_access_rule');
     }
-    if (contract.access.guard === 'public') return;
-    await resolvedAccess(req, ctx, contract.access);
-    // A "see as this contact" session only reads, on every route it opens.
-    if (isViewToken(bearerOf(req)) && isCustomerGuard(contract.access)) refuseWrites(req.method);
+    if (contract.access.guard === 'public') return done();
+    resolvedAccess(req, ctx, contract.access)
+      .then(() => {
+        // A "see as this contact" session only reads, on every route it opens.
+        if (isViewToken(bearerOf(req)) && isCustomerGuard(contract.access)) refuseWrites(req.method);
+      })
+      .then(() => done(), done);
   });
+
 }

@@ -16,22 +16,37 @@ const REDACTED = '[redacted]';
  */
 export function redactedUrl(url: string, routePattern: string | undefined): string {
   const q = url.indexOf('?');
+  const secrets = routePattern ? secretSegments(routePattern) : NONE;
+  // Most lines: a route with no secret in its path and no query, written as it came.
+  if (q === -1 && secrets.length === 0) return url;
   const path = q === -1 ? url : url.slice(0, q);
   let out = path;
-  if (routePattern) {
-    const pattern = routePattern.split('/');
-    out = path
-      .split('/')
-      .map((seg, i) => {
-        const p = pattern[i];
-        return p?.startsWith(':') && SECRET_PARAMS.has(p.slice(1).toLowerCase()) ? REDACTED : seg;
-      })
-      .join('/');
+  if (secrets.length > 0) {
+    const segments = path.split('/');
+    for (const i of secrets) if (i < segments.length) segments[i] = REDACTED;
+    out = segments.join('/');
   }
   if (q === -1) return out;
   const params = new URLSearchParams(url.slice(q + 1));
   for (const name of [...params.keys()]) if (SECRET_QUERY.has(name.toLowerCase())) params.set(name, REDACTED);
   return `${out}?${params.toString()}`;
+}
+
+const NONE: readonly number[] = [];
+/** Per route pattern, the positions of its secret segments: worked out once, read on every log line. */
+const secretPositions = new Map<string, readonly number[]>();
+function secretSegments(routePattern: string): readonly number[] {
+  let found = secretPositions.get(routePattern);
+  if (!found) {
+    const positions: number[] = [];
+    routePattern.split('/').forEach((p, i) => {
+      if (p.startsWith(':') && SECRET_PARAMS.has(p.slice(1).toLowerCase())) positions.push(i);
+    });
+    found = positions.length > 0 ? positions : NONE;
+    // The patterns are the app's routes: a bounded set.
+    secretPositions.set(routePattern, found);
+  }
+  return found;
 }
 
 /**
