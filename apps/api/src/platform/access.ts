@@ -243,5 +243,4 @@ export function installAccessControl(app: App, ctx: AppContext): void {
       })
       .then(() => done(), done);
   });
-
 }
