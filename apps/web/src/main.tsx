@@ -1,6 +1,6 @@
 import './app/zod-config';
 // Then: its requests leave before the app modules are evaluated and long before the first render.
-import { seedEarlyData } from './app/early-data';
+import { beforeFirstRender, seedEarlyData } from './app/early-data';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
@@ -10,7 +10,7 @@ import { i18nReady } from './i18n';
 const queryClient = createQueryClient();
 seedEarlyData(queryClient);
 
-void i18nReady.then(() =>
+void Promise.all([i18nReady, beforeFirstRender]).then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App queryClient={queryClient} />

@@ -10,8 +10,9 @@
  * contact (which the layout would redirect) costs nothing.
  *
  * On the staff desk's inbox with a staff session, the desk's code and texts start here instead of after
- * the first render (its layout asks for the inbox's data with the agent's), and what the inbox does not
- * need waits for its list as on My tickets (lib/first-content).
+ * the first render, the inbox's data (the agent, the portal's settings, the view's first page) as soon as
+ * that code is here (features/staff/desk-start.ts), and what the inbox does not need waits for its list
+ * as on My tickets (lib/first-content).
  */
 import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
 import type { MeAnswer, TicketListItem } from '@sportello/contracts';
@@ -20,6 +21,7 @@ import { loadStaffTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { storage } from '../lib/storage';
 import { fetchMe, meQuery } from '../lib/tenant';
+import { prepareDisplayTimeZone } from '../lib/time-zone';
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
@@ -41,18 +43,30 @@ interface Early {
   myTickets: { company: string; contactId: number; list: Promise<TicketListItem[]> } | null;
   /** The My tickets page module (router.tsx renders it without a loading step once it is here). */
   ticketsPage: Promise<typeof import('../features/tickets/tickets-page')> | null;
+  /**
+   * On the desk's inbox: its code with its texts (router.tsx draws its layout and inbox from them, and
+   * main.tsx's first render waits for them), and the portal and view of the address (`seedEarlyData`).
+   */
+  desk: {
+    ready: Promise<typeof import('../features/staff/staff-area')>;
+    company: string;
+    search: string;
+  } | null;
 }
 
 function start(): Early {
-  const none: Early = { me: null, myTickets: null, ticketsPage: null };
+  const none: Early = { me: null, myTickets: null, ticketsPage: null, desk: null };
   if (typeof window === 'undefined') return none;
   const path = window.location.pathname;
   if (DESK_INBOX.test(path) && storage.get('staffToken')) {
     // The desk's layout and inbox, with their texts (router.tsx), start now rather than after the first
-    // render; what the inbox does not need waits for its list.
+    // render, and the inbox's data as soon as that code is here (seedEarlyData); what the inbox does not
+    // need waits for its list.
     holdForContent();
-    for (const p of [import('../features/staff/staff-area'), loadStaffTexts()]) p.catch(() => {});
-    return none;
+    const ready = Promise.all([import('../features/staff/staff-area'), loadStaffTexts()]).then(([m]) => m);
+    // While the main thread waits for them.
+    prepareDisplayTimeZone();
+    return { ...none, desk: { ready, company: decode(path.split('/')[1]!) ?? '', search: window.location.search } };
   }
   if (!storage.get('token')) return none;
   if (STANDALONE.test(path)) return none;
@@ -81,7 +95,15 @@ function start(): Early {
 
 export const early = start();
 // Failures are handed to the queries (and the page's lazy import) that use these: none goes unhandled.
-for (const p of [early.me, early.myTickets?.list, early.ticketsPage]) p?.catch(() => {});
+for (const p of [early.me, early.myTickets?.list, early.ticketsPage, early.desk?.ready]) p?.catch(() => {});
+
+/**
+ * What the first render waits for besides the texts: on the desk's inbox, its code (or its failure,
+ * which the page then shows). Rendered before it, the app drew a loader, then the layout again once the
+ * code came, and the desk's requests left only after that first render (most of a second of a slow
+ * phone's CPU after the code was here); now they leave as the code comes, and the layout is drawn once.
+ */
+export const beforeFirstRender: Promise<unknown> = early.desk?.ready.catch(() => {}) ?? Promise.resolve();
 
 /**
  * The query runs its own fetcher from the second call on (a retry, a refetch): only the first is the
@@ -102,6 +124,11 @@ function firstThen<T, K extends QueryKey>(
 
 /** Puts the early requests into the cache under the keys (and options) their queries use. */
 export function seedEarlyData(client: QueryClient): void {
+  if (early.desk?.company) {
+    const { ready, company, search } = early.desk;
+    // The desk's own query options come with its code: its requests leave as that code arrives.
+    ready.then((m) => m.startDeskRequests(client, company, search)).catch(() => {});
+  }
   if (early.me) {
     const options = meQuery();
     void client.prefetchQuery({ ...options, queryFn: firstThen(early.me, options.queryFn!) });

@@ -59,10 +59,16 @@ const StaffLoginPage = deskPage(() => import('../features/staff/staff-login-page
 const StaffAcceptPage = deskPage(() => import('../features/staff/staff-accept-page'));
 // The layout and the inbox draw with the first paint's styles and texts only (the layout fetches the
 // rest after the inbox's list); the desk's other pages wait for them.
-const StaffShell = lazyPage(() =>
-  Promise.all([staffDesk(), loadStaffTexts()]).then(([m]) => ({ default: m.StaffShell })),
+// On a first load of the inbox, early-data.ts has already asked for both (main.tsx renders once they are
+// here, so they draw without a loading step).
+const StaffShell = lazyPage(
+  () => Promise.all([staffDesk(), loadStaffTexts()]).then(([m]) => ({ default: m.StaffShell })),
+  early.desk?.ready.then((m) => ({ default: m.StaffShell })),
 );
-const StaffInboxPage = lazyPage(() => staffDesk().then((m) => ({ default: m.InboxPage })));
+const StaffInboxPage = lazyPage(
+  () => staffDesk().then((m) => ({ default: m.InboxPage })),
+  early.desk?.ready.then((m) => ({ default: m.InboxPage })),
+);
 const StaffTicketPage = page(() => import('../features/staff/staff-ticket-page'));
 // The desk's new ticket validates with its schema (zod): a chunk of its own, as the customer's form.
 const StaffNewTicketPage = page(() => import('../features/staff/new-ticket-page'));

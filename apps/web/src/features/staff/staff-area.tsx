@@ -4,3 +4,4 @@
 // a language at a time (i18n/index.ts): the inbox shows without the code of the pages behind it.
 export { default as InboxPage } from './inbox-page';
 export { StaffShell } from './staff-shell';
+export { startDeskRequests } from './desk-start';

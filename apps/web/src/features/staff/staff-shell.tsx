@@ -14,15 +14,13 @@ import { setDisplayTimeZone } from '../../lib/time-zone';
 import { LANGUAGES } from '../../i18n';
 import { PortalLogo } from '../../ui/portal-logo';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
-import { inboxQuery } from './api/inbox';
 import { staffMeQuery } from './api/me';
-import { deskOptionsQuery } from './api/options';
 import { staffToken, useStaffLogout } from './api/session';
-import { unreadQuery, useUnreadPolling } from './api/unread';
+import { useUnreadPolling } from './api/unread';
 import { DeskContext, initial, type Desk } from './desk-context';
 import { useDeskKeys } from './desk-keys';
+import { prefetchInbox } from './desk-start';
 import { useStaffT } from './i18n';
-import { filtersFromSearch, inboxQueryOf } from './inbox-url';
 import { staffPath } from './staff-paths';
 import classes from './staff.module.css';
 
@@ -68,14 +66,12 @@ export function StaffShell() {
   const [hasOpenedHelp, setHasOpenedHelp] = useState(false);
   if (isHelpOpen && !hasOpenedHelp) setHasOpenedHelp(true);
 
-  // On the inbox, its first page, counts and options are asked for with who the agent is, not after.
+  // On the inbox, its first page, counts and options are asked for with who the agent is, not after (on
+  // a first load they are already on their way: desk-start.ts).
   const queryClient = useQueryClient();
   useEffect(() => {
     if (isSignedOut || !INBOX_PATH.test(location.pathname)) return;
-    const filters = filtersFromSearch(new URLSearchParams(location.search));
-    void queryClient.prefetchInfiniteQuery(inboxQuery(company, inboxQueryOf(filters)));
-    void queryClient.prefetchQuery(unreadQuery(company));
-    void queryClient.prefetchQuery(deskOptionsQuery(company));
+    prefetchInbox(queryClient, company, location.search);
     // Once, as the desk opens: the inbox's own queries take over.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
