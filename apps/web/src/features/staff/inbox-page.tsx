@@ -93,13 +93,14 @@ export default function InboxPage() {
   const names = useMemo(() => namesOf(items, filters), [items, filters]);
   // Once per language, not per row (each row's t() calls and translation hook held the first render).
   const rowLabels = useMemo<InboxRowLabels>(
-    () => ({ unread: t('inbox.unread'), waiting: t('inbox.waitingBadge'), unassigned: t('inbox.unassigned') }),
+    () => ({
+      unread: t('inbox.unread'),
+      waiting: t('inbox.waitingBadge'),
+      unassigned: t('inbox.unassigned'),
+    }),
     [t],
   );
-  const viewLabels = useMemo(
-    () => ({ count: t('inbox.countLabel'), unread: t('inbox.unreadLabel') }),
-    [t],
-  );
+  const viewLabels = useMemo(() => ({ count: t('inbox.countLabel'), unread: t('inbox.unreadLabel') }), [t]);
 
   const focusedItem = (): InboxItem | undefined => {
     const links = rowLinks(listRef.current);
