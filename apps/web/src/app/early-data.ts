@@ -26,7 +26,7 @@ import { fetchMe, meQuery } from '../lib/tenant';
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
 /** The desk's inbox, `/:company/staff` (its views are in the query), not its other pages. */
-const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
+export const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
 /** `/:company/:contactid/tickets`, matched as react-router does: any case, optional trailing slash. */
 const MY_TICKETS = /^\/([^/]+)\/(\d+)\/tickets\/?$/i;
 
