@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, useLocation, useRoutes } from 'react-router';
 import { AppErrorBoundary } from './layout/app-error-boundary';
 import { AppProvider, createQueryClient } from './provider';
-import { routes } from './router';
+import { routesFor } from './router';
 
 /**
  * The routes, matched by react-router's declarative router (`BrowserRouter` + `useRoutes`): the app uses
@@ -14,7 +14,7 @@ import { routes } from './router';
  */
 function AppRoutes() {
   const location = useLocation();
-  const element = useRoutes(routes);
+  const element = useRoutes(routesFor(location.pathname));
   return <AppErrorBoundary resetKey={location.key}>{element}</AppErrorBoundary>;
 }
 

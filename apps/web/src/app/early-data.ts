@@ -19,14 +19,14 @@ import type { MeAnswer, TicketListItem } from '@sportello/contracts';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
 import { loadStaffTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
+import { warmUpIntl } from '../lib/intl-warmup';
 import { storage } from '../lib/storage';
 import { fetchMe, meQuery } from '../lib/tenant';
-import { prepareDisplayTimeZone } from '../lib/time-zone';
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
 /** The desk's inbox, `/:company/staff` (its views are in the query), not its other pages. */
-const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
+export const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
 /** `/:company/:contactid/tickets`, matched as react-router does: any case, optional trailing slash. */
 const MY_TICKETS = /^\/([^/]+)\/(\d+)\/tickets\/?$/i;
 
@@ -64,9 +64,12 @@ function start(): Early {
     // need waits for its list.
     holdForContent();
     const ready = Promise.all([import('../features/staff/staff-area'), loadStaffTexts()]).then(([m]) => m);
-    // While the main thread waits for them.
-    prepareDisplayTimeZone();
-    return { ...none, desk: { ready, company: decode(path.split('/')[1]!) ?? '', search: window.location.search } };
+    // The rows' date and number formatting data, on another thread while these load.
+    warmUpIntl();
+    return {
+      ...none,
+      desk: { ready, company: decode(path.split('/')[1]!) ?? '', search: window.location.search },
+    };
   }
   if (!storage.get('token')) return none;
   if (STANDALONE.test(path)) return none;

@@ -1,3 +1,4 @@
+import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 // The module keeps its state for the page's life: each case loads it afresh.
@@ -39,5 +40,23 @@ describe('first-content', () => {
     expect(done).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(done).toHaveBeenCalled();
+  });
+
+  it('useAfterContent: true at once unless held, else false until the content is shown', async () => {
+    const free = await load();
+    expect(renderHook(() => free.useAfterContent()).result.current).toBe(true);
+
+    vi.useFakeTimers();
+    const m = await load();
+    m.holdForContent();
+    const { result } = renderHook(() => m.useAfterContent());
+    expect(result.current).toBe(false);
+    await act(async () => {
+      m.contentShown();
+      await vi.advanceTimersByTimeAsync(100);
+    });
+    expect(result.current).toBe(true);
+    // A component mounted afterwards starts with it.
+    expect(renderHook(() => m.useAfterContent()).result.current).toBe(true);
   });
 });

@@ -9,12 +9,18 @@
  * (`contentShown`), and the wait ends after `HOLD_LIMIT_MS` whatever happens (an error page, a
  * navigation away before the list came).
  */
+import { useEffect, useState } from 'react';
+
 export const HOLD_LIMIT_MS = 5000;
 
 let held = false;
 let release: () => void = () => {};
 const shown = new Promise<void>((resolve) => {
   release = resolve;
+});
+let isReleased = false;
+void shown.then(() => {
+  isReleased = true;
 });
 
 /** The first page is My tickets: what waits for its content waits from now on (once, at start). */
@@ -45,4 +51,21 @@ export function afterContent(): Promise<void> {
 /** `import()` of a module the first paint does not need: after the page's main content. */
 export function importAfterContent<T>(load: () => Promise<T>): Promise<T> {
   return afterContent().then(load);
+}
+
+/**
+ * Whether what waits for the page's main content may start (as `afterContent`), for a query's
+ * `enabled`: false until then, and the component renders again when it may.
+ */
+export function useAfterContent(): boolean {
+  const [isAfter, setIsAfter] = useState(() => !held || isReleased);
+  useEffect(() => {
+    if (isAfter) return;
+    let live = true;
+    void shown.then(() => live && setIsAfter(true));
+    return () => {
+      live = false;
+    };
+  }, [isAfter]);
+  return isAfter;
 }

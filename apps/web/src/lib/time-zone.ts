@@ -14,15 +14,6 @@ export function setDisplayTimeZone(tz: string): void {
   // learns the zone, rather than in the middle of a page's first render.
   wallClockFormat();
 }
-/**
- * Builds the display zone's formatter while the main thread waits for the network (the desk's inbox,
- * app/early-data.ts): its first one costs tens of ms on a slow phone, which `setDisplayTimeZone` then
- * no longer spends between the portal's settings and the rows. The zone is the default until the portal
- * says otherwise, the usual one; for another, the locale's data is loaded all the same.
- */
-export function prepareDisplayTimeZone(): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void wallClockFormat());
-}
 export function displayTimeZone(): string {
   return zone;
 }

@@ -16,7 +16,7 @@ import { inboxQuery } from './api/inbox';
 import { useDeskOptions } from './api/options';
 import { useUpdateTicket } from './api/ticket-writes';
 import { useUnreadQuery } from './api/unread';
-import { InboxRow } from './components/inbox-row';
+import { InboxRow, type InboxRowLabels } from './components/inbox-row';
 import { useDesk } from './desk-context';
 import { useDeskKeys } from './desk-keys';
 import { useStaffT } from './i18n';
@@ -91,6 +91,16 @@ export default function InboxPage() {
     [location.pathname, filters],
   );
   const names = useMemo(() => namesOf(items, filters), [items, filters]);
+  // Once per language, not per row (each row's t() calls and translation hook held the first render).
+  const rowLabels = useMemo<InboxRowLabels>(
+    () => ({
+      unread: t('inbox.unread'),
+      waiting: t('inbox.waitingBadge'),
+      unassigned: t('inbox.unassigned'),
+    }),
+    [t],
+  );
+  const viewLabels = useMemo(() => ({ count: t('inbox.countLabel'), unread: t('inbox.unreadLabel') }), [t]);
 
   const focusedItem = (): InboxItem | undefined => {
     const links = rowLinks(listRef.current);
@@ -159,7 +169,14 @@ export default function InboxPage() {
         data-testid="inbox-list"
       >
         {items.slice(0, shown).map((item) => (
-          <InboxRow key={item.id} item={item} company={company} search={search} filterLink={filterLink} />
+          <InboxRow
+            key={item.id}
+            item={item}
+            company={company}
+            search={search}
+            filterLink={filterLink}
+            labels={rowLabels}
+          />
         ))}
       </ul>
       {query.hasNextPage && (
@@ -210,6 +227,8 @@ export default function InboxPage() {
             to={searchFromFilters({ ...filters, view }) || '?'}
             count={counts ? countText(counts[view] ?? 0) : null}
             unread={unread.data?.unread[view] ?? 0}
+            name={t(`views.${view}`)}
+            labels={viewLabels}
           />
         ))}
       </nav>
@@ -269,14 +288,18 @@ function ViewLink({
   to,
   count,
   unread,
+  name,
+  labels,
 }: {
   view: InboxView;
   isCurrent: boolean;
   to: string;
   count: string | null;
   unread: number;
+  /** The view's name and the counts' hidden words, translated by the page (once, not per link). */
+  name: string;
+  labels: { count: string; unread: string };
 }) {
-  const { t } = useStaffT();
   return (
     <Button
       component={Link}
@@ -289,7 +312,7 @@ function ViewLink({
       rightSection={
         count !== null ? (
           <span data-testid={`count-${view}`} className={classes.viewCount}>
-            <VisuallyHidden>{t('inbox.countLabel')}</VisuallyHidden>
+            <VisuallyHidden>{labels.count}</VisuallyHidden>
             {count}
             {unread > 0 && (
               <Badge
@@ -299,7 +322,7 @@ function ViewLink({
                 c={isCurrent ? 'brand' : undefined}
                 data-testid={`unread-${view}`}
               >
-                <VisuallyHidden>{t('inbox.unreadLabel')}</VisuallyHidden>
+                <VisuallyHidden>{labels.unread}</VisuallyHidden>
                 {unread}
               </Badge>
             )}
@@ -307,7 +330,7 @@ function ViewLink({
         ) : undefined
       }
     >
-      {t(`views.${view}`)}
+      {name}
     </Button>
   );
 }

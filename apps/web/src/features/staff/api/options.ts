@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
+import { useAfterContent } from '../../../lib/first-content';
 import { staffKeys } from './keys';
 
 /** `GET /api/staff/portals/{company}/options`: steps, types, groups and agents for the pickers, and who I am. */
@@ -11,4 +12,6 @@ export const deskOptionsQuery = (company: string) =>
     staleTime: 5 * 60_000,
   });
 
-export const useDeskOptions = (company: string) => useQuery(deskOptionsQuery(company));
+/** Asked for once the page's main content is shown (lib/first-content): the inbox's rows need none. */
+export const useDeskOptions = (company: string) =>
+  useQuery({ ...deskOptionsQuery(company), enabled: useAfterContent() });

@@ -3,6 +3,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type UnreadAnswer } from '@sportello/contracts';
 import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError, call } from '../../../lib/api-client';
+import { useAfterContent } from '../../../lib/first-content';
 import { staffKeys } from './keys';
 
 /** How long one long-poll waits on the server for a change. */
@@ -65,5 +66,10 @@ export const unreadQuery = (company: string) =>
     staleTime: Infinity,
   });
 
-/** The counts as last heard (the shell's useUnreadPolling keeps them current). */
-export const useUnreadQuery = (company: string) => useQuery(unreadQuery(company));
+/**
+ * The counts as last heard (the shell's useUnreadPolling keeps them current). Asked for once the page's
+ * main content is shown (lib/first-content): the inbox's first page brings the views' counts, and the
+ * unread markers come a moment after its rows rather than delaying them by a request and a render.
+ */
+export const useUnreadQuery = (company: string) =>
+  useQuery({ ...unreadQuery(company), enabled: useAfterContent() });

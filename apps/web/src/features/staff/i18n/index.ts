@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addTextsNamespace, type Language } from '../../../i18n';
 
@@ -24,8 +25,33 @@ export const loadStaffTexts = (): Promise<void> =>
     throw e;
   }));
 
+const NAMESPACES = [STAFF_NS, 'translation'];
+
 /**
  * `t` of the desk: its own texts first, then the app's (the shared widgets' and lib/error-text's keys
  * resolve as everywhere else).
+ *
+ * A plain text — a key asked for without options whose text has nothing to interpolate or nest — is
+ * read straight from the store where i18next's `t` reads it: the desk's namespace in the current
+ * language (react-i18next binds `t` to the first namespace given, and the app has no fallback language
+ * nor namespace: i18n/index.ts). i18next's full resolution took about 1 ms of a slow phone's CPU a call,
+ * and the inbox's first render makes a few dozen before its rows show. Anything else is i18next's
+ * (use-staff-t.test.tsx compares the two on every key, in every language).
  */
-export const useStaffT = () => useTranslation([STAFF_NS, 'translation']);
+export function useStaffT() {
+  const { t, i18n, ready } = useTranslation(NAMESPACES);
+  const language = i18n.language;
+  const fast = useMemo(() => {
+    const plain = (key: unknown): string | null => {
+      if (typeof key !== 'string' || key.includes(':')) return null;
+      const text: unknown = i18n.getResource(language, STAFF_NS, key);
+      return typeof text === 'string' && text !== '' && !text.includes('{{') && !text.includes('$t(')
+        ? text
+        : null;
+    };
+    return ((key: unknown, ...rest: unknown[]) =>
+      (rest.length === 0 && plain(key)) ||
+      (t as unknown as (...a: unknown[]) => string)(key, ...rest)) as unknown as typeof t;
+  }, [t, i18n, language]);
+  return { t: fast, i18n, ready };
+}
