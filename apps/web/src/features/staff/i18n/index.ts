@@ -32,14 +32,15 @@ const NAMESPACES = [STAFF_NS, 'translation'];
  * resolve as everywhere else).
  *
  * A plain text — a key asked for without options whose text has nothing to interpolate or nest — is
- * read straight from the store where i18next's `t` reads it: the desk's namespace in the current
- * language (react-i18next binds `t` to the first namespace given, and the app has no fallback language
- * nor namespace: i18n/index.ts). i18next's full resolution took about 1 ms of a slow phone's CPU a call,
+ * read straight from the store where i18next's `t` reads it first: the desk's namespace in the current
+ * language (the app has no fallback language: i18n/index.ts); a key the desk's texts lack goes to `t`. i18next's full resolution took about 1 ms of a slow phone's CPU a call,
  * and the inbox's first render makes a few dozen before its rows show. Anything else is i18next's
  * (use-staff-t.test.tsx compares the two on every key, in every language).
  */
 export function useStaffT() {
-  const { t, i18n, ready } = useTranslation(NAMESPACES);
+  // 'fallback': a key the desk's texts lack is looked up in the app's (react-i18next's default binds
+  // `t` to the first namespace alone, and the shared widgets' keys came back as the key itself).
+  const { t, i18n, ready } = useTranslation(NAMESPACES, { nsMode: 'fallback' });
   const language = i18n.language;
   const fast = useMemo(() => {
     const plain = (key: unknown): string | null => {

@@ -24,12 +24,17 @@ describe('useStaffT', () => {
       await act(() => addTextsNamespace(STAFF_NS, STAFF_TEXTS));
       const { result } = renderHook(() => ({
         fast: useStaffT().t,
-        slow: useTranslation([STAFF_NS, 'translation']).t,
+        slow: useTranslation([STAFF_NS, 'translation'], { nsMode: 'fallback' }).t,
       }));
       const { fast, slow } = result.current;
       expect(i18n.hasResourceBundle(language, STAFF_NS)).toBe(true);
       for (const key of all) expect(fast(key), `${language} ${key}`).toBe(slow(key));
       expect(fast('inbox.title')).not.toBe('inbox.title');
+      // The app's own texts, for the shared widgets and lib/error-text on the desk.
+      expect(fast('common.errors.network')).toBe(
+        i18n.getResource(language, 'translation', 'common.errors.network'),
+      );
+      expect(fast('common.errors.network')).not.toBe('common.errors.network');
       // With options: i18next's (plurals, interpolation).
       expect(fast('inbox.activeFilters', { count: 2 })).toBe(slow('inbox.activeFilters', { count: 2 }));
     }
