@@ -1,6 +1,6 @@
 import { platformRoutes } from '@sportello/contracts';
 import type { App, AppContext } from './platform/context';
-import { route } from './platform/route';
+import { collectUploadRoutes, registerUploadRoutes, route } from './platform/route';
 import { installAccessControl, registeredRoutes } from './platform/access';
 import { finishOpenApi } from './platform/openapi';
 import { registerHealthRoutes } from './modules/health/health.routes';
@@ -27,6 +27,7 @@ import { registerNotificationRoutes } from './modules/notifications/notification
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   // Before any route: records every route and applies each contract's access rule to every request.
   installAccessControl(app, ctx);
+  collectUploadRoutes(app);
   registerHealthRoutes(app, ctx);
   registerFileRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
@@ -54,5 +55,9 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
       registeredRoutes(app).flatMap((r) => (r.contract && r.method !== 'HEAD' ? [r.contract] : [])),
     );
     return docs;
+  });
+  // Last, in a scope of their own with the multipart parser (why: route.ts).
+  await registerUploadRoutes(app, {
+    limits: { fileSize: ctx.config.MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 10 },
   });
 }

@@ -25,6 +25,7 @@ import {
   type ResponseOf,
   type RouteContract,
 } from '@sportello/contracts';
+import multipart, { type FastifyMultipartOptions } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -100,40 +101,75 @@ export function route<R extends RouteContract>(
 
   const status = successStatusOf(contract);
   const config: ContractRouteConfig = { contract };
-  app.route({
-    method: contract.method,
-    url: contract.path,
-    config,
-    ...(contract.bodyLimit ? { bodyLimit: contract.bodyLimit } : {}),
-    ...(options.validateBody === false
-      ? {
-          validatorCompiler: ((req: FastifyRouteSchemaDef<z.ZodType>) =>
-            req.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(req)) as never,
-        }
-      : {}),
-    schema: {
-      tags: [...contract.tags],
-      summary: contract.summary,
-      ...describeAccess(contract),
-      ...(contract.hide ? { hide: true } : {}),
-      ...(contract.params ? { params: contract.params } : {}),
-      ...(contract.query ? { querystring: contract.query } : {}),
-      ...(contract.body && contract.bodyKind !== 'multipart' ? { body: contract.body } : {}),
-      ...(contract.bodyKind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
-      response: responseSchemas(contract),
-    },
-    handler: async (req, reply) => {
-      const access =
-        contract.access.guard === 'public' ? null : await resolvedAccess(req, ctx, contract.access);
-      reply.code(status);
-      const result = await handler(
-        req as unknown as ContractRequest<R>,
-        reply,
-        access as GuardResultOf<R['access']>,
-      );
-      if (result === undefined && !reply.sent) return reply.send();
-      return result;
-    },
+  const add = (target: App) =>
+    target.route({
+      method: contract.method,
+      url: contract.path,
+      config,
+      ...(contract.bodyLimit ? { bodyLimit: contract.bodyLimit } : {}),
+      ...(options.validateBody === false
+        ? {
+            validatorCompiler: ((req: FastifyRouteSchemaDef<z.ZodType>) =>
+              req.httpPart === 'body'
+                ? (data: unknown) => ({ value: data })
+                : validatorCompiler(req)) as never,
+          }
+        : {}),
+      schema: {
+        tags: [...contract.tags],
+        summary: contract.summary,
+        ...describeAccess(contract),
+        ...(contract.hide ? { hide: true } : {}),
+        ...(contract.params ? { params: contract.params } : {}),
+        ...(contract.query ? { querystring: contract.query } : {}),
+        ...(contract.body && contract.bodyKind !== 'multipart' ? { body: contract.body } : {}),
+        ...(contract.bodyKind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
+        response: responseSchemas(contract),
+      },
+      handler: async (req, reply) => {
+        const access =
+          contract.access.guard === 'public' ? null : await resolvedAccess(req, ctx, contract.access);
+        reply.code(status);
+        const result = await handler(
+          req as unknown as ContractRequest<R>,
+          reply,
+          access as GuardResultOf<R['access']>,
+        );
+        if (result === undefined && !reply.sent) return reply.send();
+        return result;
+      },
+    });
+  if (contract.bodyKind !== 'multipart') return void add(app);
+  const pending = pendingUploads.get(app);
+  if (!pending)
+    throw new Error(
+      `${routeKey(contract)}: upload routes go between collectUploadRoutes and registerUploadRoutes`,
+    );
+  pending.push(add);
+}
+
+/**
+ * The upload routes (multipart bodies) wait here, to be registered last, in a scope of their own
+ * with the multipart parser: @fastify/multipart gives every request of the scope it is registered in
+ * two async hooks and a 'close' listener (to clean temporary files, which our uploads never make:
+ * they stream, platform/uploads.ts): a sixth of the CPU of a small answer when it was the app's
+ * (bench/RESULTS.md, session 10). Made after every other hook of the app, the scope gives its routes all of them (access
+ * rule, headers, guards): a hook added to the app later would not reach them.
+ */
+const pendingUploads = new WeakMap<App, ((scope: App) => void)[]>();
+
+/** From here, route() keeps upload routes for registerUploadRoutes. */
+export function collectUploadRoutes(app: App): void {
+  pendingUploads.set(app, []);
+}
+
+/** Registers the upload routes kept since collectUploadRoutes, with the multipart parser. */
+export async function registerUploadRoutes(app: App, options: FastifyMultipartOptions): Promise<void> {
+  const routes = pendingUploads.get(app) ?? [];
+  pendingUploads.delete(app);
+  await app.register(async (scope: App) => {
+    await scope.register(multipart, options);
+    for (const add of routes) add(scope);
   });
 }
 

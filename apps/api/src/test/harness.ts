@@ -40,7 +40,7 @@ export async function createTestApp(
     env?: Record<string, string>;
     now?: string;
     database?: Database;
-    /** Hooks or routes a test adds to the app before it starts. */
+    /** Hooks or routes a test adds to the app before it starts (its hooks do not reach the upload routes: route.ts). */
     configure?: (app: App) => void;
   } = {},
 ): Promise<TestApp> {
@@ -66,9 +66,9 @@ export async function createTestApp(
     signer: new FileUrlSigner(secret),
     secret,
   };
-  const app = await buildApp(ctx);
   // Every answer a test sees must be one its route's contract documents (OpenAPI completeness).
-  const undocumented = recordUndocumentedAnswers(app);
+  let undocumented: string[] = [];
+  const app = await buildApp(ctx, { beforeRoutes: (a) => (undocumented = recordUndocumentedAnswers(a)) });
   opts.configure?.(app);
   await app.ready();
   return {

@@ -237,3 +237,27 @@ describe('malformed and interrupted uploads', () => {
     rmSync(young);
   });
 });
+
+describe('the upload routes’ own scope (platform/route.ts)', () => {
+  it('reads multipart on upload routes only: another route with a body answers 415', async () => {
+    const m = multipartFile('a.txt', 'x', 'text/plain');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/acme/101/tickets',
+      headers: { ...mario, ...m.headers },
+      payload: m.payload,
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().code).toBe('unsupported_media_type');
+  });
+
+  it('gives the upload routes every hook of the app: access rule, headers, no-store', async () => {
+    await expireEverything();
+    expect((await upload('x', {})).statusCode).toBe(401);
+    const ok = await upload('x');
+    expect(ok.statusCode).toBe(201);
+    expect(ok.headers['x-content-type-options']).toBe('nosniff');
+    expect(ok.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(ok.headers['cache-control']).toBe('no-store');
+  });
+});

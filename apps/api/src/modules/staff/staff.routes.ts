@@ -28,17 +28,19 @@ import {
 } from './staff.service';
 import { deskCachesOf } from './desk-cache';
 
+const STAFF_URL = /^\/api\/staff(\/|$|\?)/i;
+
 export function registerStaffRoutes(app: App, ctx: AppContext): void {
   registerAccessRoutes(app, ctx);
-  // Nothing of a staff session or a staff answer may be cached by a browser or a proxy.
-  app.addHook('onSend', async (req, reply) => {
-    if (/^\/api\/staff(\/|$|\?)/i.test(req.url)) reply.header('Cache-Control', 'no-store');
-  });
-  // A change made through this process is committed when its answer leaves: the desk's kept answers
-  // are cleared at once, so the writer's next page reads again without waiting for the NOTIFY.
+  // Nothing of a staff session or a staff answer may be cached by a browser or a proxy. A change made
+  // through this process is committed when its answer leaves: the desk's kept answers are cleared at
+  // once, so the writer's next page reads again without waiting for the NOTIFY. A callback hook: it
+  // runs on every answer of the app and needs no promise.
   const kept = deskCachesOf(ctx.database);
-  app.addHook('onSend', async (req) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (STAFF_URL.test(req.url)) reply.header('Cache-Control', 'no-store');
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') kept.clear();
+    done(null, payload);
   });
 
   route(app, ctx, staffAuthRoutes.login, (req) => staffLogin(ctx, req.body.email, req.body.password, req.ip));
