@@ -25,6 +25,7 @@ import { autocannon, call } from './lib/cannon';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
 import { freePort, startThrowawayPg, type ThrowawayPg } from './lib/pg';
 import { P, QUERIES, STAFF, staffToken } from './lib/search-cases';
+import { cpuOf } from './lib/proc-cpu';
 import { startServer } from './lib/server';
 
 const { values: opt } = parseArgs({
@@ -40,21 +41,6 @@ const { values: opt } = parseArgs({
 const children = new Set<ChildProcess>();
 const log = (...a: unknown[]) => console.error('[cpu]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Clock ticks per second of /proc's utime/stime (USER_HZ, 100 on Linux). */
-const HZ = 100;
-
-/** utime + stime of a process, in ms (`sys`: stime alone). */
-function cpuOf(pid: number, sys = false): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command (which may hold spaces) start after the last ')'.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((sys ? 0 : Number(f[11])) + Number(f[12])) * (1000 / HZ);
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU ms of every postgres process, by pid (a backend that ends between two reads is lost: rare). */
 function postgresCpu(): Map<number, number> {

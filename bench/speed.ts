@@ -3,7 +3,9 @@
  * where the full `npm run bench` is too long. One database, a small scale, short runs; every figure is a
  * ratio taken in the same run (the app's constant route against a bare Fastify in the same process, each
  * route against the bare replay of its own SQL, each p99 against the constant route's p99), so runs on
- * different or busy machines compare. Prints a Markdown table.
+ * different or busy machines compare; and the server's CPU per request of the constant and the bare at a
+ * fixed rate (on a small machine the bare route's req/s at full load is the client's ceiling, see
+ * constantCpu). Prints a Markdown table.
  *
  *   npm run bench:speed -- [--db pglite|pg] [--tickets N] [--duration S] [--connections C] [--only a,b]
  *
@@ -20,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { autocannon, call, type Cannon } from './lib/cannon';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './lib/generate';
 import { freePort, startThrowawayPg, type ThrowawayPg } from './lib/pg';
+import { cpuOf } from './lib/proc-cpu';
 import { startServer } from './lib/server';
 
 const { values: opt } = parseArgs({
@@ -112,8 +115,49 @@ function pairedRatio(
   a: { sliceRps: number[] },
   b: { sliceRps: number[] },
 ): { median: number; lo: number; hi: number } {
-  const r = a.sliceRps.map((x, i) => x / Math.max(b.sliceRps[i]!, 1)).sort((p, q) => p - q);
+  return spread(a.sliceRps.map((x, i) => x / Math.max(b.sliceRps[i]!, 1)));
+}
+
+function spread(xs: number[]): { median: number; lo: number; hi: number } {
+  const r = [...xs].sort((p, q) => p - q);
   return { median: r[Math.floor(r.length / 2)]!, lo: r[0]!, hi: r[r.length - 1]! };
+}
+
+/** The fixed load at which the constant's CPU per request is read: well under what either answers. */
+const FIXED_RATE = 5000;
+
+/**
+ * The server's CPU time per request of the bare and the app's constant, at the same fixed rate, in 7
+ * paired rounds. At full load on a small machine the client shares the cores: the bare route's req/s
+ * is then autocannon's ceiling, not the framework's, and the req/s ratio reads the app against the
+ * client. CPU per request is what the server spends; bare / app is the share of bare Fastify's
+ * capacity the app keeps. Linux only (/proc): null elsewhere.
+ */
+async function constantCpu(
+  pid: number,
+  bareUrl: string,
+  appUrl: string,
+): Promise<{ bareUs: number; appUs: number; ratio: { median: number; lo: number; hi: number } } | null> {
+  if (cpuOf(pid) === 0) return null;
+  const seconds = 3;
+  const perRequest = async (url: string) => {
+    const before = cpuOf(pid);
+    const r = await autocannon(url, seconds, {
+      connections: 10,
+      rate: FIXED_RATE,
+      onChild: (c: ChildProcess) => children.add(c),
+    });
+    return ((cpuOf(pid) - before) * 1000) / Math.max(r.requests, 1);
+  };
+  const bare: number[] = [];
+  const app: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    if (i % 2) app.push(await perRequest(appUrl));
+    bare.push(await perRequest(bareUrl));
+    if (i % 2 === 0) app.push(await perRequest(appUrl));
+  }
+  const us = (xs: number[]) => Math.round(spread(xs).median * 10) / 10;
+  return { bareUs: us(bare), appUs: us(app), ratio: spread(bare.map((x, i) => x / app[i]!)) };
 }
 
 interface Row {
@@ -183,6 +227,8 @@ async function main(): Promise<void> {
     const [bareConst, appConstant] = await interleaved([{ url: `${bareUrl}/bench/const` }, appConst], 7);
     const ofBare = pairedRatio(appConstant!, bareConst!);
     log(`constant: bare Fastify ${bareConst!.rps} req/s, through the app ${appConstant!.rps} req/s`);
+    const cpu = await constantCpu(server.child.pid!, `${bareUrl}/bench/const`, appConst.url);
+    if (cpu) log(`constant, CPU per request: bare ${cpu.bareUs} µs, app ${cpu.appUs} µs`);
     await run('unknown /api path', async () => {
       const [real, constant] = await interleaved([{ url: `${b}/api/no-such-route` }, appConst]);
       return { name: 'unknown /api path (JSON 404)', real: real!, constant: constant! };
@@ -224,6 +270,12 @@ async function main(): Promise<void> {
       '|---|---:|---:|---:|---:|---:|---:|---:|',
       `| bare Fastify constant (framework ceiling) | ${bareConst!.rps} | ${bareConst!.p50} / ${bareConst!.p99} | | | | | ${bareConst!.errors} |`,
       `| constant through the app | ${appConstant!.rps} (${Math.round(100 * ofBare.median)} % of bare Fastify, median of 7 rounds, ${Math.round(100 * ofBare.lo)}–${Math.round(100 * ofBare.hi)} %) | ${appConstant!.p50} / ${appConstant!.p99} | 1.0 | | | | ${appConstant!.errors} |`,
+      ...(cpu
+        ? [
+            `| constant, server CPU per request at ${FIXED_RATE.toLocaleString('en')} req/s: bare ${cpu.bareUs} µs, app ${cpu.appUs} µs | ` +
+              `(bare / app ${Math.round(100 * cpu.ratio.median)} %, median of 7 rounds, ${Math.round(100 * cpu.ratio.lo)}–${Math.round(100 * cpu.ratio.hi)} %) | | | | | | |`,
+          ]
+        : []),
       ...rows.map(
         (r) =>
           `| ${r.name} | ${r.real.rps} | ${r.real.p50} / ${r.real.p99} | ${(r.real.p99 / Math.max(r.constant.p99, 1)).toFixed(1)} (${r.constant.p99}) | ` +

@@ -50,10 +50,13 @@ export function autocannon(
     onChild?: (c: ChildProcess) => void;
     /** A JSON body to POST with every request (the write load of bench/integration.ts). */
     json?: unknown;
+    /** Requests per second over all connections (autocannon's -R): a fixed load, not the most it takes. */
+    rate?: number;
   },
 ): Promise<Cannon> {
   const args = ['-c', String(opts.connections), '-d', String(seconds), '--json'];
   if (opts.token) args.push('-H', `authorization=Bearer ${opts.token}`);
+  if (opts.rate) args.push('-R', String(opts.rate));
   if (opts.json !== undefined)
     args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', JSON.stringify(opts.json));
   args.push(url);
