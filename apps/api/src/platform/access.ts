@@ -214,7 +214,7 @@ export function installAccessControl(app: App, ctx: AppContext): void {
   registered.set(app, list);
   app.addHook('onRoute', (r: RouteOptions) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
-    const contract = (r.config as ContractRouteConfig | undefined)?.contract;
+    const contract = contractIn(r);
     for (const m of methods) list.push({ method: m, url: r.url, contract });
   });
   // A callback hook, not an async one: most requests it passes need no promise (public routes, files).

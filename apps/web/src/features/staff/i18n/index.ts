@@ -33,9 +33,10 @@ const NAMESPACES = [STAFF_NS, 'translation'];
  *
  * A plain text — a key asked for without options whose text has nothing to interpolate or nest — is
  * read straight from the store where i18next's `t` reads it first: the desk's namespace in the current
- * language (the app has no fallback language: i18n/index.ts); a key the desk's texts lack goes to `t`. i18next's full resolution took about 1 ms of a slow phone's CPU a call,
- * and the inbox's first render makes a few dozen before its rows show. Anything else is i18next's
- * (use-staff-t.test.tsx compares the two on every key, in every language).
+ * language (the app has no fallback language: i18n/index.ts); a key the desk's texts lack goes to `t`.
+ * i18next's full resolution took about 1 ms of a slow phone's CPU a call, and the inbox's first render
+ * makes a few dozen before its rows show. Anything else is i18next's (use-staff-t.test.tsx compares the
+ * two on every key, in every language).
  */
 export function useStaffT() {
   // 'fallback': a key the desk's texts lack is looked up in the app's (react-i18next's default binds
