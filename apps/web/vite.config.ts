@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { splitTexts, type Texts } from './src/i18n/first-paint.ts';
@@ -61,8 +63,23 @@ const DESK_INBOX = [
 const TEXT_INPUT =
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Input|InputBase|TextInput)[\\/]/;
 
-export default defineConfig({
+/**
+ * React Router's production build for `vite build`. Its package.json sends every bundler to the
+ * development build (remix-run/react-router#14102, open): the route matcher's development warnings
+ * (`ENABLE_DEV_WARNINGS`) ran in the users' browsers on every match. The production build is the same
+ * code with them off; dev server and tests keep the warnings.
+ */
+function reactRouterProduction(): { find: RegExp; replacement: string }[] {
+  const file = join(
+    dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+    'dist/production/index.mjs',
+  );
+  return existsSync(file) ? [{ find: /^react-router$/, replacement: file }] : [];
+}
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), translationParts()],
+  resolve: { alias: command === 'build' ? reactRouterProduction() : [] },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
@@ -131,4 +148,4 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     env: { TZ: 'UTC' },
   },
-});
+}));
