@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER, KNOWN_TICKETS } from './lib/generate';
-import { bundleReport, DESK_AGENT, deskReady, measurePage, TICKETS_READY, type PageRun } from './lib/page';
+import { bundleReport, DESK_AGENT, DESK_READY, measurePage, TICKETS_READY, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
 import { root, startServer } from './lib/server';
 
@@ -159,7 +159,11 @@ async function main(): Promise<void> {
       storage,
       ready: TICKETS_READY,
     },
-    desk: { url: `${baseUrl}/${BENCH_PORTAL}/staff`, storage: { staffToken: staff.token }, ready: deskReady },
+    desk: {
+      url: `${baseUrl}/${BENCH_PORTAL}/staff`,
+      storage: { staffToken: staff.token },
+      ready: DESK_READY,
+    },
   } as const;
   type Runs = { cold: PageRun; warm: PageRun }[];
   const runs = Object.fromEntries(PAGES.map((p) => [p, dists.map((): Runs => [])])) as Record<

@@ -17,7 +17,7 @@ import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER } from './l
 import {
   bundleReport,
   DESK_AGENT,
-  deskReady,
+  DESK_READY,
   INITIAL_JS_BUDGET,
   measurePage,
   TICKETS_READY,
@@ -806,7 +806,7 @@ async function main(): Promise<void> {
       const staff = await call<{ token: string }>(`${baseUrl}/api/staff/auth/login`, {
         json: { email: DESK_AGENT, password: BENCH_PASSWORD },
       });
-      desk = await measurePage(`${baseUrl}/${BENCH_PORTAL}/staff`, { staffToken: staff.token }, deskReady, {
+      desk = await measurePage(`${baseUrl}/${BENCH_PORTAL}/staff`, { staffToken: staff.token }, DESK_READY, {
         dist,
       });
       log(
