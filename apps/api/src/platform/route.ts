@@ -153,8 +153,8 @@ export function route<R extends RouteContract>(
  * with the multipart parser: @fastify/multipart gives every request of the scope it is registered in
  * two async hooks and a 'close' listener (to clean temporary files, which our uploads never make:
  * they stream, platform/uploads.ts): a sixth of the CPU of a small answer when it was the app's
- * (bench/RESULTS.md, session 10). Made after every other hook of the app, the scope gives its routes all of them (access
- * rule, headers, guards): a hook added to the app later would not reach them.
+ * (bench/RESULTS.md, session 10). Made after every other hook of the app, the scope gives its routes
+ * all of them (access rule, headers, guards): a hook added to the app later would not reach them.
  */
 const pendingUploads = new WeakMap<App, ((scope: App) => void)[]>();
 

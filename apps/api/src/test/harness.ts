@@ -40,7 +40,10 @@ export async function createTestApp(
     env?: Record<string, string>;
     now?: string;
     database?: Database;
-    /** Hooks or routes a test adds to the app before it starts (its hooks do not reach the upload routes: route.ts). */
+    /**
+     * Hooks or routes a test adds to the app before it starts (its hooks do not reach the upload
+     * routes: platform/route.ts).
+     */
     configure?: (app: App) => void;
   } = {},
 ): Promise<TestApp> {
