@@ -100,8 +100,7 @@ const Notifications = lazy(() =>
 );
 
 export function AppProvider({ children, queryClient }: { children: ReactNode; queryClient: QueryClient }) {
-  const portal = useActivePortal();
-  const baseColor = portal?.baseColor ?? null;
+  const baseColor = useActivePortal((p) => p?.baseColor ?? null);
   const theme = useMemo(() => buildTheme(baseColor), [baseColor]);
   return (
     <QueryClientProvider client={queryClient}>

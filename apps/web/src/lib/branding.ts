@@ -216,15 +216,20 @@ export function setActivePortal(settings: PortalSettings | null): void {
   listeners.forEach((l) => l());
 }
 
-/** The portal whose branding applies now, or null (default look). */
-export function useActivePortal(): PortalSettings | null {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => activePortal,
-  );
+const subscribe = (l: Listener) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+/**
+ * One value of the portal whose branding applies now (null: the default look). A component renders
+ * again only when that value changes: the provider reads the colour alone, so a portal's settings
+ * arriving with the colour it already shows do not draw the whole app again.
+ */
+export function useActivePortal<T extends string | null | undefined>(
+  select: (portal: PortalSettings | null) => T,
+): T {
+  return useSyncExternalStore(subscribe, () => select(activePortal));
 }
 
 /** The colour index.html declares for the browser's bars (the default header's). */

@@ -16,7 +16,7 @@ export function pageTitle(title: string | null | undefined, portalName: string |
  * record's own (a ticket's title). `null` while it is not known yet leaves the portal's name alone.
  */
 export function usePageTitle(title: string | null | undefined): void {
-  const portalName = useActivePortal()?.webPortalName;
+  const portalName = useActivePortal((p) => p?.webPortalName);
   const text = pageTitle(title, portalName);
   useEffect(() => {
     document.title = text;

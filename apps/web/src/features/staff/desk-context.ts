@@ -12,11 +12,28 @@ export interface Desk {
 }
 
 export const DeskContext = createContext<Desk | null>(null);
+/**
+ * The portal the desk works in, known before the agent is: its key (the server's spelling once it has
+ * said who the agent is, the address's before) and its time zone (null until its settings are here). The
+ * inbox draws with it while `/api/staff/me` is on its way (staff-shell.tsx).
+ */
+export interface DeskPortal {
+  company: string;
+  timeZone: string | null;
+}
+export const DeskPortalContext = createContext<DeskPortal | null>(null);
 
 export function useDesk(): Desk {
   const desk = useContext(DeskContext);
   if (!desk) throw new Error('useDesk() used outside the staff desk layout');
   return desk;
+}
+
+/** The desk's portal, available before `useDesk()` is (DeskPortalContext). */
+export function useDeskPortal(): DeskPortal {
+  const portal = useContext(DeskPortalContext);
+  if (!portal) throw new Error('useDeskPortal() used outside the staff desk layout');
+  return portal;
 }
 
 /** The first letter of a name, for an avatar. */

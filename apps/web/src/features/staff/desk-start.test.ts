@@ -19,6 +19,12 @@ describe('startDeskRequests', () => {
     startDeskRequests(client, 'demo', '?view=mine');
     await vi.waitFor(() => expect(client.getQueryData(['staff', 'me'])).toEqual(staffMe()));
     const paths = calls.map((c) => new URL(c.url, 'http://x').pathname);
+    // The rows' needs first: a server answering one request at a time answers them first.
+    expect(paths.slice(0, 3)).toEqual([
+      '/api/Settings/portals/demo',
+      '/api/staff/portals/demo/tickets',
+      '/api/staff/me',
+    ]);
     expect(paths.sort()).toEqual(
       [
         '/api/Settings/portals/demo',

@@ -8,17 +8,19 @@ import { unreadQuery } from './api/unread';
 import { filtersFromSearch, inboxQueryOf } from './inbox-url';
 
 /**
- * What the inbox's first rows need — who the agent is, the portal's settings (its time zone dates the
- * rows) and the view's first page — asked for as soon as the desk's code is here (app/early-data.ts),
+ * What the inbox's first screen needs — the portal's settings (its time zone dates the rows), the view's
+ * first page, and who the agent is (the header) — asked for as soon as the desk's code is here (app/early-data.ts),
  * not after the layout's first render: under a slow phone's CPU those three answers were waited for,
  * one round trip after the header was drawn, with the main thread idle. The layout's queries find them
  * in the cache or on their way (a query already asked for is not asked for again).
  */
 export function startDeskRequests(client: QueryClient, company: string, search: string): void {
-  void client.prefetchQuery(staffMeQuery());
-  // As the layout asks for them: no retry (a portal that does not exist says so at once).
+  // In the order the inbox uses them: its rows need the portal's time zone and themselves, not who the
+  // agent is (the header's name and menu), and a server answering one at a time (PGlite) answers in this
+  // order. As the layout asks for them: no retry (a portal that does not exist says so at once).
   void client.prefetchQuery({ ...portalSettingsQuery(company), retry: false });
   prefetchInbox(client, company, search);
+  void client.prefetchQuery(staffMeQuery());
 }
 
 /**

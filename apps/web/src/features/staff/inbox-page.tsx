@@ -17,7 +17,7 @@ import { useDeskOptions } from './api/options';
 import { useUpdateTicket } from './api/ticket-writes';
 import { useUnreadQuery } from './api/unread';
 import { InboxRow, type InboxRowLabels } from './components/inbox-row';
-import { useDesk } from './desk-context';
+import { useDeskPortal } from './desk-context';
 import { useDeskKeys } from './desk-keys';
 import { useStaffT } from './i18n';
 import {
@@ -51,7 +51,7 @@ const rowLinks = (list: HTMLElement | null) =>
  */
 export default function InboxPage() {
   const { t, i18n } = useStaffT();
-  const { company } = useDesk();
+  const { company, timeZone } = useDeskPortal();
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
@@ -70,10 +70,11 @@ export default function InboxPage() {
   usePageTitle(t(`views.${filters.view}`));
 
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  // The rows wait for the portal's time zone as well as for themselves: their dates show in it.
+  const isSettled = !query.isPending && timeZone !== null;
   // A screen of rows first, the rest a batch per frame: 50 rows at once held a slow phone's first paint.
-  const shown = useProgressiveCount(items.length);
+  const shown = useProgressiveCount(isSettled ? items.length : 0);
   // The list (or its empty or error state) is the page's main content: what waited for it may load.
-  const isSettled = !query.isPending;
   useEffect(() => {
     if (isSettled) contentShown();
   }, [isSettled]);
@@ -154,7 +155,7 @@ export default function InboxPage() {
   const filterPanel = showFilters && (
     <InboxFilterPanel filters={filters} options={options.data} names={names} onChange={apply} />
   );
-  const list = query.isPending ? (
+  const list = !isSettled ? (
     <ListLoading />
   ) : query.isError ? (
     <ListError onRetry={() => void query.refetch()} message={errorText(query.error, t)} />

@@ -154,6 +154,38 @@ describe('staff desk', { timeout: 30_000 }, () => {
     expect((await screen.findByTestId('unread-unassigned')).textContent).toContain('1');
   });
 
+  it("draws the inbox before the agent is known, and its rows once the portal's time zone is", async () => {
+    storage.set('staffToken', 'staff-token');
+    const held = (body: unknown) => {
+      let release = () => {};
+      const answer = new Promise<Response>((resolve) => (release = () => resolve(json(body))));
+      return { answer, release: () => release() };
+    };
+    const me = held(ME);
+    const settings = held(portalSettings({ timeZone: 'America/New_York' }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const path = new URL(url, 'http://x').pathname;
+        if (path === '/api/staff/me') return me.answer;
+        if (path === '/api/Settings/portals/demo') return settings.answer;
+        if (path === '/api/staff/portals/demo/tickets') return json(inbox([item({})]));
+        return json({ code: 'not_found', message: 'no' }, 404);
+      }),
+    );
+    renderDesk('/demo/staff');
+    // The page's frame needs the portal only; its rows wait for the zone their dates show in.
+    expect(await screen.findByTestId('new-ticket')).toBeTruthy();
+    expect(screen.queryByText('Printer jam')).toBeNull();
+    settings.release();
+    const row = (await screen.findByText('Printer jam')).closest('[data-testid=inbox-row]')!;
+    // 09:30 UTC is 04:30 in New York.
+    expect(row.querySelector('time')?.textContent).toContain('04:30');
+    expect(screen.queryByText('Sara Conti')).toBeNull();
+    me.release();
+    expect(await screen.findByText('Sara Conti')).toBeTruthy();
+  });
+
   it('moves with j/k and opens with Enter', async () => {
     storage.set('staffToken', 'staff-token');
     deskApi(() => inbox([item({ id: 5, title: 'First' }), item({ id: 6, title: 'Second' })]));

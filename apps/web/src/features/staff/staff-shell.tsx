@@ -10,14 +10,14 @@ import { headerColors, usePortalBranding } from '../../lib/branding';
 import { loadRestAfterContent, loadRestStyles } from '../../app/styles/load-rest-styles';
 import { importAfterContent } from '../../lib/first-content';
 import { portalSettingsQuery } from '../../lib/tenant';
-import { setDisplayTimeZone } from '../../lib/time-zone';
+import { displayTimeZone, setDisplayTimeZone } from '../../lib/time-zone';
 import { LANGUAGES } from '../../i18n';
 import { PortalLogo } from '../../ui/portal-logo';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
 import { staffMeQuery } from './api/me';
 import { staffToken, useStaffLogout } from './api/session';
 import { useUnreadPolling } from './api/unread';
-import { DeskContext, initial, type Desk } from './desk-context';
+import { DeskContext, DeskPortalContext, initial, type Desk, type DeskPortal } from './desk-context';
 import { useDeskKeys } from './desk-keys';
 import { prefetchInbox } from './desk-start';
 import { useStaffT } from './i18n';
@@ -69,8 +69,9 @@ export function StaffShell() {
   // On the inbox, its first page, counts and options are asked for with who the agent is, not after (on
   // a first load they are already on their way: desk-start.ts).
   const queryClient = useQueryClient();
+  const isInbox = INBOX_PATH.test(location.pathname);
   useEffect(() => {
-    if (isSignedOut || !INBOX_PATH.test(location.pathname)) return;
+    if (isSignedOut || !isInbox) return;
     prefetchInbox(queryClient, company, location.search);
     // Once, as the desk opens: the inbox's own queries take over.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -90,6 +91,10 @@ export function StaffShell() {
     () => me.data?.portals.find((p) => p.webPortalKey.toLowerCase() === company.toLowerCase()),
     [me.data, company],
   );
+  // The inbox needs only these to draw its rows (dates show in the portal's zone): not who the agent is.
+  const deskCompany = portal?.webPortalKey ?? company;
+  const timeZone = settings.data?.timeZone ?? (settings.isError ? displayTimeZone() : null);
+  const deskPortal = useMemo<DeskPortal>(() => ({ company: deskCompany, timeZone }), [deskCompany, timeZone]);
   const desk = useMemo<Desk | null>(
     () =>
       me.data && portal
@@ -97,6 +102,9 @@ export function StaffShell() {
         : null,
     [me.data, portal, help.open],
   );
+  // The inbox draws while the agent is being asked for (the same element, so it is not drawn anew once
+  // they are known); the desk's other pages wait for them.
+  const showsPage = me.isPending ? isInbox : desk !== null;
 
   if (isSignedOut || me.isError)
     return (
@@ -159,13 +167,15 @@ export function StaffShell() {
         px={{ base: 'xs', sm: 'md' }}
         py="md"
       >
-        {me.isPending ? null : !desk ? (
-          <NotStaffHere company={company} />
-        ) : (
+        {showsPage ? (
           <DeskContext.Provider value={desk}>
-            <UnreadPoller company={desk.company} />
-            <Outlet />
+            <DeskPortalContext.Provider value={deskPortal}>
+              {desk && <UnreadPoller company={desk.company} />}
+              <Outlet />
+            </DeskPortalContext.Provider>
           </DeskContext.Provider>
+        ) : (
+          !me.isPending && <NotStaffHere company={company} />
         )}
       </Box>
       {hasOpenedHelp && (
