@@ -59,6 +59,22 @@ describe("the staff desk's first visit", () => {
           .filter((r) => /\.js$/.test(r.name) && (r as PerformanceResourceTiming).responseEnd <= shownAt)
           .map((r) => new URL(r.name).pathname);
       });
+      // The page the server sent (desk.html) announces the desk's code: every script the inbox loaded
+      // before it showed is the entry's or announced there, but the texts of the language shown (one of
+      // three, which the server cannot know) and the formatting worker; nothing else is announced.
+      const html = await (await fetch(`${baseUrl}/demo/staff`)).text();
+      const announced = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!);
+      const preloaded = announced(/<link rel="modulepreload" crossorigin href="([^"]+)"/g);
+      const entry = announced(/<script type="module" crossorigin src="([^"]+)"/g);
+      expect(preloaded.length, html).toBeGreaterThan(6);
+      expect(scripts, html).toEqual(expect.arrayContaining(preloaded));
+      const unannounced = scripts.filter(
+        (s) =>
+          !preloaded.includes(s) &&
+          !entry.includes(s) &&
+          !/\/(it-IT|en-EN|es-ES)-[\w-]+\.js$|\.worker-/.test(s),
+      );
+      expect(unannounced, html).toEqual([]);
       const bytes = gzipOfServed(dist, scripts);
       // The figure itself, to compare builds (the ceiling only says when it grew too much).
       console.log(

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { splitTexts, type Texts } from './src/i18n/first-paint.ts';
 
@@ -77,8 +77,63 @@ function reactRouterProduction(): { find: RegExp; replacement: string }[] {
   return existsSync(file) ? [{ find: /^react-router$/, replacement: file }] : [];
 }
 
+/** The desk's code, the chunk a visit to any desk page starts with (router.tsx, early-data.ts). */
+const DESK_AREA = /[\\/]src[\\/]features[\\/]staff[\\/]staff-area\.tsx$/;
+
+/**
+ * `desk.html`: index.html that also announces the desk's code and styles (`modulepreload` and style
+ * `preload` links after the entry's), which the API sends for the desk's addresses instead of index.html
+ * (apps/api/src/app.ts). From index.html alone a desk visit asks for that code only once the entry has
+ * been fetched, compiled and run — on a slow phone about 300 ms after the page came — and the desk's
+ * first render waits for it; announced in the page, it loads beside the entry. Customers' pages keep
+ * index.html as it is, so their first load carries none of this.
+ */
+function deskHtml(): Plugin {
+  return {
+    name: 'sportello:desk-html',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_, bundle) {
+      const html = bundle['index.html'];
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry);
+      const area = chunks.find((c) => Object.keys(c.modules).some((id) => DESK_AREA.test(id)));
+      if (html?.type !== 'asset' || !entry || !area)
+        this.error('desk.html: index.html or the desk chunk is missing');
+      // A chunk and the chunks it imports statically: what the browser fetches before running it.
+      const graph = (from: string, seen = new Set<string>()): Set<string> => {
+        const chunk = bundle[from];
+        if (seen.has(from) || chunk?.type !== 'chunk') return seen;
+        seen.add(from);
+        for (const dep of chunk.imports) graph(dep, seen);
+        return seen;
+      };
+      const styles = (files: Set<string>) =>
+        new Set(
+          [...files].flatMap((f) => [...((bundle[f] as Rollup.OutputChunk).viteMetadata?.importedCss ?? [])]),
+        );
+      const initial = graph(entry.fileName);
+      const initialCss = styles(initial);
+      const desk = [...graph(area.fileName)].filter((f) => !initial.has(f));
+      const deskCss = [...styles(new Set(desk))].filter((f) => !initialCss.has(f));
+      // `crossorigin` as Vite's own loader asks for them, or the browser would fetch each one twice.
+      const links = [
+        ...desk.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">`),
+        ...deskCss.map((f) => `    <link rel="preload" as="style" crossorigin href="/${f}">`),
+      ].join('\n');
+      const source = String(html.source);
+      if (!source.includes('</head>')) this.error('desk.html: index.html has no </head>');
+      this.emitFile({
+        type: 'asset',
+        fileName: 'desk.html',
+        source: source.replace(/(\s*)<\/head>/, `\n${links}$1</head>`),
+      });
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), translationParts()],
+  plugins: [react(), translationParts(), deskHtml()],
   resolve: { alias: command === 'build' ? reactRouterProduction() : [] },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },

@@ -34,6 +34,11 @@ import { registerRoutes } from './routes';
 z.config({ jitless: true });
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/**
+ * The staff desk's pages, `/{portal}/staff` and below, but not its sign-in and invitation pages (which do
+ * not open the desk): the SPA's routes (apps/web router.tsx) match case-insensitively, so does this.
+ */
+const DESK_PAGE = /^\/[^/]+\/staff(?!\/(login|accept)\/?$)(\/.*)?$/i;
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -211,7 +216,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       return reply.code(404).type('text/plain').send('Not found');
     }
     reply.header('Cache-Control', 'no-cache');
-    return reply.sendFile('index.html');
+    // The desk's pages get the page that also announces the desk's code (apps/web vite.config.ts).
+    const page = DESK_PAGE.test(path) && existsSync(join(webDist, 'desk.html')) ? 'desk.html' : 'index.html';
+    return reply.sendFile(page);
   });
 
   return app;

@@ -10,6 +10,8 @@ function fakeWebDist(): { dir: string; js: string; br: Buffer } {
   const dir = mkdtempSync(join(tmpdir(), 'sportello-web-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), `<!doctype html><title>x</title>${'<p>x</p>'.repeat(400)}`);
+  // The desk's page: index.html announcing the desk's code (apps/web vite.config.ts).
+  writeFileSync(join(dir, 'desk.html'), '<!doctype html><title>desk</title>');
   const js = `console.log(${JSON.stringify('y'.repeat(5000))});`;
   const br = brotliCompressSync(js);
   writeFileSync(join(dir, 'assets', 'app.js'), js);
@@ -62,5 +64,41 @@ describe('compression', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(Buffer.compare(res.rawPayload, web.br)).toBe(0);
+  });
+});
+
+describe("the web app's pages", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WEB_DIST: fakeWebDist().dir } });
+  });
+  afterAll(() => t.close());
+
+  const page = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode, url).toBe(200);
+    expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+    return res.body.includes('<title>desk</title>') ? 'desk' : 'index';
+  };
+
+  it("sends the desk's pages the page that announces the desk's code, every other address index.html", async () => {
+    for (const url of [
+      '/demo/staff',
+      '/Demo/STAFF/',
+      '/demo/staff?view=mine',
+      '/demo/staff/tickets/5',
+      '/demo/staff/admin/branding',
+    ])
+      expect(await page(url), url).toBe('desk');
+    // The desk's sign-in and invitation open no desk; customers' pages never carry its code.
+    for (const url of [
+      '/demo/staff/login',
+      '/demo/staff/accept?token=x',
+      '/demo/1/tickets',
+      '/demo/login',
+      '/staff',
+      '/demo/staffroom',
+    ])
+      expect(await page(url), url).toBe('index');
   });
 });
