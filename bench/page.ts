@@ -9,7 +9,8 @@
  *
  *   options: --runs N (default 3)  --pg  --pages tickets,desk (default both)
  *            --cpu: trace every load (no screenshots) for the main thread's CPU time until LCP
- *            --trace DIR (Chromium traces of every load, with screenshots; also gives the CPU figures)
+ *            --trace DIR (Chromium traces of every load, with screenshots, or with --cpu without them; also
+ *            gives the CPU figures)
  *            --profile DIR (JavaScript CPU profiles of every load, for DevTools)
  *            --build-to DIR (build into DIR and keep it)  --dist DIR (an existing build; repeatable)
  *            --cls-runs N (default 3): cold loads of a ticket on a 360 px phone and of My tickets on a phone

@@ -132,7 +132,10 @@ export interface PageRun {
 }
 
 export interface MeasureOptions {
-  /** Writes a Chromium performance trace of each load to `${tracePrefix}-cold.json` / `-warm.json`. */
+  /**
+   * Writes a Chromium performance trace of each load to `${tracePrefix}-cold.json` / `-warm.json`: with
+   * screenshots, or with `cpu` without them (the categories of the CPU figures only).
+   */
   tracePrefix?: string;
   /** Writes a JavaScript CPU profile of each load to `${profilePrefix}-cold.cpuprofile` / `-warm…`. */
   profilePrefix?: string;
@@ -386,9 +389,10 @@ export async function measurePage(
       requests = new Map();
       origin = 0;
       const tracing = Boolean(options.tracePrefix || options.cpu);
-      if (options.tracePrefix)
-        await browser.startTracing(page, { path: `${options.tracePrefix}-${name}.json`, screenshots: true });
-      else if (options.cpu) await browser.startTracing(page, { categories: CPU_CATEGORIES });
+      // With `cpu` the trace is written without screenshots (their capture costs the page's own time).
+      const path = options.tracePrefix && `${options.tracePrefix}-${name}.json`;
+      if (path && !options.cpu) await browser.startTracing(page, { path, screenshots: true });
+      else if (options.cpu) await browser.startTracing(page, { path, categories: CPU_CATEGORIES });
       if (options.profilePrefix) {
         await cdp.send('Profiler.enable');
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
