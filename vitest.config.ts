@@ -1,5 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The API's test files that replace a module (`vi.mock`), found by reading them. Those run each in a
+ * module graph of its own (vitest's default); every other API file shares its worker's graph
+ * (`isolate: false`): each file imported the whole API and compiled the embedded database's WebAssembly
+ * again, most of the API suite's time (1,050 s of CI's 2 workers, 330 s shared). Their tests open their
+ * own app and database and stub no global, so sharing the modules changes nothing they check.
+ */
+const API_ROOT = 'apps/api';
+const API_MOCKING = readdirSync(join(API_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => join('src', f))
+  .filter((f) => /\bvi\.(mock|doMock)\(/.test(readFileSync(join(API_ROOT, f), 'utf8')));
+const api = {
+  root: API_ROOT,
+  environment: 'node',
+  env: { TZ: 'UTC' },
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
 
 // Two projects: the API runs in node on in-memory PGlite, the web app in jsdom.
 export default defineConfig({
@@ -9,16 +31,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
-        test: {
-          name: 'api',
-          root: 'apps/api',
-          environment: 'node',
-          include: ['src/**/*.test.ts'],
-          env: { TZ: 'UTC' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
+        test: { ...api, name: 'api', include: ['src/**/*.test.ts'], exclude: API_MOCKING, isolate: false },
       },
+      { test: { ...api, name: 'api-mocks', include: API_MOCKING } },
       {
         test: {
           name: 'contracts',
