@@ -1,9 +1,6 @@
-import { configure, cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from './app';
-
-// Lazy pages load their chunk first: on a busy machine that takes more than the 1 s default.
-configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

@@ -1,13 +1,10 @@
-import { configure, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MeAnswer, PortalSettings } from '@sportello/contracts';
 import { ALL_FLAGS, contact, portalSettings, user } from '../test/fixtures';
 import { AppProvider, createQueryClient } from './provider';
 import { routes } from './router';
-
-// Lazy pages load their chunk first: on a busy machine that takes more than the 1 s default.
-configure({ asyncUtilTimeout: 5000 });
 
 type Handler = (url: string, init?: RequestInit) => { status: number; body?: unknown } | undefined;
 

@@ -1,8 +1,13 @@
-// Mantine reads these browser APIs that jsdom lacks.
+import { configure } from '@testing-library/react';
 import { vi } from 'vitest';
 import { i18n, loadAllLanguages } from '../i18n';
 import { STAFF_NS, STAFF_TEXTS } from '../features/staff/i18n';
 
+// Lazy parts (pages, the filters' controls after a list) load their chunk first: beside the other suites
+// on CI's two cores that takes more than Testing Library's 1 s default. Files that need longer set it.
+configure({ asyncUtilTimeout: 5000 });
+
+// Mantine reads these browser APIs that jsdom lacks.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: vi.fn().mockImplementation((query: string) => ({

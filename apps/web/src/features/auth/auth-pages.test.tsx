@@ -1,4 +1,4 @@
-import { configure, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider, createQueryClient } from '../../app/provider';
@@ -8,9 +8,6 @@ import { checkNewPassword } from '../../ui/auth-fields';
 import { fitPrivacyHtml } from './privacy-page';
 import { contact, user } from '../../test/fixtures';
 import { applyLanguage } from '../../i18n';
-
-// Lazy pages load their chunk first: on a busy machine that takes more than the 1 s default.
-configure({ asyncUtilTimeout: 5000 });
 
 const json = (status: number, body?: unknown) =>
   new Response(body === undefined ? null : JSON.stringify(body), {
