@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * again, most of the API suite's time (1,050 s of CI's 2 workers, 330 s shared). Their tests open their
  * own app and database and stub no global, so sharing the modules changes nothing they check.
  */
-const API_ROOT = 'apps/api';
+const API_ROOT = fileURLToPath(new URL('apps/api/', import.meta.url));
 const API_MOCKING = readdirSync(join(API_ROOT, 'src'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => join('src', f))
@@ -23,7 +24,7 @@ const api = {
   hookTimeout: 60_000,
 };
 
-// Two projects: the API runs in node on in-memory PGlite, the web app in jsdom.
+// The API runs in node on in-memory PGlite (two projects, as above), the web app in jsdom.
 export default defineConfig({
   test: {
     // Vitest's default outside watch mode is one worker less than the cores: one on a 2-core machine,
