@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portals, ticketComments, tickets } from '../../db/schema';
+import { deskSignalOf } from '../../platform/event-signal';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedPersonas, type Persona, type PersonaAccess } from '../../test/personas';
 import { seedStaffPersonas } from './staff.fixture';
@@ -51,6 +52,18 @@ async function addComment(
     .where(and(eq(tickets.portalId, p!.id), eq(tickets.extId, ticketExt)));
   const agent = await db.execute(sql`select id from agents where portal_id = ${p!.id} order by id limit 1`);
   const agentId = (agent as unknown as { rows: { id: number }[] }).rows[0]!.id;
+  // Written as another process would write it: the desk's kept answers are cleared by the database's
+  // NOTIFY, which reaches this process after the insert has returned on PostgreSQL. Waited for, so the
+  // next read is not an answer kept from before (the desk keeps none while it is not listening).
+  const signal = deskSignalOf(t.ctx.database);
+  const cleared = signal.isListening
+    ? new Promise<void>((resolve) => {
+        const off = signal.subscribe(() => {
+          off();
+          resolve();
+        });
+      })
+    : Promise.resolve();
   await db.insert(ticketComments).values({
     portalId: p!.id,
     ticketId: tk!.id,
@@ -61,6 +74,7 @@ async function addComment(
     senderAgentId: opts.byAgent || opts.internal ? agentId : null,
     senderContactId: opts.byAgent || opts.internal ? null : tk!.creator,
   });
+  await cleared;
 }
 
 describe('staff inbox', () => {
