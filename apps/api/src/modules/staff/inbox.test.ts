@@ -56,14 +56,7 @@ async function addComment(
   // NOTIFY, which reaches this process after the insert has returned on PostgreSQL. Waited for, so the
   // next read is not an answer kept from before (the desk keeps none while it is not listening).
   const signal = deskSignalOf(t.ctx.database);
-  const cleared = signal.isListening
-    ? new Promise<void>((resolve) => {
-        const off = signal.subscribe(() => {
-          off();
-          resolve();
-        });
-      })
-    : Promise.resolve();
+  const cleared = signal.isListening ? signal.wait(10_000) : Promise.resolve();
   await db.insert(ticketComments).values({
     portalId: p!.id,
     ticketId: tk!.id,

@@ -9,10 +9,10 @@ import { filtersFromSearch, inboxQueryOf } from './inbox-url';
 
 /**
  * What the inbox's first screen needs — the portal's settings (its time zone dates the rows), the view's
- * first page, and who the agent is (the header) — asked for as soon as the desk's code is here (app/early-data.ts),
- * not after the layout's first render: under a slow phone's CPU those three answers were waited for,
- * one round trip after the header was drawn, with the main thread idle. The layout's queries find them
- * in the cache or on their way (a query already asked for is not asked for again).
+ * first page, and who the agent is (the header) — asked for as soon as the desk's code is here
+ * (app/early-data.ts), not after the layout's first render: under a slow phone's CPU those three answers
+ * were waited for, one round trip after the header was drawn, with the main thread idle. The layout's
+ * queries find them in the cache or on their way (a query already asked for is not asked for again).
  */
 export function startDeskRequests(client: QueryClient, company: string, search: string): void {
   // In the order the inbox uses them: its rows need the portal's time zone and themselves, not who the
