@@ -21,6 +21,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { isErrorCode, issueCode, uploadErrorCodes, type ErrorCode } from '@sportello/contracts';
+import { isDatabaseUnavailable } from './db/client';
 import { AppError } from './platform/errors';
 import { withRedaction } from './platform/log-redact';
 import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
@@ -32,6 +33,9 @@ import { registerRoutes } from './routes';
 // Validation as plain code, no `new Function` (as in the browser, where the CSP forbids it): one way to
 // run the shared schemas on both sides, and nothing generated from input at run time.
 z.config({ jitless: true });
+
+/** What a client is asked to wait while the database is away (a restart takes a few seconds). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 /**
@@ -129,6 +133,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
               ? err.code
               : 'bad_request';
       return reply.code(status).send({ code, message: err.message });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // The server is restarting or unreachable: nothing was committed, and the client may try again.
+      req.log.warn({ err }, 'database unavailable');
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return reply
+        .code(503)
+        .send({ code: 'database_unavailable', message: 'The database does not answer: try again shortly' });
     }
     req.log.error({ err }, 'request failed');
     return reply.code(500).send({ code: 'internal_error', message: 'Something went wrong on our side' });

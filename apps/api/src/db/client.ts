@@ -27,13 +27,59 @@ export interface Database {
   stats: { statements: number };
   /**
    * LISTEN on `channel`: `onNotify` runs for each notification (PostgreSQL: on a dedicated connection
-   * outside the pool, closed with the database). Answers the function that stops listening.
+   * outside the pool, closed with the database). Answers the function that stops listening. A lost
+   * connection is made again with back-off (PostgreSQL restarted): `onGap(false)` when it is lost or
+   * the first attempt fails, `onGap(true)` whenever the LISTEN is in place (again); notifications of
+   * the time between are lost. The embedded database never loses it.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onNotify: () => void,
+    onGap?: (listening: boolean) => void,
+  ): Promise<() => Promise<void>>;
   /** The embedded database's files as a gzipped tarball (PGlite only): tests start from a migrated copy. */
   dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
+
+/**
+ * SQLSTATE classes and codes, and socket errors, that mean the server is away (stopping, starting,
+ * restarting, unreachable) rather than that a statement is wrong: the request is worth retrying.
+ */
+const UNAVAILABLE_CODES = new Set([
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down)
+  '53300', // too_many_connections
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Whether `err` (or an error it wraps) says the database server cannot be reached now: the answer is
+ * then 503 with Retry-After, not 500. Walks `cause`, as drizzle wraps the driver's error.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (
+      typeof message === 'string' &&
+      /^Connection terminated|^Client has encountered a connection error/.test(message)
+    )
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Back-off of a lost LISTEN connection: 100 ms, doubled up to 5 s. */
+export const LISTEN_RETRY = { firstMs: 100, maxMs: 5_000 };
 
 function countingLogger(stats: { statements: number }): Logger {
   return {
@@ -109,26 +155,74 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pool.on('error', () => {
       // An idle client lost its server; the pool replaces it on the next checkout.
     });
+    // pg-pool listens for errors of idle clients only: a client checked out between two statements (a
+    // transaction waiting on the app) whose server goes away emits 'error' with no listener, which
+    // killed the process. Its next statement fails instead (the request answers 503, see
+    // isDatabaseUnavailable), and the pool drops it when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const db = drizzle({ client: pool, schema, logger }) as unknown as Db;
-    const listeners = new Set<InstanceType<typeof pg.Client>>();
+    const stops = new Set<() => Promise<void>>();
     return {
       kind: 'pg',
       db,
       stats,
-      async listen(channel, onNotify) {
+      async listen(channel, onNotify, onGap) {
         if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
-        const client = new pg.Client({ connectionString: opts.databaseUrl });
-        // A lost listener only delays readers until their next poll; they never depend on it.
-        client.on('error', () => {});
-        client.on('notification', () => onNotify());
-        await client.connect();
-        await client.query(`listen ${channel}`);
-        listeners.add(client);
-        return async () => {
-          if (!listeners.delete(client)) return;
-          await client.end().catch(() => {});
+        let stopped = false;
+        let client: InstanceType<typeof pg.Client> | undefined;
+        let timer: NodeJS.Timeout | undefined;
+        let delay = LISTEN_RETRY.firstMs;
+        // Notifications sent while no connection listened are lost: whoever listens is told of the
+        // gap as it opens and again once it closes, and treats it as "anything may have changed".
+        const lost = (c: InstanceType<typeof pg.Client>) => {
+          if (client !== c) return;
+          client = undefined;
+          c.end().catch(() => {});
+          if (stopped) return;
+          onGap?.(false);
+          retry();
         };
+        const retry = () => {
+          timer = setTimeout(() => void connect(), delay);
+          timer.unref();
+          delay = Math.min(LISTEN_RETRY.maxMs, delay * 2);
+        };
+        const connect = async (): Promise<boolean> => {
+          const c = new pg.Client({ connectionString: opts.databaseUrl });
+          c.on('error', () => lost(c));
+          c.on('end', () => lost(c));
+          c.on('notification', () => onNotify());
+          client = c;
+          try {
+            await c.connect();
+            await c.query(`listen ${channel}`);
+          } catch {
+            if (client === c) lost(c);
+            return false;
+          }
+          if (stopped || client !== c) {
+            await c.end().catch(() => {});
+            return false;
+          }
+          delay = LISTEN_RETRY.firstMs;
+          onGap?.(true);
+          return true;
+        };
+        const stop = async () => {
+          stopped = true;
+          clearTimeout(timer);
+          stops.delete(stop);
+          const c = client;
+          client = undefined;
+          await c?.end().catch(() => {});
+        };
+        stops.add(stop);
+        // The first attempt is awaited, so a caller knows it listens; a failed one keeps trying.
+        await connect();
+        return stop;
       },
       async withConnection(fn) {
         const client = await pool.connect();
@@ -147,8 +241,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         }
       },
       async close() {
-        await Promise.all([...listeners].map((c) => c.end().catch(() => {})));
-        listeners.clear();
+        await Promise.all([...stops].map((stop) => stop()));
         await pool.end();
       },
     };
@@ -194,8 +287,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     db,
     stats,
     withConnection: (fn) => fn(raw),
-    async listen(channel, onNotify) {
+    async listen(channel, onNotify, onGap) {
       const stop = await pglite.listen(channel, () => onNotify());
+      onGap?.(true);
       return async () => {
         await stop();
       };

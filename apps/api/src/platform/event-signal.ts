@@ -4,6 +4,11 @@
  * NOTIFYs `sportello_events`, and one LISTEN per database (PostgreSQL: its own connection, outside the
  * pool) resolves the waiters of this process. Waiters never hold a pool connection, and always wake
  * after their own timeout too, so a lost notification costs at most one poll interval.
+ *
+ * A lost LISTEN connection (PostgreSQL restarted) is made again with back-off (db/client.ts). Whatever
+ * was notified meanwhile is lost, so both edges of the gap count as a notification ("anything may
+ * have changed"): subscribers clear their caches and waiters look again, and while the gap lasts
+ * `isListening` is false, so caches keep nothing.
  */
 import type { Database } from '../db/client';
 
@@ -16,6 +21,7 @@ export class EventSignal {
   private subscribers = new Set<() => void>();
   private listening: Promise<void> | undefined;
   private stop: (() => Promise<void>) | undefined;
+  private connected = false;
   private closed = false;
 
   constructor(
@@ -26,7 +32,14 @@ export class EventSignal {
   /** Starts listening (once); a failure leaves waiters to their timeouts. */
   private ensureListening(): Promise<void> {
     this.listening ??= this.database
-      .listen(this.channel, () => this.notify())
+      .listen(
+        this.channel,
+        () => this.notify(),
+        (listening) => {
+          this.connected = listening;
+          this.notify();
+        },
+      )
       .then((stop) => {
         if (this.closed) return stop();
         this.stop = stop;
@@ -37,7 +50,7 @@ export class EventSignal {
 
   /** Whether notifications arrive (the LISTEN is in place): until then a subscriber hears nothing. */
   get isListening(): boolean {
-    return this.stop !== undefined && !this.closed;
+    return this.connected && !this.closed;
   }
 
   /**

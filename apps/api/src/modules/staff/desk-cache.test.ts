@@ -13,9 +13,10 @@ function fakeSignal(): { signal: EventSignal; fire: () => void; ready: () => Pro
   let listening: () => void = () => {};
   const inPlace = new Promise<void>((r) => (listening = r));
   const database = {
-    listen: async (_channel: string, fn: () => void) => {
+    listen: async (_channel: string, fn: () => void, onGap?: (listening: boolean) => void) => {
       onNotify = fn;
       await inPlace;
+      onGap?.(true);
       return async () => {};
     },
   } as unknown as Database;
