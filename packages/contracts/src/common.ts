@@ -9,18 +9,82 @@ export const errorSchema = z.object({
 });
 export type ApiError = z.infer<typeof errorSchema>;
 
-/** Dates cross the wire as ISO 8601 strings. */
+/** Dates cross the wire as ISO 8601 strings (answers; a date a client sends is one of the bounded kinds below). */
 export const isoDateTime = z.string().describe('ISO 8601 date-time');
+
+// ---- Bounds (docs/security.md, "Every integer and date of a contract is bounded by its column") -----
+// Every integer and date a client sends is one of these kinds, each bounded by the column it ends in;
+// `boundary-walk.test.ts` (apps/api) walks every contract to check it and sends each route its edges.
 
 /** The largest value of a PostgreSQL `integer` column, where the server's own row ids live. */
 export const INT4_MAX = 2_147_483_647;
 /**
- * The id of a row the server numbered itself (an uploaded file): 1 … 2^31−1. A bigger number names
- * nothing and is a 400, never a database error.
+ * The largest back-office id (`ext_id`, a `bigint` column): the column holds more, but a JSON number
+ * (and JavaScript's) is exact only up to 2^53 − 1.
  */
-export const rowIdSchema = z.number().int().min(1).max(INT4_MAX);
-/** A back office id (kept as bigint): any safe integer. */
-export const extIdParam = z.coerce.number().int().safe();
+export const EXT_ID_MAX = Number.MAX_SAFE_INTEGER;
+/** The largest value of a PostgreSQL `bigint`, and of an `xid8` (the feed's transaction ids). */
+export const INT8_MAX = 9_223_372_036_854_775_807n;
+export const XID8_MAX = 18_446_744_073_709_551_615n;
+
+/** What the bounded kinds tell the boundary walk about themselves. */
+export interface BoundMeta {
+  /** `rowId`/`int`: an `integer` column; `extId`: a back-office id; `decimal`: digits read as `max`'s column; dates. */
+  kind: 'rowId' | 'extId' | 'int' | 'decimal' | 'day' | 'dateTime';
+  /** The largest value the kind admits (decimal text: as a bigint). */
+  max?: number | bigint;
+}
+/** The bounded kinds, by schema (read by the boundary walk, never by OpenAPI). */
+export const bounds = z.registry<BoundMeta>();
+const bounded = <S extends z.ZodType>(schema: S, meta: BoundMeta): S => {
+  bounds.add(schema, meta);
+  return schema;
+};
+
+/**
+ * The id of a row the server numbered itself (an uploaded file, a key, a staff user): 1 … 2^31−1. A
+ * bigger number names nothing and is a 400, never a database error.
+ */
+export const rowIdSchema = bounded(z.number().int().min(1).max(INT4_MAX), { kind: 'rowId', max: INT4_MAX });
+/** The same in a path or query (text coerced to a number). */
+export const rowIdParam = bounded(z.coerce.number().int().min(1).max(INT4_MAX), {
+  kind: 'rowId',
+  max: INT4_MAX,
+});
+/** A back-office id (`ext_id`, kept as bigint): 0 … 2^53−1. */
+export const extIdSchema = bounded(z.number().int().min(0).max(EXT_ID_MAX), {
+  kind: 'extId',
+  max: EXT_ID_MAX,
+});
+/** The same in a path or query. */
+export const extIdParam = bounded(z.coerce.number().int().min(0).max(EXT_ID_MAX), {
+  kind: 'extId',
+  max: EXT_ID_MAX,
+});
+/** Any other integer stored in an `integer` column (a count, minutes, a rating): `min` … `max`. */
+export const int4 = (min: number, max: number) =>
+  bounded(
+    z
+      .number()
+      .int()
+      .min(Math.max(min, -INT4_MAX - 1))
+      .max(Math.min(max, INT4_MAX)),
+    { kind: 'int', max: Math.min(max, INT4_MAX) },
+  );
+
+/**
+ * A number written in decimal digits and compared with a column as text (a keyset cursor): no sign, no
+ * leading zero (PostgreSQL reads `0…` of an xid8 as octal), at most `max` (the column's).
+ */
+export const decimalDigits = (max: bigint) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)$/, 'expected decimal digits without leading zeros')
+    .max(String(max).length)
+    .refine((s) => BigInt(s) <= max, `must be at most ${max}`);
+/** A keyset cursor over a column of `max` (`INT4_MAX` for row ids, `INT8_MAX` for bigint ids). */
+export const cursorText = (max: bigint) =>
+  bounded(decimalDigits(max).describe('The `nextCursor` of the previous page'), { kind: 'decimal', max });
 
 /** The `{company}/{contactid}` prefix of every contact-scoped route. */
 export const tenantParams = z.object({
@@ -28,12 +92,74 @@ export const tenantParams = z.object({
   contactid: extIdParam,
 });
 
+/**
+ * Dates a client sends: years 1000 … 9999. Date-times are converted in JavaScript and PostgreSQL with
+ * four-digit years only (year 0 and +275760 broke both), and a local midnight may move a day either
+ * way. Offsets: at most ±15:59, the most PostgreSQL reads.
+ */
+export const MIN_DATE_YEAR = 1000;
+export const MAX_DATE_YEAR = 9999;
+export const MAX_OFFSET_MINUTES = 15 * 60 + 59;
+/**
+ * List filters (`from`, `to`) are read in the portal's zone, whose rules break far from today (year
+ * 0100 came out as an invalid instant): their years are 1900 … 2199 (answered `invalid_date`).
+ */
+export const MIN_FILTER_YEAR = 1900;
+export const MAX_FILTER_YEAR = 2199;
+
+const DATE_TEXT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Whether `value` is a real day (`YYYY-MM-DD`) or date-time (`YYYY-MM-DD[T ]HH:mm[:ss[.fff]][Z|±HH:mm]`)
+ * with its year in `minYear` … `maxYear` and its offset within ±15:59.
+ */
+export function isBoundedDate(value: string, minYear = MIN_DATE_YEAR, maxYear = MAX_DATE_YEAR): boolean {
+  const m = DATE_TEXT.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < minYear || y > maxYear || mo < 1 || mo > 12 || d < 1) return false;
+  if (d > new Date(Date.UTC(y, mo, 0)).getUTCDate()) return false;
+  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
+  const offset = m[7];
+  if (offset && offset !== 'Z') {
+    const digits = offset.slice(1).replace(':', '');
+    const [oh, om] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
+    if (om > 59 || oh * 60 + om > MAX_OFFSET_MINUTES) return false;
+  }
+  return true;
+}
+
+/** A date-time with its offset (`2026-10-01T09:30:00Z`, `…+02:00`), years 1000 … 9999. */
+export const dateTimeInput = bounded(
+  z.iso
+    .datetime({ offset: true })
+    .refine((v) => isBoundedDate(v), `expected a date-time of the years ${MIN_DATE_YEAR}–${MAX_DATE_YEAR}`),
+  { kind: 'dateTime' },
+);
+
 /** `YYYY-MM-DD`, the start of a day in the portal's time zone. */
-export const dayString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+export const dayString = bounded(
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD')
+    .refine((v) => isBoundedDate(v, MIN_FILTER_YEAR, MAX_FILTER_YEAR), {
+      message: `expected a real day of the years ${MIN_FILTER_YEAR}–${MAX_FILTER_YEAR}`,
+      params: { code: 'invalid_date' },
+    }),
+  { kind: 'day' },
+);
 /** `YYYY-MM-DD` (end of that day) or `YYYY-MM-DD HH:mm`. */
-export const dayOrMinuteString = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/, 'expected YYYY-MM-DD or YYYY-MM-DD HH:mm');
+export const dayOrMinuteString = bounded(
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?)?$/, 'expected YYYY-MM-DD or YYYY-MM-DD HH:mm')
+    .refine((v) => isBoundedDate(v, MIN_FILTER_YEAR, MAX_FILTER_YEAR), {
+      message: `expected a real date of the years ${MIN_FILTER_YEAR}–${MAX_FILTER_YEAR}`,
+      params: { code: 'invalid_date' },
+    }),
+  { kind: 'day' },
+);
 
 export const uploadResultSchema = z.object({ id: rowIdSchema, url: z.string() });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
@@ -63,9 +189,10 @@ export const platformRoutes = {
   file: defineRoute({
     method: 'GET',
     path: '/api/files/:id/:name',
-    params: z.object({ id: z.coerce.number().int().positive(), name: z.string() }),
+    params: z.object({ id: rowIdParam, name: z.string() }),
     query: z.object({
-      e: z.coerce.number().int(),
+      /** Expiry, in seconds since 1970. */
+      e: z.coerce.number().int().min(0).max(EXT_ID_MAX),
       /** `<session>.<contact>` of a link bound to the reader who was handed it (docs/security.md). */
       k: z.string().max(30).optional(),
       s: z.string().max(100),

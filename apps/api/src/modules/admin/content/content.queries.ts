@@ -91,7 +91,7 @@ const KIND_SQL: Record<
     date: sql`x.date_time`,
     total: sql`null::numeric`,
     contact: sql`null::bigint`,
-    task: sql`(select t.ext_id from tickets t where t.id = x.task_id)`,
+    task: sql`(select t.ext_id from tickets t where t.id = x.ticket_id)`,
   },
 };
 

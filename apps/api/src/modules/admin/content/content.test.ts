@@ -168,6 +168,14 @@ describe('the content lists', () => {
       404,
     );
   });
+
+  it.each(['invoice', 'estimate', 'document', 'report'])('lists a company’s %s items', async (kind) => {
+    const res = await call('GET', `${ADMIN}/content/companies/10/items?kind=${kind}`, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().items.length).toBeGreaterThan(0);
+    if (kind === 'report')
+      expect(res.json().items).toContainEqual(expect.objectContaining({ id: 1, taskId: 5001 }));
+  });
 });
 
 describe('signature requests', () => {

@@ -33,30 +33,7 @@ export async function lockPortal(tx: Tx, portalId: number): Promise<void> {
   await queryRows(tx, sql`select 1 from portals where id = ${portalId}::int for update`);
 }
 
-/** The next id after the largest the portal holds in `table` (for a create that names none). */
-export async function nextExtId(
-  tx: Tx,
-  table:
-    | 'companies'
-    | 'contacts'
-    | 'invoices'
-    | 'estimates'
-    | 'activity_reports'
-    | 'activity_contracts'
-    | 'service_contracts'
-    | 'recurring_advances'
-    | 'public_files'
-    | 'tags'
-    | 'wiki_folders'
-    | 'wiki_elements',
-  portalId: number,
-): Promise<number> {
-  const rows = await queryRows<{ next: unknown }>(
-    tx,
-    sql`select coalesce(max(ext_id), 0) + 1 as next from ${sql.raw(table)} where portal_id = ${portalId}::int`,
-  );
-  return num(rows[0]!.next);
-}
+export { nextExtId } from '../../../platform/portal-sequences';
 
 // ---- companies -----------------------------------------------------------------------------------
 

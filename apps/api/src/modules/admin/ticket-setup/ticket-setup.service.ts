@@ -6,7 +6,7 @@
  * unique per kind without regard to case (decided under the portal's lock; the import, the back
  * office's own data, is not held to it). A group's members are set from the group here too.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableName, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   entityErrorCodes,
@@ -21,6 +21,7 @@ import type { Tx } from '../../../db/client';
 import { assigneeGroups, portals, statusSteps, tickets, ticketTypes } from '../../../db/schema';
 import { recordStaffChange, type StaffActor } from '../../../platform/audit';
 import type { AppContext } from '../../../platform/context';
+import { nextExtId, type ExtIdTable } from '../../../platform/portal-sequences';
 import { AppError, conflict, notFound } from '../../../platform/errors';
 import { groupMembers, nameTaken, portalStaffIds, replaceGroupMembers } from './ticket-setup.queries';
 
@@ -173,11 +174,7 @@ export async function createItem(ctx: AppContext, a: StaffActor, kind: Kind, inp
   const spec = SPECS[kind];
   return ctx.database.db.transaction(async (tx) => {
     await lockPortal(tx, a.portalId);
-    const [next] = await tx
-      .select({ id: sql<number>`coalesce(max(${spec.table.extId}), 0) + 1` })
-      .from(spec.table)
-      .where(eq(spec.table.portalId, a.portalId));
-    const extId = Number(next!.id);
+    const extId = await nextExtId(tx, getTableName(spec.table) as ExtIdTable, a.portalId);
     await assertNameFree(tx, spec, a.portalId, input.name, null);
     if (kind === 'steps') checkStepStatus(input as StatusStepInput);
     const [row] = (await tx
