@@ -52,6 +52,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
   });
 
+  it.each(['0.0.0.0/0', '::/0', '10.0.0.0/8, 0.0.0.0/00'])('refuses TRUST_PROXY=%s in one line', (value) => {
+    // Proxy matching refuses a /0 when the app is built: it must stop here, with a reason, not there.
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(/trusts every X-Forwarded-For hop/);
+  });
+
   it('says why TRUST_PROXY=true is refused', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/any client could choose its own address/);
   });

@@ -11,8 +11,15 @@ function isProxyAddress(a: string): boolean {
   const [ip, bits, ...rest] = a.split('/');
   const family = isIP(ip ?? '');
   if (family === 0 || rest.length > 0) return false;
-  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  // A /0 is every address: what `true` would trust (and the proxy matcher refuses it at start).
+  return (
+    bits === undefined ||
+    (/^\d+$/.test(bits) && Number(bits) >= 1 && Number(bits) <= (family === 4 ? 32 : 128))
+  );
 }
+
+/** `0.0.0.0/0`, `::/0`: a proxy "range" that is every client. */
+const trustsEveryone = (a: string) => /\/0+$/.test(a.trim());
 
 const optionalUrl = z.url({ message: 'must be a URL' }).optional();
 
@@ -82,9 +89,10 @@ const schema = z.object({
       c.addIssue({
         code: 'custom',
         message:
-          value === 'true'
-            ? 'true trusts every X-Forwarded-For hop, so any client could choose its own address: give the ' +
-              'number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8)'
+          value === 'true' || list.some(trustsEveryone)
+            ? `${value === 'true' ? 'true' : list.find(trustsEveryone)} trusts every X-Forwarded-For hop, ` +
+              'so any client could choose its own address: give the number of proxies in front of the ' +
+              'server (e.g. 1) or their addresses (e.g. 10.0.0.0/8)'
             : 'must be false, a hop count (1-10) or a comma list of proxy addresses or CIDRs',
       });
       return z.NEVER;

@@ -107,6 +107,36 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('server process', () => 
     expect(err).toContain('PORT');
   }, 30_000);
 
+  it('refuses a proxy range of every address with one line, no stack trace', async () => {
+    const bad = spawn(process.execPath, serverArgs, {
+      cwd: root,
+      env: { ...process.env, TRUST_PROXY: '0.0.0.0/0', DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
+    let err = '';
+    bad.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((res) => bad.on('exit', res));
+    expect(code).toBe(2);
+    expect(err).toMatch(/TRUST_PROXY: 0\.0\.0\.0\/0 trusts every X-Forwarded-For hop/);
+    expect(err).not.toMatch(/\n\s+at /);
+  }, 30_000);
+
+  it('makes the whole tree private again at every start, not only its top', async () => {
+    // The first test's DATA_DIR, already private once; a restore or a copy loosens what is inside.
+    const deep = join(dataDir, 'pgdata', 'base');
+    const message = join(dataDir, 'outbox', '1-old.eml');
+    chmodSync(deep, 0o755);
+    chmodSync(message, 0o644);
+    const server = startServer(dataDir, 34000 + (process.pid % 1000));
+    try {
+      await waitFor(() => server.output().includes('Sportello is ready'), 60_000);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    expect(lstatSync(deep).mode & 0o077).toBe(0);
+    expect(lstatSync(message).mode & 0o077).toBe(0);
+  }, 90_000);
+
   it('refuses a DATA_DIR it cannot use with one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sportello-notdir-'));
     const file = join(dir, 'plain-file');

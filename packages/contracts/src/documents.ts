@@ -39,6 +39,8 @@ export const uploadErrorCodes = {
   badMultipart: 'bad_multipart',
   /** Too many files or bytes uploaded and not attached yet (429, Retry-After: when the oldest expires). */
   pendingQuota: 'too_many_pending_uploads',
+  /** A contact's uploads of the last 24 hours, attached or not, reached their bound (429, Retry-After). */
+  dailyQuota: 'too_many_uploads',
 } as const;
 
 // --- Routes (see route.ts) ---
@@ -63,7 +65,8 @@ export const documentRoutes = {
     tags: ['documents'],
     summary: "Upload one of the contact's documents (answers the new document's id and URL)",
     description:
-      'multipart/form-data with one field `file` (at most MAX_UPLOAD_MB, else 413 and nothing is kept).',
+      'multipart/form-data with one field `file` (at most MAX_UPLOAD_MB, else 413 and nothing is kept). ' +
+      '429 too_many_uploads (200 files or 40 × MAX_UPLOAD_MB in 24 hours), with Retry-After.',
   }),
   publicFiles: defineRoute({
     method: 'GET',

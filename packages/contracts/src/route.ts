@@ -205,7 +205,7 @@ export function errorStatusesOf(r: RouteContract): number[] {
     s.add(413);
     s.add(415);
   }
-  // Uploads: the contact's pending-upload quota (429) and a disk that cannot hold the file (507).
+  // Uploads: the contact's upload quotas (429) and a disk that cannot hold the file (507).
   if (r.bodyKind === 'multipart') {
     s.add(429);
     s.add(507);

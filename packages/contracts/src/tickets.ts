@@ -296,7 +296,9 @@ export type TicketFollowersRequest = z.infer<typeof ticketFollowersRequestSchema
 
 const uploadDescription =
   'multipart/form-data with one field `file` (at most MAX_UPLOAD_MB, else 413 and nothing is kept). ' +
-  'The answered id can be listed once, by the same contact, in `attachments` of a new ticket or comment.';
+  'The answered id can be listed once, by the same contact, in `attachments` of a new ticket or comment. ' +
+  '429 too_many_pending_uploads (20 files or 4 × MAX_UPLOAD_MB not attached yet) or too_many_uploads (200 ' +
+  'files or 40 × MAX_UPLOAD_MB in 24 hours, attached or not), with Retry-After.';
 
 export const ticketRoutes = {
   list: defineRoute({

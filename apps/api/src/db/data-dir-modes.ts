@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** DATA_DIR cannot be used (not writable, or its modes cannot be made private): one line says why. */
 export class DataDirError extends Error {}
@@ -30,8 +30,13 @@ export const OWNER_ONLY_PRELUDE = `process.umask(${PRIVATE});
   fs.chmodSync = (p, x) => chmodSync(p, m(x)); fs.fchmodSync = (f, x) => fchmodSync(f, m(x)); }
 `;
 
-/** Written once every entry has been tightened, so later starts skip the walk of a large store. */
-const MARKER = '.private-modes';
+/**
+ * Left by earlier versions, which walked the tree once and then only checked the top: anything loosened
+ * later inside (a restore, a copy, another tool's umask) stayed so. Every start now walks the tree.
+ */
+const OLD_MARKER = '.private-modes';
+/** Trees walked by this process (server.ts and the database opener both ask at start). */
+const walked = new Set<string>();
 
 function tighten(path: string, isDir: boolean, mode: number): void {
   if ((mode & PRIVATE) === 0) return;
@@ -56,7 +61,8 @@ function walk(dir: string): void {
 
 /**
  * Creates DATA_DIR (0700) or checks an existing one at start: it must be a writable directory, and
- * anything in it with group or other bits (an install of an older version) is made private. Throws
+ * anything in it with group or other bits (an older version's install, a restore, a copy made under
+ * another umask) is made private, the whole tree at every start (once per process). Throws
  * DataDirError with one clear line when that is impossible.
  */
 export function secureDataDir(dir: string): void {
@@ -67,9 +73,11 @@ export function secureDataDir(dir: string): void {
     if (!st.isDirectory()) throw new DataDirError(`DATA_DIR ${dir} is not a directory`);
     tighten(dir, true, st.mode);
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
-    if (fs.existsSync(join(dir, MARKER))) return;
+    const key = resolve(dir);
+    if (walked.has(key)) return;
     walk(dir);
-    fs.writeFileSync(join(dir, MARKER), 'Every file here is private to the server user.\n');
+    walked.add(key);
+    fs.rmSync(join(dir, OLD_MARKER), { force: true });
   } catch (e) {
     if (e instanceof DataDirError) throw e;
     const err = e as NodeJS.ErrnoException;

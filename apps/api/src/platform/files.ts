@@ -174,16 +174,23 @@ export class FileStore {
   }
 }
 
-/** Whom a link was handed to: the session that read it and the contact it was read as. */
+/**
+ * Whom a link was handed to: the session that read it and the contact it was read as. `view`: the
+ * session is a staff admin's "see as contact" view (view_sessions), written `v<id>`.
+ */
 export interface UrlBinding {
   sessionId: number;
   contactId: number;
+  view?: boolean;
 }
 
-/** `k=<session>.<contact>` of a bound link, or undefined when the value is not one. */
+const bindingText = (b: UrlBinding) => `${b.view ? 'v' : ''}${b.sessionId}.${b.contactId}`;
+
+/** `k=[v]<session>.<contact>` of a bound link, or undefined when the value is not one. */
 export function parseBinding(k: string | undefined): UrlBinding | undefined {
-  const m = k === undefined ? null : /^(\d{1,10})\.(\d{1,10})$/.exec(k);
-  return m ? { sessionId: Number(m[1]), contactId: Number(m[2]) } : undefined;
+  const m = k === undefined ? null : /^(v?)(\d{1,10})\.(\d{1,10})$/.exec(k);
+  if (!m) return undefined;
+  return { sessionId: Number(m[2]), contactId: Number(m[3]), ...(m[1] ? { view: true } : {}) };
 }
 
 /**
@@ -212,13 +219,13 @@ export class FileUrlSigner {
   }
 
   private mac(fileId: number, exp: number, bind: UrlBinding | undefined): string {
-    const bound = bind ? `:${bind.sessionId}.${bind.contactId}` : '';
+    const bound = bind ? `:${bindingText(bind)}` : '';
     return createHmac('sha256', this.key).update(`file:${fileId}:${exp}${bound}`).digest('base64url');
   }
 
   /** `mac` of a link being signed, kept (a link being checked is the caller's input: never kept). */
   private keptMac(fileId: number, exp: number, bind: UrlBinding | undefined): string {
-    const key = `${fileId}:${exp}:${bind ? `${bind.sessionId}.${bind.contactId}` : ''}`;
+    const key = `${fileId}:${exp}:${bind ? bindingText(bind) : ''}`;
     let mac = this.macs.get(key);
     if (mac === undefined) {
       mac = this.mac(fileId, exp, bind);
@@ -236,13 +243,21 @@ export class FileUrlSigner {
     fileId: number,
     name: string,
     now: Date,
-    opts: { bind?: { sessionId?: number; contactId: number }; ttlSeconds?: number } = {},
+    opts: {
+      bind?: { sessionId?: number; viewSessionId?: number; contactId: number };
+      ttlSeconds?: number;
+    } = {},
   ): string {
     const ttl = opts.ttlSeconds ?? this.ttlSeconds;
     const exp = Math.ceil((now.getTime() / 1000 + ttl) / 3600) * 3600;
     const b = opts.bind;
-    const bind = b?.sessionId !== undefined ? { sessionId: b.sessionId, contactId: b.contactId } : undefined;
-    const k = bind ? `&k=${bind.sessionId}.${bind.contactId}` : '';
+    const bind: UrlBinding | undefined =
+      b?.sessionId !== undefined
+        ? { sessionId: b.sessionId, contactId: b.contactId }
+        : b?.viewSessionId !== undefined
+          ? { sessionId: b.viewSessionId, contactId: b.contactId, view: true }
+          : undefined;
+    const k = bind ? `&k=${bindingText(bind)}` : '';
     return `/api/files/${fileId}/${encodeURIComponent(name)}?e=${exp}${k}&s=${this.keptMac(fileId, exp, bind)}`;
   }
 

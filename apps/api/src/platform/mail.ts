@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
@@ -46,6 +46,24 @@ function mailOptions(message: EmailMessage, from: string, now: Date) {
 /** `<id>-<timestamp>` without characters some file systems refuse. */
 export function outboxFileStem(meta: SendMeta): string {
   return `${meta.id}-${meta.now.toISOString().replace(/[:.]/g, '')}`;
+}
+
+/** When a file of `outboxFileStem` was written (its name says, by the injected clock), or undefined. */
+function writtenAt(name: string): Date | undefined {
+  const m = /^\d+-(\d{4}-\d\d-\d\dT)(\d\d)(\d\d)(\d\d)(\d{3})Z\./.exec(name);
+  return m ? new Date(`${m[1]}${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`) : undefined;
+}
+
+/**
+ * Removes the outbox files written before `before`: a local install's messages keep their recovery
+ * links, codes and capability links (task, booking, signing) no longer than the sent rows are kept.
+ */
+export function purgeOutboxFiles(dir: string, before: Date): void {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const at = writtenAt(name);
+    if (at && at.getTime() < before.getTime()) rmSync(join(dir, name), { force: true });
+  }
 }
 
 /**

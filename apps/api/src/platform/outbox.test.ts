@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -326,6 +326,30 @@ describe('outbox worker', () => {
       const [name] = filesOf(id);
       expect(statSync(join(outboxDir(), name!)).mode & 0o077).toBe(0);
     }
+  });
+
+  it('removes the .eml and .sms.json files when their sent rows go, after a month', async () => {
+    await enqueueEmail(
+      db(),
+      { to: 'old@x.example', subject: 'Invito', text: '/confirm?token=T' },
+      t.clock.now(),
+    );
+    const mailId = await lastId();
+    await enqueueSms(db(), { to: '+393331111111', text: 'Codice: 222222' }, t.clock.now());
+    const smsId = await lastId();
+    expect(await worker().runOnce()).toBe(2);
+    expect(filesOf(mailId)).toHaveLength(1);
+    expect(filesOf(smsId)).toHaveLength(1);
+    t.clock.advance(29 * 24 * 3600_000);
+    await worker().runOnce();
+    expect(filesOf(mailId)).toHaveLength(1);
+    t.clock.advance(2 * 24 * 3600_000);
+    // A file that is not the transport's is not the worker's to remove.
+    writeFileSync(join(outboxDir(), 'README.txt'), 'kept');
+    await worker().runOnce();
+    expect(filesOf(mailId)).toEqual([]);
+    expect(filesOf(smsId)).toEqual([]);
+    expect(existsSync(join(outboxDir(), 'README.txt'))).toBe(true);
   });
 
   it('drops the body of a given-up message after a week', async () => {

@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
 import { outbox } from '../db/schema';
 import type { AppContext } from './context';
-import { createMailTransport, type MailTransport, type SendMeta } from './mail';
+import { createMailTransport, purgeOutboxFiles, type MailTransport, type SendMeta } from './mail';
 import { purgeStale } from './rate-limit';
 import { createSmsTransport, type SmsTransport } from './sms';
 
@@ -271,7 +272,8 @@ export class OutboxWorker {
 
   /**
    * Hourly: rate-limit counters older than a day (only read within their window); bodies of messages
-   * given up for a week; sent rows older than a month.
+   * given up for a week; sent rows older than a month, and the file transport's `.eml` / `.sms.json`
+   * files of the same age (they hold the links and codes the rows no longer do).
    */
   private async housekeeping(now: Date): Promise<void> {
     if (now.getTime() - this.lastPurge < 3600_000) return;
@@ -283,7 +285,8 @@ export class OutboxWorker {
       update outbox set payload = ${REDACTED_PAYLOAD}
       where sent_at is null and attempts >= ${this.opts.maxAttempts}
         and next_attempt_at < ${givenUpBefore}::timestamptz and not (payload ? 'redacted')`);
-    const sentBefore = new Date(now.getTime() - this.opts.keepSentMs).toISOString();
-    await db.execute(sql`delete from outbox where sent_at < ${sentBefore}::timestamptz`);
+    const sentBefore = new Date(now.getTime() - this.opts.keepSentMs);
+    await db.execute(sql`delete from outbox where sent_at < ${sentBefore.toISOString()}::timestamptz`);
+    purgeOutboxFiles(join(this.ctx.config.DATA_DIR, 'outbox'), sentBefore);
   }
 }

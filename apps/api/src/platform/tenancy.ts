@@ -45,6 +45,8 @@ export interface TenantContext {
   listVersion: number;
   /** The session of this request when it is known (file links handed out are bound to it). */
   sessionId?: number;
+  /** A staff admin's "see as contact" view (platform/view-session.ts): its links are bound to it. */
+  viewSessionId?: number;
 }
 
 const tenantFields = {

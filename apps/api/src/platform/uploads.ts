@@ -135,6 +135,37 @@ async function checkPendingQuota(
 }
 
 /**
+ * What one contact may upload in 24 hours, attached or not: attaching frees the pending quota, so
+ * without this bound a contact could fill the disk 20 files at a time. Staff and API keys are the
+ * portal's own and are not bounded here.
+ */
+export const CONTACT_DAILY_UPLOADS = { windowMs: 24 * 3600_000, maxCount: 200, maxUploads: 40 };
+
+/** Refuses an upload past the contact's daily bound (under the lock `checkPendingQuota` takes). */
+async function checkDailyQuota(tx: Tx, ctx: AppContext, contactId: number, size: number, now: Date) {
+  await tx.execute(sql`select pg_advisory_xact_lock(${PENDING_LOCK.contact}, ${contactId})`);
+  const since = new Date(now.getTime() - CONTACT_DAILY_UPLOADS.windowMs);
+  const r = (
+    (await tx.execute(sql`
+      select count(*)::int as n, coalesce(sum(size), 0)::float8 as bytes, min(created_at) as oldest
+      from files where uploaded_by_contact_id = ${contactId}
+        and created_at >= ${since.toISOString()}::timestamptz`)) as unknown as {
+      rows: { n: number; bytes: number; oldest: string | Date | null }[];
+    }
+  ).rows[0]!;
+  const maxBytes = CONTACT_DAILY_UPLOADS.maxUploads * ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
+  if (Number(r.n) + 1 <= CONTACT_DAILY_UPLOADS.maxCount && Number(r.bytes) + size <= maxBytes) return;
+  const frees = r.oldest ? new Date(r.oldest).getTime() + CONTACT_DAILY_UPLOADS.windowMs : now.getTime();
+  throw new AppError(
+    429,
+    uploadErrorCodes.dailyQuota,
+    `Too many files uploaded in 24 hours (at most ${CONTACT_DAILY_UPLOADS.maxCount} files, ` +
+      `${Math.round(maxBytes / 1024 / 1024)} MB): try again later`,
+    { retryAfterSeconds: Math.max(1, Math.ceil((frees - now.getTime()) / 1000)) },
+  );
+}
+
+/**
  * Stores the request's file and runs `then` in the same transaction as the `files` row (for the row
  * that references it, e.g. a contact document). Uploads not attached at once count against the
  * contact's pending quota until a ticket or comment attaches them.
@@ -157,6 +188,7 @@ export async function receiveUpload<R>(
   const now = ctx.clock.now();
   try {
     return await ctx.database.db.transaction(async (tx) => {
+      if (t.contactId !== undefined) await checkDailyQuota(tx, ctx, t.contactId, blob.size, now);
       if (!opts.attachNow) await checkPendingQuota(tx, ctx, t, blob.size, now);
       await ctx.fileStore.record(tx, blob, now);
       const row = await tx

@@ -92,6 +92,8 @@ export async function findViewSession(db: Queryable, token: string, now: Date): 
       contactExtId: Number(r.contact_ext),
       flags: flagsOf(r as Record<PermissionFlag, boolean | null>),
       listVersion: Number(r.list_version),
+      // File links handed to the view are bound to it: they end with the view (files.routes.ts).
+      viewSessionId: Number(r.id),
     },
   };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { FileSweeper } from '../../platform/file-sweeper';
 import { PENDING_UPLOADS } from '../../platform/files';
+import { CONTACT_DAILY_UPLOADS } from '../../platform/uploads';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { multipartFile } from '../../test/personas';
 import { bearer, seedExample, tokenFor } from '../../test/seed';
@@ -155,6 +156,45 @@ describe('uploads nobody attaches', () => {
     const over = await upload(`z${chunk}`);
     expect(over.statusCode).toBe(429);
     expect(await count('attached_at is null and uploaded_by_contact_id is not null')).toBe(before);
+  });
+});
+
+describe('uploads a contact attaches', () => {
+  it('are bounded per contact over 24 hours too: attaching does not make room for more', async () => {
+    await expireEverything();
+    const max = 0.01 * 1024 * 1024; // MAX_UPLOAD_MB of this app, in bytes
+    const chunk = 'y'.repeat(Math.floor(max) - 10);
+    const daily = Math.floor((CONTACT_DAILY_UPLOADS.maxUploads * max) / (chunk.length + 3));
+    let accepted = 0;
+    let refused: Awaited<ReturnType<typeof upload>> | undefined;
+    while (!refused && accepted <= daily) {
+      const ids: number[] = [];
+      // Four at a time stay within the pending quota; each batch is attached, which frees it.
+      for (let i = 0; i < 4 && !refused; i++) {
+        const res = await upload(`${String(accepted).padStart(3, '0')}${chunk}`);
+        if (res.statusCode === 201) {
+          ids.push((res.json() as { id: number }).id);
+          accepted++;
+        } else refused = res;
+      }
+      if (ids.length === 0) break;
+      const ticket = await t.app.inject({
+        method: 'POST',
+        url: '/api/acme/101/tickets',
+        headers: mario,
+        payload: { title: `Batch ${accepted}`, taskTypeId: 1, description: 'x', attachments: ids },
+      });
+      expect(ticket.statusCode, ticket.body).toBe(201);
+    }
+    expect(accepted).toBe(daily);
+    expect(refused?.statusCode).toBe(429);
+    expect(refused?.json().code).toBe('too_many_uploads');
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(23 * 3600);
+    // Another contact has its own bound; a day later the contact uploads again.
+    expect((await upload('anna', anna, 102)).statusCode).toBe(201);
+    t.clock.advance(CONTACT_DAILY_UPLOADS.windowMs);
+    await signIn();
+    expect((await upload('next day')).statusCode).toBe(201);
   });
 });
 

@@ -50,12 +50,28 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
   });
 }
 
-/** A bound link works while its session is live and its user still holds the contact. */
+/**
+ * A bound link works while its session is live and its user still holds the contact; a view's link
+ * while the view is live and would still open (platform/view-session.ts: an active staff admin of the
+ * contact's portal).
+ */
 async function stillHeld(ctx: AppContext, b: UrlBinding): Promise<boolean> {
-  const r = await ctx.database.db.execute(sql`
+  const now = ctx.clock.now().toISOString();
+  const r = await ctx.database.db.execute(
+    b.view
+      ? sql`
+    select 1 from view_sessions v
+    join staff_users s on s.id = v.staff_user_id and s.status = 'active'
+    join contacts k on k.id = v.contact_id
+    join staff_memberships m on m.staff_user_id = v.staff_user_id and m.portal_id = k.portal_id
+      and m.role = 'admin'
+    where v.id = ${b.sessionId} and v.contact_id = ${b.contactId} and v.token_hash is not null
+      and v.expires_at > ${now}::timestamptz`
+      : sql`
     select 1 from sessions s
     join user_contacts uc on uc.user_id = s.user_id and uc.contact_id = ${b.contactId}
     where s.id = ${b.sessionId} and s.revoked_at is null
-      and s.expires_at > ${ctx.clock.now().toISOString()}::timestamptz`);
+      and s.expires_at > ${now}::timestamptz`,
+  );
   return (r as unknown as { rows: unknown[] }).rows.length > 0;
 }

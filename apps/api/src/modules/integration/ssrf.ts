@@ -20,23 +20,31 @@ export class WebhookTargetRefused extends AppError {
   }
 }
 
-/** Only globally routable unicast addresses (ipaddr.js names every special range otherwise). */
+/** IPv6 global unicast (RFC 4291 2.4): nothing outside 2000::/3 is a public destination. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Only globally routable unicast addresses. ipaddr.js names the special ranges (private, loopback,
+ * 6to4, Teredo, NAT64, …) and calls everything else `unicast`, including IPv6 space that is not
+ * global unicast at all, such as the deprecated IPv4-compatible `::127.0.0.1` (`::7f00:1`), which
+ * some stacks still route to the embedded IPv4 address. So an IPv6 address must also lie in
+ * 2000::/3, and an IPv4-mapped one is judged as the IPv4 address it carries.
+ */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
-  return ip.range() === 'unicast';
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }
 
 function check(host: string, addresses: LookupAddress[], allowPrivate: boolean): void {
   if (addresses.length === 0) throw new WebhookTargetRefused(`${host} does not resolve`);
   if (allowPrivate) return;
-  const bad = addresses.find((a) => !isPublicAddress(a.address));
-  if (bad)
-    throw new WebhookTargetRefused(
-      `${host} resolves to ${bad.address}, a private, loopback or reserved address`,
-    );
+  // The answer names no address: what an internal name resolves to is the network's, not the caller's.
+  if (addresses.some((a) => !isPublicAddress(a.address)))
+    throw new WebhookTargetRefused(`${host} resolves to a private, loopback or reserved address`);
 }
 
 /** Checks a URL's host now (at save time): 400 webhook_target_refused otherwise. */

@@ -188,6 +188,10 @@ describe('webhook targets', () => {
       'http://[::1]/x',
       'http://[::ffff:127.0.0.1]/x',
       'http://0.0.0.0/x',
+      // IPv4-compatible IPv6 (deprecated ::/96): the IPv4 address it carries is loopback.
+      'http://[::127.0.0.1]/x',
+      'http://[::10.0.0.1]/x',
+      'http://[::]/x',
     ]) {
       await expect(assertPublicTarget(url, false), url).rejects.toMatchObject({
         code: 'webhook_target_refused',
@@ -196,6 +200,15 @@ describe('webhook targets', () => {
     }
     expect(isPublicAddress('93.184.216.34')).toBe(true);
     expect(isPublicAddress('2606:4700::1111')).toBe(true);
+    expect(isPublicAddress('::808:808')).toBe(false); // ::8.8.8.8 as the resolver writes it
+    expect(isPublicAddress('fec0::1')).toBe(false);
+  });
+
+  it('does not tell what an internal host resolves to', async () => {
+    const refused = await assertPublicTarget('http://localhost/x', false).catch((e: Error) => e);
+    expect(refused).toMatchObject({ code: 'webhook_target_refused' });
+    expect((refused as Error).message).toBe('localhost resolves to a private, loopback or reserved address');
+    expect((refused as Error).message).not.toMatch(/127\.0\.0\.1|::1/);
   });
 
   it('checks again at connection time, where the address is used', async () => {

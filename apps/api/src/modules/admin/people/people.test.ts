@@ -294,6 +294,23 @@ describe('see as this contact', () => {
     }
   });
 
+  it('binds the file links it reads to the view: they end with it, not hours later', async () => {
+    const { session } = await openView();
+    const list = await get('/api/acme/102/invoices', bearer(session.token));
+    expect(list.statusCode, list.body).toBe(200);
+    const url =
+      (list.json() as { items?: { invoiceDocumentUrl: string }[] }).items?.[0]?.invoiceDocumentUrl ??
+      (list.json() as { invoiceDocumentUrl: string }[])[0]!.invoiceDocumentUrl;
+    expect(url).toMatch(/[?&]k=v\d+\.\d+&/);
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    // A view's binding cannot be passed off as an ordinary session's of the same number.
+    expect((await t.app.inject({ method: 'GET', url: url.replace('k=v', 'k=') })).statusCode).toBe(403);
+    t.clock.advance(VIEW_AS_TTL_MIN * 60_000 + 1000);
+    const late = await t.app.inject({ method: 'GET', url });
+    expect(late.statusCode).toBe(410);
+    expect(late.json().code).toBe('link_expired');
+  });
+
   it('ends at its expiry, and a code is good for a minute only', async () => {
     const { session } = await openView();
     const made = await t.app.inject({ method: 'POST', url: `${P}/contacts/102/view-as`, headers: admin });
