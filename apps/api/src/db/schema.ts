@@ -483,6 +483,11 @@ export const tickets = pgTable(
      * comments; whether the step's taskStatus is 2; whether the last public message is from staff.
      */
     lastActivityAt: ts('last_activity_at').notNull().defaultNow(),
+    /**
+     * What the customer sees of it (migration 0040): the newest of creation and public messages, never
+     * an internal note. Kept by the same triggers; no writer sets it.
+     */
+    publicActivityAt: ts('public_activity_at').notNull().defaultNow(),
     closed: boolean('closed').notNull().default(false),
     waitingOnCustomer: boolean('waiting_on_customer').notNull().default(false),
     /** Words of title and description, stored by PostgreSQL (migration 0019) for the searches. */
@@ -521,11 +526,12 @@ export const tickets = pgTable(
       .on(t.portalId, t.lastActivityAt.desc(), t.extId.desc())
       .where(sql`${t.waitingOnCustomer} and not ${t.closed}`),
     index('tickets_inbox_company_idx').on(t.companyId, t.closed, t.lastActivityAt.desc(), t.extId.desc()),
-    // A contact's own tickets in the same order, for their search (0033).
-    index('tickets_inbox_creator_idx').on(
+    // The customer search's walks, newest public activity first (0040): the company's, a contact's own.
+    index('tickets_public_company_idx').on(t.companyId, t.closed, t.publicActivityAt.desc(), t.extId.desc()),
+    index('tickets_public_creator_idx').on(
       t.creatorContactId,
       t.closed,
-      t.lastActivityAt.desc(),
+      t.publicActivityAt.desc(),
       t.extId.desc(),
     ),
     index('tickets_number_idx').on(t.portalId, sql`lower(${t.ticketNumber})`),

@@ -31,8 +31,7 @@ const sectionJson = (rows: string, order: string) => `(select json_build_object(
     'items', coalesce((array_agg(s.item order by ${order}))[1:${LIMIT}], '{}')) from (${rows}) s)`;
 
 /** The newest public activity (internal notes never show on the customer side). */
-const publicActivity = `greatest(t.created_on, (select max(pc.creation_date) from ticket_comments pc
-  where pc.ticket_id = t.id and not pc.internal))`;
+const publicActivity = 't.public_activity_at';
 
 const ticketRows = (where: string) => `
   select ${publicActivity} as ord, t.ext_id, json_build_object('id', t.ext_id, 'title', t.title,

@@ -1,11 +1,11 @@
 /**
  * The customer search's query plan on a company of 5,000 tickets, as the API runs it: a prepared
  * statement (named by its text), whose generic plan never sees the words. The tickets are read from
- * the company's inbox index in order of last activity, open and closed apart, and each walk stops at
+ * the company's index in order of public activity, open and closed apart, and each walk stops at
  * the group's limit; never a read and sort of the whole scope (a bitmap heap scan of the company's
  * tickets), which is what the planner chose while the match was priced as text matches.
  *
- *   Limit -> Index Scan using tickets_inbox_company_idx (company_id = $n AND closed = false)
+ *   Limit -> Index Scan using tickets_public_company_idx (company_id = $n AND closed = false)
  *            Filter: CASE WHEN (…scope… AND …match…) THEN true ELSE false END
  *
  * Every other group reads its scope through the scope's own index (invoices: the company's), never a
@@ -116,9 +116,9 @@ async function genericPlan(
 describe('customer search plans', () => {
   for (const administrator of [true, false])
     it(`walks the scope's tickets in order and stops at the limit (${administrator ? 'administrator' : 'contact'})`, async () => {
-      // An administrator's scope is the company's tickets; a contact's, those they created (0033) and
-      // those their user follows.
-      const index = administrator ? 'tickets_inbox_company_idx' : 'tickets_inbox_creator_idx';
+      // An administrator's scope is the company's tickets; a contact's, those they created and those
+      // their user follows; both walked by public activity (0040).
+      const index = administrator ? 'tickets_public_company_idx' : 'tickets_public_creator_idx';
       for (const q of ['stampante', 'tecnico', 'zebra', 'T-150']) {
         const p = await genericPlan(q, administrator);
         // The walks (`t_1`: open, `t_2`: closed) each an ordered index scan under a Limit; the exact

@@ -95,11 +95,12 @@ const hit = (id: string, title: string, detail: string, date: string | null, fil
  * stored vectors (title and description: migration 0019; the public conversation, kept on the ticket:
  * 0030), never turned into words at query time; the query is parsed once (an InitPlan).
  *
- * The hits come newest first, a ticket whose number is exactly the text before them. Branches, each
- * read from an index in that order and stopped at the group's limit: the exact number (the portal's
- * number index), then the scope's open and its closed tickets (the company's inbox index,
- * `(company, closed, last activity)`, or a contact's own: `(creator, closed, last activity)`, and the
- * tickets their user follows), merged. A word most tickets have reads a few rows, not the whole
+ * The hits come newest first by public activity (creation or the newest public message: an internal
+ * note must neither date nor move a hit), a ticket whose number is exactly the text before them.
+ * Branches, each read from an index in that order and stopped at the group's limit: the exact number
+ * (the portal's number index), then the scope's open and its closed tickets (the company's index,
+ * `(company, closed, public activity)`, or a contact's own: `(creator, closed, public activity)`, both
+ * migration 0040, and the tickets their user follows), merged. A word most tickets have reads a few rows, not the whole
  * scope; only a text few tickets have reads every ticket of the scope.
  */
 function ticketsGroup(s: Shape, scopeOf: TicketScope): SQL {
@@ -115,7 +116,7 @@ function ticketsGroup(s: Shape, scopeOf: TicketScope): SQL {
   if (!s.short) conds.push(contains(sql.raw('t.title')));
   const scope = ticketScopeWhere(scopeOf, { portalIndexed: false });
   const limit = s.limit + 1;
-  const columns = sql.raw('t.id, t.ext_id, t.title, t.ticket_number, t.status_step_id, t.last_activity_at');
+  const columns = sql.raw('t.id, t.ext_id, t.title, t.ticket_number, t.status_step_id, t.public_activity_at');
   // Each walk is an index range of open or closed tickets, in order; everything else, the rest of the
   // scope included, is one CASE, which the planner prices at one row in two (its default for an
   // expression it cannot read): that is what the searches people make find. Priced as what it is (text
@@ -124,10 +125,10 @@ function ticketsGroup(s: Shape, scopeOf: TicketScope): SQL {
   // index and stopping at the limit. A prepared statement's generic plan never sees the words, so the
   // estimate must not depend on them.
   const match = sql`case when ${scope} and (${sql.join(conds, sql` or `)}) then true else false end`;
-  const newest = sql`order by t.last_activity_at desc, t.ext_id desc limit ${limit}`;
-  // An administrator's walks are the company's (tickets_inbox_company_idx). A contact's scope is the
-  // tickets they created and those their user follows: their own walks (tickets_inbox_creator_idx,
-  // migration 0033) and the followed ones, instead of every ticket of the company filtered down to
+  const newest = sql`order by t.public_activity_at desc, t.ext_id desc limit ${limit}`;
+  // An administrator's walks are the company's (tickets_public_company_idx). A contact's scope is the
+  // tickets they created and those their user follows: their own walks (tickets_public_creator_idx,
+  // migration 0040) and the followed ones, instead of every ticket of the company filtered down to
   // theirs (a text few tickets have read the whole company: 400 tickets for the bench contact's 200).
   // The CASE keeps the whole scope's condition in every branch, so a branch can only narrow it.
   const own = scopeOf.creatorContactId !== null;
@@ -144,16 +145,16 @@ function ticketsGroup(s: Shape, scopeOf: TicketScope): SQL {
   // A ticket both branches found (its number is the text) is kept once, as exact; the step's name is
   // looked up for the rows kept only (a join before the limit was planned as a nested loop over every
   // step of the installation).
-  return sql`select ${sql.raw(hit('h.ext_id', 'h.title', "nullif(concat_ws(' · ', nullif(h.ticket_number, ''), (select ss.name from status_steps ss where ss.id = h.status_step_id)), '')", 'h.last_activity_at', null))} as j
+  return sql`select ${sql.raw(hit('h.ext_id', 'h.title', "nullif(concat_ws(' · ', nullif(h.ticket_number, ''), (select ss.name from status_steps ss where ss.id = h.status_step_id)), '')", 'h.public_activity_at', null))} as j
     from (select * from (select distinct on (u.id) * from (
           (select ${columns}, true as exact from tickets t
             where t.portal_id = ${scopeOf.portalId} and lower(t.ticket_number) = lower(${q}) and ${scope}
-            order by t.last_activity_at desc, t.ext_id desc limit ${limit})
+            order by t.public_activity_at desc, t.ext_id desc limit ${limit})
           union all ${walk(false)}
           union all ${walk(true)}${followed}
         ) u order by u.id, u.exact desc) d
-      order by d.exact desc, d.last_activity_at desc, d.ext_id desc limit ${limit}) h
-    order by h.exact desc, h.last_activity_at desc, h.ext_id desc`;
+      order by d.exact desc, d.public_activity_at desc, d.ext_id desc limit ${limit}) h
+    order by h.exact desc, h.public_activity_at desc, h.ext_id desc`;
 }
 
 function groupSql(kind: SearchKind, s: Shape): SQL {

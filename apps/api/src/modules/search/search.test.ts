@@ -284,6 +284,47 @@ describe('search matching', () => {
     expect((await titles(a, '5002')).tickets).toEqual(['ACME Rete lenta']);
   });
 
+  it('dates and orders a ticket by its public activity: an internal note neither shows nor moves it', async () => {
+    const a = personas.admin;
+    const db = t.ctx.database.db;
+    const hitOf = async (q: string, title: string) => {
+      const res = await find(a, q);
+      expect(res.statusCode, res.body).toBe(200);
+      const tickets = (res.json() as SearchResult).groups.find((g) => g.kind === 'tickets')?.items ?? [];
+      return { date: tickets.find((i) => i.title === title)?.date, order: tickets.map((i) => i.title) };
+    };
+    const ticket = sql`(select t.id from tickets t join portals p on p.id = t.portal_id
+      where p.key = 'acme' and t.ext_id = 5002)`;
+    const created = (await db.execute(
+      sql`select created_on from tickets where id = ${ticket}`,
+    )) as unknown as { rows: { created_on: Date | string }[] };
+    const createdAt = new Date(created.rows[0]!.created_on).toISOString();
+    expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe(createdAt);
+    const before = (await hitOf('ACME', 'ACME Rete lenta')).order;
+    // A note written now (the owner's ticket 5003 has one from the start, and its hit is not dated by it).
+    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
+      select t.portal_id, t.id, 990201, '<p>solo per noi</p>', '2027-03-01T10:00:00Z', true
+      from tickets t where t.id = ${ticket}`);
+    expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe(createdAt);
+    expect((await hitOf('ACME', 'ACME Rete lenta')).order).toEqual(before);
+    // The list says the same date: one fact for every customer screen.
+    const list = await t.app.inject({ method: 'GET', url: '/api/acme/101/tickets', headers: a.headers });
+    const row = (list.json() as { id: number; lastActivityAt: string }[]).find((r) => r.id === 5002);
+    expect(row?.lastActivityAt).toBe(createdAt);
+    // A public reply dates it; the note made public does, and made internal again or deleted no longer.
+    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
+      select t.portal_id, t.id, 990202, '<p>risposta</p>', '2027-02-01T10:00:00Z', false
+      from tickets t where t.id = ${ticket}`);
+    expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe('2027-02-01T10:00:00.000Z');
+    expect((await hitOf('ACME', 'ACME Rete lenta')).order[0]).toBe('ACME Rete lenta');
+    await db.execute(sql`update ticket_comments set internal = false where ext_id = 990201`);
+    expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe('2027-03-01T10:00:00.000Z');
+    await db.execute(sql`update ticket_comments set internal = true where ext_id = 990201`);
+    expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe('2027-02-01T10:00:00.000Z');
+    await db.execute(sql`delete from ticket_comments where ext_id in (990201, 990202)`);
+    expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe(createdAt);
+  });
+
   it("keeps a long conversation's words bounded (a tsvector holds 1 MB at most)", async () => {
     const db = t.ctx.database.db;
     // Random-looking words: 6,000 distinct per message, ~70 KB of words each.

@@ -68,11 +68,10 @@ const attachmentsJson = (where: string) => `(
   from ticket_attachments a where ${where})`;
 
 /**
- * The newest of the creation and the public messages. tickets.last_activity_at counts internal notes
- * too, which the customer must not sense (a ticket moving up the list with nothing new to read).
+ * The newest of the creation and the public messages (kept on the ticket, migration 0040).
+ * tickets.last_activity_at counts internal notes too, which the customer must not sense.
  */
-const publicActivity = `greatest(t.created_on, (select max(pc.creation_date) from ticket_comments pc
-    where pc.ticket_id = t.id and not pc.internal))`;
+const publicActivity = 't.public_activity_at';
 
 const itemFields = `
   'id', t.ext_id,
