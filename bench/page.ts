@@ -21,7 +21,6 @@
  * also reports what was loaded before LCP (JavaScript as gzip -9 of the build's files, requests) and the
  * round trips of its critical path; on a loaded machine those and the CPU time say more than wall times.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +28,8 @@ import { parseArgs } from 'node:util';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER, KNOWN_TICKETS } from './lib/generate';
 import { bundleReport, DESK_AGENT, DESK_READY, measurePage, TICKETS_READY, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
-import { root, startServer } from './lib/server';
+import { startServer } from './lib/server';
+import { buildWeb } from './lib/web-build';
 
 const { values: opt } = parseArgs({
   options: {
@@ -71,22 +71,7 @@ async function post<T>(url: string, json: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
-function build(into?: string): string {
-  let dist = into;
-  if (dist) mkdirSync(dist, { recursive: true });
-  else {
-    const temp = mkdtempSync(join(tmpdir(), 'sportello-page-dist-'));
-    cleanups.push(() => rmSync(temp, { recursive: true, force: true }));
-    dist = temp;
-  }
-  log(`building the SPA into ${dist}`);
-  execFileSync('npx', ['vite', 'build', '--outDir', dist, '--emptyOutDir'], {
-    cwd: join(root, 'apps/web'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  execFileSync(process.execPath, [join(root, 'scripts/precompress.mjs'), dist], { stdio: 'inherit' });
-  return dist;
-}
+const build = (into?: string) => buildWeb(into, cleanups, (m) => log(m));
 
 async function startBenchServer(env: Record<string, string>): Promise<string> {
   const server = await startServer(
