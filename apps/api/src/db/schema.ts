@@ -1110,6 +1110,9 @@ export const webhookDeliveries = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.deliveredAt} is null and ${t.givenUpAt} is null`),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+    index('webhook_deliveries_endpoint_due_idx')
+      .on(t.endpointId, t.nextAttemptAt, t.id)
+      .where(sql`${t.deliveredAt} is null and ${t.givenUpAt} is null`),
     index('webhook_deliveries_event_idx').on(t.eventId),
   ],
 );

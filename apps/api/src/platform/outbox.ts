@@ -7,6 +7,7 @@ import type { AppContext } from './context';
 import { createMailTransport, purgeOutboxFiles, type MailTransport, type SendMeta } from './mail';
 import { purgeStale } from './rate-limit';
 import { createSmsTransport, type SmsTransport } from './sms';
+import { jobBackoffMs, JobRunner, type ClaimRequest, type Settled } from './jobs';
 
 export interface EmailMessage {
   to: string;
@@ -57,7 +58,7 @@ export function backoffMs(
   base = OUTBOX_DEFAULTS.baseBackoffMs,
   cap = OUTBOX_DEFAULTS.maxBackoffMs,
 ) {
-  return Math.min(cap, base * 2 ** Math.max(0, failures - 1));
+  return jobBackoffMs(failures, { baseBackoffMs: base, maxBackoffMs: cap, jitter: 0 });
 }
 
 /**
@@ -103,34 +104,16 @@ const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 const REDACTED_PAYLOAD = sql`jsonb_strip_nulls(jsonb_build_object(
   'to', payload->'to', 'subject', payload->'subject', 'redacted', true))`;
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  if (!(ms > 0)) return p;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
-    timer.unref();
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The polling state of one channel's loop. */
-class ChannelLoop {
-  timer: NodeJS.Timeout | undefined;
-  pass: Promise<number> | undefined;
-  again = false;
-  constructor(readonly channel: OutboxChannel) {}
-}
-
 /**
- * Sends queued messages, one loop per channel. Each pass claims the channel's due rows with
- * `for update skip locked` and moves their `next_attempt_at` past a lease in the same statement, so
- * two processes never take the same row and no transaction stays open while a message is on the
- * wire. Delivery is at least once: a process that dies between sending and recording sends that
+ * Sends queued messages through the job building block (platform/jobs.ts): each channel is a key of
+ * its own, sent one message at a time, so a channel whose server hangs never delays another's
+ * messages. Delivery is at least once: a process that dies between sending and recording sends that
  * message again after the lease. A sent message's body is removed at once (see REDACTED_PAYLOAD).
  */
 export class OutboxWorker {
   private readonly opts: typeof OUTBOX_DEFAULTS;
-  private readonly loops: ChannelLoop[];
+  private readonly channels: Map<string, OutboxChannel>;
+  private readonly runner: JobRunner<ClaimedRow>;
   private running = false;
   private lastPurge = 0;
 
@@ -152,7 +135,35 @@ export class OutboxWorker {
       },
       { name: 'sms', kind: texter.kind, send: (p, meta) => texter.send(p as SmsMessage, meta) },
     ];
-    this.loops = [...builtIn, ...channels].map((c) => new ChannelLoop(c));
+    this.channels = new Map([...builtIn, ...channels].map((c) => [c.name, c]));
+    const o = this.opts;
+    this.runner = new JobRunner<ClaimedRow>(
+      {
+        name: 'outbox',
+        claim: (req) => this.claim(req),
+        keyOf: (row) => row.channel,
+        attemptsOf: (row) => Number(row.attempts),
+        run: (row) => this.send(row),
+        record: (settled) => this.record(settled),
+      },
+      {
+        pollMs: o.pollMs,
+        batchSize: o.batchSize,
+        leaseMs: o.leaseMs,
+        concurrency: 64,
+        // One message at a time per channel (one SMTP conversation), a batch of them claimed ahead.
+        perKey: 1,
+        perKeyHeld: o.batchSize,
+        timeoutMs: o.sendTimeoutMs,
+        baseBackoffMs: o.baseBackoffMs,
+        maxBackoffMs: o.maxBackoffMs,
+        jitter: 0,
+        maxAttempts: o.maxAttempts,
+        retryWindowMs: Number.POSITIVE_INFINITY,
+      },
+      log,
+      { now: () => ctx.clock.now() },
+    );
   }
 
   start(): void {
@@ -160,114 +171,87 @@ export class OutboxWorker {
     this.running = true;
     workers.add(this);
     this.log.info(
-      Object.fromEntries(this.loops.map((l) => [l.channel.name, l.channel.kind])),
+      Object.fromEntries([...this.channels.values()].map((c) => [c.name, c.kind])),
       'outbox worker started',
     );
-    this.kick();
+    this.runner.start();
   }
 
-  /** Runs a pass of every channel now (or right after the one in flight) instead of at the next tick. */
+  /** Runs a pass now (or right after the one in flight) instead of at the next tick. */
   kick(): void {
-    if (!this.running) return;
-    for (const loop of this.loops) {
-      if (loop.pass) {
-        loop.again = true;
-        continue;
-      }
-      if (loop.timer) clearTimeout(loop.timer);
-      loop.timer = undefined;
-      void this.loop(loop);
-    }
+    if (this.running) this.runner.kick();
   }
 
-  private async loop(loop: ChannelLoop): Promise<void> {
-    do {
-      loop.again = false;
-      loop.pass = this.runChannel(loop.channel).catch((err: unknown) => {
-        this.log.error({ err, channel: loop.channel.name }, 'outbox pass failed');
-        return 0;
-      });
-      const sent = await loop.pass;
-      loop.pass = undefined;
-      // A full batch means more may be due: go on without waiting.
-      if (sent >= this.opts.batchSize) loop.again = true;
-    } while (loop.again && this.running);
-    if (this.running) loop.timer = setTimeout(() => void this.loop(loop), this.opts.pollMs);
-  }
-
-  /** Stops polling, lets the passes in flight finish, then sends what is due once more. */
+  /** Stops polling, lets the sends in flight finish, then sends what is due once more. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     workers.delete(this);
-    for (const loop of this.loops) {
-      if (loop.timer) clearTimeout(loop.timer);
-      loop.timer = undefined;
-    }
-    await Promise.all(this.loops.map((l) => l.pass));
+    await this.runner.stop();
     try {
       await this.runOnce();
     } catch (err) {
       this.log.error({ err }, 'outbox flush at shutdown failed');
     }
-    for (const loop of this.loops) loop.channel.close?.();
+    for (const c of this.channels.values()) c.close?.();
   }
 
-  /** One pass of every channel, side by side. Returns how many rows were claimed in all. */
-  async runOnce(): Promise<number> {
-    const counts = await Promise.all(this.loops.map((l) => this.runChannel(l.channel)));
-    return counts.reduce((a, b) => a + b, 0);
+  /** One pass over every channel, waited for. Returns how many rows were claimed in all. */
+  runOnce(): Promise<number> {
+    return this.runner.runOnce();
   }
 
-  /** One pass of one channel: claims its due rows, sends them one by one, records the outcome. */
-  private async runChannel(channel: OutboxChannel): Promise<number> {
-    const db = this.ctx.database.db;
-    const now = this.ctx.clock.now();
-    await this.housekeeping(now);
-    const leaseUntil = new Date(now.getTime() + this.opts.leaseMs);
-    const claimed = rowsOf<ClaimedRow>(
-      await db.execute(sql`
-        update outbox set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
+  /** Claims due rows of every channel, each channel up to what it may hold. */
+  private async claim(req: ClaimRequest): Promise<ClaimedRow[]> {
+    await this.housekeeping(req.now);
+    const rows = rowsOf<ClaimedRow>(
+      await this.ctx.database.db.execute(sql`
+        update outbox set next_attempt_at = ${req.leaseUntil.toISOString()}::timestamptz
         where id in (
-          select id from outbox
-          where sent_at is null and attempts < ${this.opts.maxAttempts}
-            and next_attempt_at <= ${now.toISOString()}::timestamptz and channel = ${channel.name}
-          order by next_attempt_at, id
-          limit ${this.opts.batchSize}
-          for update skip locked)
+          select o.id from unnest(${sql.param([...this.channels.keys()])}::text[]) as c(name)
+          cross join lateral (
+            select id, next_attempt_at from outbox
+            where sent_at is null and attempts < ${this.opts.maxAttempts}
+              and next_attempt_at <= ${req.now.toISOString()}::timestamptz and channel = c.name
+            order by next_attempt_at, id
+            limit greatest(0, ${req.perKeyHeld}::int
+              - coalesce((${JSON.stringify(req.held)}::jsonb ->> c.name)::int, 0))
+            for update skip locked) o
+          order by o.next_attempt_at, o.id
+          limit ${req.limit}::int)
         returning id, channel, payload, attempts`),
-    ).sort((a, b) => a.id - b.id);
-    for (const row of claimed) await this.deliver(channel, row);
-    return claimed.length;
+    );
+    return rows.sort((a, b) => a.id - b.id);
   }
 
-  private async deliver(channel: OutboxChannel, row: ClaimedRow): Promise<void> {
-    const db = this.ctx.database.db;
+  private send(row: ClaimedRow): Promise<void> {
     const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
     const meta: SendMeta = { id: row.id, now: this.ctx.clock.now() };
-    try {
-      await withTimeout(channel.send(payload, meta), this.opts.sendTimeoutMs, `sending ${channel.name}`);
-    } catch (err) {
-      const failures = Number(row.attempts) + 1;
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      const next = new Date(
-        this.ctx.clock.now().getTime() + backoffMs(failures, this.opts.baseBackoffMs, this.opts.maxBackoffMs),
-      );
+    return this.channels.get(row.channel)!.send(payload, meta);
+  }
+
+  private async record(settled: Settled<ClaimedRow, void>[]): Promise<void> {
+    const db = this.ctx.database.db;
+    for (const s of settled) {
+      const row = s.job;
+      if (s.ok) {
+        await db.execute(sql`
+          update outbox set sent_at = ${s.endedAt.toISOString()}::timestamptz, last_error = null,
+            payload = ${REDACTED_PAYLOAD}
+          where id = ${row.id}`);
+        continue;
+      }
+      // A given-up row keeps its last try's time: its body is dropped keepGivenUpMs after it.
+      const next = s.nextAt ?? s.endedAt;
       await db.execute(sql`
-        update outbox set attempts = ${failures}, last_error = ${message},
+        update outbox set attempts = ${s.attempts}, last_error = ${s.message},
           next_attempt_at = ${next.toISOString()}::timestamptz
         where id = ${row.id}`);
-      const giveUp = failures >= this.opts.maxAttempts;
-      this.log[giveUp ? 'error' : 'warn'](
-        { outboxId: row.id, channel: row.channel, attempts: failures, err: message },
-        giveUp ? 'outbox message given up after too many failures' : 'outbox message failed, will retry',
+      this.log[s.givenUp ? 'error' : 'warn'](
+        { outboxId: row.id, channel: row.channel, attempts: s.attempts, err: s.message },
+        s.givenUp ? 'outbox message given up after too many failures' : 'outbox message failed, will retry',
       );
-      return;
     }
-    await db.execute(sql`
-      update outbox set sent_at = ${this.ctx.clock.now().toISOString()}::timestamptz, last_error = null,
-        payload = ${REDACTED_PAYLOAD}
-      where id = ${row.id}`);
   }
 
   /**

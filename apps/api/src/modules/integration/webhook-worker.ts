@@ -1,15 +1,17 @@
 /**
  * Delivers webhooks: a loop of its own (never behind the mail/SMS outbox, never inside a request).
  *
- * A pass claims due deliveries of enabled endpoints with `for update skip locked` and pushes their
- * `next_attempt_at` past a lease in the same statement, so several processes share the work and a
- * crash mid-send only delays a delivery until the lease ends (at least once). Each message is signed
+ * Runs on the job building block (platform/jobs.ts): a pass claims due deliveries of enabled endpoints
+ * with `for update skip locked` and pushes their `next_attempt_at` past a lease in the same statement,
+ * so several processes share the work and a crash mid-send only delays a delivery until the lease ends
+ * (at least once). Each endpoint is a key of its own, with `perEndpoint` requests at most in flight:
+ * a receiver that never answers holds its own slots until the timeout, never another endpoint's, and
+ * each outcome is recorded as it ends, not when a batch does. Each message is signed
  * as Standard Webhooks with the `standardwebhooks` package (`webhook-id` = the event id, stable across
  * retries and replays, so receivers can deduplicate): with the endpoint's secret, opened from its
  * sealed form (webhook-secrets.ts), and during a rotation's overlap with the previous one too (two
  * space-separated `v1,` signatures, either of which verifies). A secret this process cannot open
- * sends nothing: the attempt is logged as failed with the reason. Each is sent with a timeout, and its outcome recorded in
- * one statement per batch. Failures retry with exponential backoff and jitter until the delivery is
+ * sends nothing: the attempt is logged as failed with the reason. Each is sent with a timeout. Failures retry with exponential backoff and jitter until the delivery is
  * `retryWindowMs` old; an endpoint failing without a single success for `disableAfterMs` is disabled
  * and its owner told by e-mail through the outbox. The worker wakes on the events NOTIFY, so delivery
  * follows a commit at once.
@@ -22,6 +24,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../../platform/clock';
 import type { AppContext } from '../../platform/context';
 import { eventSignalOf } from '../../platform/event-signal';
+import { jobBackoffMs, JobRunner, type ClaimRequest, type Settled } from '../../platform/jobs';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { isoText, queryRows } from '../../platform/sql-json';
 import { purgeOldEvents } from './feed.service';
@@ -35,6 +38,8 @@ export const WEBHOOK_DEFAULTS = {
   batchSize: 200,
   /** Requests in flight at once per process. */
   concurrency: 64,
+  /** Requests in flight at once to one endpoint (per process). */
+  perEndpoint: 8,
   leaseMs: 2 * 60_000,
   baseBackoffMs: 5_000,
   maxBackoffMs: 3600_000,
@@ -53,10 +58,18 @@ export type WebhookWorkerOptions = Partial<typeof WEBHOOK_DEFAULTS> & {
   allowPrivate?: boolean;
 };
 
+const JITTER = 0.25;
+
 /** Delay after the `failures`-th failure: base·2^(n−1), capped, with ±25 % jitter. */
 export function webhookBackoffMs(failures: number, base: number, cap: number, random = Math.random): number {
-  const raw = Math.min(cap, base * 2 ** Math.max(0, failures - 1));
-  return Math.round(raw * (0.75 + 0.5 * random()));
+  return jobBackoffMs(failures, { baseBackoffMs: base, maxBackoffMs: cap, jitter: JITTER }, random);
+}
+
+/** A receiver's answer outside 2xx. */
+class StatusError extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
 }
 
 interface Claimed {
@@ -98,11 +111,9 @@ export class WebhookWorker {
   private readonly lookup: ReturnType<typeof guardedLookup>;
   private readonly allowPrivate: boolean;
   private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly runner: JobRunner<Claimed, number>;
   private running = false;
-  private pass: Promise<number> | undefined;
-  private again = false;
   private lastHousekeeping = 0;
-  private loopDone: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -116,66 +127,89 @@ export class WebhookWorker {
     this.allowPrivate = allowPrivate ?? ctx.config.WEBHOOK_ALLOW_PRIVATE;
     this.lookup = guardedLookup(this.allowPrivate);
     this.agents = {
-      http: new http.Agent({ keepAlive: true, maxSockets: this.opts.concurrency }),
-      https: new https.Agent({ keepAlive: true, maxSockets: this.opts.concurrency }),
+      http: new http.Agent({ keepAlive: true, maxSockets: this.opts.perEndpoint }),
+      https: new https.Agent({ keepAlive: true, maxSockets: this.opts.perEndpoint }),
     };
+    const o = this.opts;
+    const signal = eventSignalOf(ctx.database);
+    this.runner = new JobRunner<Claimed, number>(
+      {
+        name: 'webhooks',
+        claim: (req) => this.claim(req),
+        keyOf: (row) => Number(row.endpoint_id),
+        attemptsOf: (row) => Number(row.attempts),
+        createdAtOf: (row) => new Date(row.created_at),
+        run: (row) => this.deliver(row),
+        record: (settled) => this.record(settled),
+      },
+      {
+        pollMs: o.pollMs,
+        batchSize: o.batchSize,
+        leaseMs: o.leaseMs,
+        concurrency: o.concurrency,
+        perKey: o.perEndpoint,
+        // Only what can be sent at once is claimed: a delivery never waits its turn under a lease.
+        perKeyHeld: o.perEndpoint,
+        // The request has its own timeout over the whole exchange (post).
+        timeoutMs: 0,
+        baseBackoffMs: o.baseBackoffMs,
+        maxBackoffMs: o.maxBackoffMs,
+        jitter: JITTER,
+        maxAttempts: Number.POSITIVE_INFINITY,
+        retryWindowMs: o.retryWindowMs,
+      },
+      log,
+      // Wakes on the events NOTIFY: delivery follows a commit at once.
+      { now: () => this.clock.now(), wait: (ms) => signal.wait(ms) },
+    );
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
     workers.add(this);
-    this.loopDone = this.loop();
+    this.runner.start();
   }
 
   kick(): void {
-    this.again = true;
-    eventSignalOf(this.ctx.database).notify();
-  }
-
-  private async loop(): Promise<void> {
-    const signal = eventSignalOf(this.ctx.database);
-    while (this.running) {
-      this.again = false;
-      this.pass = this.runOnce().catch((err: unknown) => {
-        this.log.error({ err }, 'webhook pass failed');
-        return 0;
-      });
-      const claimed = await this.pass;
-      this.pass = undefined;
-      if (!this.running) break;
-      // A full batch means more may be due: go on at once.
-      if (claimed >= this.opts.batchSize || this.again) continue;
-      await signal.wait(this.opts.pollMs);
-    }
+    this.runner.kick();
   }
 
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     workers.delete(this);
-    eventSignalOf(this.ctx.database).notify();
-    await this.loopDone;
+    await this.runner.stop();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
 
-  /** One pass: claim, send (concurrently), record. Answers how many were claimed. */
-  async runOnce(): Promise<number> {
-    const now = this.clock.now();
+  /** One pass: claim, send, record; answers how many were claimed, once all of them ended. */
+  runOnce(): Promise<number> {
+    return this.runner.runOnce();
+  }
+
+  /** Due deliveries of enabled endpoints, each endpoint up to the requests it may still have in flight. */
+  private async claim(req: ClaimRequest): Promise<Claimed[]> {
+    const now = req.now;
     await this.housekeeping(now);
-    const lease = new Date(now.getTime() + this.opts.leaseMs).toISOString();
-    const claimed = await queryRows<Claimed>(
+    return queryRows<Claimed>(
       this.ctx.database.db,
       sql`with due as (
-          select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
-          where d.delivered_at is null and d.given_up_at is null
-            and d.next_attempt_at <= ${now.toISOString()}::timestamptz and w.enabled
+          select d.id from webhook_endpoints w
+          cross join lateral (
+            select d.id, d.next_attempt_at from webhook_deliveries d
+            where d.endpoint_id = w.id and d.delivered_at is null and d.given_up_at is null
+              and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+            order by d.next_attempt_at, d.id
+            limit greatest(0, ${req.perKeyHeld}::int
+              - coalesce((${JSON.stringify(req.held)}::jsonb ->> w.id::text)::int, 0))
+            for update skip locked) d
+          where w.enabled
           order by d.next_attempt_at, d.id
-          limit ${this.opts.batchSize}::int
-          for update of d skip locked),
+          limit ${req.limit}::int),
         upd as (
-          update webhook_deliveries d set next_attempt_at = ${lease}::timestamptz
+          update webhook_deliveries d set next_attempt_at = ${req.leaseUntil.toISOString()}::timestamptz
           from due where d.id = due.id
           returning d.id, d.endpoint_id, d.event_id, d.attempts, d.created_at)
         select u.id, u.endpoint_id, w.portal_id, u.attempts,
@@ -190,55 +224,22 @@ export class WebhookWorker {
         join events e on e.id = u.event_id join portals p on p.id = e.portal_id
         order by u.id`,
     );
-    if (claimed.length === 0) return 0;
-    const outcomes: Outcome[] = [];
-    let next = 0;
-    const lane = async () => {
-      while (next < claimed.length) {
-        const row = claimed[next++]!;
-        outcomes.push(await this.deliver(row));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, claimed.length) }, lane));
-    await this.record(outcomes);
-    return claimed.length;
   }
 
-  private async deliver(row: Claimed): Promise<Outcome> {
+  /** Signs and POSTs one delivery; answers the receiver's 2xx status, throws otherwise. */
+  private async deliver(row: Claimed): Promise<number> {
     const sentAt = this.clock.now();
     const msgId = `evt_${row.event_id}`;
-    const started = performance.now();
-    let status: number | null = null;
-    let error: string | null = null;
-    try {
-      const signature = this.signatures(row, msgId, sentAt);
-      status = await this.post(row.url, row.body, {
-        'content-type': 'application/json',
-        'user-agent': 'Sportello-Webhooks/1',
-        'webhook-id': msgId,
-        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': signature,
-      });
-      if (status < 200 || status >= 300) error = `HTTP ${status}`;
-    } catch (e) {
-      error = (e instanceof Error ? e.message : String(e)).slice(0, 500);
-    }
-    const latency = Math.round(performance.now() - started);
-    const ok = error === null;
-    const failures = Number(row.attempts) + 1;
-    const nowMs = this.clock.now().getTime();
-    const nextAt = nowMs + webhookBackoffMs(failures, this.opts.baseBackoffMs, this.opts.maxBackoffMs);
-    const giveUp = !ok && nextAt - new Date(row.created_at).getTime() > this.opts.retryWindowMs;
-    return {
-      id: Number(row.id),
-      endpoint_id: Number(row.endpoint_id),
-      ok,
-      status,
-      latency_ms: latency,
-      error,
-      next_at: ok || giveUp ? null : new Date(nextAt).toISOString(),
-      give_up: giveUp,
-    };
+    const signature = this.signatures(row, msgId, sentAt);
+    const status = await this.post(row.url, row.body, {
+      'content-type': 'application/json',
+      'user-agent': 'Sportello-Webhooks/1',
+      'webhook-id': msgId,
+      'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+      'webhook-signature': signature,
+    });
+    if (status < 200 || status >= 300) throw new StatusError(status);
+    return status;
   }
 
   /**
@@ -292,11 +293,21 @@ export class WebhookWorker {
   }
 
   /**
-   * Writes every outcome of a batch in one statement, then moves the endpoints' failure clocks. An
+   * Writes the outcomes that ended together in one statement, then moves the endpoints' failure clocks. An
    * endpoint deleted while its message was on the wire took its deliveries along: their outcomes are
    * dropped rather than failing the batch.
    */
-  private async record(outcomes: Outcome[]): Promise<void> {
+  private async record(settled: Settled<Claimed, number>[]): Promise<void> {
+    const outcomes: Outcome[] = settled.map((s) => ({
+      id: Number(s.job.id),
+      endpoint_id: Number(s.job.endpoint_id),
+      ok: s.ok,
+      status: s.ok ? s.result : s.error instanceof StatusError ? s.error.status : null,
+      latency_ms: s.latencyMs,
+      error: s.ok ? null : s.message.slice(0, 500),
+      next_at: s.ok ? null : (s.nextAt?.toISOString() ?? null),
+      give_up: !s.ok && s.givenUp,
+    }));
     const db = this.ctx.database.db;
     const now = this.clock.now();
     await db.execute(sql`with r as (

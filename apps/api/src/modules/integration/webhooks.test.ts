@@ -267,6 +267,40 @@ describe('webhook delivery', () => {
     expect(log.pending).toBe(0);
   });
 
+  it('one receiver that never answers delays no other endpoint, and each outcome is recorded as it ends', async () => {
+    const hanging = new Receiver();
+    await hanging.start();
+    hanging.mode = 'hang';
+    try {
+      const slow = await api('POST', '/api/integration/v1/webhooks', { url: hanging.url });
+      expect(slow.statusCode, slow.body).toBe(201);
+      const fast = await addEndpoint();
+      const hangMs = 8000;
+      startWorker({ timeoutMs: hangMs });
+      const started = Date.now();
+      for (let i = 1; i <= 3; i++) {
+        const sent = Date.now();
+        await newTicket();
+        await until(() => receiver.received.length === i, hangMs);
+        // Each arrives long before the hanging receiver's requests time out.
+        expect(Date.now() - sent).toBeLessThan(3000);
+        // Its outcome is written as it ends, not once the hanging ones end.
+        await until(
+          async () =>
+            (await api('GET', `/api/integration/v1/webhooks/${fast.id}/attempts`)).json().pending === 0,
+          3000,
+        );
+      }
+      expect(Date.now() - started).toBeLessThan(hangMs);
+      expect(hanging.requests).toBeGreaterThan(0);
+      const slowLog = (await api('GET', `/api/integration/v1/webhooks/${slow.json().id}/attempts`)).json();
+      expect(slowLog.attempts).toHaveLength(0);
+      expect(receiver.rejected).toBe(0);
+    } finally {
+      await hanging.stop();
+    }
+  });
+
   it('a receiver down for a while then up gets everything, nothing lost', async () => {
     await addEndpoint();
     await receiver.stop();
