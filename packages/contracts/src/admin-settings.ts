@@ -21,6 +21,8 @@ export const settingsErrorCodes = {
 /** A logo is shown in the header at 32 px high: 1 MB is plenty. */
 export const LOGO_MAX_BYTES = 1024 * 1024;
 
+export const lowRatingThresholdSchema = z.number().int().min(0).max(5);
+
 export const adminPortalSettingsSchema = z.object({
   key: z.string(),
   name: z.string(),
@@ -36,6 +38,8 @@ export const adminPortalSettingsSchema = z.object({
   enableServiceContracts: z.boolean(),
   disableHtmlEditor: z.boolean(),
   overviewLanding: z.boolean(),
+  /** A customer's rating at or below this tells the ticket's agents (0: never). */
+  lowRatingThreshold: lowRatingThresholdSchema,
   /** A signed, expiring URL of the logo; null without one. */
   logo: z.object({ url: z.string(), name: z.string() }).nullable(),
   updatedAt: isoDateTime,
@@ -61,6 +65,7 @@ export const adminPortalSettingsPatchSchema = z
     enableServiceContracts: z.boolean(),
     disableHtmlEditor: z.boolean(),
     overviewLanding: z.boolean(),
+    lowRatingThreshold: lowRatingThresholdSchema,
     logo: uploadedFileRefSchema.nullable(),
   })
   .partial()

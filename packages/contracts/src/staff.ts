@@ -85,6 +85,8 @@ export const inboxViewSchema = z.enum(inboxViews);
 export const INBOX_COUNT_CAP = 1_000;
 export const INBOX_PAGE_MAX = 100;
 
+export const inboxRatingFilterSchema = z.enum(['any', 'low']);
+
 const extIdParam = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /**
@@ -100,6 +102,11 @@ export const inboxQuerySchema = z.object({
   group: extIdParam.optional(),
   /** An agent id; `0` means unassigned. */
   assignee: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * Rated tickets only: `any` rating, or `low`: at or below the portal's low-rating threshold
+   * (`lowRatingThreshold` of the options).
+   */
+  rating: inboxRatingFilterSchema.optional(),
   /** Creation day range, in the portal's time zone (YYYY-MM-DD). */
   from: z.string().max(20).optional(),
   to: z.string().max(20).optional(),
@@ -126,6 +133,8 @@ export const inboxItemSchema = z.object({
   lastActivityAt: isoDateTime,
   waitingOnCustomer: z.boolean(),
   closed: z.boolean(),
+  /** The customer's rating of the ticket (1 to 5), null until rated. */
+  rating: z.number().int().min(1).max(5).nullable(),
   /** Activity since this staff user last opened the ticket (or never opened). */
   unread: z.boolean(),
 });
@@ -174,6 +183,8 @@ export const timelineKinds = [
   'group',
   'type',
   'next_activity',
+  /** The customer rated the ticket: `to` is the rating (id) and its comment (name), `from` the one before. */
+  'rated',
 ] as const;
 export const timelineKindSchema = z.enum(timelineKinds);
 export type TimelineKind = z.infer<typeof timelineKindSchema>;
@@ -239,6 +250,18 @@ export const staffTicketDetailSchema = inboxItemSchema.extend({
   timeline: z.array(staffTimelineEntrySchema),
   /** Other staff users who have the ticket open now (not the caller). */
   presence: z.array(presenceSchema),
+  /** The customer's rating with its comment (the last one: a customer may change it). */
+  rated: z
+    .object({
+      rating: z.number().int().min(1).max(5),
+      comment: z.string(),
+      ratedAt: isoDateTime,
+      /** The contact who rated (empty when gone). */
+      by: z.string(),
+      /** At or below the portal's low-rating threshold. */
+      low: z.boolean(),
+    })
+    .nullable(),
 });
 export type StaffTicketDetail = z.infer<typeof staffTicketDetailSchema>;
 
@@ -298,6 +321,8 @@ export const staffOptionsSchema = z.object({
   agents: z.array(
     z.object({ id: z.number().int(), displayName: z.string(), staffUserId: z.number().int().nullable() }),
   ),
+  /** A customer's rating at or below this is low (the "Rated low" filter, agents told); 0: none is. */
+  lowRatingThreshold: z.number().int().min(0).max(5),
   /** The caller in this portal: their agent id (null until they have one) and their group ids. */
   me: z.object({
     staffUserId: z.number().int(),
@@ -341,6 +366,8 @@ export const staffPreferencesSchema = z.object({
   emailNewTicket: z.boolean(),
   /** A customer replies on such a ticket. */
   emailCustomerReply: z.boolean(),
+  /** A customer rates such a ticket at or below the portal's low-rating threshold. */
+  emailLowRating: z.boolean(),
 });
 export type StaffPreferences = z.infer<typeof staffPreferencesSchema>;
 export const staffPreferencesUpdateSchema = staffPreferencesSchema.partial().strict();

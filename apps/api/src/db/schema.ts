@@ -104,6 +104,8 @@ export const portals = pgTable('portals', {
   defaultLanguage: text('default_language').notNull().default('it-IT'),
   /** Sign-in lands on the overview instead of the first section the contact may see (migration 0011). */
   overviewLanding: boolean('overview_landing').notNull().default(false),
+  /** A rating at or below this tells the ticket's agents (0038); 0: never. */
+  lowRatingThreshold: smallint('low_rating_threshold').notNull().default(2),
   /** Last external ticket / comment id handed out; portal-created rows continue after the CRM's. */
   ticketSeq: bigint('ticket_seq', { mode: 'number' }).notNull().default(0),
   commentSeq: bigint('comment_seq', { mode: 'number' }).notNull().default(0),
@@ -490,6 +492,8 @@ export const tickets = pgTable(
     publicActivityAt: ts('public_activity_at').notNull().defaultNow(),
     closed: boolean('closed').notNull().default(false),
     waitingOnCustomer: boolean('waiting_on_customer').notNull().default(false),
+    /** The customer's rating, kept by a trigger on ticket_ratings (migration 0038). */
+    rating: smallint('rating'),
     /** Words of title and description, stored by PostgreSQL (migration 0019) for the searches. */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`to_tsvector('simple', "title" || ' ' || "description")`,
@@ -526,6 +530,10 @@ export const tickets = pgTable(
       .on(t.portalId, t.lastActivityAt.desc(), t.extId.desc())
       .where(sql`${t.waitingOnCustomer} and not ${t.closed}`),
     index('tickets_inbox_company_idx').on(t.companyId, t.closed, t.lastActivityAt.desc(), t.extId.desc()),
+    // The "Rated" filter (0038).
+    index('tickets_inbox_rated_idx')
+      .on(t.portalId, t.closed, t.lastActivityAt.desc(), t.extId.desc())
+      .where(sql`${t.rating} is not null`),
     // The customer search's walks, newest public activity first (0040): the company's, a contact's own.
     index('tickets_public_company_idx').on(t.companyId, t.closed, t.publicActivityAt.desc(), t.extId.desc()),
     index('tickets_public_creator_idx').on(
@@ -1254,6 +1262,8 @@ export const staffPreferences = pgTable('staff_preferences', {
     .references(() => staffUsers.id, { onDelete: 'cascade' }),
   emailNewTicket: boolean('email_new_ticket').notNull().default(true),
   emailCustomerReply: boolean('email_customer_reply').notNull().default(true),
+  /** A customer's rating at or below the portal's threshold on a ticket the user is to hear of (0038). */
+  emailLowRating: boolean('email_low_rating').notNull().default(true),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
@@ -1290,7 +1300,7 @@ export const ticketChanges = pgTable(
       .references(() => tickets.id, { onDelete: 'cascade' }),
     at: ts('at').notNull(),
     kind: text('kind', {
-      enum: ['step', 'closed', 'reopened', 'assignee', 'group', 'type', 'next_activity'],
+      enum: ['step', 'closed', 'reopened', 'assignee', 'group', 'type', 'next_activity', 'rated'],
     }).notNull(),
     public: boolean('public').notNull(),
     fromExt: bigint('from_ext', { mode: 'number' }),

@@ -5,9 +5,10 @@
  * for (`staff_preferences`, both on by default) and only while they may sign in. Queued in the
  * customer's transaction, through the outbox, so a rolled-back ticket or reply mails nobody.
  * Shared by the tickets module (which writes the change) and the staff module (which owns the
- * preferences): modules do not import each other.
+ * preferences): modules do not import each other. A customer's rating at or below the portal's
+ * threshold (`portals.low_rating_threshold`, issue 28) reaches the same people, by its own preference.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import { escapeHtml, langOf } from './account-mail';
 import type { AppContext } from './context';
@@ -17,12 +18,45 @@ import { queryRows } from './sql-json';
 
 export type StaffNotice = 'new_ticket' | 'customer_reply';
 
+interface NoticeRow {
+  email: string;
+  portal_key: string;
+  portal_name: string;
+  default_language: string;
+  ticket_ext: number;
+  ticket_number: string;
+  title: string;
+  author: string;
+  message: string;
+}
+
+/**
+ * The CTEs `t` (the ticket) and `chosen` (the staff users to hear of it: its assignee's; without one,
+ * its group's members; without those, every staff member of the portal).
+ */
+const chosenStaff = (
+  ticketId: number,
+): SQL => sql`with t as (select * from tickets where id = ${ticketId}::int),
+      assignee as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id
+        and m.agent_id = t.assigned_user_id),
+      grp as (select g.staff_user_id from staff_group_members g join t on g.group_id = t.assigned_group_id
+        join staff_memberships m on m.staff_user_id = g.staff_user_id and m.portal_id = t.portal_id),
+      everyone as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id),
+      chosen as (
+        select staff_user_id from assignee
+        union select staff_user_id from grp where not exists (select 1 from assignee)
+        union select staff_user_id from everyone
+          where not exists (select 1 from assignee) and not exists (select 1 from grp))`;
+
 const texts = {
   it: {
     new_ticket: (n: string, title: string) => `Nuovo ticket ${n}: ${title}`,
     customer_reply: (n: string, title: string) => `Risposta del cliente al ticket ${n}: ${title}`,
     intro: { new_ticket: 'ha aperto un ticket', customer_reply: 'ha risposto' },
     forContact: (agent: string, contact: string) => `${agent} ha aperto un ticket per ${contact}`,
+    lowRating: (n: string, title: string, r: number) => `Valutazione ${r}/5 sul ticket ${n}: ${title}`,
+    rated: (r: number) => `ha valutato il ticket ${r}/5`,
+    noComment: '(nessun commento)',
     open: 'Apri nel desk',
     why: 'Puoi scegliere quali e-mail ricevere nelle tue preferenze del desk.',
   },
@@ -31,6 +65,9 @@ const texts = {
     customer_reply: (n: string, title: string) => `Customer reply on ticket ${n}: ${title}`,
     intro: { new_ticket: 'opened a ticket', customer_reply: 'replied' },
     forContact: (agent: string, contact: string) => `${agent} opened a ticket for ${contact}`,
+    lowRating: (n: string, title: string, r: number) => `Rating ${r}/5 on ticket ${n}: ${title}`,
+    rated: (r: number) => `rated the ticket ${r}/5`,
+    noComment: '(no comment)',
     open: 'Open in the desk',
     why: 'You choose which e-mails you get in your desk preferences.',
   },
@@ -39,6 +76,9 @@ const texts = {
     customer_reply: (n: string, title: string) => `Respuesta del cliente al ticket ${n}: ${title}`,
     intro: { new_ticket: 'ha abierto un ticket', customer_reply: 'ha respondido' },
     forContact: (agent: string, contact: string) => `${agent} ha abierto un ticket para ${contact}`,
+    lowRating: (n: string, title: string, r: number) => `Valoración ${r}/5 en el ticket ${n}: ${title}`,
+    rated: (r: number) => `ha valorado el ticket ${r}/5`,
+    noComment: '(sin comentario)',
     open: 'Abrir en el escritorio',
     why: 'Eliges qué correos recibes en tus preferencias del escritorio.',
   },
@@ -47,6 +87,33 @@ const texts = {
 /** The desk's address of a ticket (the web desk's route). */
 export const staffTicketUrl = (ctx: Pick<AppContext, 'config'>, portalKey: string, ticketExtId: number) =>
   `${ctx.config.publicUrl}/${encodeURIComponent(portalKey)}/staff/tickets/${ticketExtId}`;
+
+/** One notice: the intro, the quoted text, the desk's link, why they get it; in the portal's language. */
+async function mailNotice(
+  tx: Tx,
+  ctx: Pick<AppContext, 'config'>,
+  r: NoticeRow,
+  subject: string,
+  intro: string,
+  quote: string,
+  now: Date,
+): Promise<void> {
+  const t = texts[langOf(r.default_language)];
+  const link = staffTicketUrl(ctx, r.portal_key, Number(r.ticket_ext));
+  await enqueueEmail(
+    tx,
+    {
+      to: r.email,
+      subject,
+      text: `${intro}\n\n${quote}\n\n${t.open}: ${link}\n\n-- \n${t.why}\n`,
+      html:
+        `<p>${escapeHtml(intro)}</p><blockquote>${escapeHtml(quote)}</blockquote>` +
+        `<p><a href="${escapeHtml(link)}">${escapeHtml(t.open)}</a></p>` +
+        `<p style="color:#666;font-size:12px">${escapeHtml(t.why)}</p>`,
+    },
+    now,
+  );
+}
 
 /**
  * Queues the notice of a new ticket (`commentId` null: its description is quoted) or of a customer's
@@ -64,29 +131,9 @@ export async function queueStaffNotices(
   by?: { staffUserId: number; name: string },
 ): Promise<number> {
   const wants = notice === 'new_ticket' ? sql.raw('email_new_ticket') : sql.raw('email_customer_reply');
-  const rows = await queryRows<{
-    email: string;
-    portal_key: string;
-    portal_name: string;
-    default_language: string;
-    ticket_ext: number;
-    ticket_number: string;
-    title: string;
-    author: string;
-    message: string;
-  }>(
+  const rows = await queryRows<NoticeRow>(
     tx,
-    sql`with t as (select * from tickets where id = ${ticketId}::int),
-      assignee as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id
-        and m.agent_id = t.assigned_user_id),
-      grp as (select g.staff_user_id from staff_group_members g join t on g.group_id = t.assigned_group_id
-        join staff_memberships m on m.staff_user_id = g.staff_user_id and m.portal_id = t.portal_id),
-      everyone as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id),
-      chosen as (
-        select staff_user_id from assignee
-        union select staff_user_id from grp where not exists (select 1 from assignee)
-        union select staff_user_id from everyone
-          where not exists (select 1 from assignee) and not exists (select 1 from grp))
+    sql`${chosenStaff(ticketId)}
       select u.email, p.key as portal_key, p.name as portal_name, p.default_language,
         t.ext_id as ticket_ext, t.ticket_number, t.title,
         coalesce(sc.referent_name, cc.referent_name, '') as author,
@@ -104,24 +151,54 @@ export async function queueStaffNotices(
   for (const r of rows) {
     const t = texts[langOf(r.default_language)];
     const n = r.ticket_number || `#${Number(r.ticket_ext)}`;
-    const link = staffTicketUrl(ctx, r.portal_key, Number(r.ticket_ext));
     const intro = by
       ? `${t.forContact(by.name, r.author || '—')}:`
       : `${r.author || '—'} ${t.intro[notice]}:`;
-    const quote = htmlToText(r.message);
-    await enqueueEmail(
+    await mailNotice(
       tx,
-      {
-        to: r.email,
-        subject: `[${r.portal_name}] ${t[notice](n, r.title)}`,
-        text: `${intro}\n\n${quote}\n\n${t.open}: ${link}\n\n-- \n${t.why}\n`,
-        html:
-          `<p>${escapeHtml(intro)}</p><blockquote>${escapeHtml(quote)}</blockquote>` +
-          `<p><a href="${escapeHtml(link)}">${escapeHtml(t.open)}</a></p>` +
-          `<p style="color:#666;font-size:12px">${escapeHtml(t.why)}</p>`,
-      },
+      ctx,
+      r,
+      `[${r.portal_name}] ${t[notice](n, r.title)}`,
+      intro,
+      htmlToText(r.message),
       now,
     );
+  }
+  return rows.length;
+}
+
+/**
+ * Tells the ticket's staff (chosen as for a customer's reply) that the customer rated it at or below
+ * the portal's threshold, quoting the comment; nobody when the rating is above it or the threshold is
+ * 0. Each keeps only what they chose (`emailLowRating`). Answers how many.
+ */
+export async function queueLowRatingNotices(
+  tx: Tx,
+  ctx: Pick<AppContext, 'config'>,
+  ticketId: number,
+  now: Date,
+): Promise<number> {
+  const rows = await queryRows<NoticeRow & { rating: number }>(
+    tx,
+    sql`${chosenStaff(ticketId)}
+      select u.email, p.key as portal_key, p.name as portal_name, p.default_language,
+        t.ext_id as ticket_ext, t.ticket_number, t.title, coalesce(rc.referent_name, '') as author,
+        r.comment as message, r.rating
+      from chosen c join staff_users u on u.id = c.staff_user_id
+      cross join t join portals p on p.id = t.portal_id
+      join ticket_ratings r on r.ticket_id = t.id and r.rating <= p.low_rating_threshold
+      left join contacts rc on rc.id = r.contact_id
+      left join staff_preferences sp on sp.staff_user_id = u.id
+      where u.status = 'active' and coalesce(sp.email_low_rating, true)
+      order by u.id`,
+  );
+  for (const r of rows) {
+    const t = texts[langOf(r.default_language)];
+    const n = r.ticket_number || `#${Number(r.ticket_ext)}`;
+    const rating = Number(r.rating);
+    const intro = `${r.author || '—'} ${t.rated(rating)}:`;
+    const subject = `[${r.portal_name}] ${t.lowRating(n, r.title, rating)}`;
+    await mailNotice(tx, ctx, r, subject, intro, r.message.trim() || t.noComment, now);
   }
   return rows.length;
 }

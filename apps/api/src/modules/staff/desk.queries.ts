@@ -135,6 +135,7 @@ export interface RawOptions {
   types: { id: number; name: string; color: string | null }[];
   groups: { id: number; name: string }[];
   agents: { id: number; displayName: string; staffUserId: number | null }[];
+  lowRatingThreshold: number;
   me: { staffUserId: number; agentId: number | null; groupIds: number[] };
 }
 
@@ -158,6 +159,7 @@ export async function portalOptions(
           'staffUserId', m.staff_user_id) order by a.display_name, a.ext_id), '[]'::json)
         from agents a left join staff_memberships m on m.agent_id = a.id
         where a.portal_id = ${portalId}::int),
+      'lowRatingThreshold', (select p.low_rating_threshold from portals p where p.id = ${portalId}::int),
       'me', json_build_object('staffUserId', ${staffUserId}::int,
         'agentId', (select a.ext_id from staff_memberships m join agents a on a.id = m.agent_id
           where m.portal_id = ${portalId}::int and m.staff_user_id = ${staffUserId}::int),
@@ -230,32 +232,46 @@ export async function replaceGroups(
     );
 }
 
-export async function readPreferences(
-  db: Queryable,
-  staffUserId: number,
-): Promise<{ emailNewTicket: boolean; emailCustomerReply: boolean }> {
-  const rows = await queryRows<{ email_new_ticket: boolean; email_customer_reply: boolean }>(
+export interface RawPreferences {
+  emailNewTicket: boolean;
+  emailCustomerReply: boolean;
+  emailLowRating: boolean;
+}
+
+export async function readPreferences(db: Queryable, staffUserId: number): Promise<RawPreferences> {
+  const rows = await queryRows<{
+    email_new_ticket: boolean;
+    email_customer_reply: boolean;
+    email_low_rating: boolean;
+  }>(
     db,
-    sql`select email_new_ticket, email_customer_reply from staff_preferences
+    sql`select email_new_ticket, email_customer_reply, email_low_rating from staff_preferences
       where staff_user_id = ${staffUserId}::int`,
   );
   const r = rows[0];
-  return { emailNewTicket: r?.email_new_ticket ?? true, emailCustomerReply: r?.email_customer_reply ?? true };
+  return {
+    emailNewTicket: r?.email_new_ticket ?? true,
+    emailCustomerReply: r?.email_customer_reply ?? true,
+    emailLowRating: r?.email_low_rating ?? true,
+  };
 }
 
 export async function writePreferences(
   db: Queryable,
   staffUserId: number,
-  p: { emailNewTicket?: boolean | undefined; emailCustomerReply?: boolean | undefined },
+  p: { [K in keyof RawPreferences]?: boolean | undefined },
   now: Date,
 ): Promise<void> {
+  const v = (b: boolean | undefined) => sql`${b ?? null}::boolean`;
   await db.execute(
-    sql`insert into staff_preferences as sp (staff_user_id, email_new_ticket, email_customer_reply, updated_at)
-      values (${staffUserId}::int, coalesce(${p.emailNewTicket ?? null}::boolean, true),
-        coalesce(${p.emailCustomerReply ?? null}::boolean, true), ${tsParam(now)})
+    sql`insert into staff_preferences as sp (staff_user_id, email_new_ticket, email_customer_reply,
+        email_low_rating, updated_at)
+      values (${staffUserId}::int, coalesce(${v(p.emailNewTicket)}, true),
+        coalesce(${v(p.emailCustomerReply)}, true), coalesce(${v(p.emailLowRating)}, true), ${tsParam(now)})
       on conflict (staff_user_id) do update set
-        email_new_ticket = coalesce(${p.emailNewTicket ?? null}::boolean, sp.email_new_ticket),
-        email_customer_reply = coalesce(${p.emailCustomerReply ?? null}::boolean, sp.email_customer_reply),
+        email_new_ticket = coalesce(${v(p.emailNewTicket)}, sp.email_new_ticket),
+        email_customer_reply = coalesce(${v(p.emailCustomerReply)}, sp.email_customer_reply),
+        email_low_rating = coalesce(${v(p.emailLowRating)}, sp.email_low_rating),
         updated_at = excluded.updated_at`,
   );
 }

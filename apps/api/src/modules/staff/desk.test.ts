@@ -411,7 +411,11 @@ describe('staff members, groups and options', () => {
 describe('agent e-mails and preferences', () => {
   it('mails a new ticket to every agent when nobody is assigned, as each chose', async () => {
     const pref = await staffPost(staff.adminA, '/api/staff/me/preferences', { emailNewTicket: false }, 'PUT');
-    expect(pref.json()).toEqual({ emailNewTicket: false, emailCustomerReply: true });
+    expect(pref.json()).toEqual({
+      emailNewTicket: false,
+      emailCustomerReply: true,
+      emailLowRating: true,
+    });
     expect((await staffGet(staff.adminA, '/api/staff/me/preferences')).json()).toEqual(pref.json());
     const mail0 = await lastOutboxId();
     const res = await t.app.inject({

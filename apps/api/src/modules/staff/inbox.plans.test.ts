@@ -10,6 +10,7 @@
  *   mine:       Limit -> Index Scan using tickets_inbox_assignee_idx (assigned_user_id = $2, …)
  *   waiting:    Limit -> Index Scan using tickets_inbox_waiting_idx (partial index)
  *   company:    Limit -> Index Scan using tickets_inbox_company_idx (company_id = (InitPlan), …)
+ *   rated:      Limit -> Index Scan using tickets_inbox_rated_idx (partial index; `low` filters it)
  *   next page:  the same, with the keyset (last_activity_at, ext_id) < ($n, $m) as an index condition
  *   search:     one branch per way of finding a ticket, each cut at the page: a rare word reads the
  *               portal-led GIN indexes (tickets_search_idx, ticket_comments_search_idx: words;
@@ -67,6 +68,11 @@ beforeAll(async () => {
     insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date)
     select t.portal_id, t.id, t.ext_id, 'Il tecnico risponde ' || t.ext_id, t.created_on + interval '1 hour'
     from tickets t where t.portal_id = ${p!.id} and t.ext_id > 100000 and t.ext_id % 2 = 0`);
+  // A rating on one closed ticket in twenty, low on a fifth of those (the "Rated" filter, 0038).
+  await db.execute(sql`
+    insert into ticket_ratings (ticket_id, portal_id, rating, comment, created_at, updated_at)
+    select t.id, t.portal_id, 1 + (t.ext_id / 20) % 5, '', t.created_on, t.created_on
+    from tickets t where t.portal_id = ${p!.id} and t.closed and t.ext_id % 20 = 1`);
   await db.execute(sql`
     insert into staff_group_members (staff_user_id, group_id)
     select ${staffIds[0]!}, id from assignee_groups where portal_id = ${p!.id} order by id limit 1`);
@@ -162,6 +168,8 @@ describe('inbox plans', () => {
     ['unassigned', {}, 'tickets_inbox_(assignee_)?idx'],
     ['mine', {}, 'tickets_inbox_assignee_idx'],
     ['waiting', {}, 'tickets_inbox_waiting_idx'],
+    ['closed', { rating: 'any' }, 'tickets_inbox_rated_idx'],
+    ['closed', { rating: 'low' }, 'tickets_inbox_rated_idx'],
     // A company holding half the portal's tickets: its own index or the portal's filtered by it, both
     // read in order and stop after the page (the planner's choice varies with the rows' width).
     ['closed', { companyExt: 10 }, 'tickets_inbox_(company_)?idx'],

@@ -9,6 +9,7 @@
  *                         range per group merged (the agent's few groups)
  * - waiting:              tickets_inbox_waiting_idx  partial: waiting_on_customer and not closed
  * - company filter:       tickets_inbox_company_idx  (company_id, closed, …)
+ * - rated filter:         tickets_inbox_rated_idx    partial: rated tickets (portal_id, closed, …), 0038
  * The next page starts after the last row's (last_activity_at, ext_id): a keyset, no OFFSET. Joins for
  * names run on the page's rows only. Counts read at most INBOX_COUNT_CAP index entries per view.
  * Search: the first page of each way of finding a ticket (number, id, words of title and description,
@@ -42,6 +43,8 @@ export interface InboxFilters {
   assigneeExt?: number | undefined;
   from: Date | null;
   toExclusive: Date | null;
+  /** Rated tickets: any rating, or at or below the portal's low-rating threshold. */
+  rating?: 'any' | 'low' | undefined;
   q?: string | undefined;
   after?: { lastActivityAt: Date; extId: number } | undefined;
 }
@@ -119,6 +122,12 @@ function filterConditions(s: InboxScope, f: InboxFilters): SQL[] {
     c.push(
       sql`t.assigned_user_id = (select x.id from agents x where x.portal_id = ${p} and x.ext_id = ${f.assigneeExt})`,
     );
+  // `is not null` written out in both, so the partial index of rated tickets is the planner's to read.
+  if (f.rating === 'any') c.push(sql`t.rating is not null`);
+  else if (f.rating === 'low')
+    c.push(
+      sql`t.rating is not null and t.rating <= (select x.low_rating_threshold from portals x where x.id = ${p})`,
+    );
   if (f.from) c.push(sql`t.created_on >= ${tsParam(f.from)}`);
   if (f.toExclusive) c.push(sql`t.created_on < ${tsParam(f.toExclusive)}`);
   if (f.after)
@@ -158,6 +167,7 @@ const itemJson = (staffUserId: number) => sql`json_build_object(
     'lastActivityAt', ${sql.raw(isoText('t.last_activity_at'))},
     'waitingOnCustomer', t.waiting_on_customer,
     'closed', t.closed,
+    'rating', t.rating,
     'unread', not exists (select 1 from staff_ticket_reads r
       where r.staff_user_id = ${staffUserId} and r.ticket_id = t.id and r.read_at >= t.last_activity_at)
   )`;
@@ -253,6 +263,7 @@ export interface RawStaffDetail extends RawInboxItem {
   }[];
   timeline: StaffTimelineEntry[];
   presence: Presence[];
+  rated: { rating: number; comment: string; ratedAt: string; by: string; low: boolean } | null;
 }
 
 const attachmentsJson = (where: string) => `(
@@ -303,7 +314,12 @@ export async function getStaffTicket(
         'attachments', ${sql.raw(attachmentsJson('a.ticket_id = t.id and a.comment_id is null'))},
         'comments', ${sql.raw(staffCommentsJson('cm.ticket_id = t.id'))},
         'timeline', ${sql.raw(timelineJson(false))}::jsonb,
-        'presence', ${presenceJson(s.staffUserId, now)}
+        'presence', ${presenceJson(s.staffUserId, now)},
+        'rated', (select jsonb_build_object('rating', r.rating, 'comment', r.comment,
+            'ratedAt', ${sql.raw(isoText('r.updated_at'))}, 'by', coalesce(rc.referent_name, ''),
+            'low', r.rating <= p.low_rating_threshold)
+          from ticket_ratings r join portals p on p.id = r.portal_id
+          left join contacts rc on rc.id = r.contact_id where r.ticket_id = t.id)
       )) as item
       from tickets t
       where t.portal_id = ${s.portalId} and t.ext_id = ${ticketExtId}`,

@@ -87,6 +87,7 @@ async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): 
         stepExt: q.step,
         groupExt: q.group,
         assigneeExt: q.assignee,
+        rating: q.rating,
         from: range.from,
         toExclusive: range.toExclusive,
         q: q.q === '' ? undefined : q.q,

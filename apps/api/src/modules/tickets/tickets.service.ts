@@ -27,7 +27,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { contactSource, emitCommentEvent, emitRatingEvent, emitTicketEvent } from '../../platform/events';
 import { insertAttachments, insertComment, stripNul, userHtml } from '../../platform/conversation';
 import { setChangeActor } from '../../platform/ticket-changes';
-import { queueStaffNotices } from '../../platform/staff-notify';
+import { queueLowRatingNotices, queueStaffNotices } from '../../platform/staff-notify';
 import { kickOutbox } from '../../platform/outbox';
 import type { TenantContext } from '../../platform/tenancy';
 import {
@@ -435,7 +435,8 @@ export async function reopenTicket(
 
 /**
  * Rates a closed ticket (1–5 and a comment). One rating per ticket: a new one replaces it, and each is
- * sent to the back office as a `ticket.rated` event in the same transaction.
+ * sent to the back office as a `ticket.rated` event in the same transaction; one at or below the
+ * portal's threshold e-mails the ticket's agents (platform/staff-notify.ts), also in it.
  */
 export async function rateTicket(
   ctx: AppContext,
@@ -460,7 +461,9 @@ export async function rateTicket(
       now,
     });
     await emitRatingEvent(tx, ctx, ticket.id, contactSource(t));
+    await queueLowRatingNotices(tx, ctx, ticket.id, now);
   });
+  kickOutbox();
   return { rating: body.rating, comment, ratedAt: now.toISOString() };
 }
 

@@ -98,6 +98,7 @@ export default function InboxPage() {
       unread: t('inbox.unread'),
       waiting: t('inbox.waitingBadge'),
       unassigned: t('inbox.unassigned'),
+      rating: t('inbox.rating'),
     }),
     [t],
   );

@@ -13,6 +13,7 @@ describe('inbox filters in the URL', () => {
       step: 1,
       group: 4,
       assignee: 0,
+      rating: 'low' as const,
       from: '2026-01-01',
       to: '2026-01-31',
       q: 'stampante rotta',
@@ -27,7 +28,9 @@ describe('inbox filters in the URL', () => {
   });
 
   it('drops what the desk cannot have written instead of sending it on', () => {
-    expect(parse('view=everything&company=abc&type=-1&step=0&group=1e3&from=yesterday&to=2026-13')).toEqual({
+    expect(
+      parse('view=everything&company=abc&type=-1&step=0&group=1e3&from=yesterday&to=2026-13&rating=5'),
+    ).toEqual({
       view: 'open',
     });
     expect(parse('contact=99999999999999999999')).toEqual({ view: 'open' });
@@ -42,8 +45,14 @@ describe('inbox filters in the URL', () => {
   });
 
   it('counts the narrowing filters and builds the API query', () => {
-    const f = parse('view=groups&type=2&from=2026-01-01&to=2026-01-02&q=x');
-    expect(activeFilterCount(f)).toBe(2);
-    expect(inboxQueryOf(f)).toMatchObject({ view: 'groups', type: 2, from: '2026-01-01', q: 'x' });
+    const f = parse('view=groups&type=2&from=2026-01-01&to=2026-01-02&q=x&rating=any');
+    expect(activeFilterCount(f)).toBe(3);
+    expect(inboxQueryOf(f)).toMatchObject({
+      view: 'groups',
+      type: 2,
+      from: '2026-01-01',
+      q: 'x',
+      rating: 'any',
+    });
   });
 });

@@ -17,11 +17,16 @@ export interface InboxFilters {
   group?: number;
   /** An agent id; 0: unassigned. */
   assignee?: number;
+  /** Rated tickets: any rating, or at or below the portal's low-rating threshold. */
+  rating?: RatingFilter;
   /** Creation days, YYYY-MM-DD in the portal's time zone. */
   from?: string;
   to?: string;
   q?: string;
 }
+
+export const RATING_FILTERS = ['any', 'low'] as const;
+export type RatingFilter = (typeof RATING_FILTERS)[number];
 
 export const DEFAULT_VIEW: InboxView = 'open';
 export const ID_FILTERS = ['company', 'contact', 'type', 'step', 'group', 'assignee'] as const;
@@ -43,6 +48,8 @@ export function filtersFromSearch(params: URLSearchParams): InboxFilters {
     const id = idOf(params.get(key), key === 'assignee' ? 0 : 1);
     if (id !== undefined) out[key] = id;
   }
+  const rating = params.get('rating');
+  if (RATING_FILTERS.includes(rating as RatingFilter)) out.rating = rating as RatingFilter;
   for (const key of ['from', 'to'] as const) {
     const day = params.get(key);
     if (day && DAY.test(day)) out[key] = day;
@@ -60,6 +67,7 @@ export function searchFromFilters(filters: InboxFilters): string {
     const v = filters[key];
     if (v !== undefined) params.set(key, String(v));
   }
+  if (filters.rating) params.set('rating', filters.rating);
   if (filters.from) params.set('from', filters.from);
   if (filters.to) params.set('to', filters.to);
   if (filters.q?.trim()) params.set('q', filters.q.trim());
@@ -69,10 +77,10 @@ export function searchFromFilters(filters: InboxFilters): string {
 
 /** The API query of a state (the cursor is added page by page). */
 export function inboxQueryOf(filters: InboxFilters): InboxApiQuery {
-  const { view, company, contact, type, step, group, assignee, from, to, q } = filters;
-  return { view, company, contact, type, step, group, assignee, from, to, q };
+  const { view, company, contact, type, step, group, assignee, rating, from, to, q } = filters;
+  return { view, company, contact, type, step, group, assignee, rating, from, to, q };
 }
 
 /** How many filters narrow the list besides the view and the search words. */
 export const activeFilterCount = (f: InboxFilters) =>
-  ID_FILTERS.filter((k) => f[k] !== undefined).length + (f.from || f.to ? 1 : 0);
+  ID_FILTERS.filter((k) => f[k] !== undefined).length + (f.from || f.to ? 1 : 0) + (f.rating ? 1 : 0);

@@ -15,6 +15,7 @@ const OPTIONS: StaffOptions = {
   types: [{ id: 1, name: 'Fault', color: '#e03131' }],
   groups: [{ id: 4, name: 'Helpdesk' }],
   agents: [{ id: 2, displayName: 'Sara Conti', staffUserId: 7 }],
+  lowRatingThreshold: 2,
   me: { staffUserId: 7, agentId: 2, groupIds: [4] },
 };
 const EMPTY_INBOX: InboxAnswer = {
@@ -37,6 +38,7 @@ const DETAIL: StaffTicketDetail = {
   lastActivityAt: '2026-11-18T09:30:00Z',
   waitingOnCustomer: false,
   closed: false,
+  rating: null,
   unread: false,
   description: '<p>E42</p>',
   nextPlannedActivityInfo: null,
@@ -44,6 +46,7 @@ const DETAIL: StaffTicketDetail = {
   comments: [],
   timeline: [],
   presence: [],
+  rated: null,
 };
 
 /** The API of a signed-in agent of portal demo; `extra` answers what a test adds. */

@@ -18,6 +18,7 @@ const OPTIONS: StaffOptions = {
   types: [{ id: 1, name: 'Fault', color: '#e03131' }],
   groups: [{ id: 1, name: 'Helpdesk' }],
   agents: [{ id: 2, displayName: 'Sara Conti', staffUserId: 7 }],
+  lowRatingThreshold: 2,
   me: { staffUserId: 7, agentId: 2, groupIds: [1] },
 };
 const item = (over: Partial<InboxItem>): InboxItem => ({
@@ -34,6 +35,7 @@ const item = (over: Partial<InboxItem>): InboxItem => ({
   lastActivityAt: '2026-11-18T09:30:00Z',
   waitingOnCustomer: false,
   closed: false,
+  rating: null,
   unread: false,
   ...over,
 });
@@ -81,6 +83,7 @@ const DETAIL: StaffTicketDetail = {
   presence: [
     { staffUserId: 8, displayName: 'Marco Ferri', state: 'replying', until: '2026-11-18T11:00:30Z' },
   ],
+  rated: null,
 };
 
 /** The API of a signed-in agent of portal demo; `inboxFor` answers the inbox by its query. */
@@ -218,6 +221,55 @@ describe('staff desk', { timeout: 30_000 }, () => {
     );
     expect(screen.getByTestId('timeline-entry').textContent).toContain('staff only');
     expect((await screen.findByTestId('presence')).textContent).toContain('Marco Ferri is replying');
+  });
+
+  it('filters the rated tickets from the URL, and shows a low rating on the row, the ticket and its timeline', async () => {
+    storage.set('staffToken', 'staff-token');
+    const rated = item({ id: 5, title: 'Rated low', closed: true, rating: 2 });
+    const calls = deskApi((q) => inbox(q.get('rating') === 'low' ? [rated] : []));
+    vi.mocked(fetch).mockImplementation(
+      ((base) => async (url: RequestInfo | URL, init?: RequestInit) =>
+        String(url).endsWith('/tickets/5') && (init?.method ?? 'GET') === 'GET'
+          ? json({
+              ...DETAIL,
+              ...rated,
+              rated: {
+                rating: 2,
+                comment: 'Nobody called',
+                ratedAt: '2026-11-19T08:00:00Z',
+                by: 'Marco Rossi',
+                low: true,
+              },
+              timeline: [
+                {
+                  id: 10,
+                  at: '2026-11-19T08:00:00Z',
+                  kind: 'rated',
+                  public: false,
+                  from: null,
+                  to: { id: 2, name: 'Nobody called' },
+                  by: { kind: 'contact', name: 'Marco Rossi' },
+                },
+              ],
+            })
+          : base(url, init))(vi.mocked(fetch).getMockImplementation()!),
+    );
+    renderDesk('/demo/staff?view=closed&rating=low');
+    const row = (await screen.findByText('Rated low')).closest('[data-testid=inbox-row]') as HTMLElement;
+    expect(within(row).getByTestId('row-rating').textContent).toBe('★ Rating 2/5');
+    const asked = calls.map((c) => new URL(c.url, 'http://x')).find((u) => u.pathname.endsWith('/tickets'))!;
+    expect(Object.fromEntries(asked.searchParams)).toMatchObject({ view: 'closed', rating: 'low' });
+    expect(screen.getByTestId('filter-panel')).toBeTruthy();
+
+    await userEvent.setup().click(screen.getByText('Rated low'));
+    const card = await screen.findByTestId('ticket-rating');
+    expect(card.textContent).toContain('2 out of 5');
+    expect(card.textContent).toContain('Low rating');
+    expect(card.textContent).toContain('Nobody called');
+    expect(card.textContent).toContain('by Marco Rossi');
+    expect(screen.getByTestId('timeline-entry').textContent).toContain(
+      'Marco Rossi rated the ticket 2/5: “Nobody called”',
+    );
   });
 
   it('refuses an empty note before sending it', async () => {

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Anchor, Badge, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEye, IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Presence, StaffTicketDetail } from '@sportello/contracts';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../lib/api-client';
+import { formatDateTime } from '../../lib/format';
 import { ConversationMessage } from '../../ui/conversation-message';
 import { ListError } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
@@ -121,6 +122,7 @@ export default function StaffTicketPage() {
               })}
             </Alert>
           )}
+          {ticket.rated && <RatingCard rated={ticket.rated} />}
           <PresenceBar others={others} />
           <div className={classes.layout}>
             <Stack gap="sm" className={classes.conversation}>
@@ -180,6 +182,50 @@ function TicketHeading({ ticket }: { ticket: StaffTicketDetail }) {
         </Text>
       </Group>
     </Stack>
+  );
+}
+
+/** The customer's rating and comment; a low one (at or below the portal's threshold) says so. */
+function RatingCard({ rated }: { rated: NonNullable<StaffTicketDetail['rated']> }) {
+  const { t } = useStaffT();
+  return (
+    <Paper
+      withBorder
+      p="sm"
+      radius="md"
+      component="section"
+      aria-labelledby="staff-rating-title"
+      data-testid="ticket-rating"
+      data-low={rated.low || undefined}
+      className={rated.low ? classes.lowRating : undefined}
+    >
+      <Group gap="xs" align="baseline">
+        <Title order={2} size="h5" id="staff-rating-title">
+          {t('rating.title')}
+        </Title>
+        <Text fw={700}>
+          <span aria-hidden className={classes.stars}>
+            {'★'.repeat(rated.rating)}
+            {'☆'.repeat(5 - rated.rating)}
+          </span>{' '}
+          {t('rating.outOf', { rating: rated.rating })}
+        </Text>
+        {rated.low && (
+          <Badge color="red" variant="light" radius="sm" tt="none">
+            {t('rating.low')}
+          </Badge>
+        )}
+      </Group>
+      {rated.comment && (
+        <Text component="blockquote" size="sm" m={0} mt={6} className={classes.ratingComment}>
+          {rated.comment}
+        </Text>
+      )}
+      <Text size="xs" c="dimmed" mt={4}>
+        {t('rating.by', { name: rated.by || t('rating.someone') })} ·{' '}
+        <time dateTime={rated.ratedAt}>{formatDateTime(rated.ratedAt)}</time>
+      </Text>
+    </Paper>
   );
 }
 

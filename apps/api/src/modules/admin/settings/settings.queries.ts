@@ -17,6 +17,7 @@ export interface SettingsRow {
   enableServiceContracts: boolean;
   disableHtmlEditor: boolean;
   overviewLanding: boolean;
+  lowRatingThreshold: number;
   logoFileId: number | null;
   logoName: string | null;
   updatedAt: Date;
@@ -36,6 +37,7 @@ export type SettingsChange = Partial<
     | 'enableServiceContracts'
     | 'disableHtmlEditor'
     | 'overviewLanding'
+    | 'lowRatingThreshold'
     | 'logoFileId'
   >
 >;
@@ -56,6 +58,7 @@ export async function readSettings(db: Db | Tx, portalId: number, lock = false):
       enableServiceContracts: portals.enableServiceContracts,
       disableHtmlEditor: portals.disableHtmlEditor,
       overviewLanding: portals.overviewLanding,
+      lowRatingThreshold: portals.lowRatingThreshold,
       logoFileId: portals.logoFileId,
       logoName: files.name,
       updatedAt: portals.updatedAt,

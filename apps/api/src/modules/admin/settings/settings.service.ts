@@ -37,6 +37,7 @@ function answerOf(ctx: AppContext, r: SettingsRow): AdminPortalSettings {
     enableServiceContracts: r.enableServiceContracts,
     disableHtmlEditor: r.disableHtmlEditor,
     overviewLanding: r.overviewLanding,
+    lowRatingThreshold: r.lowRatingThreshold,
     logo:
       r.logoFileId === null || r.logoName === null
         ? null
@@ -63,6 +64,7 @@ function imageOf(r: SettingsRow): Record<string, unknown> {
     enableServiceContracts: r.enableServiceContracts,
     disableHtmlEditor: r.disableHtmlEditor,
     overviewLanding: r.overviewLanding,
+    lowRatingThreshold: r.lowRatingThreshold,
     logo: r.logoFileId === null ? null : { fileId: r.logoFileId, name: r.logoName },
   };
 }
@@ -109,6 +111,7 @@ function changeOf(p: AdminPortalSettingsPatch): SettingsChange {
   if (p.enableServiceContracts !== undefined) set.enableServiceContracts = p.enableServiceContracts;
   if (p.disableHtmlEditor !== undefined) set.disableHtmlEditor = p.disableHtmlEditor;
   if (p.overviewLanding !== undefined) set.overviewLanding = p.overviewLanding;
+  if (p.lowRatingThreshold !== undefined) set.lowRatingThreshold = p.lowRatingThreshold;
   return set;
 }
 

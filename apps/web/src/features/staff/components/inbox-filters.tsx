@@ -4,11 +4,11 @@ import { DateRangePicker } from '../../../ui/date-range-picker';
 import { fromCalendarValue, toCalendarValue } from '../../../ui/date-range';
 import { SelectFilter, type FilterOption } from '../../../ui/select-filter';
 import { useStaffT } from '../i18n';
-import type { IdFilter, InboxFilters } from '../inbox-url';
+import type { IdFilter, InboxFilters, RatingFilter } from '../inbox-url';
 
 /**
- * The inbox's filters: type, step, group, assignee (the portal's, from the options route), creation
- * dates; the company and the contact are set from a row's links and show here as removable chips.
+ * The inbox's filters: type, step, group, assignee (the portal's, from the options route), rated
+ * (any rating, or low: at or below the portal's threshold), creation dates; the company and the contact are set from a row's links and show here as removable chips.
  */
 export function InboxFilterPanel({
   filters,
@@ -37,7 +37,7 @@ export function InboxFilterPanel({
       aria-label={t('inbox.filters')}
       data-testid="filter-panel"
     >
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 6 }} spacing="sm">
         <SelectFilter
           label={t('inbox.type')}
           options={(options?.types ?? []).map((o) => ({ value: o.id, text: o.name }))}
@@ -64,6 +64,18 @@ export function InboxFilterPanel({
           options={agents}
           value={filters.assignee ?? null}
           onChange={(v) => set('assignee', v)}
+          nullable
+        />
+        <SelectFilter<RatingFilter>
+          label={t('inbox.rating')}
+          options={[
+            { value: 'any', text: t('inbox.ratingAny') },
+            ...(options && options.lowRatingThreshold > 0
+              ? [{ value: 'low' as const, text: t('inbox.ratingLow', { n: options.lowRatingThreshold }) }]
+              : []),
+          ]}
+          value={filters.rating ?? null}
+          onChange={(v) => onChange({ ...filters, rating: v ?? undefined })}
           nullable
         />
         <DateRangePicker

@@ -12,6 +12,8 @@ export interface InboxRowLabels {
   unread: string;
   waiting: string;
   unassigned: string;
+  /** "Rating": said before the row's "2/5". */
+  rating: string;
 }
 
 /**
@@ -69,6 +71,13 @@ export const InboxRow = memo(function InboxRow({
           <Badge variant="light" color={item.closed ? 'gray' : 'brand'} radius="sm" tt="none" size="sm">
             {item.step.name}
           </Badge>
+          {item.rating !== null && (
+            <Badge variant="outline" color="gray" radius="sm" tt="none" size="sm" data-testid="row-rating">
+              <span aria-hidden>★ </span>
+              <span className={classes.visuallyHidden}>{labels.rating} </span>
+              {item.rating}/5
+            </Badge>
+          )}
           {item.waitingOnCustomer && !item.closed && (
             <Badge variant="outline" color="gray" radius="sm" tt="none" size="sm">
               {labels.waiting}

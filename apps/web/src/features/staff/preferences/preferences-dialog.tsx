@@ -52,6 +52,12 @@ export function PreferencesDialog({ opened, onClose }: { opened: boolean; onClos
             disabled={save.isPending}
             onChange={(e) => save.mutate({ emailCustomerReply: e.currentTarget.checked })}
           />
+          <Switch
+            label={t('preferences.emailLowRating')}
+            checked={prefs.data.emailLowRating}
+            disabled={save.isPending}
+            onChange={(e) => save.mutate({ emailLowRating: e.currentTarget.checked })}
+          />
           {save.isError && (
             <Text c="red" size="sm" role="alert">
               {errorText(save.error, t)}

@@ -54,6 +54,7 @@ const FIELDS = [
   'enableServiceContracts',
   'disableHtmlEditor',
   'overviewLanding',
+  'lowRatingThreshold',
 ] as const satisfies readonly (keyof Draft)[];
 
 const draftOf = (s: AdminPortalSettings): Draft => ({
@@ -67,6 +68,7 @@ const draftOf = (s: AdminPortalSettings): Draft => ({
   enableServiceContracts: s.enableServiceContracts,
   disableHtmlEditor: s.disableHtmlEditor,
   overviewLanding: s.overviewLanding,
+  lowRatingThreshold: s.lowRatingThreshold,
 });
 
 /** A logo picked in this form: its upload and a local URL for the preview; null: removed. */
@@ -292,6 +294,18 @@ function SettingsForm({
               description={t('branding.overviewLandingHint')}
               checked={draft.overviewLanding}
               onChange={(e) => set('overviewLanding', e.currentTarget.checked)}
+            />
+            <Select
+              label={t('branding.lowRating')}
+              description={t('branding.lowRatingHint')}
+              data={[0, 1, 2, 3, 4].map((n) => ({
+                value: String(n),
+                label: n === 0 ? t('branding.lowRatingOff') : t('branding.lowRatingAtMost', { n }),
+              }))}
+              value={String(draft.lowRatingThreshold)}
+              onChange={(v) => v !== null && set('lowRatingThreshold', Number(v))}
+              allowDeselect={false}
+              data-testid="low-rating-threshold"
             />
             <CodeArea
               label={t('branding.customCss')}
