@@ -178,6 +178,13 @@ describe('the profile', () => {
 
   it('turns on the authenticator app with a computed code and shows the recovery codes once', async () => {
     await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    // A session alone adds no factor: the password first (a wrong one is said so).
+    const proof = page.getByLabel(/^Password or code/);
+    await proof.fill('not-the-password');
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await page.getByText(/password is wrong|not right/i).waitFor();
+    await proof.fill(PASSWORD);
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
     await page.getByTestId('totp-qr').waitFor();
     secret = (await page.getByTestId('totp-secret').textContent())!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -209,6 +216,9 @@ describe('the profile', () => {
       },
     });
     await page.getByTestId('passkey-name').fill('Virtual key');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    // The password again (or a code of the app now on) before the browser makes the key.
+    await page.getByLabel(/^Password or code/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByTestId('passkey-row').filter({ hasText: 'Virtual key' }).waitFor();
   });

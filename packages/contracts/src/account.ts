@@ -95,7 +95,10 @@ export const accountSessionsSchema = z.array(accountSessionSchema);
 export const sessionParamsSchema = z.object({ sessionid: z.uuid() });
 export const passkeyParamsSchema = z.object({ passkeyid: z.uuid() });
 
-/** Proof for turning a factor off or renewing codes: the password, or a code (authenticator or recovery). */
+/**
+ * Proof for adding or removing a factor or renewing codes: the password, or a code (authenticator or
+ * recovery). Asked again at each such change: a session alone (a borrowed browser) changes no factor.
+ */
 export const reauthSchema = z
   .object({
     password: currentPasswordSchema.optional(),
@@ -207,11 +210,16 @@ export const accountRoutes = {
   totpSetup: defineRoute({
     method: 'POST',
     path: '/api/account/totp/setup',
-    responses: { 200: totpSetupSchema, 409: errorSchema },
+    body: reauthSchema,
+    responses: { 200: totpSetupSchema, 409: errorSchema, 429: errorSchema },
     access: user,
     tags,
-    summary: 'Start adding an authenticator app: a new secret, pending until a code confirms it',
-    description: '409 conflict when an app is already on (turn it off first, with the password or a code).',
+    summary:
+      'Start adding an authenticator app (the password or a code is needed): a new secret, pending 5 minutes ' +
+      'until a code confirms it',
+    description:
+      '400 wrong_password / wrong_code; 409 conflict when an app is already on (turn it off first); 429 ' +
+      'too_many_attempts. The owner is e-mailed when the app is turned on.',
   }),
   totpConfirm: defineRoute({
     method: 'POST',
@@ -222,8 +230,8 @@ export const accountRoutes = {
     tags,
     summary: 'Turn the authenticator app on with its first code',
     description:
-      '400 wrong_code; 409 no_pending_enrolment. Answers the recovery codes when this turns two-factor ' +
-      'sign-in on.',
+      '400 wrong_code; 409 no_pending_enrolment (none, replaced, or older than 5 minutes). Answers the ' +
+      'recovery codes when this turns two-factor sign-in on.',
   }),
   totpDisable: defineRoute({
     method: 'POST',
@@ -232,16 +240,18 @@ export const accountRoutes = {
     responses: { 204: null, 429: errorSchema },
     access: user,
     tags,
-    summary: 'Turn the authenticator app off (the password or a code is needed)',
+    summary: 'Turn the authenticator app off (the password or a code is needed); the owner is e-mailed',
     description: '400 wrong_password / wrong_code; 429 too_many_attempts.',
   }),
   passkeyOptions: defineRoute({
     method: 'POST',
     path: '/api/account/passkeys/options',
-    responses: { 200: webAuthnOptionsSchema },
+    body: reauthSchema,
+    responses: { 200: webAuthnOptionsSchema, 429: errorSchema },
     access: user,
     tags,
-    summary: 'WebAuthn options to register a passkey (valid 5 minutes)',
+    summary: 'WebAuthn options to register a passkey (the password or a code is needed; valid 5 minutes)',
+    description: '400 wrong_password / wrong_code; 429 too_many_attempts.',
   }),
   passkeyAdd: defineRoute({
     method: 'POST',
@@ -250,7 +260,7 @@ export const accountRoutes = {
     responses: { 201: factorAddedSchema, 409: errorSchema },
     access: user,
     tags,
-    summary: "Register a passkey with the browser's answer to the options",
+    summary: "Register a passkey with the browser's answer to the options; the owner is e-mailed",
     description:
       '400 wrong_code (the answer does not verify); 409 no_pending_enrolment / passkey_exists. Answers ' +
       'the recovery codes when this turns two-factor sign-in on.',
@@ -263,7 +273,8 @@ export const accountRoutes = {
     responses: { 204: null, 404: errorSchema, 429: errorSchema },
     access: user,
     tags,
-    summary: 'Remove a passkey (the password or a code is needed)',
+    summary: 'Remove a passkey (the password or a code is needed); the owner is e-mailed',
+    description: '400 wrong_password / wrong_code; 404 not_found; 429 too_many_attempts.',
   }),
   recoveryCodes: defineRoute({
     method: 'POST',

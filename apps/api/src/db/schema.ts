@@ -72,7 +72,8 @@ export const files = pgTable(
   },
   (t) => [
     index('files_portal_sha_idx').on(t.portalId, t.sha256, t.name, t.contentType),
-    index('files_uploader_idx').on(t.uploadedByContactId),
+    // A contact's uploads of the last 24 hours, for the daily bound (0041).
+    index('files_uploader_idx').on(t.uploadedByContactId, t.createdAt),
     index('files_sha_idx').on(t.sha256),
     index('files_pending_idx')
       .on(t.uploadedByContactId, t.createdAt)
@@ -257,6 +258,8 @@ export const users = pgTable(
     totpSecret: text('totp_secret'),
     /** A secret shown for enrolment, encrypted, until its first code confirms it. */
     totpPendingSecret: text('totp_pending_secret'),
+    /** When that enrolment was opened (with the password or a code): it confirms for minutes only (0041). */
+    totpPendingAt: ts('totp_pending_at'),
     /** The last time step a code was accepted for: a code is good once. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     /** E-mail me when an agent answers one of my tickets (on unless the user turns it off). */
@@ -1031,9 +1034,20 @@ export const apiKeys = pgTable(
     rotatedAt: ts('rotated_at'),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
+    /** Who made it (0041): a staff user, a key, or neither (the installation key); the name as shown then. */
+    createdByStaffId: integer('created_by_staff_id').references((): AnyPgColumn => staffUsers.id, {
+      onDelete: 'set null',
+    }),
+    createdByApiKeyId: integer('created_by_api_key_id').references((): AnyPgColumn => apiKeys.id, {
+      onDelete: 'set null',
+    }),
+    createdByName: text('created_by_name'),
   },
   (t) => [
     uniqueIndex('api_keys_secret_uq').on(t.secretHash),
+    index('api_keys_creator_idx')
+      .on(t.portalId, t.createdByStaffId)
+      .where(sql`${t.createdByStaffId} is not null`),
     uniqueIndex('api_keys_previous_secret_uq')
       .on(t.previousSecretHash)
       .where(sql`${t.previousSecretHash} is not null`),
@@ -1090,8 +1104,21 @@ export const webhookEndpoints = pgTable(
     failingSince: ts('failing_since'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    /** Who made it (0041), as for API keys. */
+    createdByStaffId: integer('created_by_staff_id').references((): AnyPgColumn => staffUsers.id, {
+      onDelete: 'set null',
+    }),
+    createdByApiKeyId: integer('created_by_api_key_id').references((): AnyPgColumn => apiKeys.id, {
+      onDelete: 'set null',
+    }),
+    createdByName: text('created_by_name'),
   },
-  (t) => [index('webhook_endpoints_portal_idx').on(t.portalId, t.id)],
+  (t) => [
+    index('webhook_endpoints_portal_idx').on(t.portalId, t.id),
+    index('webhook_endpoints_creator_idx')
+      .on(t.portalId, t.createdByStaffId)
+      .where(sql`${t.createdByStaffId} is not null`),
+  ],
 );
 
 /** One event to one endpoint, created in the event's transaction (or by a replay). */
@@ -1200,6 +1227,8 @@ export const staffMemberships = pgTable(
       .default('agent'),
     agentId: integer('agent_id').references(() => agents.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** When the member last used this portal's desk (0041): what the portal's access list shows. */
+    lastSeenAt: ts('last_seen_at'),
   },
   (t) => [
     primaryKey({ columns: [t.staffUserId, t.portalId] }),

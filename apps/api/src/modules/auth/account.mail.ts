@@ -1,4 +1,7 @@
-/** The e-mails of an e-mail change, in it/en/es: the link to the new address, the notice to the old one. */
+/**
+ * The account's e-mails, in it/en/es: an e-mail change's link to the new address and notice to the old
+ * one; the notice of a second factor added or removed.
+ */
 import { escapeHtml, langOf } from '../../platform/account-mail';
 import type { EmailMessage } from '../../platform/outbox';
 
@@ -71,4 +74,57 @@ export function emailNoticeEmail(o: {
   const t = texts[langOf(o.language ?? undefined)];
   const body = t.notice(o.userName, o.newEmail);
   return { to: o.to, subject: t.noticeSubject, text: `${body}\n`, html: paragraphs(body) };
+}
+
+/** A second factor added or removed, as the notice names it. */
+export type FactorChange = 'totpAdded' | 'totpRemoved' | 'passkeyAdded' | 'passkeyRemoved';
+
+const factorTexts = {
+  it: {
+    subject: 'Accesso in due passaggi modificato',
+    totpAdded: 'è stata attivata un’app di autenticazione',
+    totpRemoved: 'è stata disattivata l’app di autenticazione',
+    passkeyAdded: (n: string) => `è stata aggiunta la passkey «${n}»`,
+    passkeyRemoved: (n: string) => `è stata rimossa la passkey «${n}»`,
+    body: (user: string, what: string) =>
+      `Ciao ${user},\n\nnel tuo accesso ${what}. Serviva la password (o un codice).\n\nSe non sei stato tu, cambia subito la password, chiudi le sessioni attive dal tuo profilo e controlla l’accesso in due passaggi.`,
+  },
+  en: {
+    subject: 'Two-factor sign-in changed',
+    totpAdded: 'an authenticator app was turned on',
+    totpRemoved: 'the authenticator app was turned off',
+    passkeyAdded: (n: string) => `the passkey "${n}" was added`,
+    passkeyRemoved: (n: string) => `the passkey "${n}" was removed`,
+    body: (user: string, what: string) =>
+      `Hello ${user},\n\non your account, ${what}. It took the password (or a code).\n\nIf this was not you, change your password now, sign out the active sessions from your profile and check your two-factor sign-in.`,
+  },
+  es: {
+    subject: 'Acceso en dos pasos modificado',
+    totpAdded: 'se ha activado una app de autenticación',
+    totpRemoved: 'se ha desactivado la app de autenticación',
+    passkeyAdded: (n: string) => `se ha añadido la llave de acceso «${n}»`,
+    passkeyRemoved: (n: string) => `se ha eliminado la llave de acceso «${n}»`,
+    body: (user: string, what: string) =>
+      `Hola ${user}:\n\nen tu cuenta ${what}. Hacía falta la contraseña (o un código).\n\nSi no has sido tú, cambia ya la contraseña, cierra las sesiones activas desde tu perfil y revisa el acceso en dos pasos.`,
+  },
+};
+
+/** To the account's address: a factor was added or removed (no link, nothing to click). */
+export function factorChangedEmail(o: {
+  to: string;
+  userName: string;
+  change: FactorChange;
+  passkeyName?: string;
+  language?: string | null;
+}): EmailMessage {
+  const t = factorTexts[langOf(o.language ?? undefined)];
+  const name = o.passkeyName ?? '';
+  const what =
+    o.change === 'passkeyAdded'
+      ? t.passkeyAdded(name)
+      : o.change === 'passkeyRemoved'
+        ? t.passkeyRemoved(name)
+        : t[o.change];
+  const body = t.body(o.userName, what);
+  return { to: o.to, subject: t.subject, text: `${body}\n`, html: paragraphs(body) };
 }

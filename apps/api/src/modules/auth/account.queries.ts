@@ -11,6 +11,7 @@ export interface AccountRow {
   language: string | null;
   totp: boolean;
   totpPendingSecret: string | null;
+  totpPendingAt: Date | null;
 }
 
 export async function findAccount(db: Conn, userId: number): Promise<AccountRow | undefined> {
@@ -22,6 +23,7 @@ export async function findAccount(db: Conn, userId: number): Promise<AccountRow 
       language: users.language,
       totp: sql<boolean>`${users.totpSecret} is not null`,
       totpPendingSecret: users.totpPendingSecret,
+      totpPendingAt: users.totpPendingAt,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -47,7 +49,12 @@ export async function setEmail(db: Conn, userId: number, email: string): Promise
 export async function setTotp(
   db: Conn,
   userId: number,
-  set: { totpSecret?: string | null; totpPendingSecret?: string | null; totpLastStep?: number | null },
+  set: {
+    totpSecret?: string | null;
+    totpPendingSecret?: string | null;
+    totpPendingAt?: Date | null;
+    totpLastStep?: number | null;
+  },
 ): Promise<void> {
   await db.update(users).set(set).where(eq(users.id, userId));
 }
@@ -140,10 +147,11 @@ export async function insertPasskey(
   return rows.length === 1;
 }
 
-export async function deletePasskey(db: Conn, userId: number, publicId: string): Promise<boolean> {
+/** Removes the user's passkey: answers its name, or undefined when there is none of that id. */
+export async function deletePasskey(db: Conn, userId: number, publicId: string): Promise<string | undefined> {
   const rows = await db
     .delete(userPasskeys)
     .where(and(eq(userPasskeys.userId, userId), eq(userPasskeys.publicId, publicId)))
-    .returning({ id: userPasskeys.id });
-  return rows.length === 1;
+    .returning({ name: userPasskeys.name });
+  return rows[0]?.name;
 }

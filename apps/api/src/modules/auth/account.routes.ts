@@ -33,14 +33,16 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, accountRoutes.endAllSessions, async (_req, _reply, user) => {
     await signOutEverywhere(ctx, user.userId);
   });
-  route(app, ctx, accountRoutes.totpSetup, (_req, _reply, user) => totpSetup(ctx, user.userId));
+  route(app, ctx, accountRoutes.totpSetup, (req, _reply, user) => totpSetup(ctx, user.userId, req.body));
   route(app, ctx, accountRoutes.totpConfirm, (req, _reply, user) =>
     totpConfirm(ctx, user.userId, req.body.code),
   );
   route(app, ctx, accountRoutes.totpDisable, async (req, _reply, user) => {
     await totpDisable(ctx, user.userId, req.body);
   });
-  route(app, ctx, accountRoutes.passkeyOptions, (_req, _reply, user) => passkeyOptions(ctx, user.userId));
+  route(app, ctx, accountRoutes.passkeyOptions, (req, _reply, user) =>
+    passkeyOptions(ctx, user.userId, req.body),
+  );
   route(app, ctx, accountRoutes.passkeyAdd, (req, _reply, user) => passkeyAdd(ctx, user.userId, req.body));
   route(app, ctx, accountRoutes.passkeyRemove, async (req, _reply, user) => {
     await passkeyRemove(ctx, user.userId, req.params.passkeyid, req.body);

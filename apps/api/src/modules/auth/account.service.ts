@@ -11,7 +11,7 @@ import { AppError, badRequest, conflict, notFound, tooMany } from '../../platfor
 import { kickOutbox, enqueueEmail } from '../../platform/outbox';
 import { verifyPassword } from '../../platform/passwords';
 import { clear, hit, SIGN_IN_LIMITS } from '../../platform/rate-limit';
-import { emailConfirmEmail, emailNoticeEmail } from './account.mail';
+import { emailConfirmEmail, emailNoticeEmail, factorChangedEmail, type FactorChange } from './account.mail';
 import {
   deletePasskey,
   endAllSessions,
@@ -35,6 +35,7 @@ import {
 } from './auth.queries';
 import { describeUserAgent } from './user-agent';
 import {
+  CHALLENGE_TTL_MS,
   consumeChallenge,
   credentialDescriptors,
   dropRecoveryCodes,
@@ -205,31 +206,68 @@ async function issuerOf(ctx: AppContext, userId: number): Promise<string> {
   return portals.length === 1 ? portals[0]!.name : 'Sportello';
 }
 
-export async function totpSetup(ctx: AppContext, userId: number): Promise<{ secret: string; uri: string }> {
+/**
+ * The owner hears of every factor added or removed, in the change's transaction: whoever holds a
+ * session and the password could otherwise add their own factor unseen.
+ */
+async function tellOwner(
+  ctx: AppContext,
+  tx: Tx,
+  userId: number,
+  change: FactorChange,
+  passkeyName?: string,
+): Promise<void> {
+  const a = await findAccount(tx, userId);
+  if (!a?.email) return;
+  const mail = factorChangedEmail({
+    to: a.email,
+    userName: a.displayName ?? a.userName,
+    change,
+    language: a.language,
+    ...(passkeyName === undefined ? {} : { passkeyName }),
+  });
+  await enqueueEmail(tx, mail, ctx.clock.now());
+}
+
+/**
+ * Opens an authenticator app's enrolment, with the password or a code (a session alone adds no
+ * factor: the new one would then sign in on its own). The secret confirms within CHALLENGE_TTL_MS.
+ */
+export async function totpSetup(
+  ctx: AppContext,
+  userId: number,
+  proof: Reauth,
+): Promise<{ secret: string; uri: string }> {
   const db = ctx.database.db;
   const a = await findAccount(db, userId);
   if (!a) throw notFound();
   // Replacing a working app takes turning it off first, which needs the password or a code: a session
   // alone (a borrowed browser) cannot move the second factor to another phone.
   if (a.totp) throw conflict('The authenticator app is already on: turn it off first', 'conflict');
+  await checkReauth(ctx, userId, proof);
   const { plain, sealed } = newTotpSecret(ctx);
-  await setTotp(db, userId, { totpPendingSecret: sealed });
+  await setTotp(db, userId, { totpPendingSecret: sealed, totpPendingAt: ctx.clock.now() });
   return { secret: plain, uri: totpUri(await issuerOf(ctx, userId), a.email ?? a.userName, plain) };
 }
 
-/** Turns two-factor sign-in on: the first factor also brings the recovery codes. */
+/** Turns two-factor sign-in on: the first factor also brings the recovery codes. The owner is told. */
 async function afterFactorAdded<T>(
   ctx: AppContext,
   userId: number,
   wasOn: boolean,
+  change: FactorChange,
   add: (tx: Tx) => Promise<T>,
+  passkeyName?: string,
 ): Promise<{ recoveryCodes?: string[] }> {
   const now = ctx.clock.now();
-  return ctx.database.db.transaction(async (tx) => {
+  const r = await ctx.database.db.transaction(async (tx) => {
     await add(tx);
+    await tellOwner(ctx, tx, userId, change, passkeyName);
     if (wasOn) return {};
     return { recoveryCodes: await replaceRecoveryCodes(tx, userId, now) };
   });
+  kickOutbox();
+  return r;
 }
 
 export async function totpConfirm(
@@ -239,16 +277,19 @@ export async function totpConfirm(
 ): Promise<{ recoveryCodes?: string[] }> {
   const db = ctx.database.db;
   const a = await findAccount(db, userId);
-  if (!a?.totpPendingSecret) throw conflict('Start again: scan a new code first', 'no_pending_enrolment');
+  const opened = a?.totpPendingAt?.getTime() ?? 0;
+  if (!a?.totpPendingSecret || opened + CHALLENGE_TTL_MS <= ctx.clock.now().getTime())
+    throw conflict('Start again: scan a new code first', 'no_pending_enrolment');
   await throttlePassword(ctx, userId);
   const step = await matchTotp(ctx, a.totpPendingSecret, code, null);
   if (step === undefined) throw wrongCode();
   await clear(db, `password:user:${userId}`);
   const wasOn = hasSecondFactor(await findFactors(db, userId));
-  return afterFactorAdded(ctx, userId, wasOn, async (tx) => {
+  return afterFactorAdded(ctx, userId, wasOn, 'totpAdded', async (tx) => {
     await setTotp(tx, userId, {
       totpSecret: a.totpPendingSecret,
       totpPendingSecret: null,
+      totpPendingAt: null,
       totpLastStep: null,
     });
     // The enrolment's code is spent: it may not open a sign-in too.
@@ -264,16 +305,32 @@ async function dropCodesIfNoFactor(ctx: AppContext, userId: number): Promise<voi
 
 export async function totpDisable(ctx: AppContext, userId: number, proof: Reauth): Promise<void> {
   await checkReauth(ctx, userId, proof);
-  await setTotp(ctx.database.db, userId, { totpSecret: null, totpPendingSecret: null, totpLastStep: null });
+  const wasOn = (await findAccount(ctx.database.db, userId))?.totp ?? false;
+  await ctx.database.db.transaction(async (tx) => {
+    await setTotp(tx, userId, {
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpPendingAt: null,
+      totpLastStep: null,
+    });
+    if (wasOn) await tellOwner(ctx, tx, userId, 'totpRemoved');
+  });
+  kickOutbox();
   await dropCodesIfNoFactor(ctx, userId);
 }
 
 // --- Passkeys ---
 
-export async function passkeyOptions(ctx: AppContext, userId: number): Promise<Record<string, unknown>> {
+/** Opens a passkey's registration, with the password or a code (as the authenticator app's). */
+export async function passkeyOptions(
+  ctx: AppContext,
+  userId: number,
+  proof: Reauth,
+): Promise<Record<string, unknown>> {
   const db = ctx.database.db;
   const a = await findAccount(db, userId);
   if (!a) throw notFound();
+  await checkReauth(ctx, userId, proof);
   const rp = relyingParty(ctx);
   const options = await generateRegistrationOptions({
     rpName: await issuerOf(ctx, userId),
@@ -304,12 +361,20 @@ export async function passkeyAdd(
   const credential = await verifyPasskeyRegistration(ctx, challenge.webauthnChallenge, body.response);
   if (!credential) throw wrongCode();
   const wasOn = hasSecondFactor(await findFactors(db, userId));
-  return afterFactorAdded(ctx, userId, wasOn, async (tx) => {
-    if (!(await consumeChallenge(tx, challenge.id, now)))
-      throw conflict('Start again: the registration has expired', 'no_pending_enrolment');
-    if (!(await insertPasskey(tx, { userId, name: body.name.trim(), createdAt: now, ...credential })))
-      throw conflict('This passkey is already registered', 'passkey_exists');
-  });
+  const name = body.name.trim();
+  return afterFactorAdded(
+    ctx,
+    userId,
+    wasOn,
+    'passkeyAdded',
+    async (tx) => {
+      if (!(await consumeChallenge(tx, challenge.id, now)))
+        throw conflict('Start again: the registration has expired', 'no_pending_enrolment');
+      if (!(await insertPasskey(tx, { userId, name, createdAt: now, ...credential })))
+        throw conflict('This passkey is already registered', 'passkey_exists');
+    },
+    name,
+  );
 }
 
 export async function passkeyRemove(
@@ -319,8 +384,12 @@ export async function passkeyRemove(
   proof: Reauth,
 ): Promise<void> {
   await checkReauth(ctx, userId, proof);
-  if (!(await deletePasskey(ctx.database.db, userId, publicId)))
-    throw notFound('No such passkey', 'not_found');
+  await ctx.database.db.transaction(async (tx) => {
+    const name = await deletePasskey(tx, userId, publicId);
+    if (name === undefined) throw notFound('No such passkey', 'not_found');
+    await tellOwner(ctx, tx, userId, 'passkeyRemoved', name);
+  });
+  kickOutbox();
   await dropCodesIfNoFactor(ctx, userId);
 }
 

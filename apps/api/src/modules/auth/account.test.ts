@@ -379,9 +379,40 @@ describe('account: profile, sessions, two-factor sign-in', () => {
         remoteAddress: ip ?? freshIp(),
       });
 
+    it('adds no factor with a session alone: the password (or a code) opens the enrolment, for minutes', async () => {
+      const token = await tokenOf('tina.totp');
+      // A borrowed browser: no proof, or a wrong one, opens nothing.
+      expectError(await inject('POST', '/api/account/totp/setup', token), 400, 'validation_error');
+      expectError(await inject('POST', '/api/account/totp/setup', token, {}), 400, 'validation_error');
+      expectError(
+        await inject('POST', '/api/account/totp/setup', token, { password: 'nope' }),
+        400,
+        'wrong_password',
+      );
+      expectError(
+        await inject('POST', '/api/account/passkeys/options', token, { password: 'nope' }),
+        400,
+        'wrong_password',
+      );
+      const pending = (await t.ctx.database.db.execute(
+        sql`select totp_pending_secret as s from users where user_name = 'tina.totp'`,
+      )) as unknown as Rows<{ s: string | null }>;
+      expect(pending.rows[0]!.s).toBeNull();
+      // With the password: a secret, which its code confirms within five minutes only.
+      const setup = await inject('POST', '/api/account/totp/setup', token, { password: PASSWORD });
+      expect(setup.statusCode).toBe(200);
+      t.clock.advance(5 * 60_000 + 1000);
+      const late = generate({ secret: setup.json().secret, epoch: epoch() });
+      expectError(
+        await inject('POST', '/api/account/totp', token, { code: await late }),
+        409,
+        'no_pending_enrolment',
+      );
+    });
+
     it('enrols: a secret to scan, stored encrypted, turned on by its first code with 10 recovery codes', async () => {
       const token = await tokenOf('tina.totp');
-      const setup = await inject('POST', '/api/account/totp/setup', token);
+      const setup = await inject('POST', '/api/account/totp/setup', token, { password: PASSWORD });
       expect(setup.statusCode).toBe(200);
       secret = setup.json().secret;
       expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
@@ -401,6 +432,11 @@ describe('account: profile, sessions, two-factor sign-in', () => {
       expect(on.statusCode).toBe(200);
       recoveryCodes = on.json().recoveryCodes;
       expect(recoveryCodes).toHaveLength(10);
+      // The owner is told, in their mailbox, without any secret.
+      const told = await lastMailTo('tina.totp@acme.example');
+      expect(told?.subject).toBe('Accesso in due passaggi modificato');
+      expect(told?.text).toContain('è stata attivata un’app di autenticazione');
+      expect(told?.text).not.toContain(secret);
       expect(new Set(recoveryCodes).size).toBe(10);
       expect((await inject('GET', '/api/account', token)).json().twoFactor).toEqual({
         totp: true,
@@ -418,7 +454,11 @@ describe('account: profile, sessions, two-factor sign-in', () => {
         'no_pending_enrolment',
       );
       // A session alone cannot move the factor to another app: it must be turned off first.
-      expectError(await inject('POST', '/api/account/totp/setup', token), 409, 'conflict');
+      expectError(
+        await inject('POST', '/api/account/totp/setup', token, { password: PASSWORD }),
+        409,
+        'conflict',
+      );
     });
 
     it('asks for the second factor after the password and signs in with a computed code, once', async () => {
@@ -537,6 +577,9 @@ describe('account: profile, sessions, two-factor sign-in', () => {
       expect((await inject('POST', '/api/account/totp/disable', token, { code: fresh[0]! })).statusCode).toBe(
         204,
       );
+      expect((await lastMailTo('tina.totp@acme.example'))?.text).toContain(
+        'è stata disattivata l’app di autenticazione',
+      );
       expect((await inject('GET', '/api/account', token)).json().twoFactor).toEqual({
         totp: false,
         passkeys: [],
@@ -566,7 +609,8 @@ describe('account: profile, sessions, two-factor sign-in', () => {
         409,
         'no_pending_enrolment',
       );
-      const options = await inject('POST', '/api/account/passkeys/options', token);
+      expectError(await inject('POST', '/api/account/passkeys/options', token, {}), 400, 'validation_error');
+      const options = await inject('POST', '/api/account/passkeys/options', token, { password: PASSWORD });
       expect(options.statusCode).toBe(200);
       expect(options.json()).toMatchObject({
         rp: { id: 'portal.example.com' },
@@ -590,6 +634,19 @@ describe('account: profile, sessions, two-factor sign-in', () => {
         404,
         'not_found',
       );
+    });
+
+    it('tells the owner when a passkey is removed, naming it', async () => {
+      const token = await tokenOf('pat.profile');
+      await t.ctx.database.db.execute(sql`
+        insert into user_passkeys (user_id, credential_id, public_key, name)
+        select id, 'cred-gone', 'AQID', 'Vecchia chiave' from users where user_name = 'pat.profile'`);
+      const id = (await inject('GET', '/api/account', token)).json().twoFactor.passkeys[0].id as string;
+      // The only factor: its proof is the password.
+      const gone = await inject('POST', `/api/account/passkeys/${id}/remove`, token, { password: PASSWORD });
+      expect(gone.statusCode).toBe(204);
+      const told = await lastMailTo('pat.profile@acme.example');
+      expect(told?.text).toContain('è stata rimossa la passkey «Vecchia chiave»');
     });
 
     it('asks an account with a passkey for it after the password, and offers options for its ticket', async () => {

@@ -15,18 +15,25 @@ function useFactorMutation<A, R>(fn: (arg: A) => Promise<R>) {
   return useMutation({ mutationFn: fn, onSettled: () => refresh() });
 }
 
-/** `POST /api/account/totp/setup`: a secret and its otpauth URI (the QR code). */
-export const useTotpSetup = () => useMutation({ mutationFn: () => call(accountRoutes.totpSetup, {}) });
+/**
+ * `POST /api/account/totp/setup` with the password or a code: a secret and its otpauth URI (the QR
+ * code), to confirm within five minutes.
+ */
+export const useTotpSetup = () =>
+  useMutation({ mutationFn: (proof: Reauth) => call(accountRoutes.totpSetup, { body: proof }) });
 /** `POST /api/account/totp`: 400 wrong_code; recovery codes when this turned two-factor on. */
 export const useTotpConfirm = () =>
   useFactorMutation((code: string) => call(accountRoutes.totpConfirm, { body: { code } }));
 export const useTotpDisable = () =>
   useFactorMutation((proof: Reauth) => call(accountRoutes.totpDisable, { body: proof }));
 
-/** Registers a passkey: options from the server, the browser creates the key, the server checks it. */
+/**
+ * Registers a passkey: options from the server (with the password or a code), the browser creates the
+ * key, the server checks it.
+ */
 export const usePasskeyAdd = () =>
-  useFactorMutation(async (name: string) => {
-    const options = await call(accountRoutes.passkeyOptions, {});
+  useFactorMutation(async ({ name, proof }: { name: string; proof: Reauth }) => {
+    const options = await call(accountRoutes.passkeyOptions, { body: proof });
     const response = await startRegistration({
       optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
     });

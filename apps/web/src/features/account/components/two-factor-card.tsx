@@ -78,7 +78,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-/** A password (or app code) prompt before turning something off. */
+/**
+ * A password (or app code) prompt before a factor is added or removed, or the codes renewed: the server
+ * asks for it at each such change (a session alone changes no factor).
+ */
 function ProofForm({
   label,
   submit,
@@ -86,6 +89,7 @@ function ProofForm({
   isPending,
   error,
   onCancel,
+  adds = false,
 }: {
   label: string;
   submit: string;
@@ -93,6 +97,8 @@ function ProofForm({
   isPending: boolean;
   error: unknown;
   onCancel: () => void;
+  /** Adding a factor (not a destructive change): an ordinary button. */
+  adds?: boolean;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -115,7 +121,7 @@ function ProofForm({
         />
         <Outcome error={error} />
         <Group>
-          <Button type="submit" color="red" loading={isPending} disabled={!text}>
+          <Button type="submit" {...(adds ? {} : { color: 'red' })} loading={isPending} disabled={!text}>
             {submit}
           </Button>
           <Button variant="default" onClick={onCancel}>
@@ -136,6 +142,7 @@ function TotpBlock({ isOn, onCodes }: { isOn: boolean; onCodes: OnCodes }) {
   const disable = useTotpDisable();
   const [code, setCode] = useState('');
   const [isTurningOff, setIsTurningOff] = useState(false);
+  const [isSettingUp, setIsSettingUp] = useState(false);
 
   const onConfirm = (e: FormEvent) => {
     e.preventDefault();
@@ -223,15 +230,23 @@ function TotpBlock({ isOn, onCodes }: { isOn: boolean; onCodes: OnCodes }) {
             </Group>
           </Stack>
         </form>
+      ) : isSettingUp ? (
+        <ProofForm
+          label={t('account.twoFactor.proof')}
+          submit={t('account.totp.setUp')}
+          adds
+          isPending={setup.isPending}
+          error={setup.error}
+          onProof={(text) => setup.mutate(proofOf(text), { onSuccess: () => setIsSettingUp(false) })}
+          onCancel={() => {
+            setup.reset();
+            setIsSettingUp(false);
+          }}
+        />
       ) : (
-        <>
-          <Outcome error={setup.error} />
-          <Group>
-            <Button onClick={() => setup.mutate()} loading={setup.isPending}>
-              {t('account.totp.setUp')}
-            </Button>
-          </Group>
-        </>
+        <Group>
+          <Button onClick={() => setIsSettingUp(true)}>{t('account.totp.setUp')}</Button>
+        </Group>
       )}
     </Stack>
   );
@@ -249,18 +264,25 @@ function PasskeysBlock({
   const remove = usePasskeyRemove();
   const [name, setName] = useState('');
   const [removing, setRemoving] = useState<string | null>(null);
+  // The name is typed first; the password (or a code) is asked for before the browser makes the key.
+  const [isProving, setIsProving] = useState(false);
   const isSupported = typeof window !== 'undefined' && 'PublicKeyCredential' in window;
 
   const onAdd = (e: FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return;
-    add.mutate(name.trim(), {
-      onSuccess: (answer) => {
-        setName('');
-        onCodes(answer);
-      },
-    });
+    if (name.trim()) setIsProving(true);
   };
+  const onProof = (text: string) =>
+    add.mutate(
+      { name: name.trim(), proof: proofOf(text) },
+      {
+        onSuccess: (answer) => {
+          setName('');
+          setIsProving(false);
+          onCodes(answer);
+        },
+      },
+    );
 
   return (
     <Stack gap="sm">
@@ -314,7 +336,20 @@ function PasskeysBlock({
           ))}
         </Stack>
       )}
-      {isSupported ? (
+      {isSupported && isProving ? (
+        <ProofForm
+          label={t('account.twoFactor.proof')}
+          submit={t('account.passkeys.add')}
+          adds
+          isPending={add.isPending}
+          error={add.error}
+          onProof={onProof}
+          onCancel={() => {
+            add.reset();
+            setIsProving(false);
+          }}
+        />
+      ) : isSupported ? (
         <form onSubmit={onAdd} noValidate>
           <Stack gap="sm">
             <TextInput
@@ -325,9 +360,8 @@ function PasskeysBlock({
               onChange={(e) => setName(e.currentTarget.value)}
               data-testid="passkey-name"
             />
-            <Outcome error={add.error} />
             <Group>
-              <Button type="submit" variant="default" loading={add.isPending} disabled={!name.trim()}>
+              <Button type="submit" variant="default" disabled={!name.trim()}>
                 {t('account.passkeys.add')}
               </Button>
             </Group>
