@@ -10,8 +10,10 @@ import globals from 'globals';
  * - the web app never imports the API, nor the API the web app (they share only @sportello/contracts);
  * - web: a feature never imports another feature, and ui/ and lib/ never import features (shared code
  *   goes to ui/ or lib/, which features use, not the reverse);
- * - API: a module never imports another module, and platform/ and db/ never import modules (what two
- *   modules share lives in platform/). Tests may: they seed through the importer.
+ * - API: a module never imports another module but through that module's core index
+ *   (`modules/<m>/core`, e.g. the tickets core's writeComment), a core imports nothing of its module
+ *   outside the core, and platform/ and db/ never import modules (what two modules share lives in
+ *   platform/ or in a core). Tests may: they seed through the importer.
  * `no-cycle`: no import cycles anywhere. And `spec-refs`: every rule a comment cites by section
  * ("SPEC A2", "(B3)") has that section in docs/portal-spec.md.
  */
@@ -169,10 +171,21 @@ const boundaries = {
           if (isTest) return;
           const fromModule = moduleOf(rel);
           const toModule = moduleOf(target + '/');
-          if (fromModule && toModule && fromModule !== toModule)
+          const coreIndex = /^apps\/api\/src\/modules\/[^/]+\/core(\/index(\.ts)?)?$/.test(target);
+          if (fromModule && toModule && fromModule !== toModule && !coreIndex)
             context.report({
               node,
-              message: `Module ${fromModule} imports module ${toModule}: move the shared part to platform/.`,
+              message: `Module ${fromModule} imports module ${toModule}: import its core index, or move the shared part to platform/.`,
+            });
+          if (
+            fromModule &&
+            fromModule === toModule &&
+            /^apps\/api\/src\/modules\/[^/]+\/core\//.test(rel) &&
+            !/^apps\/api\/src\/modules\/[^/]+\/core\//.test(target + '/')
+          )
+            context.report({
+              node,
+              message: `The ${fromModule} core imports its module's ${target.split('/').pop()}: a core stands alone.`,
             });
           if (/^apps\/api\/src\/(platform|db)\//.test(rel) && toModule)
             context.report({

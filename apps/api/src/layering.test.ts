@@ -23,9 +23,22 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the layering lint', () 
   it('refuses an API module importing another module, but not a test seeding through the importer', async () => {
     const code = `import { importDocument } from '../admin/import.service';\nexport const x = importDocument;\n`;
     expect(await problems('apps/api/src/modules/wiki/wiki.extra.ts', code)).toEqual([
-      'boundaries/layers: Module wiki imports module admin: move the shared part to platform/.',
+      'boundaries/layers: Module wiki imports module admin: import its core index, or move the shared part to platform/.',
     ]);
     expect(await problems('apps/api/src/modules/wiki/wiki.extra.test.ts', code)).toEqual([]);
+  });
+
+  it("lets a module import another module's core index only, and keeps the core apart from its module", async () => {
+    const viaIndex = `import { writeComment } from '../tickets/core';\nexport const x = writeComment;\n`;
+    expect(await problems('apps/api/src/modules/wiki/wiki.extra.ts', viaIndex)).toEqual([]);
+    const inside = `import { lockTicket } from '../tickets/core/write-comment.queries';\nexport const x = lockTicket;\n`;
+    expect(await problems('apps/api/src/modules/wiki/wiki.extra.ts', inside)).toEqual([
+      'boundaries/layers: Module wiki imports module tickets: import its core index, or move the shared part to platform/.',
+    ]);
+    const back = `import { addComment } from '../tickets.service';\nexport const x = addComment;\n`;
+    expect(await problems('apps/api/src/modules/tickets/core/extra.ts', back)).toContainEqual(
+      "boundaries/layers: The tickets core imports its module's tickets.service: a core stands alone.",
+    );
   });
 
   it('refuses platform/ importing a module', async () => {

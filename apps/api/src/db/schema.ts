@@ -8,6 +8,7 @@ import {
   type AnyPgColumn,
   bigint,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -568,8 +569,13 @@ export const ticketComments = pgTable(
     /** As tickets.description_source, for the message (0031). */
     messageSource: text('message_source'),
     creationDate: ts('creation_date').notNull(),
-    senderContactId: integer('sender_contact_id').references(() => contacts.id, { onDelete: 'set null' }),
-    senderAgentId: integer('sender_agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    /**
+     * The sender: a contact (with `senderUserId`, the portal user who typed it) or an agent (with
+     * `senderStaffId` when a staff user wrote it on the desk), exactly one (CHECK of migration 0035).
+     * A contact or agent who wrote comments cannot be deleted.
+     */
+    senderContactId: integer('sender_contact_id').references(() => contacts.id),
+    senderAgentId: integer('sender_agent_id').references(() => agents.id),
     /** The web user who wrote it from the portal (drives 'you'). */
     senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** An internal note: staff only; no customer answer, e-mail, task page or event contains it. */
@@ -580,8 +586,18 @@ export const ticketComments = pgTable(
     }),
     /** Words of the message, stored by PostgreSQL (migration 0019) for the searches. */
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple', "message")`),
+    /** Where it came in: 'portal', 'desk', 'api' or 'email' (0035); null: imported, or written before. */
+    channel: text('channel'),
+    /** The e-mail a comment received by e-mail came in, as a stored file (0035). */
+    originalEmailFileId: integer('original_email_file_id').references(() => files.id),
   },
   (t) => [
+    check(
+      'ticket_comments_one_sender',
+      sql`(${t.senderContactId} is not null and ${t.senderAgentId} is null and ${t.senderStaffId} is null)
+        or (${t.senderAgentId} is not null and ${t.senderContactId} is null and ${t.senderUserId} is null)`,
+    ),
+    check('ticket_comments_channel', sql`${t.channel} in ('portal', 'desk', 'api', 'email')`),
     uniqueIndex('ticket_comments_ext_uq').on(t.portalId, t.extId),
     index('ticket_comments_ticket_idx').on(t.ticketId, t.creationDate),
     index('ticket_comments_search_idx').using('gin', t.portalId, t.searchVector),

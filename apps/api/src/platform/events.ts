@@ -153,7 +153,7 @@ export function emitCommentEvent(
     source,
     sql`select t.portal_id, json_build_object(
         'comment', json_build_object('id', cm.ext_id, 'ticketId', t.ext_id, 'message', cm.message,
-          'creationDate', ${sql.raw(isoText('cm.creation_date'))},
+          'creationDate', ${sql.raw(isoText('cm.creation_date'))}, 'channel', cm.channel,
           'senderContactId', sc.ext_id, 'senderAgentId', sa.ext_id, 'senderAgentName', sa.display_name,
           'attachments', coalesce((select json_agg(json_build_object('id', a.ext_id, 'name', a.name,
               'file', ${sql.raw(fileJson('af', 'b.base'))}) order by a.ext_id)

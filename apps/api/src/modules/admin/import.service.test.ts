@@ -308,8 +308,9 @@ describe('importDocument', () => {
     ] as const)
       await rows(
         t,
-        `insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal, sender_staff_id)
-         values ($1, $2, $3, '<p>Dal desk</p>', now(), $4, $5)`,
+        `insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal, sender_staff_id,
+           sender_agent_id)
+         values ($1, $2, $3, '<p>Dal desk</p>', now(), $4, $5, (select id from agents where portal_id = $1 order by id limit 1))`,
         [ticket!.portal_id, ticket!.id, ext, internal, staff!.id],
       );
     // The back office does not know them: its document lists the ticket's other comments only.

@@ -1,36 +1,22 @@
 /**
- * The back office answers a ticket: an agent comment written through the integration API. In one
- * transaction: the comment (HTML sanitised as every user's), its attachments, the
- * `agent.comment_added` event (source: the key) and the e-mail to the ticket's creator unless they
- * turned it off; with an Idempotency-Key the answer is stored in that transaction too.
+ * The back office answers a ticket: an agent comment written through the integration API by
+ * writeComment (the comment, its attachments, the `agent.comment_added` event with the key as source,
+ * the e-mail to the ticket's creator unless they turned it off), in one transaction with the inline
+ * files it brings and, with an Idempotency-Key, the stored answer.
  */
 import { sql } from 'drizzle-orm';
-import {
-  integrationErrorCodes,
-  type AgentComment,
-  type AgentCommentCreate,
-  type IntegrationFile,
-} from '@sportello/contracts';
+import { type AgentComment, type AgentCommentCreate, type IntegrationFile } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
 import { files } from '../../db/schema';
 import type { ApiKeyAccess } from '../../platform/api-keys';
 import type { AppContext } from '../../platform/context';
-import { apiKeySource, emitCommentEvent } from '../../platform/events';
-import { badRequest, conflict, notFound } from '../../platform/errors';
-import { insertAttachments, insertComment, userHtml } from '../../platform/conversation';
+import { badRequest } from '../../platform/errors';
 import { payloadTooLarge, type StagedBlob } from '../../platform/files';
-import { reserveExtIds } from '../../platform/portal-sequences';
 import { kickOutbox } from '../../platform/outbox';
-import { queueAgentAnswerEmails } from '../../platform/agent-answer';
 import { queryRows } from '../../platform/sql-json';
 import { cleanFileName } from '../../platform/uploads';
-import {
-  claimKeyUploads,
-  commentExtIdTaken,
-  findOrCreateAgent,
-  findPortalTicketForUpdate,
-} from './comments.queries';
 import { withIdempotency, type Answer } from '../../platform/idempotency';
+import { writeCommentIn } from '../tickets/core';
 
 export const integrationFileUrl = (ctx: AppContext, fileId: number) =>
   `${ctx.config.publicUrl}/api/integration/v1/files/${fileId}`;
@@ -85,7 +71,8 @@ async function insertInlineFiles(
         contentType: f.contentType,
         size: f.blob.size,
         uploadedByApiKeyId: key.apiKeyId,
-        attachedAt: now,
+        // The comment's writer attaches it, as it does the key's earlier uploads.
+        attachedAt: null,
         createdAt: now,
       })
       .returning({ id: files.id });
@@ -127,10 +114,6 @@ export async function addAgentComment(
   body: AgentCommentCreate,
   idempotencyKey: string | undefined,
 ): Promise<Answer<AgentComment>> {
-  const message = userHtml(body.message);
-  const uploadIds = body.attachments.flatMap((a) => ('fileId' in a ? [a.fileId] : []));
-  if (new Set(uploadIds).size !== uploadIds.length)
-    throw badRequest('An attachment is listed twice', integrationErrorCodes.attachmentUnavailable);
   const creationDate = body.creationDate ? new Date(body.creationDate) : ctx.clock.now();
   if (Number.isNaN(creationDate.getTime()))
     throw badRequest('creationDate: not a date-time', 'validation_error');
@@ -148,61 +131,34 @@ export async function addAgentComment(
           now,
         },
         async () => {
-          const ticket = await findPortalTicketForUpdate(tx, key.portalId, ticketExtId);
-          if (!ticket)
-            throw notFound('No ticket with this id in the portal', integrationErrorCodes.ticketNotFound);
-          const agent = await findOrCreateAgent(tx, key.portalId, body.senderAgentId, body.agentName);
-          if (!agent)
-            throw badRequest(
-              `Unknown agent ${body.senderAgentId}: import it first or send agentName`,
-              integrationErrorCodes.unknownAgent,
-            );
-          if (body.id !== undefined && (await commentExtIdTaken(tx, key.portalId, body.id)))
-            throw conflict(`A comment with id ${body.id} exists`, integrationErrorCodes.commentIdTaken);
-          const extId = body.id ?? (await reserveExtIds(tx, key.portalId, 'comment_seq'));
-          const commentId = await insertComment(tx, {
-            portalId: key.portalId,
-            ticketId: ticket.id,
-            extId,
-            message,
-            creationDate,
-            senderAgentId: agent.id,
-          });
-          const uploads = await claimKeyUploads(tx, {
-            portalId: key.portalId,
-            apiKeyId: key.apiKeyId,
-            fileIds: uploadIds,
-            now,
-          });
-          if (uploads.length !== uploadIds.length)
-            throw badRequest(
-              'An attachment is not an unattached upload of this key',
-              integrationErrorCodes.attachmentUnavailable,
-            );
-          const uploaded = new Map(uploads.map((u) => [u.id, u]));
           const inlineFiles = await insertInlineFiles(ctx, tx, key, inline, now);
-          const list = body.attachments.map((a, i) =>
-            'fileId' in a
-              ? { id: a.fileId, name: a.name ? cleanFileName(a.name) : uploaded.get(a.fileId)!.name }
-              : inlineFiles.get(i)!,
-          );
-          await insertAttachments(tx, {
+          const written = await writeCommentIn(tx, ctx, {
             portalId: key.portalId,
-            ticketId: ticket.id,
-            commentId,
-            files: list,
+            ticketExtId,
+            channel: 'api',
+            author: {
+              kind: 'agent',
+              apiKeyId: key.apiKeyId,
+              agentExtId: body.senderAgentId,
+              agentName: body.agentName,
+            },
+            message: body.message,
+            attachments: body.attachments.map((a, i) =>
+              'fileId' in a
+                ? { fileId: a.fileId, name: a.name ? cleanFileName(a.name) : undefined }
+                : { fileId: inlineFiles.get(i)!.id },
+            ),
+            extId: body.id,
+            creationDate,
           });
-          await emitCommentEvent(tx, ctx, 'agent.comment_added', commentId, apiKeySource(key.apiKeyId));
-
-          const notified = (await queueAgentAnswerEmails(tx, ctx, commentId, now)) > 0;
           const body201: AgentComment = {
-            id: extId,
-            ticketId: ticket.extId,
-            message,
+            id: written.extId,
+            ticketId: written.ticketExtId,
+            message: written.message,
             creationDate: creationDate.toISOString(),
             senderAgentId: body.senderAgentId,
-            attachments: await attachmentsOf(ctx, tx, commentId),
-            notified,
+            attachments: await attachmentsOf(ctx, tx, written.id),
+            notified: written.answerEmails > 0,
           };
           return { status: 201, body: body201 };
         },

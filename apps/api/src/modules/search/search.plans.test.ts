@@ -57,8 +57,9 @@ beforeAll(async () => {
       case when g % 2 = 0 then ${ct!.id}::int end
     from generate_series(1, 5000) g`);
   await db.execute(sql`
-    insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date)
-    select t.portal_id, t.id, t.ext_id, 'Il tecnico risponde ' || t.ext_id, t.created_on + interval '1 hour'
+    insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, sender_contact_id)
+    select t.portal_id, t.id, t.ext_id, 'Il tecnico risponde ' || t.ext_id, t.created_on + interval '1 hour',
+      ${ct!.id}::int
     from tickets t where t.company_id = ${c!.id} and t.ext_id > 200000 and t.ext_id % 2 = 0`);
   // Invoices numbered like the bench's: the company's 20 among 10,000 of 500 companies of the portal.
   await db.execute(sql`insert into companies (portal_id, ext_id, company_name)

@@ -29,8 +29,10 @@ beforeAll(async () => {
   });
   // An internal note on the owner's ticket, and a public reply on the admin's: only the reply is searchable.
   await t.ctx.database.db
-    .execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
-    select t.portal_id, t.id, 990001, '<p>segretissimo nota interna</p>', now(), true
+    .execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal,
+      sender_agent_id)
+    select t.portal_id, t.id, 990001, '<p>segretissimo nota interna</p>', now(), true,
+      (select id from agents where portal_id = t.portal_id order by id limit 1)
     from tickets t join portals p on p.id = t.portal_id where p.key = 'acme' and t.ext_id = 5003`);
 });
 afterAll(async () => {
@@ -266,8 +268,10 @@ describe('search matching', () => {
     const db = t.ctx.database.db;
     const ticket = sql`(select t.id from tickets t join portals p on p.id = t.portal_id
       where p.key = 'acme' and t.ext_id = 5002)`;
-    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
-      select t.portal_id, t.id, 990101, '<p>parola girasole</p>', now(), false from tickets t where t.id = ${ticket}`);
+    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal,
+        sender_agent_id)
+      select t.portal_id, t.id, 990101, '<p>parola girasole</p>', now(), false,
+        (select id from agents where portal_id = t.portal_id order by id limit 1) from tickets t where t.id = ${ticket}`);
     expect((await titles(a, 'girasole')).tickets).toEqual(['ACME Rete lenta']);
     await db.execute(
       sql`update ticket_comments set message = '<p>parola tulipano</p>' where ext_id = 990101`,
@@ -331,8 +335,10 @@ describe('search matching', () => {
     const words = (seed: number) =>
       Array.from({ length: 6000 }, (_, i) => `w${seed}x${(i * 7919).toString(36)}q`).join(' ');
     for (let i = 0; i < 6; i++)
-      await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
-        select t.portal_id, t.id, ${990200 + i}, ${words(i)}, now(), false
+      await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal,
+          sender_agent_id)
+        select t.portal_id, t.id, ${990200 + i}, ${words(i)}, now(), false,
+          (select id from agents where portal_id = t.portal_id order by id limit 1)
         from tickets t join portals p on p.id = t.portal_id where p.key = 'acme' and t.ext_id = 5001`);
     const size = await db.execute(sql`select pg_column_size(t.conversation_vector) as n from tickets t
       join portals p on p.id = t.portal_id where p.key = 'acme' and t.ext_id = 5001`);

@@ -1,39 +1,16 @@
 /**
- * SQL of what agents do on the staff desk: ticket lookups for a change, references by the back
+ * SQL of what agents do on the staff desk: ticket lookups, references by the back
  * office's ids, the portal's options, staff members and their groups, preferences, presence and the
  * unread counts. Every statement is scoped by the caller's portal.
  */
 import { INBOX_COUNT_CAP, type InboxView } from '@sportello/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
-import { agents, staffMemberships } from '../../db/schema';
-import { reserveExtIds } from '../../platform/portal-sequences';
 import { intArrayParam, isoText, queryRows, tsParam, type Queryable } from '../../platform/sql-json';
 import { viewCondition, type InboxScope } from './inbox.queries';
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-
-export interface TicketForChange {
-  id: number;
-  statusStepId: number;
-  closed: boolean;
-}
-
-/** A ticket of the portal by its back-office id, locked for the change. */
-export async function lockPortalTicket(
-  tx: Tx,
-  portalId: number,
-  ticketExtId: number,
-): Promise<TicketForChange | undefined> {
-  const rows = await queryRows<{ id: number; status_step_id: number; closed: boolean }>(
-    tx,
-    sql`select t.id, t.status_step_id, t.closed from tickets t
-      where t.portal_id = ${portalId}::int and t.ext_id = ${ticketExtId}::bigint for update of t`,
-  );
-  const r = rows[0];
-  return r && { id: Number(r.id), statusStepId: Number(r.status_step_id), closed: r.closed === true };
-}
 
 /** The internal id of a ticket of the portal (no lock). */
 export async function portalTicketId(
@@ -46,39 +23,6 @@ export async function portalTicketId(
     sql`select id from tickets where portal_id = ${portalId}::int and ext_id = ${ticketExtId}::bigint`,
   );
   return rows[0] ? Number(rows[0].id) : undefined;
-}
-
-/**
- * The caller's agent row in the portal, created (numbered after the back office's agents) when the
- * membership has none: every staff member is an agent tickets can name and customers see.
- */
-export async function ensureStaffAgent(
-  tx: Tx,
-  portalId: number,
-  staffUserId: number,
-): Promise<{ id: number; displayName: string }> {
-  const rows = await queryRows<{ agent_id: number | null; display_name: string; email: string }>(
-    tx,
-    sql`select m.agent_id, coalesce(a.display_name, u.display_name) as display_name, u.email
-      from staff_memberships m join staff_users u on u.id = m.staff_user_id
-      left join agents a on a.id = m.agent_id
-      where m.portal_id = ${portalId}::int and m.staff_user_id = ${staffUserId}::int for update of m`,
-  );
-  const m = rows[0];
-  if (!m) throw new Error('ensureStaffAgent: not a member');
-  if (m.agent_id !== null) return { id: Number(m.agent_id), displayName: m.display_name };
-  const extId = await reserveExtIds(tx, portalId, 'agent_seq');
-  const [row] = await tx
-    .insert(agents)
-    .values({ portalId, extId, displayName: m.display_name, email: m.email })
-    .returning({ id: agents.id });
-  await tx
-    .update(staffMemberships)
-    .set({ agentId: row!.id })
-    .where(
-      sql`${staffMemberships.portalId} = ${portalId} and ${staffMemberships.staffUserId} = ${staffUserId}`,
-    );
-  return { id: row!.id, displayName: m.display_name };
 }
 
 export interface ResolvedRefs {
@@ -112,22 +56,6 @@ export async function resolveRefs(
     groupId: num(r.group_id),
     agentId: num(r.agent_id),
   };
-}
-
-/** Marks files this staff user uploaded in the portal and never attached as attached. */
-export async function claimStaffUploads(
-  tx: Tx,
-  p: { portalId: number; staffUserId: number; fileIds: number[]; now: Date },
-): Promise<{ id: number; name: string }[]> {
-  if (p.fileIds.length === 0) return [];
-  const rows = await queryRows<{ id: number; name: string }>(
-    tx,
-    sql`update files set attached_at = ${tsParam(p.now)}
-      where id = any(${intArrayParam(p.fileIds)}) and portal_id = ${p.portalId}::int
-        and uploaded_by_staff_id = ${p.staffUserId}::int and attached_at is null
-      returning id, name`,
-  );
-  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
 
 export interface RawOptions {

@@ -24,30 +24,24 @@ import {
 } from '@sportello/contracts';
 import type { z } from 'zod';
 import { tickets } from '../../db/schema';
-import { queueAgentAnswerEmails } from '../../platform/agent-answer';
 import type { AppContext } from '../../platform/context';
-import { insertAttachments, insertComment, userHtml } from '../../platform/conversation';
 import { deskSignalOf } from '../../platform/event-signal';
-import { emitCommentEvent, emitTicketEvent, staffSource } from '../../platform/events';
+import { emitTicketEvent, staffSource } from '../../platform/events';
 import { badRequest, notFound } from '../../platform/errors';
-import { kickOutbox } from '../../platform/outbox';
-import { reserveExtIds } from '../../platform/portal-sequences';
 import { queryRows } from '../../platform/sql-json';
 import { setChangeActor } from '../../platform/ticket-changes';
 import { receiveUpload } from '../../platform/uploads';
 import { sql } from 'drizzle-orm';
-import { markRead, staffCommentsJson, type RawStaffDetail } from './inbox.queries';
+import { lockTicket, markStaffRead, writeComment } from '../tickets/core';
+import { staffCommentsJson, type RawStaffDetail } from './inbox.queries';
 import { countViews, scopeOf, staffSigner, staffTicket } from './inbox.service';
 import { deskCachesOf } from './desk-cache';
 import type { StaffAccess, StaffPortalAccess } from './staff.access';
 import {
-  claimStaffUploads,
   countUnread,
-  ensureStaffAgent,
   groupIdsOf,
   heartbeat,
   listMembers,
-  lockPortalTicket,
   markUnread,
   portalOptions,
   portalTicketId,
@@ -63,19 +57,11 @@ const ticketNotFound = () => notFound('No such ticket in this portal', ticketErr
 const unknownRef = (what: string) =>
   badRequest(`${what} is not one of this portal's`, staffErrorCodes.unknownReference);
 
-/** Sanitised HTML with no text and no image (as the customer's rule for a reply). */
-const isBlankHtml = (html: string) =>
-  !/<img\s[^>]*src=/i.test(html) &&
-  html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;|&#160;|\s/g, '')
-    .trim() === '';
-
 /**
- * A public reply or an internal note. A reply: `agent.comment_added` (source staff) and the e-mail to
- * the customer, in the comment's transaction; the insert trigger of migration 0008 makes the ticket
- * wait for the customer. A note: nothing leaves the staff (the shared emitter and mailer refuse one
- * anyway). The author has read their own comment.
+ * A public reply or an internal note, written by writeComment: a reply emits `agent.comment_added`
+ * (source staff) and e-mails the customer, and the insert trigger of migration 0008 makes the ticket
+ * wait for the customer; a note reaches no customer, e-mail nor event. The author has read their own
+ * comment.
  */
 export async function addStaffComment(
   ctx: AppContext,
@@ -83,50 +69,15 @@ export async function addStaffComment(
   ticketExtId: number,
   body: CommentRequest,
 ): Promise<StaffComment> {
-  const message = userHtml(body.message);
-  const ids = body.attachments;
-  if (new Set(ids).size !== ids.length)
-    throw badRequest('An attachment is listed twice', ticketErrorCodes.attachmentUnavailable);
-  if (isBlankHtml(message) && ids.length === 0)
-    throw badRequest('A reply needs some text or a file', ticketErrorCodes.emptyComment);
-  const portalId = a.portal.portalId;
-  const now = ctx.clock.now();
-  const commentId = await ctx.database.db.transaction(async (tx) => {
-    const ticket = await lockPortalTicket(tx, portalId, ticketExtId);
-    if (!ticket) throw ticketNotFound();
-    const agent = await ensureStaffAgent(tx, portalId, a.staffUserId);
-    const ext = await reserveExtIds(tx, portalId, 'comment_seq');
-    const id = await insertComment(tx, {
-      portalId,
-      ticketId: ticket.id,
-      extId: ext,
-      message,
-      creationDate: now,
-      senderAgentId: agent.id,
-      senderStaffId: a.staffUserId,
-      internal: body.internal,
-    });
-    const taken = await claimStaffUploads(tx, { portalId, staffUserId: a.staffUserId, fileIds: ids, now });
-    if (taken.length !== ids.length)
-      throw badRequest(
-        'An attachment is not one of your uploads, or is already attached',
-        ticketErrorCodes.attachmentUnavailable,
-      );
-    const byId = new Map(taken.map((f) => [f.id, f]));
-    await insertAttachments(tx, {
-      portalId,
-      ticketId: ticket.id,
-      commentId: id,
-      files: ids.map((f) => byId.get(f)!),
-    });
-    if (!body.internal) {
-      await emitCommentEvent(tx, ctx, 'agent.comment_added', id, staffSource(a.staffUserId, a.displayName));
-      await queueAgentAnswerEmails(tx, ctx, id, now);
-    }
-    await markRead(tx, a.staffUserId, ticket.id, now);
-    return id;
+  const { id: commentId } = await writeComment(ctx, {
+    portalId: a.portal.portalId,
+    ticketExtId,
+    channel: 'desk',
+    author: { kind: 'staff', staffUserId: a.staffUserId, displayName: a.displayName },
+    message: body.message,
+    internal: body.internal,
+    attachments: body.attachments.map((fileId) => ({ fileId })),
   });
-  if (!body.internal) kickOutbox();
   const rows = await queryRows<{ items: RawStaffDetail['comments'] | string }>(
     ctx.database.db,
     sql`with wanted as (select ${commentId}::int as id)
@@ -154,7 +105,7 @@ export async function updateStaffTicket(
   const portalId = a.portal.portalId;
   const now = ctx.clock.now();
   await ctx.database.db.transaction(async (tx) => {
-    const ticket = await lockPortalTicket(tx, portalId, ticketExtId);
+    const ticket = await lockTicket(tx, portalId, ticketExtId, null);
     if (!ticket) throw ticketNotFound();
     const refs = await resolveRefs(tx, portalId, {
       ...(body.stepId !== undefined && { step: body.stepId }),
@@ -205,7 +156,7 @@ export async function setTicketRead(
   const db = ctx.database.db;
   const id = await portalTicketId(db, a.portal.portalId, ticketExtId);
   if (id === undefined) throw ticketNotFound();
-  if (read) await markRead(db, a.staffUserId, id, ctx.clock.now());
+  if (read) await markStaffRead(db, a.staffUserId, id, ctx.clock.now());
   else await markUnread(db, a.staffUserId, id);
 }
 

@@ -65,8 +65,9 @@ beforeAll(async () => {
     from generate_series(1, 40000) g`);
   // A comment on every other ticket, all with one common word (the search's conversation branch).
   await db.execute(sql`
-    insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date)
-    select t.portal_id, t.id, t.ext_id, 'Il tecnico risponde ' || t.ext_id, t.created_on + interval '1 hour'
+    insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, sender_agent_id)
+    select t.portal_id, t.id, t.ext_id, 'Il tecnico risponde ' || t.ext_id, t.created_on + interval '1 hour',
+      ${a!.id}::int
     from tickets t where t.portal_id = ${p!.id} and t.ext_id > 100000 and t.ext_id % 2 = 0`);
   // A rating on one closed ticket in twenty, low on a fifth of those (the "Rated" filter, 0038).
   await db.execute(sql`

@@ -327,18 +327,3 @@ export async function getStaffTicket(
   const r = rows[0];
   return r ? { internalId: r.internal_id, item: parse(r.item) } : undefined;
 }
-
-/** Records that the staff user has seen the ticket as it is now. */
-export async function markRead(
-  db: Queryable,
-  staffUserId: number,
-  ticketId: number,
-  now: Date,
-): Promise<void> {
-  await queryRows(
-    db,
-    sql`insert into staff_ticket_reads as r (staff_user_id, ticket_id, read_at)
-      select ${staffUserId}, t.id, greatest(${tsParam(now)}, t.last_activity_at) from tickets t where t.id = ${ticketId}
-      on conflict (staff_user_id, ticket_id) do update set read_at = excluded.read_at`,
-  );
-}

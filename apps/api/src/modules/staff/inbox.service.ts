@@ -12,13 +12,13 @@ import type { z } from 'zod';
 import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
 import { badRequest, notFound } from '../../platform/errors';
+import { markStaffRead } from '../tickets/core';
 import { deskCachesOf } from './desk-cache';
 import type { StaffPortalAccess } from './staff.access';
 import {
   countInbox,
   getStaffTicket,
   listInbox,
-  markRead,
   type InboxScope,
   type RawStaffAttachment,
   type RawStaffDetail,
@@ -141,7 +141,7 @@ export async function staffTicket(
   const found = await getStaffTicket(db, scopeOf(a), ticketExtId, now);
   if (!found) throw notFound('No such ticket in this portal', 'ticket_not_found');
   if (opts.markRead === false) return mapStaffDetail(ctx, found.item);
-  await markRead(db, a.staffUserId, found.internalId, now);
+  await markStaffRead(db, a.staffUserId, found.internalId, now);
   // Opening is a write behind a GET (staff.routes.ts clears kept answers after other methods only): the
   // agent's next inbox page must not wait for the NOTIFY of the read mark to show it read.
   deskCachesOf(ctx.database).clear();

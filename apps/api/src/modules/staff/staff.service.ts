@@ -18,7 +18,7 @@ import {
   SIGN_IN_LIMITS as LIMITS,
   unhit,
 } from '../../platform/rate-limit';
-import { ensureStaffAgent } from './desk.queries';
+import { ensureStaffAgent } from '../tickets/core';
 import { staffLinkEmail } from './staff.mail';
 import {
   agentTaken,

@@ -201,21 +201,6 @@ export async function getComment(db: Queryable, commentId: number): Promise<RawC
   return list[0];
 }
 
-/** The internal id and status of a ticket the scope reaches, locked for an update. */
-export async function findTicketForUpdate(
-  db: Queryable,
-  scope: TicketScope,
-  ticketExtId: number,
-): Promise<{ id: number; statusStepId: number; closed: boolean } | undefined> {
-  const rows = await queryRows<{ id: number; status_step_id: number; closed: boolean }>(
-    db,
-    sql`select t.id, t.status_step_id, t.closed from tickets t
-      where ${scopeWhere(scope)} and t.ext_id = ${ticketExtId} for update`,
-  );
-  const r = rows[0];
-  return r && { id: Number(r.id), statusStepId: Number(r.status_step_id), closed: r.closed === true };
-}
-
 /** The internal id of a ticket the scope reaches (no lock). */
 export async function findTicketId(
   db: Queryable,
@@ -361,48 +346,10 @@ export async function closingStepId(db: Queryable, portalId: number): Promise<nu
   return rows[0] ? Number(rows[0].id) : null;
 }
 
-/** The portal's default step if `stepId` is a closed one (task status 2), else null. */
-export async function reopeningStepId(
-  db: Queryable,
-  portalId: number,
-  stepId: number,
-): Promise<number | null> {
-  const rows = await queryRows<{ id: number }>(
-    db,
-    sql`select d.id from status_steps s join status_steps d on d.portal_id = s.portal_id and d.is_default
-      where s.id = ${stepId} and s.portal_id = ${portalId} and s.task_status = 2
-      order by d.ext_id limit 1`,
-  );
-  return rows[0] ? Number(rows[0].id) : null;
-}
-
-export async function setTicketStep(db: Queryable, ticketId: number, stepId: number): Promise<void> {
-  await db.execute(sql`update ${tickets} set status_step_id = ${stepId} where id = ${ticketId}`);
-}
-
 /** The next internal annual progressive of a portal within [yearStart, yearEnd). */
 export async function insertTicket(tx: Queryable, v: typeof tickets.$inferInsert): Promise<number> {
   const r = await tx.insert(tickets).values(v).returning({ id: tickets.id });
   return r[0]!.id;
-}
-
-/**
- * Marks uploads as attached, only those uploaded by this contact in this portal and not attached yet,
- * and answers the ones it took (the caller compares with what it asked for).
- */
-export async function claimUploads(
-  tx: Queryable,
-  p: { portalId: number; contactId: number; fileIds: number[]; now: Date },
-): Promise<{ id: number; name: string }[]> {
-  if (p.fileIds.length === 0) return [];
-  const rows = await queryRows<{ id: number; name: string }>(
-    tx,
-    sql`update files set attached_at = ${tsParam(p.now)}
-      where id = any(${intArrayParam(p.fileIds)}) and portal_id = ${p.portalId}
-        and uploaded_by_contact_id = ${p.contactId} and attached_at is null
-      returning id, name`,
-  );
-  return rows.map((r) => ({ id: Number(r.id), name: r.name }));
 }
 
 /** The portal's ticket types, by name. */

@@ -24,14 +24,21 @@ import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
 import { portalTicketNumber } from '../../platform/ticket-numbers';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
-import { contactSource, emitCommentEvent, emitRatingEvent, emitTicketEvent } from '../../platform/events';
-import { insertAttachments, insertComment, stripNul, userHtml } from '../../platform/conversation';
+import { contactSource, emitRatingEvent, emitTicketEvent } from '../../platform/events';
 import { setChangeActor } from '../../platform/ticket-changes';
 import { queueLowRatingNotices, queueStaffNotices } from '../../platform/staff-notify';
 import { kickOutbox } from '../../platform/outbox';
 import type { TenantContext } from '../../platform/tenancy';
 import {
-  claimUploads,
+  insertAttachments,
+  isBlankHtml,
+  reopenTicketIfClosed,
+  stripNul,
+  userHtml,
+  writeComment,
+} from './core';
+import { claimFiles, lockTicket, setTicketStep } from './core/write-comment.queries';
+import {
   closingStepId,
   findTicketId,
   listFollowers,
@@ -39,15 +46,12 @@ import {
   markTicketRead,
   replaceFollowers,
   upsertRating,
-  reopeningStepId,
-  findTicketForUpdate,
   getComment,
   getTicketDetail,
   insertTicket,
   listColleagues,
   listTickets,
   resolveNewTicketRefs,
-  setTicketStep,
   type RawAttachment,
   type RawComment,
   type RawTicketDetail,
@@ -243,14 +247,6 @@ export async function ticketDetail(
   return mapDetail(signerOf(ctx, t), row);
 }
 
-/** Sanitised HTML with no text and no image (the sanitiser's output is well-formed, so tags strip cleanly). */
-const isBlankHtml = (html: string) =>
-  !/<img\s[^>]*src=/i.test(html) &&
-  html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;|&#160;|\s/g, '')
-    .trim() === '';
-
 function checkAttachmentIds(ids: number[] | undefined): number[] {
   const list = ids ?? [];
   if (new Set(list).size !== list.length)
@@ -266,9 +262,9 @@ async function attach(
   ticketId: number,
   commentId: number | null,
 ): Promise<void> {
-  const taken = await claimUploads(tx, {
+  const taken = await claimFiles(tx, {
     portalId: t.portalId,
-    contactId: t.contactId,
+    owner: { contactId: t.contactId },
     fileIds: ids,
     now: ctx.clock.now(),
   });
@@ -339,57 +335,28 @@ export async function createTicket(
   return ticketDetail(ctx, t, extId);
 }
 
+/** A contact's reply from the portal (see writeComment: reopen, event, agents' e-mails). */
 export async function addComment(
   ctx: AppContext,
   t: TenantContext,
   body: NewCommentRequest,
 ): Promise<TicketComment> {
-  const message = userHtml(body.message);
-  const attachmentIds = checkAttachmentIds(body.attachments);
-  if (isBlankHtml(message) && attachmentIds.length === 0)
-    throw badRequest('A reply needs some text or a file', ticketErrorCodes.emptyComment);
-  const commentId = await ctx.database.db.transaction(async (tx) => {
-    await markActor(tx, t.userId); // a reopen by this reply is not news to its writer
-    const ticket = await findTicketForUpdate(tx, ticketScope(t), body.taskId);
-    if (!ticket) throw ticketNotFound();
-    if (await reopenTicketIfClosed(tx, t, ticket, ctx.clock.now()))
-      await emitTicketEvent(tx, ctx, 'ticket.reopened', ticket.id, contactSource(t), ticket.statusStepId);
-    const ext = await reserveExtIds(tx, t.portalId, 'comment_seq');
-    const id = await insertComment(tx, {
-      portalId: t.portalId,
-      ticketId: ticket.id,
-      extId: ext,
-      message,
-      creationDate: ctx.clock.now(),
-      senderContactId: t.contactId,
-      senderUserId: t.userId,
-    });
-    await attach(tx, ctx, t, attachmentIds, ticket.id, id);
-    await emitCommentEvent(tx, ctx, 'ticket.comment_added', id, contactSource(t));
-    await queueStaffNotices(tx, ctx, 'customer_reply', ticket.id, id, ctx.clock.now());
-    return id;
+  const written = await writeComment(ctx, {
+    portalId: t.portalId,
+    ticketExtId: body.taskId,
+    channel: 'portal',
+    author: {
+      kind: 'contact',
+      contactId: t.contactId,
+      contactExtId: t.contactExtId,
+      userId: t.userId,
+      scope: ticketScope(t),
+    },
+    message: body.message,
+    attachments: (body.attachments ?? []).map((fileId) => ({ fileId })),
   });
-  kickOutbox();
-  const row = await getComment(ctx.database.db, commentId);
+  const row = await getComment(ctx.database.db, written.id);
   return mapComment(signerOf(ctx, t), row!);
-}
-
-/**
- * A reply to a closed ticket reopens it: the ticket goes back to the portal's default step, in the
- * reply's transaction (a refused reply leaves it closed). The web app says so before the reply is sent.
- * Returns whether it reopened.
- */
-export async function reopenTicketIfClosed(
-  tx: Tx,
-  t: TenantContext,
-  ticket: { id: number; statusStepId: number },
-  now: Date,
-): Promise<boolean> {
-  const step = await reopeningStepId(tx, t.portalId, ticket.statusStepId);
-  if (step === null) return false;
-  await setChangeActor(tx, { kind: 'contact', id: t.contactId }, now);
-  await setTicketStep(tx, ticket.id, step);
-  return true;
 }
 
 /** Moves the ticket to the portal's closing step; closing a closed ticket changes nothing. */
@@ -400,7 +367,7 @@ export async function closeTicket(
 ): Promise<TicketDetail> {
   await ctx.database.db.transaction(async (tx) => {
     await markActor(tx, t.userId); // closing is not news to whoever closed
-    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
     const step = await closingStepId(tx, t.portalId);
     if (step === null)
@@ -423,10 +390,10 @@ export async function reopenTicket(
   ticketExtId: number,
 ): Promise<TicketDetail> {
   await ctx.database.db.transaction(async (tx) => {
-    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
     if (!ticket.closed) return;
-    if (!(await reopenTicketIfClosed(tx, t, ticket, ctx.clock.now())))
+    if (!(await reopenTicketIfClosed(tx, t.portalId, t.contactId, ticket, ctx.clock.now())))
       throw new AppError(409, 'no_default_step', 'The portal has no status step to reopen the ticket in');
     await emitTicketEvent(tx, ctx, 'ticket.reopened', ticket.id, contactSource(t), ticket.statusStepId);
   });
@@ -447,7 +414,7 @@ export async function rateTicket(
   const now = ctx.clock.now();
   const comment = stripNul(body.comment ?? '').trim();
   await ctx.database.db.transaction(async (tx) => {
-    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
     if (!ticket.closed)
       throw new AppError(409, ticketErrorCodes.ticketNotClosed, 'Only a closed ticket can be rated');
@@ -517,7 +484,7 @@ export async function setTicketFollowers(
   const wanted = [...new Set(webUserIds)];
   const db = ctx.database.db;
   await db.transaction(async (tx) => {
-    const ticket = await findTicketForUpdate(tx, ticketScope(t), ticketExtId);
+    const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
     const allowed = new Set((await listColleagues(tx, t.companyId, t.userId)).map((c) => c.webUserId));
     allowed.add(t.userId);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitizeHtml } from '../../platform/html';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { bearer, seedExample, tokenFor } from '../../test/seed';
-import { userHtml } from '../../platform/conversation';
+import { userHtml } from './core';
 import { XSS_CORPUS } from './xss-corpus';
 
 const FORBIDDEN_TAG =

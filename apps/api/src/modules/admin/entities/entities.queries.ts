@@ -120,7 +120,8 @@ export async function contactInUse(tx: Tx, contactId: number): Promise<string | 
   const rows = await queryRows<{ t: string }>(
     tx,
     sql`(select 'documents' as t from documents where contact_id = ${contactId}::int limit 1)
-      union all (select 'signature requests' from signature_requests where contact_id = ${contactId}::int limit 1)`,
+      union all (select 'signature requests' from signature_requests where contact_id = ${contactId}::int limit 1)
+      union all (select 'ticket comments' from ticket_comments where sender_contact_id = ${contactId}::int limit 1)`,
   );
   return rows[0]?.t;
 }

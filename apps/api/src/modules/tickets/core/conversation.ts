@@ -1,11 +1,11 @@
 /**
- * Writing to a ticket's conversation, shared by the portal's own routes (tickets) and the back office's
- * (integration): the HTML rule for what a person typed, and the comment and attachment rows.
+ * What a person typed into a ticket's conversation or description: the HTML rule, the blank rule, and
+ * the attachment rows. Comments themselves are written by `writeComment` alone (write-comment.ts).
  */
-import { ticketAttachments, ticketComments } from '../db/schema';
-import { sanitizeHtml } from './html';
-import { reserveExtIds } from './portal-sequences';
-import type { Queryable } from './sql-json';
+import { ticketAttachments } from '../../../db/schema';
+import { sanitizeHtml } from '../../../platform/html';
+import { reserveExtIds } from '../../../platform/portal-sequences';
+import type { Queryable } from '../../../platform/sql-json';
 
 /** PostgreSQL text cannot hold NUL; browsers drop it anyway. */
 export const stripNul = (s: string) => s.replaceAll('\u0000', '');
@@ -21,11 +21,15 @@ export function userHtml(raw: string): string {
   return sanitizeHtml(escaped.replace(/\r?\n/g, '<br>'));
 }
 
-export async function insertComment(tx: Queryable, v: typeof ticketComments.$inferInsert): Promise<number> {
-  const r = await tx.insert(ticketComments).values(v).returning({ id: ticketComments.id });
-  return r[0]!.id;
-}
+/** Sanitised HTML with no text and no image (the sanitiser's output is well-formed, so tags strip cleanly). */
+export const isBlankHtml = (html: string) =>
+  !/<img\s[^>]*src=/i.test(html) &&
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;|&#160;|\s/g, '')
+    .trim() === '';
 
+/** Attachment rows of a ticket (commentId null) or of one of its comments, numbered in the given order. */
 export async function insertAttachments(
   tx: Queryable,
   p: { portalId: number; ticketId: number; commentId: number | null; files: { id: number; name: string }[] },
