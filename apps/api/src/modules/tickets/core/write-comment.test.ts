@@ -378,24 +378,38 @@ describe('writeComment refuses before writing', () => {
   });
 });
 
+/** Runs `fn` while every insert into `table` fails (a trigger raising), then removes the trigger. */
+async function failingInserts(table: string, fn: () => Promise<void>): Promise<void> {
+  const db = t.ctx.database.db;
+  await db.execute(
+    sql.raw(`create function fail_insert() returns trigger language plpgsql as $$
+    begin raise exception '${table} refused'; end $$`),
+  );
+  await db.execute(
+    sql.raw(
+      `create trigger fail_insert before insert on ${table} for each row execute function fail_insert()`,
+    ),
+  );
+  try {
+    await fn();
+  } finally {
+    await db.execute(sql.raw(`drop trigger fail_insert on ${table}`));
+    await db.execute(sql`drop function fail_insert()`);
+  }
+}
+
 describe('one transaction', () => {
   it('leaves no comment, attachment, event, e-mail, agent, reopen nor claimed file when its last step fails', async () => {
     await t.ctx.database.db.execute(
       sql`update tickets set status_step_id = ${ids.closedStep}::int where id = ${ids.ticket}::int`,
     );
-    // A new staff user of the portal: their first comment would also make their agent row.
     const fileId = await uploadAs('/api/staff/portals/acme/uploads', staff.adminA, 'tardi.txt');
     const admin = await one<{ id: number }>(
       sql`select id from staff_users where email = 'boss@acme.example'`,
     );
     const author: CommentAuthor = { kind: 'staff', staffUserId: Number(admin.id), displayName: 'Boss' };
-    // The read mark is the writer's last step: make it fail, as a full disk or a lost connection would.
-    await t.ctx.database.db
-      .execute(sql`create function fail_read_mark() returns trigger language plpgsql as $$
-      begin raise exception 'read mark refused'; end $$`);
-    await t.ctx.database.db.execute(sql`create trigger fail_read_mark before insert on staff_ticket_reads
-      for each row execute function fail_read_mark()`);
-    try {
+    // The read mark is a staff comment's last step: make it fail, as a full disk or a lost connection would.
+    await failingInserts('staff_ticket_reads', async () => {
       const before = await footprint();
       expect(
         await failure(
@@ -405,7 +419,7 @@ describe('one transaction', () => {
             attachments: [{ fileId }],
           }),
         ),
-      ).toMatch(/read mark refused/);
+      ).toMatch(/staff_ticket_reads refused/);
       expect(await footprint()).toEqual(before);
       expect(before.step).toBe(ids.closedStep);
       expect(
@@ -413,25 +427,22 @@ describe('one transaction', () => {
           sql`select count(*)::int as n from files where id = ${fileId}::int and attached_at is null`,
         ),
       ).toBe(1);
-    } finally {
-      await t.ctx.database.db.execute(sql`drop trigger fail_read_mark on staff_ticket_reads`);
-      await t.ctx.database.db.execute(sql`drop function fail_read_mark()`);
-    }
+    });
     // A contact's reply fails at its last step as well (the agents' e-mail): no reopen survives it.
-    await t.ctx.database.db.execute(sql`create function fail_mail() returns trigger language plpgsql as $$
-      begin raise exception 'outbox refused'; end $$`);
-    await t.ctx.database.db.execute(sql`create trigger fail_mail before insert on outbox
-      for each row execute function fail_mail()`);
-    try {
+    await failingInserts('outbox', async () => {
       const before = await footprint();
       expect(
         await failure(writeComment(t.ctx, base({ author: contactAuthor(ids.user), channel: 'portal' }))),
       ).toMatch(/outbox refused/);
       expect(await footprint()).toEqual(before);
-    } finally {
-      await t.ctx.database.db.execute(sql`drop trigger fail_mail on outbox`);
-      await t.ctx.database.db.execute(sql`drop function fail_mail()`);
-    }
+      // And a back office's answer (its last step the customer's e-mail): the agent it made goes too.
+      const agent: CommentAuthor = { kind: 'agent', apiKeyId: ids.apiKey, agentExtId: 78, agentName: 'Mai' };
+      expect(await failure(writeComment(t.ctx, base({ author: agent, channel: 'api' })))).toMatch(
+        /outbox refused/,
+      );
+      expect(await footprint()).toEqual(before);
+      expect(await num(sql`select count(*)::int as n from agents where ext_id = 78`)).toBe(0);
+    });
   });
 });
 
