@@ -306,8 +306,9 @@ describe('search matching', () => {
     expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe(createdAt);
     const before = (await hitOf('ACME', 'ACME Rete lenta')).order;
     // A note written now (the owner's ticket 5003 has one from the start, and its hit is not dated by it).
-    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
-      select t.portal_id, t.id, 990201, '<p>solo per noi</p>', '2027-03-01T10:00:00Z', true
+    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal,
+        sender_agent_id)
+      select t.portal_id, t.id, 990201, '<p>solo per noi</p>', '2027-03-01T10:00:00Z', true, (select id from agents where portal_id = t.portal_id order by id limit 1)
       from tickets t where t.id = ${ticket}`);
     expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe(createdAt);
     expect((await hitOf('ACME', 'ACME Rete lenta')).order).toEqual(before);
@@ -316,8 +317,9 @@ describe('search matching', () => {
     const row = (list.json() as { id: number; lastActivityAt: string }[]).find((r) => r.id === 5002);
     expect(row?.lastActivityAt).toBe(createdAt);
     // A public reply dates it; the note made public does, and made internal again or deleted no longer.
-    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal)
-      select t.portal_id, t.id, 990202, '<p>risposta</p>', '2027-02-01T10:00:00Z', false
+    await db.execute(sql`insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, internal,
+        sender_agent_id)
+      select t.portal_id, t.id, 990202, '<p>risposta</p>', '2027-02-01T10:00:00Z', false, (select id from agents where portal_id = t.portal_id order by id limit 1)
       from tickets t where t.id = ${ticket}`);
     expect((await hitOf('ACME', 'ACME Rete lenta')).date).toBe('2027-02-01T10:00:00.000Z');
     expect((await hitOf('ACME', 'ACME Rete lenta')).order[0]).toBe('ACME Rete lenta');
