@@ -1,7 +1,7 @@
 // Schemas of the desk's access administration (issue 14 item 5): the portal's staff users and their
 // roles, and the portal's API keys and webhook endpoints, for a staff admin of the portal.
 import { z } from 'zod';
-import { errorSchema, isoDateTime } from './common';
+import { errorSchema, extIdSchema, isoDateTime, rowIdParam } from './common';
 import {
   apiKeyCreateSchema,
   apiKeyListSchema,
@@ -44,7 +44,7 @@ export const accessInviteSchema = z
   .object({
     email: z.string().trim().min(3).max(320),
     role: staffRoleSchema,
-    groupIds: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).max(200).default([]),
+    groupIds: z.array(extIdSchema).max(200).default([]),
   })
   .strict();
 export type AccessInvite = z.input<typeof accessInviteSchema>;
@@ -59,7 +59,7 @@ export type AccessInviteAnswer = z.infer<typeof accessInviteAnswerSchema>;
 export const accessRoleSchema = z.object({ role: staffRoleSchema }).strict();
 
 export const accessKeyParamsSchema = staffPortalParamsSchema.extend({
-  keyId: z.coerce.number().int().min(1).max(2_147_483_647),
+  keyId: rowIdParam,
 });
 
 export const accessRoutes = {

@@ -7,7 +7,15 @@
  */
 import { z } from 'zod';
 import { importIdSchema } from './admin';
-import { errorSchema, isoDateTime } from './common';
+import {
+  cursorText,
+  dateTimeInput,
+  errorSchema,
+  EXT_ID_MAX,
+  extIdParam,
+  INT4_MAX,
+  isoDateTime,
+} from './common';
 import { entityFileInputSchema, entityFileSchema, publicFileEntitySchema } from './entities';
 import { binaryAnswer, defineRoute, type Access } from './route';
 import { staffPortalParamsSchema } from './staff';
@@ -25,12 +33,6 @@ export const contentErrorCodes = {
   notSigned: 'not_signed',
 } as const;
 
-const extId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const cursorSchema = z
-  .string()
-  .regex(/^\d{1,19}$/, 'not a cursor of this list')
-  .optional();
-
 // ---- the desk's pickers and a company's documents --------------------------------------------------
 
 export const contentCompanySchema = z.object({ id: z.number().int(), companyName: z.string() });
@@ -46,7 +48,7 @@ export const contentContactSchema = z.object({
   hasPhone: z.boolean(),
 });
 export type ContentContact = z.infer<typeof contentContactSchema>;
-export const contentCompanyParamsSchema = staffPortalParamsSchema.extend({ id: extId });
+export const contentCompanyParamsSchema = staffPortalParamsSchema.extend({ id: extIdParam });
 
 export const contentKinds = ['invoice', 'estimate', 'document', 'report'] as const;
 export const contentKindSchema = z.enum(contentKinds);
@@ -56,7 +58,8 @@ export const CONTENT_PAGE_MAX = 100;
 export const PUBLIC_FILES_MAX = 500;
 export const contentListQuerySchema = z.object({
   kind: contentKindSchema,
-  cursor: cursorSchema,
+  /** An item's id (a back-office id). */
+  cursor: cursorText(BigInt(EXT_ID_MAX)).optional(),
   limit: z.coerce.number().int().min(1).max(CONTENT_PAGE_MAX).default(50),
 });
 /** One row of a company's list, whatever its kind (the entity itself: GET of its kind's route). */
@@ -100,7 +103,7 @@ export const signatureRequestCreateSchema = z.strictObject({
   /** sms_code: a code sent to the contact's phone; acceptance: a tick and the typed name. */
   method: signatureMethodSchema,
   /** In the future; null or absent: no expiry. */
-  expiresAt: z.iso.datetime({ offset: true }).nullish(),
+  expiresAt: dateTimeInput.nullish(),
 });
 export type SignatureRequestCreate = z.infer<typeof signatureRequestCreateSchema>;
 
@@ -140,9 +143,10 @@ export type SignatureRequestDetail = z.infer<typeof signatureRequestDetailSchema
 export const SIGNATURE_PAGE_MAX = 100;
 export const signatureListQuerySchema = z.object({
   status: signatureStatusSchema.optional(),
-  companyId: extId.optional(),
-  contactId: extId.optional(),
-  cursor: cursorSchema,
+  companyId: extIdParam.optional(),
+  contactId: extIdParam.optional(),
+  /** A request's row id. */
+  cursor: cursorText(BigInt(INT4_MAX)).optional(),
   limit: z.coerce.number().int().min(1).max(SIGNATURE_PAGE_MAX).default(50),
 });
 export type SignatureListQuery = z.input<typeof signatureListQuerySchema>;

@@ -4,7 +4,7 @@
  * changes themselves (create, edit, invite, deactivate…) are the single-entity routes of entities.ts.
  */
 import { z } from 'zod';
-import { errorSchema, isoDateTime } from './common';
+import { errorSchema, extIdParam, isoDateTime } from './common';
 import { permissionShape } from './permissions';
 import { defineRoute } from './route';
 import { staffPortalParamsSchema } from './staff';
@@ -23,8 +23,6 @@ export const PEOPLE_PAGE_MAX = 100;
 export const VIEW_AS_TTL_MIN = 15;
 /** The one-time code that opens it must be exchanged within (seconds). */
 export const VIEW_AS_CODE_TTL_S = 60;
-
-const extIdParam = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const peopleListQuerySchema = z.object({
   /** Part of a name or e-mail; digits also find the back office's id. */

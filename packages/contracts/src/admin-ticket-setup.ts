@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { importGroupSchema, importStatusStepSchema, importTicketTypeSchema } from './admin';
-import { errorSchema } from './common';
+import { errorSchema, extIdParam, rowIdSchema } from './common';
 import { defineRoute } from './route';
 import { staffPortalParamsSchema } from './staff';
 
@@ -55,7 +55,7 @@ export const assigneeGroupSchema = z.object({ id: z.number().int(), name: z.stri
 /** The staff members of a group, by staff user id (the `id` of `GET …/admin/staff`). */
 export const groupMembersInputSchema = z
   .object({
-    staffIds: z.array(z.number().int().min(1).max(2_147_483_647)).max(500),
+    staffIds: z.array(rowIdSchema).max(500),
   })
   .strict();
 export type GroupMembersInput = z.infer<typeof groupMembersInputSchema>;
@@ -66,7 +66,7 @@ export const groupMembersSchema = assigneeGroupSchema.extend({
 export type GroupMembers = z.infer<typeof groupMembersSchema>;
 
 const root = '/api/staff/portals/:company/admin/ticket-setup';
-const one = staffPortalParamsSchema.extend({ id: z.coerce.number().int().min(0).max(2_147_483_647) });
+const one = staffPortalParamsSchema.extend({ id: extIdParam });
 const access = { guard: 'staff', role: 'admin' } as const;
 const tags = ['staff: admin'] as const;
 

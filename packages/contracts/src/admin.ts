@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { permissionShape } from './permissions';
 import { APPOINTMENT_DURATION_STEP, APPOINTMENT_MAX_DURATION_MINUTES } from './appointments';
 import { portalLanguageSchema } from './portals';
-import { errorSchema } from './common';
+import { dateInput, errorSchema, extIdSchema, isBoundedDate } from './common';
 import { defineRoute } from './route';
 
 /**
@@ -17,7 +17,7 @@ function strict<S extends z.ZodRawShape>(shape: S) {
 }
 
 /** Back-office ids (`extId` on our side): unique per portal, never our internal ids. */
-export const importIdSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const importIdSchema = extIdSchema;
 const refId = importIdSchema.nullish();
 const name = z.string().trim().min(1).max(500);
 const text = (max: number) => z.string().max(max);
@@ -27,23 +27,12 @@ const money = z.number().min(-999_999_999_999).max(999_999_999_999);
 const amount = z.number().min(-9_999_999_999).max(9_999_999_999);
 const int32 = z.number().int().min(-2_147_483_648).max(2_147_483_647);
 
-const DATE_RE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** A day (`2026-10-01`: midnight in the portal's time zone) or a date-time (`2026-10-01T09:30:00Z`). */
-export function isImportDate(value: string): boolean {
-  const m = DATE_RE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  if (d > daysInMonth) return false;
-  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
-  return true;
-}
-export const importDateSchema = z
-  .string()
-  .refine(isImportDate, 'expected an ISO 8601 date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:mm:ssZ)');
+/**
+ * A day (`2026-10-01`: midnight in the portal's time zone) or a date-time (`2026-10-01T09:30:00Z`), of
+ * the years the columns and their conversions hold (common.ts).
+ */
+export const isImportDate = (value: string): boolean => isBoundedDate(value);
+export const importDateSchema = dateInput;
 
 /** Colours end up in style attributes and CSS: only plain colour syntax, nothing that could break out. */
 const CSS_COLOR_RE = /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\(\s*[-\d.%,\s/deg]+\)|[a-zA-Z]{3,30})$/;

@@ -81,7 +81,8 @@ export const decimalDigits = (max: bigint) =>
     .string()
     .regex(/^(0|[1-9][0-9]*)$/, 'expected decimal digits without leading zeros')
     .max(String(max).length)
-    .refine((s) => BigInt(s) <= max, `must be at most ${max}`);
+    // The refinement runs after a failed pattern too: BigInt must only see digits.
+    .refine((s) => /^[0-9]+$/.test(s) && BigInt(s) <= max, `must be at most ${max}`);
 /** A keyset cursor over a column of `max` (`INT4_MAX` for row ids, `INT8_MAX` for bigint ids). */
 export const cursorText = (max: bigint) =>
   bounded(decimalDigits(max).describe('The `nextCursor` of the previous page'), { kind: 'decimal', max });
@@ -135,6 +136,20 @@ export const dateTimeInput = bounded(
   z.iso
     .datetime({ offset: true })
     .refine((v) => isBoundedDate(v), `expected a date-time of the years ${MIN_DATE_YEAR}–${MAX_DATE_YEAR}`),
+  { kind: 'dateTime' },
+);
+
+/**
+ * A day (`2026-10-01`: midnight in the portal's time zone) or a date-time (`2026-10-01T09:30:00Z`; without
+ * an offset, the portal's local time), years 1000 … 9999: the import's and the entity routes' dates.
+ */
+export const dateInput = bounded(
+  z
+    .string()
+    .refine(
+      (v) => isBoundedDate(v),
+      `expected an ISO 8601 date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:mm:ssZ) of the years ${MIN_DATE_YEAR}–${MAX_DATE_YEAR}`,
+    ),
   { kind: 'dateTime' },
 );
 

@@ -22,7 +22,7 @@ import {
   importWikiPropertySchema,
   weeklyHoursSchema,
 } from './admin';
-import { errorSchema, isoDateTime } from './common';
+import { errorSchema, extIdParam, isoDateTime, rowIdParam } from './common';
 import { entityFileInputSchema } from './entity-files';
 import { defineRoute } from './route';
 import { staffPortalParamsSchema } from './staff';
@@ -285,16 +285,15 @@ export type TagCreate = z.infer<typeof tagCreateSchema>;
 export type TagUpdate = z.infer<typeof tagUpdateSchema>;
 export type TagEntity = z.infer<typeof tagEntitySchema>;
 
-const bigId = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const catalogParams = {
-  tag: z.object({ tagid: bigId }),
-  activityContract: z.object({ contractid: bigId }),
-  serviceContract: z.object({ servicecontractid: bigId }),
-  subscription: z.object({ subscriptionid: bigId }),
+  tag: z.object({ tagid: extIdParam }),
+  activityContract: z.object({ contractid: extIdParam }),
+  serviceContract: z.object({ servicecontractid: extIdParam }),
+  subscription: z.object({ subscriptionid: extIdParam }),
   appointmentLink: z.object({ eventkey: importAppointmentLinkSchema.shape.eventKey }),
   taskLink: z.object({ eventkey: importTaskLinkSchema.shape.eventKey }),
-  wikiFolder: z.object({ folderid: bigId }),
-  wikiElement: z.object({ elementid: bigId }),
+  wikiFolder: z.object({ folderid: extIdParam }),
+  wikiElement: z.object({ elementid: extIdParam }),
 };
 
 // ---- the staff admin's lists ---------------------------------------------------------------------
@@ -302,7 +301,7 @@ export const catalogParams = {
 export const CATALOG_LIST_MAX = 500;
 
 export const companyListQuerySchema = z.object({
-  companyId: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  companyId: extIdParam,
 });
 
 /** A booking of an appointment link as the staff desk sees it. */
@@ -334,7 +333,7 @@ export const bookingsQuerySchema = z.object({
 export type BookingsQuery = z.input<typeof bookingsQuerySchema>;
 
 export const bookingParamsSchema = staffPortalParamsSchema.extend({
-  bookingid: z.coerce.number().int().min(1).max(2_147_483_647),
+  bookingid: rowIdParam,
 });
 
 const staffAdmin = { guard: 'staff', role: 'admin' } as const;

@@ -23,7 +23,15 @@ import {
   importTicketSchema,
   importUserSchema,
 } from './admin';
-import { errorSchema, isoDateTime } from './common';
+import {
+  cursorText,
+  dateTimeInput,
+  errorSchema,
+  EXT_ID_MAX,
+  extIdParam,
+  isoDateTime,
+  rowIdParam,
+} from './common';
 import {
   activityContractCreateSchema,
   activityContractEntitySchema,
@@ -327,19 +335,16 @@ export type AuditActorType = (typeof auditActorTypes)[number];
 export const auditQuerySchema = z.object({
   actorType: z.enum(auditActorTypes).optional(),
   /** The staff user (id of `GET /api/staff/me`) or the API key (id of the key list). */
-  staffUserId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
-  apiKeyId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  staffUserId: rowIdParam.optional(),
+  apiKeyId: rowIdParam.optional(),
   entity: entityKindSchema.optional(),
   entityId: z.string().trim().min(1).max(100).optional(),
   action: entityActionSchema.optional(),
   /** ISO date-times, `from` included, `to` excluded. */
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: dateTimeInput.optional(),
+  to: dateTimeInput.optional(),
   /** The `nextCursor` of the previous page. */
-  cursor: z
-    .string()
-    .regex(/^\d{1,19}$/, 'not a cursor of this list')
-    .optional(),
+  cursor: cursorText(BigInt(EXT_ID_MAX)).optional(),
   limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(50),
 });
 export type AuditQuery = z.input<typeof auditQuerySchema>;
@@ -371,21 +376,21 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 
 // ---- routes (see route.ts) -----------------------------------------------------------------------
 
-const companyParam = z.object({ id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
-const contactParam = z.object({ contactid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
-const invoiceParam = z.object({ invoiceid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const companyParam = z.object({ id: extIdParam });
+const contactParam = z.object({ contactid: extIdParam });
+const invoiceParam = z.object({ invoiceid: extIdParam });
 const estimateParam = z.object({
-  estimateid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  estimateid: extIdParam,
 });
 const documentParam = z.object({
-  documentid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  documentid: extIdParam,
 });
-const reportParam = z.object({ reportid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const reportParam = z.object({ reportid: extIdParam });
 const publicFileParam = z.object({
-  publicfileid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  publicfileid: extIdParam,
 });
 const userParam = z.object({ username: z.string().trim().min(1).max(200) });
-const ticketParam = z.object({ ticketid: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const ticketParam = z.object({ ticketid: extIdParam });
 
 const changeErrors = { 404: errorSchema, 409: errorSchema, 422: errorSchema };
 

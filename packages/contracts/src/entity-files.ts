@@ -3,6 +3,7 @@
  * and as a change gives it (inline bytes as the import does, or an earlier upload of the caller).
  */
 import { z } from 'zod';
+import { rowIdSchema } from './common';
 import { fileRefSchema } from './admin';
 
 /** A file of an entity as the API shows it (its bytes: `GET /api/integration/v1/files/:id`). */
@@ -18,7 +19,7 @@ export const entityFileSchema = z.object({
  * (`POST /api/integration/v1/files`) on the key routes. The change attaches it (once); an upload
  * never attached still expires after 24 hours. Anything else is 422 `upload_not_found`.
  */
-export const uploadedFileRefSchema = z.strictObject({ uploadId: z.number().int().min(1).max(2_147_483_647) });
+export const uploadedFileRefSchema = z.strictObject({ uploadId: rowIdSchema });
 /**
  * The file of an entity: inline as the import does (`{name, contentType, base64}`, at most
  * MAX_UPLOAD_MB decoded, 413 otherwise) or `{uploadId}` of an earlier upload (large files, progress).

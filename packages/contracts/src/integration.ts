@@ -4,7 +4,18 @@
  * docs/integration.md for the rules behind these shapes.
  */
 import { z } from 'zod';
-import { errorSchema, isoDateTime } from './common';
+import {
+  dateInput,
+  decimalDigits,
+  errorSchema,
+  extIdParam,
+  extIdSchema,
+  INT8_MAX,
+  isoDateTime,
+  rowIdParam,
+  rowIdSchema,
+  XID8_MAX,
+} from './common';
 import { binaryAnswer, defineRoute, type Access } from './route';
 
 export const apiKeyScopes = ['read', 'write', 'events'] as const;
@@ -153,7 +164,7 @@ export const apiKeyRotateSchema = z
   .strict();
 
 export const portalParamSchema = z.object({ portal: z.string().min(1).max(100) });
-export const portalKeyParamSchema = portalParamSchema.extend({ keyId: z.coerce.number().int().positive() });
+export const portalKeyParamSchema = portalParamSchema.extend({ keyId: rowIdParam });
 
 // ---- events --------------------------------------------------------------------------------------
 
@@ -183,12 +194,26 @@ export const eventSchema = z.object({
 });
 export type PortalEvent = z.infer<typeof eventSchema>;
 
+/**
+ * A feed cursor, `<xid>-<id>`: the transaction id (an xid8) and the event id (a bigint) of the last
+ * event read, each decimal without leading zeros (PostgreSQL reads `0…` of an xid8 as octal) and
+ * within its column.
+ */
+export const feedCursorSchema = z
+  .string()
+  .max(String(XID8_MAX).length + 1 + String(INT8_MAX).length)
+  .refine((v) => {
+    const [xid, id, more] = v.split('-');
+    return (
+      more === undefined &&
+      decimalDigits(XID8_MAX).safeParse(xid).success &&
+      decimalDigits(INT8_MAX).safeParse(id).success
+    );
+  }, 'not a cursor of this feed');
+
 export const eventFeedQuerySchema = z.object({
   /** The `next` of the previous page; absent: from the oldest event kept. */
-  after: z
-    .string()
-    .regex(/^\d{1,20}-\d{1,20}$/, 'not a cursor of this feed')
-    .optional(),
+  after: feedCursorSchema.optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   /** Long-poll: when nothing is there, wait up to this many seconds for an event. */
   wait: z.coerce.number().int().min(0).max(60).default(0),
@@ -266,7 +291,7 @@ export const webhookRotateSchema = z
   .strict();
 export type WebhookRotate = z.input<typeof webhookRotateSchema>;
 
-export const webhookEndpointParamSchema = z.object({ endpointId: z.coerce.number().int().positive() });
+export const webhookEndpointParamSchema = z.object({ endpointId: rowIdParam });
 
 export const webhookAttemptSchema = z.object({
   eventId: z.string(),
@@ -285,21 +310,18 @@ export const webhookAttemptListSchema = z.object({
 export const webhookReplaySchema = z
   .object({
     /** A feed cursor: events after it are sent again (absent: every event kept). */
-    after: z
-      .string()
-      .regex(/^\d{1,20}-\d{1,20}$/, 'not a cursor of this feed')
-      .optional(),
+    after: feedCursorSchema.optional(),
   })
   .strict();
 export const webhookReplayAnswerSchema = z.object({ queued: z.number().int() });
 
 // ---- agent comments and files --------------------------------------------------------------------
 
-export const integrationTicketParamSchema = z.object({ ticketid: z.coerce.number().int().positive() });
-export const integrationFileParamSchema = z.object({ id: z.coerce.number().int().positive() });
+export const integrationTicketParamSchema = z.object({ ticketid: extIdParam });
+export const integrationFileParamSchema = z.object({ id: rowIdParam });
 
 export const agentCommentAttachmentSchema = z.union([
-  z.object({ fileId: z.number().int().positive(), name: z.string().min(1).max(200).optional() }).strict(),
+  z.object({ fileId: rowIdSchema, name: z.string().min(1).max(200).optional() }).strict(),
   z
     .object({
       name: z.string().min(1).max(200),
@@ -312,13 +334,13 @@ export const agentCommentAttachmentSchema = z.union([
 export const agentCommentCreateSchema = z
   .object({
     /** The back office's id for the comment; absent: the portal numbers it. */
-    id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    id: extIdSchema.optional(),
     message: z.string().min(1).max(1_000_000),
     /** The agent answering (id of the import's `agents`). */
-    senderAgentId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    senderAgentId: extIdSchema,
     /** Creates the agent with this name when the portal does not know `senderAgentId` yet. */
     agentName: z.string().trim().min(1).max(200).optional(),
-    creationDate: isoDateTime.optional(),
+    creationDate: dateInput.optional(),
     attachments: z.array(agentCommentAttachmentSchema).max(20).default([]),
   })
   .strict();

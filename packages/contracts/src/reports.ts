@@ -1,6 +1,6 @@
 // Schemas of the reports area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
-import { dayOrMinuteString, dayString, isoDateTime } from './common';
+import { dayOrMinuteString, dayString, extIdParam, isoDateTime } from './common';
 import { tenantParams } from './common';
 import { defineRoute } from './route';
 
@@ -8,7 +8,7 @@ import { defineRoute } from './route';
 export const activityReportsQuerySchema = z.object({
   from: dayString.optional(),
   to: dayOrMinuteString.optional(),
-  wikiFilter: z.coerce.number().int().safe().optional(),
+  wikiFilter: extIdParam.optional(),
 });
 export type ActivityReportsQuery = z.infer<typeof activityReportsQuerySchema>;
 

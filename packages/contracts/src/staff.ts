@@ -3,7 +3,15 @@
 // contact route), and a staff user sees only the portals they belong to.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, sessionAnswerSchema } from './auth';
-import { errorSchema, isoDateTime, rowIdSchema, uploadResultSchema } from './common';
+import {
+  errorSchema,
+  extIdParam,
+  extIdSchema,
+  isoDateTime,
+  rowIdParam,
+  rowIdSchema,
+  uploadResultSchema,
+} from './common';
 import { defineRoute } from './route';
 import { inboxViews } from './staff-views';
 import { MAX_ATTACHMENTS, TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX, attachmentSchema } from './tickets';
@@ -87,8 +95,6 @@ export const INBOX_PAGE_MAX = 100;
 
 export const inboxRatingFilterSchema = z.enum(['any', 'low']);
 
-const extIdParam = z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-
 /**
  * `GET /api/staff/portals/{company}/tickets`: one page of a view, newest activity first. Every filter
  * is optional and ANDed; ids are the back office's. `cursor` is the `nextCursor` of the previous page.
@@ -101,7 +107,7 @@ export const inboxQuerySchema = z.object({
   step: extIdParam.optional(),
   group: extIdParam.optional(),
   /** An agent id; `0` means unassigned. */
-  assignee: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  assignee: extIdParam.optional(),
   /**
    * Rated tickets only: `any` rating, or `low`: at or below the portal's low-rating threshold
    * (`lowRatingThreshold` of the options).
@@ -151,7 +157,7 @@ export type InboxAnswer = z.infer<typeof inboxAnswerSchema>;
 
 export const staffTicketParamsSchema = z.object({
   company: z.string().min(1).max(40),
-  ticketid: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  ticketid: extIdParam,
 });
 
 export const staffCommentSchema = z.object({
@@ -291,10 +297,10 @@ export const NEXT_ACTIVITY_MAX = 1000;
  */
 export const staffTicketUpdateSchema = z
   .object({
-    stepId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-    typeId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-    assigneeId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
-    groupId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+    stepId: extIdSchema.optional(),
+    typeId: extIdSchema.optional(),
+    assigneeId: extIdSchema.nullable().optional(),
+    groupId: extIdSchema.nullable().optional(),
     nextPlannedActivityInfo: z.string().max(NEXT_ACTIVITY_MAX).nullable().optional(),
   })
   .strict();
@@ -336,7 +342,7 @@ export type StaffOptions = z.infer<typeof staffOptionsSchema>;
 
 export const staffMemberParamsSchema = z.object({
   company: z.string().min(1).max(40),
-  staffid: z.coerce.number().int().min(1).max(2_147_483_647),
+  staffid: rowIdParam,
 });
 
 export const staffMemberSchema = z.object({
@@ -355,7 +361,7 @@ export const staffMemberListSchema = z.array(staffMemberSchema);
 
 /** `PUT …/staff/{staffid}/groups`: the member's groups, replaced by this list (back office ids). */
 export const staffGroupsRequestSchema = z.object({
-  groupIds: z.array(z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).max(200),
+  groupIds: z.array(extIdSchema).max(200),
 });
 
 // --- Preferences and notifications ---

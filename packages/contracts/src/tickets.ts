@@ -4,6 +4,8 @@ import {
   dayOrMinuteString,
   dayString,
   errorSchema,
+  extIdParam,
+  extIdSchema,
   isoDateTime,
   rowIdSchema,
   tenantParams,
@@ -50,7 +52,7 @@ export const TICKET_DESCRIPTION_MAX = 500_000;
 export const TICKET_BODY_LIMIT = TICKET_DESCRIPTION_MAX * 6 + 64 * 1024;
 
 /** `{company}/{contactid}/tickets/{ticketid}` params; `ticketid` is the back office's ticket id. */
-export const ticketParamsSchema = tenantParams.extend({ ticketid: z.coerce.number().int().safe() });
+export const ticketParamsSchema = tenantParams.extend({ ticketid: extIdParam });
 
 /**
  * `GET …/tickets` query. `from` is a day (start of it), `to` a day (end of it) or `YYYY-MM-DD HH:mm`,
@@ -59,7 +61,7 @@ export const ticketParamsSchema = tenantParams.extend({ ticketid: z.coerce.numbe
 export const ticketListQuerySchema = z.object({
   from: dayString.optional(),
   to: dayOrMinuteString.optional(),
-  wikiFilter: z.coerce.number().int().safe().optional(),
+  wikiFilter: extIdParam.optional(),
 });
 export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
 
@@ -236,7 +238,7 @@ export const newTicketRequestSchema = z.object({
     .nullable()
     .refine((v) => v !== null, { message: REQUIRED_FIELDS_MESSAGE, params: { code: 'required_fields' } }),
   description: z.string().max(TICKET_DESCRIPTION_MAX),
-  wikiElementId: z.number().int().safe().nullable().optional(),
+  wikiElementId: extIdSchema.nullable().optional(),
   attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).optional(),
 });
 export type NewTicketRequest = z.infer<typeof newTicketRequestSchema>;
@@ -247,7 +249,7 @@ export type NewTicketRequest = z.infer<typeof newTicketRequestSchema>;
  * by e-mail are sent by the back office, never relayed by the portal.
  */
 export const newCommentRequestSchema = z.object({
-  taskId: z.number().int().safe(),
+  taskId: extIdSchema,
   message: z.string().max(TICKET_DESCRIPTION_MAX),
   commentType: z.literal(0).optional(),
   ticketEmailReply_Recipient: z.string().max(320).nullable().optional(),
@@ -267,7 +269,7 @@ export const colleagueSchema = z.object({
 });
 export type Colleague = z.infer<typeof colleagueSchema>;
 export const colleagueListSchema = z.array(colleagueSchema);
-export const colleaguesParamsSchema = z.object({ contactid: z.coerce.number().int().safe() });
+export const colleaguesParamsSchema = z.object({ contactid: extIdParam });
 /**
  * `company` is needed only when the user holds that contact id in more than one portal
  * (400 `company_required` otherwise); the web app always sends it.

@@ -3,6 +3,7 @@
  * `from` is the start of a day; `to` is the end of a day, or of the given minute. Both are returned as
  * half-open bounds: `from <= x < toExclusive`.
  */
+import { MAX_FILTER_YEAR, MIN_FILTER_YEAR } from '@sportello/contracts';
 import { badRequest } from './errors';
 import { addDays, wallToInstant } from './time-zone';
 
@@ -10,13 +11,6 @@ export interface DateRange {
   from: Date | null;
   toExclusive: Date | null;
 }
-
-/**
- * Filters outside these years name no data of ours, and far from today the time-zone arithmetic
- * breaks (year 0100 came out as an invalid instant, 9999-12-31 ends in year 10000).
- */
-export const MIN_YEAR = 1900;
-export const MAX_YEAR = 2199;
 
 const PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
@@ -29,8 +23,12 @@ function parse(value: string, field: string, tz: string): { start: Date; end: Da
     probe.getUTCFullYear() === y && probe.getUTCMonth() === mo! - 1 && probe.getUTCDate() === d;
   const validTime = (h ?? 0) <= 23 && (mi ?? 0) <= 59 && (s ?? 0) <= 59;
   if (!validDay || !validTime) throw badRequest(`${field}: ${value} is not a real date`, 'invalid_date');
-  if (y! < MIN_YEAR || y! > MAX_YEAR)
-    throw badRequest(`${field}: ${value} is outside the years ${MIN_YEAR}–${MAX_YEAR}`, 'invalid_date');
+  // Far from today the time-zone arithmetic breaks (year 0100 came out as an invalid instant).
+  if (y! < MIN_FILTER_YEAR || y! > MAX_FILTER_YEAR)
+    throw badRequest(
+      `${field}: ${value} is outside the years ${MIN_FILTER_YEAR}–${MAX_FILTER_YEAR}`,
+      'invalid_date',
+    );
   const day = `${m[1]}-${m[2]}-${m[3]}`;
   const hms = [h ?? 0, mi ?? 0, s ?? 0].map((x) => String(x).padStart(2, '0')).join(':');
   const start = wallToInstant(day, hms, tz);
