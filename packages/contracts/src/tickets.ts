@@ -231,10 +231,7 @@ export const newTicketRequestSchema = z.object({
       params: { code: 'required_fields' },
     }),
   /** null is accepted by the shape (the form sends it when nothing is chosen) and refused as required. */
-  taskTypeId: z
-    .number()
-    .int()
-    .safe()
+  taskTypeId: extIdSchema
     .nullable()
     .refine((v) => v !== null, { message: REQUIRED_FIELDS_MESSAGE, params: { code: 'required_fields' } }),
   description: z.string().max(TICKET_DESCRIPTION_MAX),
