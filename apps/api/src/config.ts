@@ -64,6 +64,11 @@ const schema = z.object({
    * with the requests before it) is refused (503, Retry-After) before it starts; each turn of the loop
    * starts requests for a quarter of it (platform/load-shedding.ts).
    */
+  /**
+   * Uploads received at once (each holds a socket and a temp file until answered); past it a new one is
+   * answered 503 with Retry-After before its body is read (platform/upload-limits.ts).
+   */
+  MAX_UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(100),
   PGLITE_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** Where the built SPA lives; tests and API-only deployments may point it elsewhere. */
   WEB_DIST: z.string().optional(),

@@ -3,6 +3,7 @@ import type { App, AppContext } from './platform/context';
 import { collectUploadRoutes, registerUploadRoutes, route } from './platform/route';
 import { installAccessControl, registeredRoutes } from './platform/access';
 import { finishOpenApi } from './platform/openapi';
+import { installUploadLimits } from './platform/upload-limits';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerFileRoutes } from './modules/files/files.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
@@ -57,7 +58,9 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
     return docs;
   });
   // Last, in a scope of their own with the multipart parser (why: route.ts).
-  await registerUploadRoutes(app, {
-    limits: { fileSize: ctx.config.MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 10 },
-  });
+  await registerUploadRoutes(
+    app,
+    { limits: { fileSize: ctx.config.MAX_UPLOAD_MB * 1024 * 1024, files: 1, fields: 10 } },
+    (scope) => installUploadLimits(scope, ctx),
+  );
 }

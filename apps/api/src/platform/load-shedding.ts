@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from './context';
 import { unavailable } from './errors';
 
@@ -23,20 +24,66 @@ const busy = () =>
  * for the next turn, so the loop keeps reading sockets, accepting connections and running timers. A
  * request is refused with 503 and Retry-After, before it has done any work (nothing half done):
  *
- * - by time (PGLITE_MAX_WAIT_MS): when its turn comes after waiting longer than the bound, so an
- *   admitted request starts within the bound, and a refusal comes within it too;
+ * - by time: when its turn comes after waiting longer than its budget, PGLITE_MAX_WAIT_MS plus the
+ *   server's usual time per request for each request ahead of it when it arrived. A short queue on a
+ *   slow machine is waited out (a lone user's page fires ten requests at once: a fixed 250 ms refused
+ *   some of them); a long one is refused while its requests are still fresh;
  * - by count (PGLITE_QUEUE_LIMIT): at once, with that many API requests waiting or in progress, which
  *   bounds the memory they hold.
+ *
+ * An upload is counted for its database work only, not while its body streams (pauseForBody).
  *
  * `/api/health` never waits and is never refused: a busy server is not a dead one. PostgreSQL runs
  * outside the process: there the loop stays free while statements run, and requests wait in the
  * pool's queue, not here.
  */
+/** How the shedding treats one request: counted from its headers, paused while its body streams. */
+interface Admission {
+  counted: boolean;
+  /** Stops counting it (its body is streaming). */
+  pause(): void;
+  /** Starts the request again after its body (uploads): resolves on its turn, throws 503 past the bounds. */
+  resume(): Promise<void>;
+}
+
+const admissions = new WeakMap<IncomingMessage, Admission>();
+
+/**
+ * An upload's body arrives at the client's pace and costs the database nothing: stop counting the
+ * request while it is read (call before reading), so 32 slow uploads no longer refuse everybody else.
+ */
+export function pauseForBody(req: FastifyRequest): void {
+  const a = admissions.get(req.raw);
+  if (a?.counted) a.pause();
+}
+
+/** Counts the request again, for its database work after the body: waits its turn like a new one. */
+export async function resumeAfterBody(req: FastifyRequest): Promise<void> {
+  const a = admissions.get(req.raw);
+  if (a && !a.counted) await a.resume();
+}
+
 export function installLoadShedding(app: App, ctx: AppContext): void {
   if (ctx.database.kind !== 'pglite') return;
   const { PGLITE_QUEUE_LIMIT: limit, PGLITE_MAX_WAIT_MS: maxWaitMs } = ctx.config;
   const sliceMs = maxWaitMs / 4;
   let inProgress = 0;
+
+  // How long the server takes per request when busy: the time between two answers while requests were
+  // in progress all along (a moving average). A request may wait the bound plus this for each request
+  // ahead of it: a queue that drains at the usual pace is waited out, not refused.
+  let drainMs = sliceMs;
+  let busyMark = 0;
+  const count = () => {
+    if (inProgress++ === 0) busyMark = performance.now();
+  };
+  const done = () => {
+    inProgress--;
+    const now = performance.now();
+    const gap = Math.min(maxWaitMs, now - busyMark);
+    drainMs += (gap - drainMs) / 4;
+    busyMark = now;
+  };
 
   // When the current turn began starting requests: set by a marker that runs first in each turn that
   // has requests to start (immediates run in the order they were set; those set during a turn's
@@ -56,20 +103,43 @@ export function installLoadShedding(app: App, ctx: AppContext): void {
     setImmediate(f);
   };
 
-  function tryStart(readAt: number, reply: FastifyReply, start: (err?: Error) => void): void {
+  /** `ahead`: requests in progress when it arrived; the budget follows the pace measured meanwhile. */
+  function tryStart(readAt: number, ahead: number, gone: () => boolean, start: (err?: Error) => void): void {
     const now = performance.now();
-    if (now - readAt > maxWaitMs || reply.raw.destroyed) start(busy());
-    else if (now - turnStartedAt > sliceMs) soon(() => tryStart(readAt, reply, start));
+    if (now - readAt > maxWaitMs + ahead * drainMs || gone()) start(busy());
+    else if (now - turnStartedAt > sliceMs) soon(() => tryStart(readAt, ahead, gone, start));
     else start();
   }
 
-  app.addHook('onRequest', (req, reply, done) => {
-    if (!isApi(req.url)) return done();
-    if (inProgress >= limit) return done(busy());
-    inProgress++;
-    // 'close' comes once, whether the answer was sent or the client went away.
-    reply.raw.once('close', () => inProgress--);
+  /** Counts a request and calls `start` on its turn (with 503 past the bounds). */
+  function admit(gone: () => boolean, a: Admission, start: (err?: Error) => void): void {
+    if (inProgress >= limit) return start(busy());
     const readAt = performance.now();
-    soon(() => tryStart(readAt, reply, done));
+    const ahead = inProgress;
+    count();
+    a.counted = true;
+    soon(() => tryStart(readAt, ahead, gone, start));
+  }
+
+  app.addHook('onRequest', (req, reply, next) => {
+    if (!isApi(req.url)) return next();
+    // The client went away: its answer's socket is gone (the request ends once its body is read).
+    const gone = () => reply.raw.destroyed;
+    const a: Admission = {
+      counted: false,
+      pause: () => {
+        a.counted = false;
+        inProgress--;
+      },
+      resume: () =>
+        new Promise<void>((resolve, reject) => admit(gone, a, (err) => (err ? reject(err) : resolve()))),
+    };
+    admissions.set(req.raw, a);
+    // 'close' comes once, whether the answer was sent or the client went away.
+    reply.raw.once('close', () => {
+      if (a.counted) done();
+      a.counted = false;
+    });
+    admit(gone, a, next);
   });
 }

@@ -163,11 +163,16 @@ export function collectUploadRoutes(app: App): void {
   pendingUploads.set(app, []);
 }
 
-/** Registers the upload routes kept since collectUploadRoutes, with the multipart parser. */
-export async function registerUploadRoutes(app: App, options: FastifyMultipartOptions): Promise<void> {
+/** Registers the upload routes kept since collectUploadRoutes, with the multipart parser and `hooks`. */
+export async function registerUploadRoutes(
+  app: App,
+  options: FastifyMultipartOptions,
+  hooks: (scope: App) => void = () => {},
+): Promise<void> {
   const routes = pendingUploads.get(app) ?? [];
   pendingUploads.delete(app);
   await app.register(async (scope: App) => {
+    hooks(scope);
     await scope.register(multipart, options);
     for (const add of routes) add(scope);
   });

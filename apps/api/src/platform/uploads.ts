@@ -12,6 +12,7 @@ import { files } from '../db/schema';
 import type { AppContext } from './context';
 import { AppError, badRequest } from './errors';
 import { cleanFileName, PENDING_UPLOADS, type StagedBlob } from './files';
+import { pauseForBody, resumeAfterBody } from './load-shedding';
 import type { TenantContext } from './tenancy';
 
 export { cleanFileName };
@@ -182,9 +183,18 @@ export async function receiveUpload<R>(
       'Send the file as multipart/form-data, field "file"',
       uploadErrorCodes.multipartRequired,
     );
+  // The body arrives at the client's pace and costs the database nothing: the embedded database's
+  // load shedding counts the request again for its transaction only.
+  pauseForBody(req);
   const { blob, filename, mimetype } = await stagePart(req, ctx);
   const name = cleanFileName(filename);
   const contentType = cleanType(mimetype);
+  try {
+    await resumeAfterBody(req);
+  } catch (e) {
+    ctx.fileStore.discard(blob);
+    throw e;
+  }
   const now = ctx.clock.now();
   try {
     return await ctx.database.db.transaction(async (tx) => {
