@@ -30,11 +30,15 @@ export const accessMemberSchema = z.object({
   email: z.string(),
   displayName: z.string(),
   role: staffRoleSchema,
-  /** invited: no password yet; disabled: may not sign in anywhere. */
-  status: z.enum(['invited', 'active', 'disabled']),
+  /**
+   * invited: has not used this portal's desk yet (whether the address signs in elsewhere is not told);
+   * active: has.
+   */
+  status: z.enum(['invited', 'active']),
   /** The assignee groups (back-office ids) the member works in. */
   groupIds: z.array(z.number().int()),
   memberSince: isoDateTime,
+  /** The member's last use of this portal's desk (within 5 minutes), never a sign-in elsewhere. */
   lastSignInAt: isoDateTime.nullable(),
 });
 export type AccessMember = z.infer<typeof accessMemberSchema>;
@@ -49,11 +53,11 @@ export const accessInviteSchema = z
   .strict();
 export type AccessInvite = z.input<typeof accessInviteSchema>;
 
-export const accessInviteAnswerSchema = z.object({
-  member: accessMemberSchema,
-  /** The person already signed in elsewhere: added to this portal and told so, no password link. */
-  alreadyActive: z.boolean(),
-});
+/**
+ * The same whether or not the address already signs in elsewhere (the person is then added and told so
+ * by e-mail, with no password link): another portal's staff is not this portal's to learn of.
+ */
+export const accessInviteAnswerSchema = z.object({ member: accessMemberSchema });
 export type AccessInviteAnswer = z.infer<typeof accessInviteAnswerSchema>;
 
 export const accessRoleSchema = z.object({ role: staffRoleSchema }).strict();
@@ -82,7 +86,7 @@ export const accessRoutes = {
     tags: ['staff: admin'],
     summary: 'Invite a person to the staff by e-mail with a role and groups (the invitation is e-mailed)',
     description:
-      '400 invalid_email, unknown_reference (a group); 409 staff_disabled. An existing member keeps an admin role.',
+      '400 invalid_email, unknown_reference (a group). An existing member keeps an admin role.',
   }),
   resend: defineRoute({
     method: 'POST',
@@ -92,7 +96,7 @@ export const accessRoutes = {
     access: staffAdmin,
     tags: ['staff: admin'],
     summary: 'Send the invitation again (a new link; the earlier one stops working)',
-    description: '404 staff_not_found; 409 staff_already_active, staff_disabled.',
+    description: '404 staff_not_found; 409 staff_already_active (the member has used this portal already).',
   }),
   setRole: defineRoute({
     method: 'PUT',
@@ -114,7 +118,8 @@ export const accessRoutes = {
     tags: ['staff: admin'],
     summary: 'Remove a member from the portal; they lose it at once',
     description:
-      'A person left without any portal is disabled and every session of theirs ends. 409 last_admin.',
+      'A person left without any portal has no account any more (no password: any portal may invite ' +
+      'them again) and every session of theirs ends. 409 last_admin.',
   }),
   keys: defineRoute({
     method: 'GET',

@@ -293,29 +293,37 @@ export async function requestRecovery(
   await throttle(ctx, `recovery:ip:${addressKey(ip)}`, LIMITS.recoveryPerIp);
   await throttle(ctx, `recovery:name:${userName.trim().toLowerCase()}`, LIMITS.recoveryPerName);
 
-  const candidates = await findUsersByNameOrEmail(db, userName);
-  // An e-mail shared by several users names none of them for sure: send nothing rather than guess.
-  const user = candidates.length === 1 ? candidates[0] : undefined;
-  if (!user?.email) return;
-  const own = await findUserPortals(db, user.id);
   const named = req.company?.toLowerCase();
-  const portal = named ? own.find((p) => p.key.toLowerCase() === named) : undefined;
-  // The language the user chose in the profile first, then the screen's, then the portal's.
-  const language =
-    user.language ?? req.language ?? (portal ?? (own.length === 1 ? own[0] : undefined))?.defaultLanguage;
+  const candidates = (await findUsersByNameOrEmail(db, userName)).filter((u) => u.email);
+  // An e-mail several accounts share: the accounts of the portal the request names. Another portal
+  // giving one of its users this address must not silence this portal's recovery (its actions stay
+  // in it); whatever accounts remain, each gets its own link at its own address.
+  const portalsOf = new Map<number, Awaited<ReturnType<typeof findUserPortals>>>();
+  for (const u of candidates) portalsOf.set(u.id, await findUserPortals(db, u.id));
+  const inNamed = named
+    ? candidates.filter((u) => portalsOf.get(u.id)!.some((p) => p.key.toLowerCase() === named))
+    : [];
+  const chosen = inNamed.length > 0 ? inNamed : candidates;
   const now = ctx.clock.now();
   await db.transaction(async (tx) => {
-    // A new link replaces any earlier recovery link still open.
-    await retireUserTokens(tx, user.id, now, 'recovery');
-    const token = await insertUserToken(tx, user.id, 'recovery', now, RECOVERY_TTL_MS);
-    const link =
-      `${ctx.config.publicUrl}/confirm?token=${encodeURIComponent(token)}` +
-      (portal ? `&company=${encodeURIComponent(portal.key)}` : '');
-    await enqueueEmail(
-      tx,
-      recoveryEmail({ to: user.email!, userName: user.userName, portalName: portal?.name, link, language }),
-      now,
-    );
+    for (const user of chosen) {
+      const own = portalsOf.get(user.id)!;
+      const portal = named ? own.find((p) => p.key.toLowerCase() === named) : undefined;
+      // The language the user chose in the profile first, then the screen's, then the portal's.
+      const language =
+        user.language ?? req.language ?? (portal ?? (own.length === 1 ? own[0] : undefined))?.defaultLanguage;
+      // A new link replaces any earlier recovery link still open.
+      await retireUserTokens(tx, user.id, now, 'recovery');
+      const token = await insertUserToken(tx, user.id, 'recovery', now, RECOVERY_TTL_MS);
+      const link =
+        `${ctx.config.publicUrl}/confirm?token=${encodeURIComponent(token)}` +
+        (portal ? `&company=${encodeURIComponent(portal.key)}` : '');
+      await enqueueEmail(
+        tx,
+        recoveryEmail({ to: user.email!, userName: user.userName, portalName: portal?.name, link, language }),
+        now,
+      );
+    }
   });
   kickOutbox();
 }

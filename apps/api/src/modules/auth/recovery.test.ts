@@ -144,6 +144,32 @@ describe('recovery and invitation links', () => {
       expect(own.text).toContain('company=acme');
     });
 
+    it("is not silenced by another portal's account of the same e-mail", async () => {
+      // beta (made by the test above) gives one of its users the address of acme's Anna.
+      await seedExample(t, {
+        formatVersion: 1,
+        portals: [],
+        users: [
+          {
+            userName: 'beta.omonima',
+            email: 'ANNA@acme.example',
+            contacts: [{ webPortalKey: 'beta', contactId: 102 }],
+          },
+        ],
+      });
+      const before = await outboxCount();
+      await recover('anna@acme.example', 'acme');
+      expect(await outboxCount()).toBe(before + 1);
+      const mail = await lastMail();
+      expect(mail.to).toBe('anna@acme.example');
+      expect(mail.text).toContain('company=acme');
+      const token = /token=([\w-]+)/.exec(mail.text)![1]!;
+      expect((await check(token)).json()).toMatchObject({ purpose: 'recovery', userName: 'anna.verdi' });
+      // Asked without a portal, each account of the address gets its own link.
+      await recover('anna@acme.example');
+      expect(await outboxCount()).toBe(before + 3);
+    });
+
     it('expires the link after one hour', async () => {
       await recover('anna.verdi');
       const token = await linkTokenMailedTo(t, 'anna@acme.example');

@@ -7,7 +7,11 @@ import type { AccessMember } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
 import { isoText, queryJsonList, queryRows, type Queryable } from '../../platform/sql-json';
 
-/** The portal's members (or the one of `staffUserId`), by name; last sign-in from the sessions' index. */
+/**
+ * The portal's members (or the one of `staffUserId`), by name, as this portal knows them: "active" and
+ * "last sign-in" are their use of this portal's desk (staff_memberships.last_seen_at), never the
+ * person's sign-ins or status elsewhere, which are other portals' business.
+ */
 export function listAccessMembers(
   db: Queryable,
   portalId: number,
@@ -18,13 +22,13 @@ export function listAccessMembers(
     db,
     sql`select coalesce(json_agg(x.m order by x.sort, x.id), '[]'::json) as items from (
       select u.id, lower(u.display_name) as sort, json_build_object('id', u.id, 'email', u.email,
-        'displayName', u.display_name, 'role', m.role, 'status', u.status,
+        'displayName', u.display_name, 'role', m.role,
+        'status', case when u.status = 'active' and m.last_seen_at is not null then 'active' else 'invited' end,
         'groupIds', (select coalesce(json_agg(g.ext_id order by g.ext_id), '[]'::json)
           from staff_group_members gm join assignee_groups g on g.id = gm.group_id
           where gm.staff_user_id = u.id and g.portal_id = ${portalId}::int),
         'memberSince', ${sql.raw(isoText('m.created_at'))},
-        'lastSignInAt', (select ${sql.raw(isoText('max(s.created_at)'))} from staff_sessions s
-          where s.staff_user_id = u.id)) as m
+        'lastSignInAt', ${sql.raw(isoText('m.last_seen_at'))}) as m
       from staff_memberships m join staff_users u on u.id = m.staff_user_id
       where m.portal_id = ${portalId}::int${one}) x`,
   );
@@ -72,6 +76,13 @@ export async function deleteMembership(tx: Tx, portalId: number, staffUserId: nu
   return Number(rows[0]?.n ?? 0);
 }
 
-export async function disableStaffUser(tx: Tx, staffUserId: number): Promise<void> {
-  await tx.execute(sql`update staff_users set status = 'disabled' where id = ${staffUserId}::int`);
+/**
+ * Someone removed from their last portal has no account left: no password, invited again by whichever
+ * portal asks. (Disabling the person for good let one portal's admin shut an address out of every
+ * other portal.)
+ */
+export async function forgetStaffAccount(tx: Tx, staffUserId: number): Promise<void> {
+  await tx.execute(
+    sql`update staff_users set status = 'invited', password_hash = null where id = ${staffUserId}::int`,
+  );
 }

@@ -21,7 +21,7 @@ import { retireStaffTokens, revokeAllStaffSessions } from './staff.queries';
 import { recordStaffChange } from '../../platform/audit';
 import {
   deleteMembership,
-  disableStaffUser,
+  forgetStaffAccount,
   listAccessMembers,
   lockAdmins,
   setMemberRole,
@@ -61,7 +61,8 @@ export async function inviteMember(
   body: { email: string; role: StaffRole; groupIds: number[] },
 ): Promise<AccessInviteAnswer> {
   let member: AccessMember | undefined;
-  const r = await inviteStaff(ctx, a.portal.portalKey, body.email, body.role, async (tx, inv) => {
+  // Whether the address already signs in elsewhere is not this portal's to know: the answer is the same.
+  await inviteStaff(ctx, a.portal.portalKey, body.email, body.role, async (tx, inv) => {
     const wanted = [...new Set(body.groupIds)];
     if (wanted.length > 0) {
       const ids = await groupIdsOf(tx, inv.portalId, wanted);
@@ -78,7 +79,7 @@ export async function inviteMember(
       after: member,
     });
   });
-  return { member: member!, alreadyActive: r.alreadyActive };
+  return { member: member! };
 }
 
 /** A new invitation link for a member who has not set a password yet (the old link stops working). */
@@ -121,8 +122,8 @@ export async function setRole(
 
 /**
  * Removes the member from the portal: the staff guard refuses them this portal from the next request
- * (it reads the membership each time). Someone left without any portal is disabled, and every session
- * and open link of theirs ends.
+ * (it reads the membership each time). Someone left without any portal has no account any more (no
+ * password; any portal may invite them again), and every session and open link of theirs ends.
  */
 export async function removeMember(
   ctx: AppContext,
@@ -137,7 +138,7 @@ export async function removeMember(
     if (admins.includes(staffUserId) && admins.length <= 1) throw lastAdmin();
     const left = await deleteMembership(tx, portalId, staffUserId);
     if (left === 0) {
-      await disableStaffUser(tx, staffUserId);
+      await forgetStaffAccount(tx, staffUserId);
       await revokeAllStaffSessions(tx, staffUserId, now);
       await retireStaffTokens(tx, staffUserId, now);
     }

@@ -79,8 +79,7 @@ describe('staff users and roles', () => {
       groupIds: [group],
     });
     expect(r.statusCode).toBe(201);
-    const { member, alreadyActive } = r.json();
-    expect(alreadyActive).toBe(false);
+    const { member } = r.json();
     expect(member).toMatchObject({ email: 'new.agent@acme.example', role: 'agent', status: 'invited' });
     expect(member.groupIds).toEqual([group]);
     expect(member.lastSignInAt).toBeNull();
@@ -162,7 +161,7 @@ describe('staff users and roles', () => {
     ]);
   });
 
-  it('a removed member is refused at once; one left without portals is disabled, sessions ended', async () => {
+  it('a removed member is refused at once; one left without portals has no account, sessions ended', async () => {
     const invite = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'leaver@acme.example',
       role: 'agent',
@@ -180,21 +179,67 @@ describe('staff users and roles', () => {
     expect((await call(staff.adminA, 'DELETE', `${root}/staff/${id}`)).statusCode).toBe(204);
     expect((await call(leaver, 'GET', '/api/staff/portals/acme/tickets')).statusCode).toBe(401);
     expect((await call(leaver, 'GET', '/api/staff/me')).statusCode).toBe(401);
-    const [u] = await rows<{ status: string }>(sql`select status from staff_users where id = ${id}`);
-    expect(u!.status).toBe('disabled');
+    const [u] = await rows<{ status: string; password_hash: string | null }>(
+      sql`select status, password_hash from staff_users where id = ${id}`,
+    );
+    expect(u).toEqual({ status: 'invited', password_hash: null });
     expect((await auditOf('staff_member', id)).map((a) => a.action)).toEqual(['invited', 'removed']);
     expect(await eventTypesSince(since)).toContain('staff_member.removed');
     expect((await call(staff.adminA, 'DELETE', `${root}/staff/${id}`)).statusCode).toBe(404);
   });
 
+  it("one portal's removal shuts the address out of no other portal", async () => {
+    // acme's admin adds an address and removes it: it used to be disabled everywhere for good.
+    const added = await call(staff.adminA, 'POST', `${root}/staff`, {
+      email: 'wanted@beta.example',
+      role: 'agent',
+    });
+    expect(added.statusCode).toBe(201);
+    const id = added.json().member.id as number;
+    expect((await call(staff.adminA, 'DELETE', `${root}/staff/${id}`)).statusCode).toBe(204);
+    const betaAdmin = await staffMember(t, 'beta', 'admin@beta.example', 'admin');
+    const invited = await call(betaAdmin, 'POST', '/api/staff/portals/beta/admin/staff', {
+      email: 'wanted@beta.example',
+      role: 'agent',
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    expect(invited.json().member).toMatchObject({ email: 'wanted@beta.example', status: 'invited' });
+    // A working invitation: the link sets the password and opens beta's desk.
+    const s = await confirmStaffLink(
+      t.ctx,
+      staffLinkToken((await lastEmailTo(t, 'wanted@beta.example'))!.text),
+      STAFF_PASSWORD,
+      STAFF_PASSWORD,
+    );
+    expect((await call(bearer(s.token), 'GET', '/api/staff/portals/beta/tickets')).statusCode).toBe(200);
+  });
+
   it('a member of two portals removed from one keeps the other and signs in', async () => {
     const both = await staffMember(t, 'beta', 'two.portals@acme.example');
+    await call(both, 'GET', '/api/staff/portals/beta/tickets');
     const inv = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'two.portals@acme.example',
       role: 'agent',
     });
-    expect(inv.json().alreadyActive).toBe(true);
+    // acme learns nothing of beta: not that the address signs in there, nor when it last did.
+    expect(Object.keys(inv.json())).toEqual(['member']);
+    expect(inv.json().member).toMatchObject({ status: 'invited', lastSignInAt: null });
+    const fresh = await call(staff.adminA, 'POST', `${root}/staff`, {
+      email: 'brand.new@acme.example',
+      role: 'agent',
+    });
+    expect(Object.keys(fresh.json())).toEqual(['member']);
+    expect(fresh.json().member).toMatchObject({ status: 'invited', lastSignInAt: null });
     expect((await call(both, 'GET', '/api/staff/portals/acme/tickets')).statusCode).toBe(200);
+    // Once they use acme's desk, acme sees that.
+    const seen = (
+      (await call(staff.adminA, 'GET', `${root}/staff`)).json() as {
+        email: string;
+        status: string;
+        lastSignInAt: string | null;
+      }[]
+    ).find((m) => m.email === 'two.portals@acme.example');
+    expect(seen).toMatchObject({ status: 'active', lastSignInAt: expect.stringMatching(/^\d{4}-/) });
     expect((await call(staff.adminA, 'DELETE', `${root}/staff/${inv.json().member.id}`)).statusCode).toBe(
       204,
     );

@@ -10,7 +10,12 @@ import { registerGuard } from '../../platform/access';
 import { bearerOf, invalidSession } from '../../platform/auth';
 import type { AppContext } from '../../platform/context';
 import { forbidden, unauthorized } from '../../platform/errors';
-import { findStaffSession, type StaffMembershipRow } from './staff.queries';
+import {
+  findStaffSession,
+  MEMBER_SEEN_EVERY_MS,
+  touchMembership,
+  type StaffMembershipRow,
+} from './staff.queries';
 
 export interface StaffAccess {
   staffUserId: number;
@@ -52,6 +57,12 @@ async function resolveStaff(
     if (!portal) throw forbidden('You are not on the staff of this portal', staffErrorCodes.notStaffOfPortal);
     if (access.role === 'admin' && portal.role !== 'admin')
       throw forbidden('This needs the admin role in this portal', staffErrorCodes.adminRequired);
+    // What the portal's access list shows of the member: their use of this portal, not their sign-ins
+    // anywhere (another portal's admin must not learn of those).
+    const now = ctx.clock.now();
+    const seen = portal.lastSeenAt?.getTime() ?? 0;
+    if (seen < now.getTime() - MEMBER_SEEN_EVERY_MS)
+      await touchMembership(ctx.database.db, s.staffUserId, portal.portalId, now);
   } else if (access.role === 'admin') {
     // A role is held per portal: a contract asking for one must name the portal.
     throw new Error(`staff role guard on ${req.routeOptions.url ?? req.url} without :company`);

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { agents, portals, staffMemberships, staffSessions, staffTokens, staffUsers } from '../../db/schema';
 import { newToken, sha256 } from '../../platform/auth';
@@ -47,6 +47,8 @@ export interface StaffMembershipRow {
   defaultLanguage: string;
   role: 'agent' | 'admin';
   agentId: number | null;
+  /** When the member last used this portal's desk (null: never since being added). */
+  lastSeenAt?: Date | null;
 }
 
 const membershipColumns = {
@@ -67,6 +69,7 @@ const staffSessionQuery = preparedPerDb((db) =>
       email: staffUsers.email,
       displayName: staffUsers.displayName,
       ...membershipColumns,
+      lastSeenAt: staffMemberships.lastSeenAt,
     })
     .from(staffSessions)
     .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.staffUserId))
@@ -104,12 +107,32 @@ export async function findStaffSession(
     portalKey,
   });
   if (!r) return undefined;
-  const { sessionId, staffUserId, email, displayName, role, agentId, ...portal } = r;
+  const { sessionId, staffUserId, email, displayName, role, agentId, lastSeenAt, ...portal } = r;
   const membership =
     role === null || portal.portalId === null
       ? null
-      : { ...(portal as Omit<StaffMembershipRow, 'role' | 'agentId'>), role, agentId };
+      : { ...(portal as Omit<StaffMembershipRow, 'role' | 'agentId'>), role, agentId, lastSeenAt };
   return { sessionId, staffUserId, email, displayName, membership };
+}
+
+/** How stale a member's "last seen" in a portal may get before a request moves it (one write per 5 min). */
+export const MEMBER_SEEN_EVERY_MS = 5 * 60_000;
+
+/** Records that the member used this portal's desk now (the access list's "active" and "last sign-in"). */
+export async function touchMembership(db: Conn, staffUserId: number, portalId: number, now: Date) {
+  await db
+    .update(staffMemberships)
+    .set({ lastSeenAt: now })
+    .where(
+      and(
+        eq(staffMemberships.staffUserId, staffUserId),
+        eq(staffMemberships.portalId, portalId),
+        or(
+          isNull(staffMemberships.lastSeenAt),
+          lt(staffMemberships.lastSeenAt, new Date(now.getTime() - MEMBER_SEEN_EVERY_MS)),
+        ),
+      ),
+    );
 }
 
 export async function listMemberships(db: Conn, staffUserId: number): Promise<StaffMembershipRow[]> {
@@ -204,6 +227,7 @@ export interface StaffLinkRow {
   email: string;
   displayName: string;
   status: 'invited' | 'active' | 'disabled';
+  portalId: number;
   portalKey: string;
   purpose: 'invite' | 'recovery';
   expiresAt: Date;
@@ -218,6 +242,7 @@ export async function findStaffLink(db: Conn, token: string): Promise<StaffLinkR
       email: staffUsers.email,
       displayName: staffUsers.displayName,
       status: staffUsers.status,
+      portalId: staffTokens.portalId,
       portalKey: portals.key,
       purpose: staffTokens.purpose,
       expiresAt: staffTokens.expiresAt,

@@ -34,6 +34,7 @@ import {
   revokeAllStaffSessions,
   revokeStaffSession,
   setStaffPassword,
+  touchMembership,
   upsertMembership,
   upsertStaffUser,
 } from './staff.queries';
@@ -186,6 +187,8 @@ export async function confirmStaffLink(
     await setStaffPassword(tx, link.staffUserId, hash, now);
     await retireStaffTokens(tx, link.staffUserId, now);
     await revokeAllStaffSessions(tx, link.staffUserId, now);
+    // Accepting a portal's link is using that portal: its access list shows the member as active.
+    await touchMembership(tx, link.staffUserId, link.portalId, now);
     return insertStaffSession(tx, link.staffUserId, now, ctx.config.TOKEN_TTL_HOURS);
   });
   await clearPrefix(db, `staff-login:user:${link.staffUserId}:`);

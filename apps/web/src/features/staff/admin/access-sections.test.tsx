@@ -57,7 +57,7 @@ function api() {
       return json({ steps: [], types: [], groups: [{ id: 4, name: 'Billing' }], agents: [] });
     if (u.pathname === '/api/staff/portals/demo/admin/staff' && m === 'GET') return json([MEMBER]);
     if (u.pathname === '/api/staff/portals/demo/admin/staff' && m === 'POST')
-      return json({ member: { ...MEMBER, id: 8, email: 'new@desk.example' }, alreadyActive: false }, 201);
+      return json({ member: { ...MEMBER, id: 8, email: 'new@desk.example' } }, 201);
     if (u.pathname === '/api/staff/portals/demo/admin/staff/7/role')
       return json({ code: 'last_admin', message: 'The portal would be left without an admin' }, 409);
     if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'GET') return json([KEY]);

@@ -57,7 +57,8 @@ export default function StaffPage() {
     onSuccess: (r) => {
       setEmail('');
       setGroupIds([]);
-      done(t(r.alreadyActive ? 'access.staff.added' : 'access.staff.invited', { email: r.member.email }));
+      // The same answer whether or not the address signs in elsewhere (not this portal's to know).
+      done(t('access.staff.invited', { email: r.member.email }));
     },
     onError: failed,
   });
@@ -180,7 +181,7 @@ function MemberRow({
           {m.email}
         </Text>
         {m.status !== 'active' && (
-          <Badge size="xs" variant="light" color={m.status === 'invited' ? 'yellow' : 'gray'}>
+          <Badge size="xs" variant="light" color="yellow">
             {t(`access.staff.status.${m.status}`)}
           </Badge>
         )}
