@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -42,6 +43,16 @@ const schema = z.object({
   SMS_WEBHOOK_URL: optionalUrl,
   /** Sender of every e-mail, e.g. `ACME Assistenza <help@acme.example>`. */
   MAIL_FROM: z.string().min(3).max(320).optional(),
+  /** DKIM signing of outgoing e-mail (docs/operations.md): the domain, selector and PEM key file. */
+  DKIM_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, { message: 'must be a domain name' })
+    .optional(),
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[a-z0-9._-]+$/i, { message: 'must be a DNS label' })
+    .optional(),
+  DKIM_KEY_FILE: z.string().min(1).optional(),
   DEMO_DATA: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TOKEN_TTL_HOURS: z.coerce
@@ -119,6 +130,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
+  const dkim = [c.DKIM_DOMAIN, c.DKIM_SELECTOR, c.DKIM_KEY_FILE].filter((v) => v !== undefined).length;
+  if (dkim !== 0 && dkim !== 3)
+    throw new ConfigError(
+      'Invalid configuration:\n  DKIM_DOMAIN, DKIM_SELECTOR, DKIM_KEY_FILE: set all three or none',
+    );
+  if (c.DKIM_KEY_FILE && !existsSync(c.DKIM_KEY_FILE))
+    throw new ConfigError(`Invalid configuration:\n  DKIM_KEY_FILE: no file at ${c.DKIM_KEY_FILE}`);
   const publicUrl = (
     c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`
   ).replace(/\/$/, '');

@@ -23,6 +23,7 @@ import { registerIntegrationRoutes } from './modules/integration/integration.rou
 import { registerStaffRoutes } from './modules/staff/staff.routes';
 import { registerSearchRoutes } from './modules/search/search.routes';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
+import { registerEmailRoutes } from './modules/email/email.routes';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -48,6 +49,7 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerStaffRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
+  registerEmailRoutes(app, ctx);
   // Built once, on first ask: every route is registered by then.
   let docs: Record<string, unknown> | undefined;
   route(app, ctx, platformRoutes.docs, async () => {

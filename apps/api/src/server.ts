@@ -17,6 +17,7 @@ import { OutboxWorker } from './platform/outbox';
 import { notificationMailChannel } from './platform/notifications';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 import { WebhookWorker } from './modules/integration/webhook-worker';
+import { MailboxReader } from './modules/email/reader';
 import { sealClearWebhookSecrets } from './modules/integration/webhook-secrets';
 
 /** SECRET, or one generated on first start and kept in DATA_DIR (processes sharing DATA_DIR share it). */
@@ -110,6 +111,9 @@ async function main(): Promise<void> {
   // Expired uploads, temp files of killed requests and unreferenced blobs: now, then periodically.
   const sweeper = new FileSweeper(ctx, app.log);
   sweeper.start();
+  // The portals' support mailboxes (docs/email.md): one process reads each, under a lease.
+  const mailboxes = new MailboxReader(ctx, app.log);
+  mailboxes.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
-      await Promise.all([worker.stop(), webhooks.stop(), sweeper.stop()]);
+      await Promise.all([worker.stop(), webhooks.stop(), sweeper.stop(), mailboxes.stop()]);
       await database.close();
     } finally {
       process.exit(0);

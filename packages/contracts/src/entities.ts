@@ -298,6 +298,8 @@ export const entityKinds = [
   'assignee_group',
   // Webhook endpoints of the integration API (integration.ts), wherever they are changed from.
   'webhook_endpoint',
+  // The portal's support mailbox (email.ts), never its password.
+  'mailbox',
 ] as const;
 export const entityKindSchema = z.enum(entityKinds);
 export type EntityKind = z.infer<typeof entityKindSchema>;

@@ -5,6 +5,7 @@ import { accountErrorCodes } from './account';
 import { peopleErrorCodes } from './admin-people';
 import { appointmentErrorCodes } from './appointments';
 import { authErrorCodes } from './auth';
+import { emailErrorCodes } from './email';
 import { entityErrorCodes } from './entities';
 import { contentErrorCodes } from './admin-content';
 import { accessErrorCodes } from './admin-access';
@@ -96,6 +97,7 @@ export const errorCodes = {
   ...accessErrorCodes,
   ...settingsErrorCodes,
   ...ticketSetupErrorCodes,
+  ...emailErrorCodes,
 } as const;
 
 export type ErrorCode = (typeof errorCodes)[keyof typeof errorCodes];

@@ -26,5 +26,6 @@ export * from './admin-settings';
 export * from './admin-ticket-setup';
 export * from './search';
 export * from './notifications';
+export * from './email';
 export * from './routes';
 export * from './errors';

@@ -116,6 +116,9 @@ export const eventTypes = [
   'webhook_endpoint.deleted',
   'webhook_endpoint.rotated',
   'webhook_endpoint.replayed',
+  // The support mailbox set or forgotten (email.ts), by a staff admin or the installation key.
+  'mailbox.updated',
+  'mailbox.deleted',
   // A staff admin set a group's members from the ticket setup (admin-ticket-setup.ts).
   'assignee_group.members_changed',
 ] as const;

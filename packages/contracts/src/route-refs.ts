@@ -17,6 +17,7 @@ export * from './route-refs/billing';
 export * from './route-refs/common';
 export * from './route-refs/contracts';
 export * from './route-refs/documents';
+export * from './route-refs/email';
 export * from './route-refs/entities-catalog';
 export * from './route-refs/entities';
 export * from './route-refs/notifications';

@@ -11,6 +11,7 @@ import { billingRoutes } from './billing';
 import { platformRoutes } from './common';
 import { contractRoutes } from './contracts';
 import { documentRoutes } from './documents';
+import { inboundRoutes, mailboxAdminRoutes, mailboxStaffRoutes } from './email';
 import { auditRoutes, deskEntityRoutes, entityKeyRoutes, entityStaffRoutes } from './entities';
 import { catalogAdminRoutes } from './entities-catalog';
 import { contentStaffRoutes, signatureKeyRoutes, signatureStaffRoutes } from './admin-content';
@@ -66,6 +67,9 @@ export const apiRoutes = {
   webhooksStaff: webhookStaffRoutes,
   search: searchRoutes,
   notifications: notificationRoutes,
+  mailboxStaff: mailboxStaffRoutes,
+  mailboxAdmin: mailboxAdminRoutes,
+  inbound: inboundRoutes,
 } satisfies Record<string, Record<string, RouteContract>>;
 
 /** The contracts of every area, flat. */

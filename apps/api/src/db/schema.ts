@@ -240,6 +240,8 @@ export const contacts = pgTable(
     index('contacts_company_name_idx').on(t.companyId, sql`lower(${t.referentName})`, t.extId),
     index('contacts_name_trgm_idx').using('gin', t.referentName.op('gin_trgm_ops')),
     index('contacts_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    // 0042: a received e-mail's sender among the portal's contacts.
+    index('contacts_portal_email_idx').on(t.portalId, sql`lower(${t.email})`),
   ],
 );
 
@@ -1517,4 +1519,82 @@ export const viewSessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('view_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** A portal's support mailbox (issue 26, migration 0042; docs/email.md). */
+export const portalMailboxes = pgTable(
+  'portal_mailboxes',
+  {
+    portalId: integer('portal_id')
+      .primaryKey()
+      .references(() => portals.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    imapHost: text('imap_host').notNull().default(''),
+    imapPort: integer('imap_port').notNull().default(993),
+    imapSecurity: text('imap_security', { enum: ['tls', 'starttls', 'none'] })
+      .notNull()
+      .default('tls'),
+    imapUser: text('imap_user').notNull().default(''),
+    /** Sealed (`sealed.v1.…`) under SECRET, as the webhook secrets; null: none set. */
+    imapPassword: text('imap_password'),
+    folder: text('folder').notNull().default('INBOX'),
+    enabled: boolean('enabled').notNull().default(true),
+    uidValidity: bigint('uid_validity', { mode: 'number' }),
+    lastUid: bigint('last_uid', { mode: 'number' }).notNull().default(0),
+    /** The process reading the mailbox, and until when (it renews while it reads). */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ts('lease_until'),
+    lastReadAt: ts('last_read_at'),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('portal_mailboxes_address_uq').on(sql`lower(${t.address})`)],
+);
+
+/** Every message read from a mailbox or received by the SMTP ingress, once (migration 0042). */
+export const inboundEmails = pgTable(
+  'inbound_emails',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    portalId: portalRef(),
+    /** Message-ID, or `sha256:<digest>` of the bytes when it has none. */
+    messageKey: text('message_key').notNull(),
+    via: text('via', { enum: ['imap', 'smtp'] }).notNull(),
+    status: text('status', {
+      enum: ['done', 'unknown', 'waiting', 'unprocessed', 'bounce', 'ignored', 'discarded'],
+    }).notNull(),
+    reason: text('reason'),
+    fromAddress: text('from_address').notNull().default(''),
+    fromName: text('from_name').notNull().default(''),
+    subject: text('subject').notNull().default(''),
+    preview: text('preview').notNull().default(''),
+    size: integer('size').notNull().default(0),
+    /** The receiving server's Authentication-Results said SPF or DKIM failed. */
+    authFailed: boolean('auth_failed').notNull().default(false),
+    rawFileId: integer('raw_file_id').references(() => files.id, { onDelete: 'set null' }),
+    ticketId: integer('ticket_id').references(() => tickets.id, { onDelete: 'set null' }),
+    commentId: integer('comment_id').references(() => ticketComments.id, { onDelete: 'set null' }),
+    receivedAt: ts('received_at').notNull(),
+    handledAt: ts('handled_at'),
+    handledByStaffId: integer('handled_by_staff_id').references(() => staffUsers.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [
+    uniqueIndex('inbound_emails_key_uq').on(t.portalId, t.messageKey),
+    index('inbound_emails_status_idx').on(t.portalId, t.status, t.id.desc()),
+  ],
+);
+
+/** Addresses a delivery status notification said fail (lower case), per portal (migration 0042). */
+export const emailBounces = pgTable(
+  'email_bounces',
+  {
+    portalId: portalRef(),
+    address: text('address').notNull(),
+    reason: text('reason').notNull().default(''),
+    bouncedAt: ts('bounced_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.address] })],
 );

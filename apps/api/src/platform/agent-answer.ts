@@ -8,6 +8,8 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import type { AppContext } from './context';
 import { langOf } from './account-mail';
+import { senderDomain } from './mail';
+import { threadHeaders, type ThreadHeaders } from './mail-threading';
 import { enqueueEmail, type EmailMessage } from './outbox';
 import { queryRows } from './sql-json';
 
@@ -67,6 +69,7 @@ export interface AgentAnswerMail {
   /** Sanitised HTML of the comment. */
   messageHtml: string;
   link: string;
+  thread?: ThreadHeaders;
 }
 
 export function agentAnswerEmail(m: AgentAnswerMail): EmailMessage {
@@ -85,6 +88,7 @@ export function agentAnswerEmail(m: AgentAnswerMail): EmailMessage {
       `<blockquote style="border-left:3px solid ${color};margin:0;padding:0 12px">${m.messageHtml}</blockquote>` +
       `<p><a href="${escapeHtml(m.link)}" style="color:${color}">${escapeHtml(t.open)}</a></p>` +
       `<p style="color:#666;font-size:12px">${escapeHtml(t.optOut)}</p></div></div>`,
+    ...(m.thread ? { thread: m.thread } : {}),
   };
 }
 
@@ -97,7 +101,7 @@ export function agentAnswerEmail(m: AgentAnswerMail): EmailMessage {
  */
 export async function queueAgentAnswerEmails(
   tx: Tx,
-  ctx: Pick<AppContext, 'config'>,
+  ctx: Pick<AppContext, 'config' | 'secret'>,
   commentId: number,
   now: Date,
 ): Promise<number> {
@@ -114,14 +118,18 @@ export async function queueAgentAnswerEmails(
     creator_ext: number;
     message: string;
     agent_name: string;
+    portal_id: number;
+    mailbox: string | null;
   }>(
     tx,
     sql`select r.email, r.language, p.name as portal_name, p.key as portal_key, p.base_color,
         p.default_language, t.ticket_number, t.title, t.ext_id as ticket_ext, r.contact_ext as creator_ext,
-        cm.message, coalesce(sa.display_name, su.display_name, '') as agent_name
+        cm.message, coalesce(sa.display_name, su.display_name, '') as agent_name, p.id as portal_id,
+        mb.address as mailbox
       from ticket_comments cm
       join tickets t on t.id = cm.ticket_id
       join portals p on p.id = t.portal_id
+      left join portal_mailboxes mb on mb.portal_id = p.id and mb.enabled
       join lateral (
         -- The creator's users first, then followers; a user in both is mailed once, as the creator.
         select distinct on (u.id) u.id, u.email, u.language, c.ext_id as contact_ext
@@ -158,6 +166,13 @@ export async function queueAgentAnswerEmails(
         ticketTitle: r.title,
         messageHtml: r.message,
         link: `${ctx.config.publicUrl}/${r.portal_key}/${Number(r.creator_ext)}/tickets/${Number(r.ticket_ext)}`,
+        thread: threadHeaders(
+          ctx.secret,
+          Number(r.portal_id),
+          Number(r.ticket_ext),
+          r.mailbox,
+          senderDomain(ctx.config),
+        ),
       }),
       now,
     );

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
+import { bareAddress, domainOf } from './mail-threading';
 import type { EmailMessage } from './outbox';
 
 /** Limits of one SMTP exchange (the outbox also bounds a whole send, see sendTimeoutMs). */
@@ -14,6 +15,11 @@ export const SMTP_TIMEOUTS = {
 };
 
 export const DEFAULT_MAIL_FROM = 'Sportello <no-reply@localhost>';
+
+/** The domain of the installation's sender (MAIL_FROM), for Message-IDs. */
+export function senderDomain(config: Pick<Config, 'MAIL_FROM'>): string | undefined {
+  return domainOf(bareAddress(config.MAIL_FROM ?? DEFAULT_MAIL_FROM));
+}
 
 /** Which queued message is being sent, so a file transport can name its output after it. */
 export interface SendMeta {
@@ -35,6 +41,15 @@ function mailOptions(message: EmailMessage, from: string, now: Date) {
     text: message.text,
     ...(message.html === undefined ? {} : { html: message.html }),
     date: now,
+    ...(message.thread
+      ? {
+          messageId: message.thread.messageId,
+          inReplyTo: message.thread.inReplyTo,
+          references: message.thread.references,
+          ...(message.thread.replyTo ? { replyTo: message.thread.replyTo } : {}),
+        }
+      : {}),
+    ...(message.autoSubmitted ? { headers: { 'Auto-Submitted': message.autoSubmitted } } : {}),
     attachments: (message.attachments ?? []).map((a) => ({
       filename: a.filename,
       contentType: a.contentType,
@@ -79,6 +94,18 @@ export function writeOutboxFile(dir: string, name: string, data: Buffer | string
   return path;
 }
 
+/** DKIM signing of every outgoing message when DKIM_DOMAIN, DKIM_SELECTOR and DKIM_KEY_FILE are set. */
+export function dkimOptions(config: Config) {
+  if (!config.DKIM_DOMAIN || !config.DKIM_SELECTOR || !config.DKIM_KEY_FILE) return {};
+  return {
+    dkim: {
+      domainName: config.DKIM_DOMAIN,
+      keySelector: config.DKIM_SELECTOR,
+      privateKey: readFileSync(config.DKIM_KEY_FILE, 'utf8'),
+    },
+  };
+}
+
 /**
  * SMTP through nodemailer when SMTP_URL is set; otherwise every e-mail becomes an RFC 822 `.eml` file
  * in DATA_DIR/outbox (the same bytes SMTP would carry, attachments included), so a local install works.
@@ -88,7 +115,11 @@ export function createMailTransport(config: Config, log: FastifyBaseLogger): Mai
   if (config.SMTP_URL) {
     // nodemailer waits 2 min to connect, 30 s for the greeting and 10 min on a silent socket: a server
     // that accepts and never answers would hold the e-mail channel that long per message.
-    const transporter = nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS });
+    const transporter = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      ...SMTP_TIMEOUTS,
+      ...dkimOptions(config),
+    });
     return {
       kind: 'smtp',
       async send(message, meta) {
@@ -98,7 +129,12 @@ export function createMailTransport(config: Config, log: FastifyBaseLogger): Mai
     };
   }
   const dir = join(config.DATA_DIR, 'outbox');
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+    ...dkimOptions(config),
+  });
   return {
     kind: 'file',
     async send(message, meta) {

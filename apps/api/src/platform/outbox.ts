@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client';
 import { outbox } from '../db/schema';
 import type { AppContext } from './context';
 import { createMailTransport, purgeOutboxFiles, type MailTransport, type SendMeta } from './mail';
+import type { ThreadHeaders } from './mail-threading';
 import { purgeStale } from './rate-limit';
 import { createSmsTransport, type SmsTransport } from './sms';
 import { jobBackoffMs, JobRunner, type ClaimRequest, type Settled } from './jobs';
@@ -15,6 +16,10 @@ export interface EmailMessage {
   text: string;
   html?: string;
   attachments?: { filename: string; contentType: string; contentBase64: string }[];
+  /** About a ticket: Message-ID, In-Reply-To/References and Reply-To (platform/mail-threading.ts). */
+  thread?: ThreadHeaders;
+  /** RFC 3834: what a machine sent on its own, so auto-responders leave it unanswered. */
+  autoSubmitted?: 'auto-generated' | 'auto-replied';
 }
 
 export interface SmsMessage {

@@ -13,6 +13,8 @@ import type { Tx } from '../db/client';
 import { escapeHtml, langOf } from './account-mail';
 import type { AppContext } from './context';
 import { htmlToText } from './html';
+import { senderDomain } from './mail';
+import { threadHeaders } from './mail-threading';
 import { enqueueEmail } from './outbox';
 import { queryRows } from './sql-json';
 
@@ -28,6 +30,9 @@ interface NoticeRow {
   title: string;
   author: string;
   message: string;
+  portal_id: number;
+  /** The portal's support address, when it reads one: the notice's Reply-To then names the ticket. */
+  mailbox: string | null;
 }
 
 /**
@@ -91,7 +96,7 @@ export const staffTicketUrl = (ctx: Pick<AppContext, 'config'>, portalKey: strin
 /** One notice: the intro, the quoted text, the desk's link, why they get it; in the portal's language. */
 async function mailNotice(
   tx: Tx,
-  ctx: Pick<AppContext, 'config'>,
+  ctx: Pick<AppContext, 'config' | 'secret'>,
   r: NoticeRow,
   subject: string,
   intro: string,
@@ -110,6 +115,15 @@ async function mailNotice(
         `<p>${escapeHtml(intro)}</p><blockquote>${escapeHtml(quote)}</blockquote>` +
         `<p><a href="${escapeHtml(link)}">${escapeHtml(t.open)}</a></p>` +
         `<p style="color:#666;font-size:12px">${escapeHtml(t.why)}</p>`,
+      // An agent answers by replying (docs/email.md): the Reply-To names the ticket.
+      thread: threadHeaders(
+        ctx.secret,
+        Number(r.portal_id),
+        Number(r.ticket_ext),
+        r.mailbox,
+        senderDomain(ctx.config),
+      ),
+      autoSubmitted: 'auto-generated',
     },
     now,
   );
@@ -123,7 +137,7 @@ async function mailNotice(
  */
 export async function queueStaffNotices(
   tx: Tx,
-  ctx: Pick<AppContext, 'config'>,
+  ctx: Pick<AppContext, 'config' | 'secret'>,
   notice: StaffNotice,
   ticketId: number,
   commentId: number | null,
@@ -134,12 +148,14 @@ export async function queueStaffNotices(
   const rows = await queryRows<NoticeRow>(
     tx,
     sql`${chosenStaff(ticketId)}
-      select u.email, p.key as portal_key, p.name as portal_name, p.default_language,
+      select u.email, p.key as portal_key, p.name as portal_name, p.default_language, p.id as portal_id,
+        mb.address as mailbox,
         t.ext_id as ticket_ext, t.ticket_number, t.title,
         coalesce(sc.referent_name, cc.referent_name, '') as author,
         coalesce(cm.message, t.description) as message
       from chosen c join staff_users u on u.id = c.staff_user_id
       cross join t join portals p on p.id = t.portal_id
+      left join portal_mailboxes mb on mb.portal_id = p.id and mb.enabled
       left join contacts cc on cc.id = t.creator_contact_id
       left join ticket_comments cm on cm.id = ${commentId}::int and cm.ticket_id = t.id and not cm.internal
       left join contacts sc on sc.id = cm.sender_contact_id
@@ -174,18 +190,20 @@ export async function queueStaffNotices(
  */
 export async function queueLowRatingNotices(
   tx: Tx,
-  ctx: Pick<AppContext, 'config'>,
+  ctx: Pick<AppContext, 'config' | 'secret'>,
   ticketId: number,
   now: Date,
 ): Promise<number> {
   const rows = await queryRows<NoticeRow & { rating: number }>(
     tx,
     sql`${chosenStaff(ticketId)}
-      select u.email, p.key as portal_key, p.name as portal_name, p.default_language,
+      select u.email, p.key as portal_key, p.name as portal_name, p.default_language, p.id as portal_id,
+        mb.address as mailbox,
         t.ext_id as ticket_ext, t.ticket_number, t.title, coalesce(rc.referent_name, '') as author,
         r.comment as message, r.rating
       from chosen c join staff_users u on u.id = c.staff_user_id
       cross join t join portals p on p.id = t.portal_id
+      left join portal_mailboxes mb on mb.portal_id = p.id and mb.enabled
       join ticket_ratings r on r.ticket_id = t.id and r.rating <= p.low_rating_threshold
       left join contacts rc on rc.id = r.contact_id
       left join staff_preferences sp on sp.staff_user_id = u.id

@@ -14,75 +14,31 @@
  * endpoint as failed with the reason (its delivery log says so), sends nothing unsigned, and retries as
  * for any failure; setting the former SECRET back, or rotating the endpoint's secret, mends it.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../platform/context';
+import { SEALED_PREFIX as SEALED, SealedBox, type Opened } from '../../platform/sealed-box';
 import { queryRows } from '../../platform/sql-json';
 
-const SALT = 'sportello:webhook-secrets';
-const SEALED = 'sealed.v1.';
+export type { UnreadableReason } from '../../platform/sealed-box';
+export type OpenedSecret = Opened;
 
-const derive = (serverSecret: string, info: string, length: number) =>
-  Buffer.from(hkdfSync('sha256', serverSecret, SALT, info, length));
-
-const aad = (portalId: number) => Buffer.from(`webhook_endpoints.portal:${portalId}`, 'utf8');
-
-/** Why a stored secret gives no signing key. */
-export type UnreadableReason = 'other_secret' | 'damaged';
-
-export type OpenedSecret = { ok: true; secret: string } | { ok: false; reason: UnreadableReason };
-
-export class WebhookSecretBox {
-  private readonly key: Buffer;
-  /** Names the derived key in sealed values (8 base64url characters). */
-  readonly keyId: string;
-
+export class WebhookSecretBox extends SealedBox {
   constructor(serverSecret: string) {
-    this.key = derive(serverSecret, 'aes-256-gcm key v1', 32);
-    this.keyId = derive(serverSecret, 'key id v1', 6).toString('base64url');
-  }
-
-  seal(plain: string, portalId: number): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(aad(portalId));
-    const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return (
-      SEALED +
-      [
-        this.keyId,
-        iv.toString('base64url'),
-        cipher.getAuthTag().toString('base64url'),
-        data.toString('base64url'),
-      ].join('.')
-    );
+    super(serverSecret, 'sportello:webhook-secrets', 'webhook_endpoints.portal:');
   }
 
   /** The `whsec_…` secret of a stored value, in clear or sealed. */
-  open(stored: string, portalId: number): OpenedSecret {
+  override open(stored: string, portalId: number): OpenedSecret {
     if (isClearSecret(stored)) return { ok: true, secret: stored };
-    if (!stored.startsWith(SEALED)) return { ok: false, reason: 'damaged' };
-    const [kid, iv, tag, data, extra] = stored.slice(SEALED.length).split('.');
-    if (!kid || !iv || !tag || data === undefined || extra !== undefined)
-      return { ok: false, reason: 'damaged' };
-    if (kid !== this.keyId) return { ok: false, reason: 'other_secret' };
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(aad(portalId));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      const plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]);
-      return { ok: true, secret: plain.toString('utf8') };
-    } catch {
-      return { ok: false, reason: 'damaged' };
-    }
+    return super.open(stored, portalId);
   }
 }
 
 export const isClearSecret = (stored: string) => stored.startsWith('whsec_');
 
 /** The delivery log's words for a secret that gives no signing key. */
-export function unreadableSecretError(reason: UnreadableReason): string {
+export function unreadableSecretError(reason: Exclude<Opened, { ok: true }>['reason']): string {
   return reason === 'other_secret'
     ? "signing secret unreadable: it was sealed under another SECRET than this server's; set the " +
         "former SECRET back, or rotate the endpoint's secret (nothing was sent)"

@@ -1,0 +1,69 @@
+import { simpleParser } from 'mailparser';
+import { describe, expect, it } from 'vitest';
+import { letter } from './corpus';
+import {
+  authenticationFailed,
+  automaticReason,
+  bouncedRecipients,
+  replyText,
+  senderOf,
+} from './inbound.classify';
+
+const vars = { FROM: 'mario@acme.example', TO: 'support@acme.example', INREPLYTO: '<t-1-x@acme.example>' };
+
+describe('what a received message is', () => {
+  it('strips the quoted history and signature of the common clients, keeping what was written', async () => {
+    const cases = [
+      [
+        'outlook-reply-it',
+        'Buongiorno, la stampante è ancora ferma: il display dice "Errore 52".\n\nGrazie\nMario',
+      ],
+      ['gmail-reply-es', 'Gracias, ya funciona. ¡Perfecto!'],
+      ['apple-mail-reply-it', 'Ho riavviato e ora stampa.\n\nMario'],
+      ['thunderbird-reply-en', 'Thanks, it works now.'],
+    ] as const;
+    for (const [name, expected] of cases) {
+      const m = await simpleParser(letter(name, vars));
+      expect(replyText(m), name).toBe(expected);
+      expect(automaticReason(m), name).toBeUndefined();
+      expect(bouncedRecipients(m), name).toBeUndefined();
+    }
+  });
+
+  it('reads encoded-word subjects in Italian and Spanish and an HTML-only body', async () => {
+    expect((await simpleParser(letter('outlook-reply-it', vars))).subject).toContain('funziona è urgente');
+    expect((await simpleParser(letter('gmail-reply-es', vars))).subject).toContain('¿qué hago?');
+    expect((await simpleParser(letter('no-message-id-it', vars))).subject).toBe(
+      'Informazioni sul servizio à Milano',
+    );
+    const html = await simpleParser(letter('html-only-it', vars));
+    expect(replyText(html)).toContain('stampante nuova');
+    expect(replyText(html)).not.toContain('alert');
+  });
+
+  it('knows automatic messages by their headers', async () => {
+    expect(automaticReason(await simpleParser(letter('auto-reply-it', vars)))).toMatch(
+      /Auto-Submitted: auto-replied/,
+    );
+    const headers = (h: string) => simpleParser(`From: a@b.example\r\n${h}\r\nSubject: x\r\n\r\nbody\r\n`);
+    expect(automaticReason(await headers('Precedence: bulk'))).toMatch(/Precedence/);
+    expect(automaticReason(await headers('X-Autorespond: yes'))).toMatch(/x-autorespond/);
+    expect(automaticReason(await headers('List-Id: <news.example.com>'))).toMatch(/List-Id/);
+    expect(automaticReason(await headers('Auto-Submitted: no'))).toBeUndefined();
+  });
+
+  it('reads the failed recipient of a delivery status notification', async () => {
+    const m = await simpleParser(letter('dsn', { ...vars, BOUNCED: 'Anna@Acme.example' }));
+    expect(bouncedRecipients(m)).toEqual([{ address: 'anna@acme.example', status: '5.1.1' }]);
+  });
+
+  it('tells when the receiving server said the sender failed SPF or DKIM', async () => {
+    expect(authenticationFailed(await simpleParser(letter('outlook-reply-it', vars)))).toBe(false);
+    const forged = await simpleParser(
+      'Authentication-Results: mx.acme.example; spf=fail smtp.mailfrom=acme.example; dkim=none\r\n' +
+        'From: Mario <MARIO@acme.example>\r\nSubject: x\r\n\r\nbody\r\n',
+    );
+    expect(authenticationFailed(forged)).toBe(true);
+    expect(senderOf(forged)).toEqual({ address: 'mario@acme.example', name: 'Mario' });
+  });
+});

@@ -1,0 +1,231 @@
+// E-mail as a channel (issue 26, docs/email.md): the portal's support mailbox and the messages read
+// from it that wait for someone (unknown senders, mails a contact may not act on, unreadable ones).
+import { z } from 'zod';
+import { errorSchema, isoDateTime } from './common';
+import { portalParamSchema } from './integration';
+import { binaryAnswer, defineRoute, type Access } from './route';
+import { staffPortalParamsSchema } from './staff';
+
+/** Codes of this area. */
+export const emailErrorCodes = {
+  /** 404: the portal has no support mailbox set. */
+  noMailbox: 'no_mailbox',
+  /** 409: another portal already uses this support address. */
+  mailboxAddressTaken: 'mailbox_address_taken',
+  /** 404: no such inbound message in the portal, or it does not wait any more. */
+  inboundNotFound: 'inbound_not_found',
+} as const;
+
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform((s) => s.trim());
+
+const mailboxFields = {
+  /** The address customers write to (and the Reply-To of ticket e-mails, plus-addressed). */
+  address: z.email().max(254),
+  imapHost: text(253).pipe(z.string().regex(/^[A-Za-z0-9.:[\]-]*$/, 'host name or address')),
+  imapPort: z.number().int().min(1).max(65535),
+  /** tls: TLS from the first byte (port 993); starttls: upgrade after connecting (143); none: tests only. */
+  imapSecurity: z.enum(['tls', 'starttls', 'none']),
+  imapUser: text(320),
+  password: z.string().max(1000),
+  folder: text(200).pipe(z.string().min(1)),
+  /** Off: nothing is read and ticket e-mails carry no Reply-To. */
+  enabled: z.boolean(),
+};
+
+/** What a portal admin sets. `password` absent: keep the stored one; `''`: forget it. */
+export const mailboxSettingsSchema = z.object({
+  ...mailboxFields,
+  imapPort: mailboxFields.imapPort.default(993),
+  imapSecurity: mailboxFields.imapSecurity.default('tls'),
+  password: mailboxFields.password.optional(),
+  folder: mailboxFields.folder.default('INBOX'),
+  enabled: mailboxFields.enabled.default(true),
+});
+/** "Test connection" with settings not saved yet: each one sent replaces the stored one. */
+export const mailboxTestBodySchema = z.object(mailboxFields).partial();
+export type MailboxSettings = z.infer<typeof mailboxSettingsSchema>;
+
+/** The mailbox as stored; the password never leaves the server. */
+export const mailboxSchema = z.object({
+  address: z.string(),
+  imapHost: z.string(),
+  imapPort: z.number().int(),
+  imapSecurity: z.enum(['tls', 'starttls', 'none']),
+  imapUser: z.string(),
+  hasPassword: z.boolean(),
+  folder: z.string(),
+  enabled: z.boolean(),
+  /** The last time the reader finished a pass, and what went wrong on the last one. */
+  lastReadAt: isoDateTime.nullable(),
+  lastError: z.string().nullable(),
+  /** What a ticket e-mail's Reply-To looks like (`support+t-…@…`). */
+  replyToExample: z.string(),
+});
+export type Mailbox = z.infer<typeof mailboxSchema>;
+export const mailboxAnswerSchema = z.object({ mailbox: mailboxSchema.nullable() });
+
+/**
+ * The outcome of "Test connection", by code (the desk says it in the user's language) with the server's
+ * words in `detail`.
+ */
+export const mailboxTestCodes = [
+  'ok',
+  'no_host',
+  'host_not_found',
+  'connection_refused',
+  'timeout',
+  'certificate_refused',
+  'tls_failed',
+  'auth_failed',
+  'folder_missing',
+  'password_unreadable',
+  'error',
+] as const;
+export const mailboxTestSchema = z.object({
+  ok: z.boolean(),
+  code: z.enum(mailboxTestCodes),
+  detail: z.string(),
+  /** Messages in the folder, when it was opened. */
+  messages: z.number().int().nullable(),
+});
+export type MailboxTest = z.infer<typeof mailboxTestSchema>;
+
+export const inboundStatuses = [
+  'done',
+  'unknown',
+  'waiting',
+  'unprocessed',
+  'bounce',
+  'ignored',
+  'discarded',
+] as const;
+export type InboundStatus = (typeof inboundStatuses)[number];
+
+export const inboundEmailSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(inboundStatuses),
+  reason: z.string().nullable(),
+  fromAddress: z.string(),
+  fromName: z.string(),
+  subject: z.string(),
+  preview: z.string(),
+  receivedAt: isoDateTime,
+  /** The receiving server said SPF or DKIM failed (Authentication-Results): the sender may be forged. */
+  authFailed: z.boolean(),
+  /** The ticket it became or was matched to (back-office id). */
+  ticketId: z.number().int().nullable(),
+});
+export type InboundEmail = z.infer<typeof inboundEmailSchema>;
+export const inboundListSchema = z.object({
+  items: z.array(inboundEmailSchema),
+  /** Pass as `before` for the next page; null: no more. */
+  nextBefore: z.number().int().nullable(),
+});
+export const inboundQuerySchema = z.object({
+  status: z.enum(['unknown', 'waiting', 'unprocessed', 'bounce', 'ignored', 'done']).default('unknown'),
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export const inboundParamsSchema = staffPortalParamsSchema.extend({
+  inboundId: z.coerce.number().int().positive(),
+});
+
+function mailboxRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
+  root: Root,
+  access: A,
+  params: P,
+  tag: string,
+) {
+  const tags = [tag] as const;
+  return {
+    get: defineRoute({
+      method: 'GET',
+      path: `${root}/email/mailbox`,
+      params,
+      responses: { 200: mailboxAnswerSchema, 404: errorSchema },
+      access,
+      tags,
+      summary: "The portal's support mailbox (null: none set)",
+    }),
+    put: defineRoute({
+      method: 'PUT',
+      path: `${root}/email/mailbox`,
+      params,
+      body: mailboxSettingsSchema,
+      responses: { 200: mailboxAnswerSchema, 404: errorSchema, 409: errorSchema },
+      access,
+      tags,
+      summary: 'Set the support mailbox; the password is sealed at rest and never answered',
+    }),
+    remove: defineRoute({
+      method: 'DELETE',
+      path: `${root}/email/mailbox`,
+      params,
+      responses: { 204: null, 404: errorSchema },
+      access,
+      tags,
+      summary: 'Forget the support mailbox (the messages already read stay)',
+    }),
+    test: defineRoute({
+      method: 'POST',
+      path: `${root}/email/mailbox/test`,
+      params,
+      body: mailboxTestBodySchema.optional(),
+      responses: { 200: mailboxTestSchema, 404: errorSchema },
+      access,
+      tags,
+      summary:
+        'Connect, sign in and open the folder with the stored settings, or with those sent (not saved)',
+    }),
+  };
+}
+
+export const mailboxStaffRoutes = mailboxRoutesUnder(
+  '/api/staff/portals/:company/admin',
+  { guard: 'staff', role: 'admin' } as const,
+  staffPortalParamsSchema,
+  'staff: admin',
+);
+export const mailboxAdminRoutes = mailboxRoutesUnder(
+  '/api/admin/portals/:portal',
+  { guard: 'adminKey' } as const,
+  portalParamSchema,
+  'e-mail (admin)',
+);
+
+const staff = { guard: 'staff' } as const;
+/** What waits for an agent: unknown senders, mails a contact may not act on, unreadable ones. */
+export const inboundRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/email/inbound',
+    params: staffPortalParamsSchema,
+    query: inboundQuerySchema,
+    responses: { 200: inboundListSchema },
+    access: staff,
+    tags: ['staff: e-mail'],
+    summary: 'Messages read from the support mailbox, by status, newest first',
+  }),
+  discard: defineRoute({
+    method: 'POST',
+    path: '/api/staff/portals/:company/email/inbound/:inboundId/discard',
+    params: inboundParamsSchema,
+    responses: { 204: null, 404: errorSchema },
+    access: staff,
+    tags: ['staff: e-mail'],
+    summary: 'Discard a message that waits (unknown sender, waiting, unprocessed)',
+  }),
+  raw: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/email/inbound/:inboundId/raw',
+    params: inboundParamsSchema,
+    responses: { 200: binaryAnswer('The message as received (message/rfc822)'), 404: errorSchema },
+    access: staff,
+    tags: ['staff: e-mail'],
+    summary: 'The whole message as received (message/rfc822)',
+  }),
+};
