@@ -1,12 +1,13 @@
 /**
- * The number a ticket the portal opens gets (`T-<year>-<progressive>`, the progressive counted per
- * year in the portal's zone): a customer's new ticket (tickets module) and a ticket an agent opens on
- * the desk for a customer (admin entities) are numbered alike. Tickets of the back office keep the
- * number it sends.
+ * The number a ticket the portal opens gets (`<year>/<progressive>`, the progressive counted per year
+ * in the portal's zone and continuing the back office's): a customer's new ticket (tickets module) and
+ * a ticket an agent opens on the desk for a customer (admin entities) are numbered alike, and in the
+ * back office's own format, so a list never shows two kinds of number side by side. Tickets of the back
+ * office keep the number it sends.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows, tsParam, type Queryable } from './sql-json';
-import { yearBounds } from './time-zone';
+import { yearBounds } from '@sportello/contracts/time-zone';
 
 export async function nextAnnualProgressive(
   tx: Queryable,
@@ -22,7 +23,12 @@ export async function nextAnnualProgressive(
   return Number(rows[0]!.next);
 }
 
-/** The number of a ticket the portal opens at `now`: `T-2026-00012` and its progressive, 12. */
+/** The one way a ticket number is written: `2026/0012` for the year's 12th ticket. */
+export function ticketNumberOf(year: number, progressive: number): string {
+  return `${year}/${String(progressive).padStart(4, '0')}`;
+}
+
+/** The number of a ticket the portal opens at `now`: `2026/0012` and its progressive, 12. */
 export async function portalTicketNumber(
   tx: Queryable,
   portalId: number,
@@ -32,7 +38,7 @@ export async function portalTicketNumber(
   const { year, start, end } = yearBounds(now, timeZone);
   const progressive = await nextAnnualProgressive(tx, portalId, start, end);
   return {
-    ticketNumber: `T-${year}-${String(progressive).padStart(5, '0')}`,
+    ticketNumber: ticketNumberOf(year, progressive),
     internalAnnualProgressive: progressive,
   };
 }

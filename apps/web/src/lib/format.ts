@@ -3,6 +3,13 @@
 // lib/dates.ts: this module is part of the first load, and dayjs is not.
 export { formatDate, formatDateTime, formatTime } from './time-zone';
 
+/**
+ * A ticket's number as every screen shows it: the number the back office (or the portal, in the same
+ * format) gave it, and none when it has no yearly progressive (SPEC A2's number badge).
+ */
+export const ticketNumberText = (ticket: { ticketNumber: string; internalAnnualProgressive: number }) =>
+  ticket.internalAnnualProgressive > 0 ? ticket.ticketNumber : '';
+
 /** Intl's locale of an interface language (`en-EN` is ours, not a real one: British English). */
 const localeOf = (language: string) => (language === 'en-EN' ? 'en-GB' : language);
 

@@ -1,4 +1,5 @@
 /** The demo's first client company, Rossi Impianti Srl (IT and facility services). */
+import { ticketNumberOf } from '../../platform/ticket-numbers';
 import { floorPlanPng, screenshotPng } from './demo-assets';
 import {
   ALL_PERMISSIONS,
@@ -20,7 +21,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       title: 'Il gestionale non si avvia dopo l’aggiornamento',
       description:
         '<p>Buongiorno,</p><p>da questa mattina il <strong>gestionale</strong> non si avvia su nessuna postazione: compare un errore di connessione al database.</p><p>Allego la schermata.</p>',
-      ticketNumber: `${year}/0118`,
+      ticketNumber: ticketNumberOf(year, 118),
       internalAnnualProgressive: 118,
       createdOn: ago(2, 8, 42),
       taskTypeId: 1,
@@ -80,7 +81,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       title: 'Condizionatore della sala riunioni gocciola',
       description:
         '<p>Il condizionatore della sala riunioni perde acqua dallo split interno. Abbiamo messo un secchio, ma servirebbe un intervento entro la settimana.</p>',
-      ticketNumber: `${year}/0121`,
+      ticketNumber: ticketNumberOf(year, 121),
       internalAnnualProgressive: 121,
       createdOn: ago(5, 14, 12),
       taskTypeId: 2,
@@ -104,7 +105,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       title: 'Nuova postazione per la collega in arrivo',
       description:
         '<p>Dal mese prossimo arriva una nuova collega in amministrazione. Ci servono:</p><ul><li>un PC configurato con il gestionale</li><li>un indirizzo e-mail</li><li>l’accesso alla cartella condivisa <em>Amministrazione</em></li></ul>',
-      ticketNumber: `${year}/0124`,
+      ticketNumber: ticketNumberOf(year, 124),
       internalAnnualProgressive: 124,
       createdOn: ago(1, 11, 3),
       taskTypeId: 2,
@@ -121,7 +122,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       title: 'Backup notturno non completato',
       description:
         '<p>Il rapporto automatico del backup segnala due notti consecutive con esito <span style="color: #e03131">non completato</span>.</p>',
-      ticketNumber: `${year}/0109`,
+      ticketNumber: ticketNumberOf(year, 109),
       internalAnnualProgressive: 109,
       createdOn: ago(16, 8, 15),
       taskTypeId: 1,
@@ -151,7 +152,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       title: 'Manutenzione programmata quadro elettrico',
       description:
         '<p>Verifica semestrale del quadro elettrico generale, come da contratto. Durante l’intervento l’alimentazione sarà sospesa per circa 30 minuti.</p>',
-      ticketNumber: `${year}/0102`,
+      ticketNumber: ticketNumberOf(year, 102),
       internalAnnualProgressive: 102,
       createdOn: ago(24, 7, 50),
       taskTypeId: 3,
@@ -174,7 +175,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       id: 1006,
       title: 'Stampante del magazzino non stampa le etichette',
       description: '<p>La stampante Zebra del magazzino si blocca a metà etichetta.</p>',
-      ticketNumber: `${year}/0125`,
+      ticketNumber: ticketNumberOf(year, 125),
       internalAnnualProgressive: 125,
       createdOn: ago(0, 8, 5),
       taskTypeId: 1,
@@ -191,7 +192,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       title: 'Richiesta preventivo nuovo firewall',
       description:
         '<p>Vorremmo un preventivo per sostituire il firewall attuale, che va fuori supporto a fine anno.</p>',
-      ticketNumber: `${year}/0097`,
+      ticketNumber: ticketNumberOf(year, 97),
       internalAnnualProgressive: 97,
       createdOn: ago(33, 15, 20),
       taskTypeId: 2,
@@ -225,7 +226,7 @@ async function rossiTickets(k: DemoKit): Promise<TicketInput[]> {
       title: 'Accesso VPN da casa',
       description:
         '<p>Non riesco a collegarmi alla VPN da casa: il client resta su "connessione in corso".</p>',
-      ticketNumber: `${year}/0120`,
+      ticketNumber: ticketNumberOf(year, 120),
       internalAnnualProgressive: 120,
       createdOn: ago(7, 18, 30),
       taskTypeId: 2,

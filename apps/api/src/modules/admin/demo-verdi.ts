@@ -1,4 +1,5 @@
 /** The demo's second client company, Bottega Verdi Snc. */
+import { ticketNumberOf } from '../../platform/ticket-numbers';
 import { permissions, fromAgent, fromContact, type CompanyInput, type DemoKit } from './demo-kit';
 
 /** Bottega Verdi Snc: a shop; Marco Rossi is its contact too (the company switcher). */
@@ -64,7 +65,7 @@ export async function bottegaVerdi(k: DemoKit): Promise<CompanyInput> {
         id: 2001,
         title: 'Il POS non si collega alla cassa',
         description: '<p>Da ieri il POS non comunica più con la cassa: i pagamenti vanno battuti a mano.</p>',
-        ticketNumber: `${year}/0122`,
+        ticketNumber: ticketNumberOf(year, 122),
         internalAnnualProgressive: 122,
         createdOn: ago(3, 17, 40),
         taskTypeId: 1,
@@ -88,7 +89,7 @@ export async function bottegaVerdi(k: DemoKit): Promise<CompanyInput> {
         id: 2002,
         title: 'Controllo climatizzatore prima dell’estate',
         description: '<p>Vorremmo programmare la pulizia del climatizzatore del negozio.</p>',
-        ticketNumber: `${year}/0090`,
+        ticketNumber: ticketNumberOf(year, 90),
         internalAnnualProgressive: 90,
         createdOn: ago(52, 10, 0),
         taskTypeId: 3,
@@ -104,7 +105,7 @@ export async function bottegaVerdi(k: DemoKit): Promise<CompanyInput> {
         id: 2003,
         title: 'Aggiornamento listino sul sito',
         description: '<p>Ci aiutate a caricare il nuovo listino sul sito del negozio?</p>',
-        ticketNumber: `${year}/0123`,
+        ticketNumber: ticketNumberOf(year, 123),
         internalAnnualProgressive: 123,
         createdOn: ago(1, 12, 15),
         taskTypeId: 2,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { verifyPassword } from '../../platform/passwords';
+import { ticketNumberOf } from '../../platform/ticket-numbers';
 import { makePdf } from './demo-assets';
 import { buildDemoDocument, DEMO_KEYS, DEMO_PASSWORD } from './demo-data';
 import { loadDemoDataIfEmpty } from './demo';
@@ -188,6 +189,13 @@ describe('demo data', () => {
       'select max(created_on) as created_on from tickets',
     );
     expect(now - new Date(String(recent?.created_on)).getTime()).toBeLessThan(2 * 86_400_000);
+    // One number format: the demo's tickets are numbered as the portal numbers the tickets it opens.
+    const numbered = await rows<{ ticket_number: string; p: number }>(
+      t,
+      'select ticket_number, internal_annual_progressive as p from tickets where internal_annual_progressive > 0',
+    );
+    expect(numbered.length).toBeGreaterThan(5);
+    for (const n of numbered) expect(n.ticket_number).toBe(ticketNumberOf(2026, n.p));
 
     // The PDFs are real PDFs.
     const pdfs = await rows<{ sha256: string }>(

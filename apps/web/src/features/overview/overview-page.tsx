@@ -12,7 +12,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Overview, OverviewTicket } from '@sportello/contracts';
-import { formatDate, formatDateTime, formatEuro, formatTime } from '../../lib/format';
+import { formatDate, formatDateTime, formatEuro, formatTime, ticketNumberText } from '../../lib/format';
 import { useTenant } from '../../lib/tenant';
 import { ListStates } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
@@ -89,7 +89,7 @@ function TicketRows({ items, basePath, t }: { items: OverviewTicket[]; basePath:
   return items.map((x) => (
     <li key={x.id}>
       <Anchor component={Link} to={`${basePath}/tickets/${x.id}`} fw={600} className={classes.title}>
-        {x.internalAnnualProgressive > 0 ? `${x.ticketNumber} · ${x.title}` : x.title}
+        {[ticketNumberText(x), x.title].filter(Boolean).join(' · ')}
       </Anchor>
       <Text size="xs" c="dimmed">
         {t('overview.ticketMeta', {

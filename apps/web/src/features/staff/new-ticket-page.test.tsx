@@ -26,7 +26,7 @@ const EMPTY_INBOX: InboxAnswer = {
 };
 const DETAIL: StaffTicketDetail = {
   id: 7001,
-  ticketNumber: 'T-2026-00042',
+  ticketNumber: '2026/0042',
   title: 'Printer jam (phone)',
   company: { id: 3, name: 'Rossi Srl' },
   contact: { id: 11, referentName: 'Marco Rossi' },
@@ -136,7 +136,7 @@ describe('a new ticket from the desk', { timeout: 60_000 }, () => {
     storage.set('staffToken', 'staff-token');
     const calls = deskApi((u, method) =>
       u.pathname === '/api/staff/portals/demo/tickets' && method === 'POST'
-        ? json({ id: 7001, ticketNumber: 'T-2026-00042' }, 201)
+        ? json({ id: 7001, ticketNumber: '2026/0042' }, 201)
         : undefined,
     );
     renderApp('/demo/staff/tickets/new');
@@ -162,7 +162,7 @@ describe('a new ticket from the desk', { timeout: 60_000 }, () => {
     await screen.findByTestId('ticket-created');
     expect(where()).toBe('/demo/staff/tickets/7001');
     expect(screen.getByTestId('ticket-created').textContent).toBe(
-      'Ticket T-2026-00042 created for Marco Rossi.',
+      'Ticket 2026/0042 created for Marco Rossi.',
     );
     const [post] = sent(calls, 'POST', '/api/staff/portals/demo/tickets');
     expect(JSON.parse(String(post!.init!.body))).toEqual({

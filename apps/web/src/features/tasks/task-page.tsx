@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { TaskPage as TaskPageData } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDate, formatDateTime, ticketNumberText } from '../../lib/format';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { ListError } from '../../ui/list-states';
 import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-frame';
@@ -65,8 +65,7 @@ function TaskContent({ company, eventKey }: { company: string; eventKey: string 
 
 function Task({ task }: { task: TaskPageData }) {
   const { t } = useTranslation();
-  const number =
-    task.internalAnnualProgressive > 0 ? task.ticketNumber || String(task.internalAnnualProgressive) : '';
+  const number = ticketNumberText(task);
   const details: { label: string; value: string }[] = [
     { label: t('tasks.createdOn'), value: formatDate(task.createdOn) },
     { label: t('tasks.assignee'), value: task.assignee ?? t('tasks.none') },

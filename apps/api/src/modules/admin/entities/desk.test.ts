@@ -105,8 +105,8 @@ describe('a ticket opened on the desk for a contact', () => {
       assignedGroupId: null,
       createdOn: '2026-11-20T10:00:00.000Z',
     });
-    // Numbered as a customer's own ticket (T-<year>-<progressive>), after the portal's ids.
-    expect(created.ticketNumber).toMatch(/^T-2026-\d{5}$/);
+    // Numbered as a customer's own ticket, in the back office's format (`2026/0099`), after its ids.
+    expect(created.ticketNumber).toMatch(/^2026\/\d{4}$/);
     expect(created.id).toBeGreaterThan(6001);
     // The same sanitiser as every description: the markup stays, the scripts go.
     const description = (res.json() as { description: string }).description;

@@ -1,6 +1,7 @@
 import { Badge, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TicketListItem } from '@sportello/contracts';
+import { ticketNumberText } from '../../../lib/format';
 
 /** The number badge, shown only when the ticket has a yearly progressive number (above 0). */
 export function TicketNumber({
@@ -9,7 +10,8 @@ export function TicketNumber({
   ticket: Pick<TicketListItem, 'ticketNumber' | 'internalAnnualProgressive'>;
 }) {
   const { t } = useTranslation();
-  if (ticket.internalAnnualProgressive <= 0) return null;
+  const number = ticketNumberText(ticket);
+  if (!number) return null;
   return (
     <Badge
       variant="outline"
@@ -20,7 +22,7 @@ export function TicketNumber({
       data-testid="ticket-number"
     >
       <VisuallyHidden>{`${t('tickets.number')} `}</VisuallyHidden>
-      {ticket.ticketNumber}
+      {number}
     </Badge>
   );
 }

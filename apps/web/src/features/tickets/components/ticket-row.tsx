@@ -4,7 +4,7 @@ import { IconCalendarEvent, IconFileText, IconUser } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import type { TicketListItem } from '@sportello/contracts';
-import { formatDate, formatTime } from '../../../lib/format';
+import { formatDate, formatTime, ticketNumberText } from '../../../lib/format';
 import { isClosedTicket } from '../ticket-filters';
 import { typeBadgeColours } from '../../../ui/type-colour';
 import classes from './tickets.module.css';
@@ -63,6 +63,7 @@ export const TicketRow = memo(function TicketRow({
   const isWaiting = ticket.waitingOnCustomer;
   const type = coloursOf(ticket.taskType.color);
   const report = canViewReports ? ticket.activityReport : null;
+  const number = ticketNumberText(ticket);
   return (
     <li
       className={classes.row}
@@ -75,7 +76,7 @@ export const TicketRow = memo(function TicketRow({
         {/* On a phone the type badge moves under the title rather than squeezing it (or being cut). */}
         <div className={classes.rowHead}>
           <div className={classes.rowTitle}>
-            {ticket.internalAnnualProgressive > 0 && (
+            {number && (
               <div
                 className={`${BADGE} ${classes.numberBadge}`}
                 data-variant="outline"
@@ -83,7 +84,7 @@ export const TicketRow = memo(function TicketRow({
               >
                 <span className={BADGE_LABEL}>
                   <span className={HIDDEN}>{`${t('tickets.number')} `}</span>
-                  {ticket.ticketNumber}
+                  {number}
                 </span>
               </div>
             )}
