@@ -23,7 +23,9 @@ const SPEC_SECTIONS = new Set(
   ].map((m) => m[1]),
 );
 const ZONE_RULE =
-  'Time zones are handled in apps/api/src/platform/time-zone.ts and apps/web/src/lib/time-zone.ts: use those.';
+  "Time zones are handled in packages/contracts/src/time-zone.ts (the browser's display zone in apps/web/src/lib/time-zone.ts): use those.";
+const TODAY_RULE =
+  "That is the day in UTC, not in the portal's zone: use todayIn/localDay of @sportello/contracts/time-zone (todayInPortal, portalDayOf in the web).";
 
 /**
  * The run-time import graph of the repository's sources, read once per lint run: relative imports and
@@ -230,9 +232,9 @@ export default tseslint.config(
     },
   },
   {
-    // One time-zone module on each side: every zone rule lives there (docs/architecture.md).
-    files: ['apps/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
-    ignores: ['apps/api/src/platform/time-zone.ts', 'apps/web/src/lib/time-zone.ts', '**/*.test.{ts,tsx}'],
+    // One time-zone module for both sides: every zone rule lives there (docs/architecture.md).
+    files: ['apps/api/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}', 'packages/contracts/src/**/*.ts'],
+    ignores: ['packages/contracts/src/time-zone.ts', '**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -245,6 +247,17 @@ export default tseslint.config(
           message: ZONE_RULE,
         },
         { selector: "CallExpression[callee.property.name='tz']", message: ZONE_RULE },
+        {
+          // `toISOString().slice(0, 10)` (or substring, substr): a day read in UTC.
+          selector:
+            "CallExpression[callee.property.name=/^(slice|substring|substr)$/][arguments.1.value=10][callee.object.callee.property.name='toISOString']",
+          message: TODAY_RULE,
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name='split'][callee.object.callee.property.name='toISOString']",
+          message: TODAY_RULE,
+        },
       ],
     },
   },

@@ -75,9 +75,9 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the layering lint', () 
     ]);
   });
 
-  it('keeps time-zone handling in the one module of each side', async () => {
+  it('keeps time-zone handling in the one module of both sides', async () => {
     const rule =
-      'Time zones are handled in apps/api/src/platform/time-zone.ts and apps/web/src/lib/time-zone.ts: use those.';
+      "Time zones are handled in packages/contracts/src/time-zone.ts (the browser's display zone in apps/web/src/lib/time-zone.ts): use those.";
     const plugin = `import timezone from 'dayjs/plugin/timezone';\nexport const x = timezone;\n`;
     const intl = `export const f = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Rome' });\n`;
     const tz = `import { dayjs } from '../../lib/format';\nexport const x = dayjs().tz('Europe/Rome');\n`;
@@ -88,6 +88,23 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the layering lint', () 
     expect(await problems('apps/web/src/features/tickets/extra.ts', tz)).toEqual([
       `no-restricted-syntax: ${rule}`,
     ]);
-    expect(await problems('apps/api/src/platform/time-zone.ts', intl)).toEqual([]);
+    expect(await problems('packages/contracts/src/time-zone.ts', intl)).toEqual([]);
+    expect(await problems('apps/web/src/lib/time-zone.ts', intl)).toEqual([`no-restricted-syntax: ${rule}`]);
+  });
+
+  it('refuses today computed in UTC, anywhere but the time-zone module', async () => {
+    const rule =
+      "That is the day in UTC, not in the portal's zone: use todayIn/localDay of @sportello/contracts/time-zone (todayInPortal, portalDayOf in the web).";
+    const slice = `export const today = () => new Date().toISOString().slice(0, 10);\n`;
+    const split = `export const today = () => new Date().toISOString().split('T')[0];\n`;
+    const stamp = `export const stamp = (d: Date) => d.toISOString().slice(0, 19);\n`;
+    for (const file of [
+      'apps/web/src/features/staff/admin/extra.tsx',
+      'apps/api/src/modules/tickets/extra.ts',
+    ])
+      for (const code of [slice, split])
+        expect(await problems(file, code), file).toEqual([`no-restricted-syntax: ${rule}`]);
+    expect(await problems('apps/api/src/modules/tickets/extra.ts', stamp)).toEqual([]);
+    expect(await problems('packages/contracts/src/time-zone.ts', slice)).toEqual([]);
   });
 });

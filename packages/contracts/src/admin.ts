@@ -5,6 +5,7 @@ import { APPOINTMENT_DURATION_STEP, APPOINTMENT_MAX_DURATION_MINUTES } from './a
 import { portalLanguageSchema } from './portals';
 import { dateInput, errorSchema, extIdSchema, isBoundedDate } from './common';
 import { defineRoute } from './route';
+import { isTimeZone } from './time-zone';
 
 /**
  * Every object of the document is strict, so a typo surfaces as an error; `extra` is the one place
@@ -40,15 +41,6 @@ export const cssColorSchema = z
   .string()
   .trim()
   .regex(CSS_COLOR_RE, 'expected a CSS colour (#rrggbb, rgb(), hsl())');
-
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const MIME_RE = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
 const BASE64_RE = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseDateRange } from './date-range';
-import { localDay, yearBounds } from './time-zone';
+import { localDay, yearBounds } from '@sportello/contracts/time-zone';
 
 describe('parseDateRange', () => {
   it('reads days and minutes in the portal zone as half-open bounds, across DST', () => {

@@ -5,7 +5,7 @@
  */
 import { MAX_FILTER_YEAR, MIN_FILTER_YEAR } from '@sportello/contracts';
 import { badRequest } from './errors';
-import { addDays, wallToInstant } from './time-zone';
+import { addDays, wallToInstant } from '@sportello/contracts/time-zone';
 
 export interface DateRange {
   from: Date | null;

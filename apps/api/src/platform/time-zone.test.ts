@@ -11,7 +11,7 @@ import {
   weekdayOf,
   yearBounds,
   zonedDate,
-} from './time-zone';
+} from '@sportello/contracts/time-zone';
 
 describe('one reading of local times on the whole server', () => {
   // [zone, day, time, the instant]: clocks going back (twice: the first pass), going forward (missing:

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
@@ -11,9 +11,10 @@ import {
   formatTime,
   fromDayParam,
   toDayParam,
+  ticketNumberText,
   toMinuteParam,
 } from './format';
-import { setDisplayTimeZone, zoneOffsetLabel } from './time-zone';
+import { portalDayOf, setDisplayTimeZone, todayInPortal, zoneOffsetLabel } from './time-zone';
 
 // The reference: dayjs's zone plugin, which time-zone.ts replaced with Intl.
 dayjs.extend(utc);
@@ -88,5 +89,34 @@ describe('format', () => {
     expect(formatFileSize(25 * 1024 * 1024, 'es-ES')).toBe('25 MB');
     expect(formatFileSize(300, 'it-IT')).toBe('1 KB');
     expect(formatFileSize(1536 * 1024 * 1024, 'it-IT')).toBe('1,5 GB');
+  });
+});
+
+describe('ticketNumberText', () => {
+  it('is the ticket number, and none without a yearly progressive', () => {
+    expect(ticketNumberText({ ticketNumber: '2026/0126', internalAnnualProgressive: 126 })).toBe('2026/0126');
+    expect(ticketNumberText({ ticketNumber: '2026/0000', internalAnnualProgressive: 0 })).toBe('');
+  });
+});
+
+describe("the portal's today", () => {
+  it('is the day in the portal zone, not in UTC, and so are the days of date fields', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-27T23:30:00Z')); // already the 28th in Rome
+      setDisplayTimeZone('Europe/Rome');
+      expect(todayInPortal()).toBe('2026-11-28');
+      // A contract starting on 1 October, midnight in Rome: 30 September in UTC.
+      expect(portalDayOf('2026-09-30T22:00:00.000Z')).toBe('2026-10-01');
+      expect(portalDayOf('2026-10-01')).toBe('2026-10-01');
+      setDisplayTimeZone('America/New_York');
+      expect(todayInPortal()).toBe('2026-11-27');
+      // A zone Intl does not know shows the browser's (UTC in tests) instead of breaking the page.
+      setDisplayTimeZone('Mars/Olympus');
+      expect(todayInPortal()).toBe('2026-11-27');
+    } finally {
+      setDisplayTimeZone('Europe/Rome');
+      vi.useRealTimers();
+    }
   });
 });

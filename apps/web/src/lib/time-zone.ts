@@ -1,27 +1,44 @@
 /**
- * Every time-zone rule of the browser, in one place: instants are shown in the portal's zone (SPEC B3),
- * which the layout (or a public page) sets once it knows it. Calendar days and wall-clock fields are
- * read with one cached Intl formatter per zone. No dayjs here: the shell and My tickets use this module,
- * and dayjs (6 KB gzip with its zone plugins) stays out of the first load; the pages with calendars
- * bring it (lib/dates.ts).
+ * The browser's display zone: instants are shown in the portal's zone (SPEC B3), which the layout (or a
+ * public page) sets once it knows it. The zone rules themselves are the server's
+ * (`@sportello/contracts/time-zone`: one cached Intl formatter per zone). No dayjs here: the shell and
+ * My tickets use this module, and dayjs (6 KB gzip with its zone plugins) stays out of the first load;
+ * the pages with calendars bring it (lib/dates.ts).
  */
+import {
+  instantToWall,
+  isTimeZone,
+  localDay,
+  systemTimeZone,
+  todayIn,
+  zoneOffsetLabel as offsetLabel,
+} from '@sportello/contracts/time-zone';
 
-/** The portal's time zone decides how instants are shown (SPEC B3); set by the layout. */
+/**
+ * The zone shown until the layout knows the portal's. A zone Intl does not know (never one the server
+ * accepted) shows the browser's own wall clock rather than breaking the page.
+ */
 let zone = 'Europe/Rome';
+/** The portal's time zone decides how instants are shown (SPEC B3); set by the layout. */
 export function setDisplayTimeZone(tz: string): void {
-  zone = tz;
-  // The zone's first formatter loads its rules (tens of ms on a slow phone): done here, as the layout
-  // learns the zone, rather than in the middle of a page's first render.
-  wallClockFormat();
+  // Checking builds the zone's formatter, which loads its rules (tens of ms on a slow phone): done here,
+  // as the layout learns the zone, rather than in the middle of a page's first render.
+  zone = isTimeZone(tz) ? tz : systemTimeZone();
 }
 export function displayTimeZone(): string {
   return zone;
 }
 
+/** Today in the portal's zone, `YYYY-MM-DD`: the default of a form's date (never today in UTC). */
+export const todayInPortal = (): string => todayIn(zone);
+
+/** The portal's calendar day of an instant the API sent (a day alone stays itself), for date fields. */
+export const portalDayOf = (iso: string | null | undefined): string =>
+  !iso ? '' : /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : localDay(iso, zone);
+
 /** An instant with an explicit offset (what the API sends): its wall time in a zone is unambiguous. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 type WallClock = { date: string; time: string };
-const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
 /** Recent answers by zone and string: a row shows the date and the time of one instant. */
 const recent = new Map<string, WallClock | null>();
 
@@ -57,35 +74,8 @@ function wallClock(iso: string | Date): WallClock | null {
 
 function zonedWallClock(instant: Date): WallClock | null {
   if (Number.isNaN(instant.getTime())) return null;
-  const p: Record<string, string> = {};
-  for (const part of wallClockFormat().formatToParts(instant)) p[part.type] = part.value;
-  return { date: `${p.day}/${p.month}/${p.year!.padStart(4, '0')}`, time: `${p.hour}:${p.minute}` };
-}
-
-const WALL_CLOCK: Intl.DateTimeFormatOptions = {
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-};
-
-/**
- * The display zone's formatter, made once per zone. A zone Intl does not know (never one the server
- * accepted) shows the browser's own wall clock rather than breaking the page.
- */
-function wallClockFormat(): Intl.DateTimeFormat {
-  let f = wallClockFormats.get(zone);
-  if (f === undefined) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone: zone });
-    } catch {
-      f = new Intl.DateTimeFormat('en-US', WALL_CLOCK);
-    }
-    wallClockFormats.set(zone, f);
-  }
-  return f;
+  const w = instantToWall(instant.getTime(), zone); // YYYY-MM-DDTHH:mm:ss
+  return { date: `${w.slice(8, 10)}/${w.slice(5, 7)}/${w.slice(0, 4)}`, time: w.slice(11, 16) };
 }
 
 /** What dayjs wrote for an invalid date. */
@@ -104,16 +94,8 @@ export const formatDateTime = (iso: string | Date | null | undefined) => {
   return w ? `${w.date} ${w.time}` : INVALID;
 };
 
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 /** The UTC offset of a zone at an instant, as `+01:00` (to tell apart two slots with one wall time). */
 export function zoneOffsetLabel(iso: string | Date, timeZone: string): string {
-  let f = offsetFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    offsetFormats.set(timeZone, f);
-  }
   const instant = typeof iso === 'string' && !INSTANT.test(iso) ? readLikeDayjs(iso) : new Date(iso);
-  // `GMT+01:00`, `GMT-04:00`, or `GMT` for UTC itself.
-  const name = f.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-  return name === 'GMT' ? '+00:00' : name.slice(3);
+  return offsetLabel(instant.getTime(), timeZone);
 }

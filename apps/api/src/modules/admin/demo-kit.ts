@@ -3,7 +3,7 @@
  * files (PDFs drawn for the demo, PNGs), and small builders for the rows the demo repeats.
  */
 import { permissionFlags, type FileRef, type ImportDocumentInput } from '@sportello/contracts';
-import { addDays, localDay, wallToInstant, weekdayOf } from '../../platform/time-zone';
+import { addDays, localDay, wallToInstant, weekdayOf } from '@sportello/contracts/time-zone';
 import { makePdf, type PdfSpec } from './demo-assets';
 
 export const DEMO_PORTAL_KEY = 'demo';

@@ -1,5 +1,5 @@
 import type { EmailMessage } from '../../platform/outbox';
-import { formatInZone, localDay } from '../../platform/time-zone';
+import { formatInZone, localDay } from '@sportello/contracts/time-zone';
 import { buildIcs, type IcsEvent } from './ics';
 
 type Lang = 'it' | 'en' | 'es';

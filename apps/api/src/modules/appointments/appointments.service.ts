@@ -49,7 +49,7 @@ import {
   type Interval,
   type SlotRules,
 } from './slots';
-import { addDays, daysBetween, localDay } from '../../platform/time-zone';
+import { addDays, daysBetween, localDay } from '@sportello/contracts/time-zone';
 
 /** Confirmation e-mails one address (IP) may cause per hour: the booking page is public. */
 /**

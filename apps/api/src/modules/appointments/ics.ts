@@ -6,7 +6,7 @@
  * local time a TZID cannot name (the second pass of a repeated hour: RFC 5545 3.3.5 reads it as the
  * first) is written in UTC instead.
  */
-import { zoneOffsetMinutes } from '../../platform/time-zone';
+import { zoneOffsetMinutes } from '@sportello/contracts/time-zone';
 
 export interface IcsPerson {
   name: string;

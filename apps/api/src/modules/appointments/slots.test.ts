@@ -3,7 +3,7 @@ import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
 import { describe, expect, it } from 'vitest';
 import { claimStarts, dayIntervals, freeSlots, offeredStarts, type SlotRules } from './slots';
-import { instantToDay, wallToInstant, zoneOffsetMinutes } from '../../platform/time-zone';
+import { instantToDay, wallToInstant, zoneOffsetMinutes } from '@sportello/contracts/time-zone';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);

@@ -1,4 +1,4 @@
-import { wallToInstant, weekdayOf } from '../../platform/time-zone';
+import { wallToInstant, weekdayOf } from '@sportello/contracts/time-zone';
 
 /** `{"mon": [["09:00","13:00"], …], …}` in the portal's zone (fixture-format.md, AppointmentLink). */
 export type WeeklyHours = Partial<Record<Weekday, [string, string][]>>;

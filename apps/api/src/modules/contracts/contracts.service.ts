@@ -10,7 +10,7 @@ import type {
 } from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
-import { addDays, localDay } from '../../platform/time-zone';
+import { addDays, localDay } from '@sportello/contracts/time-zone';
 import type { TenantContext } from '../../platform/tenancy';
 import { listActivityContracts, listServiceContracts, type RawActivity } from './contracts.queries';
 

@@ -17,7 +17,7 @@ import { emitSignatureEvent } from '../../platform/events';
 import { AppError } from '../../platform/errors';
 import { enqueueSms, kickOutbox } from '../../platform/outbox';
 import { maskPhone } from '../../platform/phone-mask';
-import { formatInZone } from '../../platform/time-zone';
+import { formatInZone } from '@sportello/contracts/time-zone';
 import { auditLanguageOf, buildSignedPdf, type Verification } from './signing.pdf';
 import {
   consumeOtp,

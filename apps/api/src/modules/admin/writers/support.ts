@@ -25,7 +25,7 @@ import {
   wikiFolders,
 } from '../../../db/schema';
 import { AppError } from '../../../platform/errors';
-import { zonedDate } from '../../../platform/time-zone';
+import { zonedDate } from '@sportello/contracts/time-zone';
 import { chunk, type ImportFiles } from '../import.files';
 import type { CleanHtml, HtmlValue } from '../import.html';
 

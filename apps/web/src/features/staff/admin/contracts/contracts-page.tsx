@@ -20,6 +20,7 @@ import { type ActivityContractEntity, type SubscriptionEntity } from '@sportello
 import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { formatDate, formatEuro, formatNumber } from '../../../../lib/format';
+import { portalDayOf, todayInPortal } from '../../../../lib/time-zone';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -29,9 +30,6 @@ import { TableScroll } from '../table-scroll';
 import { ServiceContractsPanel } from './service-contracts-panel';
 import { TagsPanel } from './tags-panel';
 import { QueryStates } from '../query-states';
-
-/** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
-const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
 
 /**
  * Contracts (issue 14 item 2): a company's hour and unit contracts with their activities, its service
@@ -165,19 +163,19 @@ function ContractEditor({
     contract
       ? {
           name: contract.name,
-          start: dayOf(contract.start),
-          end: dayOf(contract.end) || null,
+          start: portalDayOf(contract.start),
+          end: portalDayOf(contract.end) || null,
           activityContractType: contract.activityContractType,
           hoursAmount: contract.hoursAmount,
           unitAmount: contract.unitAmount,
           activities: contract.activities.map(({ reportFileId: _r, ...a }) => ({
             ...a,
-            start: dayOf(a.start),
+            start: portalDayOf(a.start),
           })),
         }
       : {
           name: '',
-          start: new Date().toISOString().slice(0, 10),
+          start: todayInPortal(),
           end: null,
           activityContractType: 0,
           hoursAmount: null,
@@ -283,7 +281,7 @@ function ContractEditor({
             type="date"
             label={t('catalog.contracts.date')}
             required
-            value={dayOf(a.start)}
+            value={portalDayOf(a.start)}
             onChange={(e) => setActivity(i, { start: e.currentTarget.value })}
           />
           {hours ? (
@@ -438,13 +436,13 @@ function SubscriptionEditor({
   const client = useQueryClient();
   const [form, setForm] = useState<SubscriptionForm>(() =>
     subscription
-      ? { ...subscription, advanceDate: dayOf(subscription.advanceDate) }
+      ? { ...subscription, advanceDate: portalDayOf(subscription.advanceDate) }
       : {
           code: '',
           description: '',
           quantity: 1,
           taxedTotal: 0,
-          advanceDate: new Date().toISOString().slice(0, 10),
+          advanceDate: todayInPortal(),
           trigger: {
             recurrenceType: 20,
             frequencyWeek: null,

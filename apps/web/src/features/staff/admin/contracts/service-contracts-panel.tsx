@@ -28,6 +28,7 @@ import {
 } from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
+import { portalDayOf, todayInPortal } from '../../../../lib/time-zone';
 import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -37,9 +38,6 @@ import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
 import { ConfirmRemove } from '../confirm-remove';
 
-/** An ISO date-time as the `YYYY-MM-DD` of a date field (the server reads it in the portal's zone). */
-const dayOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
-const today = () => new Date().toISOString().slice(0, 10);
 const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
 type Package = ServiceContractEntity['packages'][number];
@@ -199,20 +197,23 @@ function ServiceContractEditor({
       ? {
           name: contract.name,
           status: contract.status,
-          activeFrom: dayOf(contract.activeFrom),
-          activeTo: dayOf(contract.activeTo) || null,
+          activeFrom: portalDayOf(contract.activeFrom),
+          activeTo: portalDayOf(contract.activeTo) || null,
           tagIds: contract.tagIds,
           wikiElementIds: contract.wikiElementIds,
           documents: contract.documents.map(({ id, documentName }) => ({ id, documentName })),
           packages: contract.packages.map((p) => ({
             ...p,
-            activities: p.activities.map(({ reportFileId: _r, ...a }) => ({ ...a, start: dayOf(a.start) })),
+            activities: p.activities.map(({ reportFileId: _r, ...a }) => ({
+              ...a,
+              start: portalDayOf(a.start),
+            })),
           })),
         }
       : {
           name: '',
           status: 1,
-          activeFrom: today(),
+          activeFrom: todayInPortal(),
           activeTo: null,
           tagIds: [],
           wikiElementIds: [],
@@ -463,7 +464,7 @@ function PackageFields({
               type="date"
               label={t('catalog.contracts.date')}
               required
-              value={dayOf(a.start)}
+              value={portalDayOf(a.start)}
               onChange={(e) => setActivity(i, { start: e.currentTarget.value })}
             />
             <NumberInput

@@ -24,6 +24,7 @@ import { useSearchParams } from 'react-router';
 import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatEuro, formatFileSize } from '../../../../lib/format';
+import { todayInPortal } from '../../../../lib/time-zone';
 import { FileUpload, useFileUploads, type UploadItem } from '../../../../ui/file-upload';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
@@ -47,7 +48,6 @@ interface Draft {
   taskId: number | '';
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
 const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
 /** The create or update body of a kind from the draft (the import format's field names). */
@@ -298,7 +298,7 @@ function NewItemForm({
     kind: 'invoice',
     title: baseName(item.name),
     number: '',
-    date: today(),
+    date: todayInPortal(),
     total: '',
     contactId: null,
     taskId: '',
