@@ -248,8 +248,8 @@ async function measureCls(
   try {
     const context = await browser.newContext(
       phone
-        ? { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true }
-        : { viewport: { width: 1366, height: 768 } },
+        ? { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, locale: 'it-IT' }
+        : { viewport: { width: 1366, height: 768 }, locale: 'it-IT' },
     );
     await context.addInitScript((storage) => {
       for (const [k, v] of Object.entries(storage)) localStorage.setItem(k, v);

@@ -5,9 +5,14 @@ export const baseUrl = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3000';
 export const dataDir = process.env.E2E_DATA_DIR ?? '';
 const shots = process.env.E2E_SCREENSHOTS ?? join(process.cwd(), '.e2e/screenshots');
 
-/** Debian's Chromium, headless, with the flags that keep it off the (closed) network; Playwright gives it a fresh profile. */
+/**
+ * Debian's Chromium, headless, with the flags that keep it off the (closed) network; Playwright gives it
+ * a fresh profile. Its contexts are Italian browsers unless a journey names another `locale`: the
+ * screens follow the browser's language until the user picks one, and the journeys are written in the
+ * portal's default language.
+ */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: [
@@ -19,6 +24,11 @@ export async function launch(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (options) => newContext({ locale: 'it-IT', ...options });
+  browser.newPage = (options) => newPage({ locale: 'it-IT', ...options });
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

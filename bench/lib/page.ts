@@ -292,7 +292,7 @@ export async function measurePage(
     ],
   });
   try {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'it-IT' });
     await context.addInitScript(
       ({ entries, observers }) => {
         for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import itIT from './it-IT.json';
 import enEN from './en-EN.json';
 import esES from './es-ES.json';
@@ -37,5 +37,30 @@ describe('meta description', () => {
     expect(meta()).toBe(esES.common.metaDescription);
     applyLanguage('it-IT', { remember: false });
     expect(meta()).toBe(itIT.common.metaDescription);
+  });
+});
+
+describe('the first language', () => {
+  const languages = (list: string[]) =>
+    Object.defineProperty(window.navigator, 'languages', { configurable: true, value: list });
+  afterEach(() => {
+    languages(['it-IT', 'it']);
+    localStorage.removeItem('language');
+  });
+
+  it("follows the browser's language until the user picks one", async () => {
+    const { initialLanguage, browserLanguage } = await import('./index');
+    languages(['en-US', 'en']);
+    expect(initialLanguage()).toBe('en-EN');
+    languages(['de-DE', 'es-MX', 'en']);
+    expect(initialLanguage()).toBe('es-ES');
+    // None the portal speaks: Italian, until the portal's default language arrives.
+    languages(['de-DE', 'fr']);
+    expect(browserLanguage()).toBeNull();
+    expect(initialLanguage()).toBe('it-IT');
+    // The user's choice wins over the browser's.
+    languages(['en-US']);
+    localStorage.setItem('language', 'es-ES');
+    expect(initialLanguage()).toBe('es-ES');
   });
 });

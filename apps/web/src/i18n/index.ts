@@ -12,10 +12,23 @@ export type Language = (typeof LANGUAGES)[number]['value'];
 
 export const isLanguage = (v: unknown): v is Language => LANGUAGES.some((l) => l.value === v);
 
-/** The stored choice, else it-IT (SPEC A1). */
+/** The first of the browser's languages the portal speaks (`en-US` reads English), or null. */
+export function browserLanguage(): Language | null {
+  const wanted = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  for (const tag of wanted) {
+    const found = LANGUAGES.find((l) => l.value.slice(0, 2) === tag.slice(0, 2).toLowerCase());
+    if (found) return found.value;
+  }
+  return null;
+}
+
+/**
+ * The user's choice (stored), else the browser's language when the portal speaks it, else it-IT (SPEC
+ * A1; the portal's default language replaces it-IT once its settings arrive: lib/branding.ts).
+ */
 export function initialLanguage(): Language {
   const stored = storage.get('language');
-  return isLanguage(stored) ? stored : 'it-IT';
+  return isLanguage(stored) ? stored : (browserLanguage() ?? 'it-IT');
 }
 
 type Translations = Record<string, unknown>;

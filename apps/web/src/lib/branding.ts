@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { DEFAULT_HEADER_COLOR, isUnsetBaseColor, type PortalSettings } from '@sportello/contracts';
-import { applyLanguage, isLanguage } from '../i18n';
+import { applyLanguage, browserLanguage, isLanguage } from '../i18n';
 import { storage } from './storage';
 import { importAfterContent } from './first-content';
 
@@ -264,8 +264,9 @@ export function usePortalBranding(settings: PortalSettings | null | undefined): 
     return () => setActivePortal(null);
   }, [settings]);
   useEffect(() => {
-    // The portal's language applies until the user picks one (SPEC B6 keeps the user's choice).
-    if (!storage.get('language') && isLanguage(defaultLanguage))
+    // The portal's language applies until the user picks one (SPEC B6 keeps the user's choice), when the
+    // browser's own is not one the portal speaks.
+    if (!storage.get('language') && !browserLanguage() && isLanguage(defaultLanguage))
       applyLanguage(defaultLanguage, { remember: false });
   }, [defaultLanguage]);
   // The browser's own bars (a phone's address bar, an installed app's title bar) take the header's colour;

@@ -1,3 +1,4 @@
+import './italian-browser';
 import { configure } from '@testing-library/react';
 import { vi } from 'vitest';
 import { i18n, loadAllLanguages } from '../i18n';
