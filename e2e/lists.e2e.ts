@@ -191,20 +191,20 @@ describe('list screens', () => {
     await expectAccessible(page);
   });
 
-  it('service contracts: badges, tag and asset filters, packages and Nessun pacchetto', async () => {
+  it('service contracts: badges in the language shown, tag and asset filters, packages and none', async () => {
     await open(page, 'servicecontracts', 'Contracts');
     await expect.poll(() => rows(page, 'service-contract').count()).toBe(2);
     const badge = (name: string) =>
       rows(page, 'service-contract').filter({ hasText: name }).getByTestId('contract-badge').textContent();
-    expect(await badge('Manutenzione server e backup')).toBe('ATTIVO');
-    expect(await badge('Manutenzione climatizzazione')).toBe('IN SCADENZA');
+    expect(await badge('Manutenzione server e backup')).toBe('ACTIVE');
+    expect(await badge('Manutenzione climatizzazione')).toBe('EXPIRING');
 
     await page.getByRole('combobox', { name: 'Show' }).click();
     await page.getByRole('option', { name: 'All' }).click();
     await expect.poll(() => rows(page, 'service-contract').count()).toBe(3);
     const expired = rows(page, 'service-contract').filter({ hasText: 'Verifica impianto elettrico' });
-    expect(await expired.getByTestId('contract-badge').textContent()).toBe('SCADUTO');
-    expect(await expired.getByTestId('no-packages').textContent()).toBe('Nessun pacchetto');
+    expect(await expired.getByTestId('contract-badge').textContent()).toBe('EXPIRED');
+    expect(await expired.getByTestId('no-packages').textContent()).toBe('No packages');
     expect(await expired.getByRole('link', { name: 'Verbale di verifica.pdf' }).getAttribute('href')).toMatch(
       /^\/api\/files\//,
     );

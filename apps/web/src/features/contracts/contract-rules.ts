@@ -11,13 +11,6 @@ export type ActiveFilter = 'active' | 'all';
 
 export type ServiceBadge = 'active' | 'expiring' | 'expired';
 
-/** The texts of the badges stay Italian in every language (SPEC B6). */
-export const SERVICE_BADGE_TEXT: Record<ServiceBadge, string> = {
-  active: 'ATTIVO',
-  expiring: 'IN SCADENZA',
-  expired: 'SCADUTO',
-};
-
 /**
  * ATTIVO when status is 1, IN SCADENZA when status is 1 and it expires within 30 days, SCADUTO otherwise
  * (status 4, and a status-1 contract whose end has passed).

@@ -17,13 +17,7 @@ import { ActiveFilterSelect } from './components/active-filter';
 import { ActivityList } from './components/activity-list';
 import { Validity } from './components/validity';
 import classes from './components/contracts.module.css';
-import {
-  SERVICE_BADGE_TEXT,
-  filterServiceContracts,
-  serviceBadge,
-  type ActiveFilter,
-  type ServiceBadge,
-} from './contract-rules';
+import { filterServiceContracts, serviceBadge, type ActiveFilter, type ServiceBadge } from './contract-rules';
 import { usePageTitle } from '../../ui/page-title';
 
 /**
@@ -115,7 +109,7 @@ function ServiceContractCard({ contract: c }: { contract: ServiceContract }) {
             {c.name}
           </Text>
           <Badge color={BADGE_COLOR[badge]} variant="filled" radius="sm" data-testid="contract-badge">
-            {SERVICE_BADGE_TEXT[badge]}
+            {t(`contracts.badge.${badge}`)}
           </Badge>
         </Group>
         <Validity from={c.activeFrom} to={c.activeTo} />
@@ -156,7 +150,7 @@ function ServiceContractCard({ contract: c }: { contract: ServiceContract }) {
           </Text>
           {c.packages.length === 0 ? (
             <Text size="sm" data-testid="no-packages">
-              Nessun pacchetto
+              {t('contracts.noPackages')}
             </Text>
           ) : (
             c.packages.map((p) => <PackageItem key={p.id} pkg={p} />)
