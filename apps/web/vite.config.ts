@@ -160,6 +160,16 @@ export default defineConfig(({ command }) => ({
         codeSplitting: {
           groups: [
             { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 2 },
+            /*
+             * The display zone (lib/time-zone.ts) and the zone rules it is built on (contracts'
+             * time-zone.ts, shared with the server): one file of the first load, not two.
+             */
+            {
+              name: 'time-zone',
+              test: /(apps[\\/]web[\\/]src[\\/]lib|packages[\\/]contracts[\\/]src)[\\/]time-zone\.ts$/,
+              priority: 1.9,
+              includeDependenciesRecursively: false,
+            },
             {
               name: 'list',
               test: (id) => MY_TICKETS_LIST.some((re) => re.test(id)),

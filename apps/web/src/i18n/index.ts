@@ -14,11 +14,8 @@ export const isLanguage = (v: unknown): v is Language => LANGUAGES.some((l) => l
 
 /** The first of the browser's languages the portal speaks (`en-US` reads English), or null. */
 export function browserLanguage(): Language | null {
-  const wanted = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
-  for (const tag of wanted) {
-    const found = LANGUAGES.find((l) => l.value.slice(0, 2) === tag.slice(0, 2).toLowerCase());
-    if (found) return found.value;
-  }
+  for (const tag of navigator.languages ?? [navigator.language])
+    for (const { value } of LANGUAGES) if (tag.slice(0, 2).toLowerCase() === value.slice(0, 2)) return value;
   return null;
 }
 

@@ -14,7 +14,8 @@ import {
   ticketNumberText,
   toMinuteParam,
 } from './format';
-import { portalDayOf, setDisplayTimeZone, todayInPortal, zoneOffsetLabel } from './time-zone';
+import { setDisplayTimeZone } from './time-zone';
+import { portalDayOf, todayInPortal, zoneOffsetLabel } from './zone-days';
 
 // The reference: dayjs's zone plugin, which time-zone.ts replaced with Intl.
 dayjs.extend(utc);

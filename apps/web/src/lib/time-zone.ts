@@ -5,14 +5,7 @@
  * My tickets use this module, and dayjs (6 KB gzip with its zone plugins) stays out of the first load;
  * the pages with calendars bring it (lib/dates.ts).
  */
-import {
-  instantToWall,
-  isTimeZone,
-  localDay,
-  systemTimeZone,
-  todayIn,
-  zoneOffsetLabel as offsetLabel,
-} from '@sportello/contracts/time-zone';
+import { instantToWall, isTimeZone, systemTimeZone } from '@sportello/contracts/time-zone';
 
 /**
  * The zone shown until the layout knows the portal's. A zone Intl does not know (never one the server
@@ -29,15 +22,8 @@ export function displayTimeZone(): string {
   return zone;
 }
 
-/** Today in the portal's zone, `YYYY-MM-DD`: the default of a form's date (never today in UTC). */
-export const todayInPortal = (): string => todayIn(zone);
-
-/** The portal's calendar day of an instant the API sent (a day alone stays itself), for date fields. */
-export const portalDayOf = (iso: string | null | undefined): string =>
-  !iso ? '' : /^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : localDay(iso, zone);
-
 /** An instant with an explicit offset (what the API sends): its wall time in a zone is unambiguous. */
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+export const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 type WallClock = { date: string; time: string };
 /** Recent answers by zone and string: a row shows the date and the time of one instant. */
 const recent = new Map<string, WallClock | null>();
@@ -49,7 +35,7 @@ const recent = new Map<string, WallClock | null>();
  */
 const DAYJS_FIELDS =
   /^(\d{4})[-/]?(\d{1,2})?[-/]?(\d{0,2})[Tt\s]*(\d{1,2})?:?(\d{1,2})?:?(\d{1,2})?[.:]?(\d+)?$/;
-function readLikeDayjs(text: string): Date {
+export function readLikeDayjs(text: string): Date {
   const m = /Z$/i.test(text) ? null : DAYJS_FIELDS.exec(text);
   if (!m) return new Date(text);
   const n = (i: number) => Number(m[i] || 0);
@@ -93,9 +79,3 @@ export const formatDateTime = (iso: string | Date | null | undefined) => {
   const w = wallClock(iso);
   return w ? `${w.date} ${w.time}` : INVALID;
 };
-
-/** The UTC offset of a zone at an instant, as `+01:00` (to tell apart two slots with one wall time). */
-export function zoneOffsetLabel(iso: string | Date, timeZone: string): string {
-  const instant = typeof iso === 'string' && !INSTANT.test(iso) ? readLikeDayjs(iso) : new Date(iso);
-  return offsetLabel(instant.getTime(), timeZone);
-}

@@ -25,7 +25,14 @@ export function PortalLogo({
         alt={alt}
         className={className}
         height={LOGO_HEIGHT}
-        style={{ display: 'block', height: LOGO_HEIGHT, width: 'auto', maxWidth: 160, objectFit: 'contain' }}
+        style={{
+          display: 'block',
+          height: LOGO_HEIGHT,
+          width: 'auto',
+          // A phone's header narrows it (shell.module.css): it shares 360 px with the buttons.
+          maxWidth: 'var(--portal-logo-max-width, 160px)',
+          objectFit: 'contain',
+        }}
         onError={() => setFailedUrl(logoUrl)}
       />
     );

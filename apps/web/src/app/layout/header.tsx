@@ -60,7 +60,7 @@ export function AppHeader({
       data-testid="app-header"
     >
       <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
-        <Group gap="xs" wrap="nowrap" miw={0}>
+        <Group gap="xs" wrap="nowrap" miw={0} className={classes.switcherSlot}>
           <Burger
             id={burgerId}
             opened={isNavOpen}
@@ -76,7 +76,7 @@ export function AppHeader({
             <CompanySwitcher />
           </Suspense>
         </Group>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="nowrap" className={classes.rightButtons}>
           <SearchButton className={classes.headerButton} hideLabelClass={classes.hideXs} />
           <Suspense fallback={null}>
             {!preview && <NotificationBell className={classes.headerButton} />}

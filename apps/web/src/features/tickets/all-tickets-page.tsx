@@ -47,6 +47,7 @@ export default function AllTicketsPage() {
         value={filters}
         onChange={setFilters}
         wikiSearchUrl={contact.viewContactWiki ? wikiSearchUrl(company, contactId) : null}
+        extraActive={colleagueIds.length > 0 ? 1 : 0}
       >
         <MultiSelectFilter<number>
           label={t('tickets.colleagues')}

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { useTenant, type Tenant } from '../../lib/tenant';
 import { ListError } from '../../ui/list-states';
 import { useTicket } from './api/ticket-detail';
 import { useMarkRead } from './api/following';
+import { DetailsFold } from './components/details-fold';
 import { FollowersBox } from './components/followers-box';
 import { RatingBox } from './components/rating-box';
 import { ReopenNotice } from './components/reopen-notice';
@@ -24,6 +26,9 @@ import { usePageTitle } from '../../ui/page-title';
 import classes from './components/tickets.module.css';
 
 type T = (key: string) => string;
+
+/** Where the details stop fitting beside the conversation (tickets.module.css, `.detail`). */
+export const NARROW_DETAIL_QUERY = '(max-width: 62em)';
 
 /** The author of a comment: the current user ('you'), another portal user, or an agent. */
 export function commentAuthor(comment: TicketComment, currentUserId: number, t: T): MessageAuthor {
@@ -86,6 +91,8 @@ export default function TicketDetailPage() {
   const { company, contactId, contact, basePath, user } = tenant;
   const params = useParams();
   const ticketId = Number(params.ticketid);
+  // Read at once (not after a first render as a wide screen): a phone would draw the details, then fold them.
+  const isNarrow = useMediaQuery(NARROW_DETAIL_QUERY, undefined, { getInitialValueInEffect: false });
   const query = useTicket(company, contactId, ticketId);
   // Back to the list it was opened from (a colleague's ticket from All tickets), else to the contact's own.
   const cameFrom = (useLocation().state as { from?: unknown } | null)?.from;
@@ -158,6 +165,17 @@ export default function TicketDetailPage() {
 
   const ticket = query.data;
   const isClosed = ticket.isClosed || isClosedTicket(ticket);
+  const details = (
+    <>
+      <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
+      <FollowersBox
+        company={company}
+        contactId={contactId}
+        ticketId={ticket.id}
+        canEdit={contact.manageTickets}
+      />
+    </>
+  );
   return (
     <Stack key="ticket" gap="md">
       {back}
@@ -173,17 +191,15 @@ export default function TicketDetailPage() {
           <CloseTicketButton company={company} contactId={contactId} ticketId={ticket.id} />
         )}
       </Group>
-      {/* The status box first: beside the conversation on a wide screen, above it on a phone. */}
+      {/* The status box first: beside the conversation on a wide screen; on a phone one folded line. */}
       <div className={classes.detail}>
-        <Stack gap="md" className={classes.detailSide}>
-          <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
-          <FollowersBox
-            company={company}
-            contactId={contactId}
-            ticketId={ticket.id}
-            canEdit={contact.manageTickets}
-          />
-        </Stack>
+        {isNarrow ? (
+          <DetailsFold ticket={ticket}>{details}</DetailsFold>
+        ) : (
+          <Stack gap="md" className={classes.detailSide}>
+            {details}
+          </Stack>
+        )}
         <Stack gap="md" className={classes.detailMain}>
           <Title order={2} size="h4">
             {t('tickets.detail.conversation')}

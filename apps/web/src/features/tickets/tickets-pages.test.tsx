@@ -8,8 +8,14 @@ import { ALL_FLAGS, contact, portalSettings, user } from '../../test/fixtures';
 import { renderWithProviders } from '../../ui/testing';
 import AllTicketsPage from './all-tickets-page';
 import NewTicketPage from './new-ticket-page';
-import TicketDetailPage, { commentAuthor, conversation, descriptionAuthor } from './ticket-detail-page';
+import TicketDetailPage, {
+  commentAuthor,
+  conversation,
+  descriptionAuthor,
+  NARROW_DETAIL_QUERY,
+} from './ticket-detail-page';
 import TicketsPage from './tickets-page';
+import { PHONE_FILTERS_QUERY } from './components/ticket-filters-bar';
 
 const item = (over: Partial<TicketListItem>): TicketListItem => ({
   id: 1,
@@ -149,6 +155,79 @@ describe('all tickets', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(calls.some((c) => c.url === '/api/demo/11/tickets/all?webUserIds=7')).toBe(true),
     );
+  });
+});
+
+describe('the filters on a phone', { timeout: 20_000 }, () => {
+  it('fold behind one button that says how many are set, and open with it', async () => {
+    stubFetch((u) => {
+      if (u.startsWith('/api/users/11/colleagues'))
+        return json([{ webUserId: 7, referentName: 'Giulia Bianchi' }]);
+      if (u.startsWith('/api/demo/11/tickets/all')) return json(LIST);
+      return undefined;
+    });
+    const wide = window.matchMedia;
+    window.matchMedia = ((q: string) => ({
+      ...wide(q),
+      matches: q === PHONE_FILTERS_QUERY,
+    })) as typeof window.matchMedia;
+    try {
+      renderAt('/demo/11/alltickets?status=all&users=7', tenantWith());
+      await screen.findByText('Open one');
+      // The first ticket comes right after one button; status and colleagues are set: 2.
+      const button = screen.getByRole('button', { name: 'Filters (2)' });
+      expect(button.getAttribute('aria-expanded')).toBe('false');
+      expect(screen.queryByRole('combobox', { name: 'Status' })).toBeNull();
+      expect(screen.queryAllByTestId('filter-face')).toHaveLength(0);
+      await userEvent.click(button);
+      expect(button.getAttribute('aria-expanded')).toBe('true');
+      // The controls' chunk comes now (alone, this file's first to ask for it).
+      await screen.findByRole('combobox', { name: 'Status' }, { timeout: 15_000 });
+      expect(screen.getByRole('button', { name: /Colleagues/ })).toBeTruthy();
+    } finally {
+      window.matchMedia = wide;
+    }
+  });
+});
+
+describe('a ticket on a phone', { timeout: 20_000 }, () => {
+  it('starts with the conversation: the details and followers fold into one line with the step', async () => {
+    const detail: TicketDetail = {
+      ...item({ id: 42, title: 'Broken printer', nextPlannedActivityInfo: 'Visit on Monday' }),
+      description: '<p>It jams</p>',
+      attachments: [],
+      assignedGroup: { name: 'Helpdesk' },
+      assignedUser: null,
+      isClosed: false,
+      comments: [],
+      rating: null,
+    };
+    const calls = stubFetch((u) => (u === '/api/demo/11/tickets/42' ? json(detail) : undefined));
+    const wide = window.matchMedia;
+    window.matchMedia = ((q: string) => ({
+      ...wide(q),
+      matches: q === NARROW_DETAIL_QUERY,
+    })) as typeof window.matchMedia;
+    try {
+      renderAt('/demo/11/tickets/42', tenantWith());
+      await screen.findByRole('heading', { level: 1, name: 'Broken printer' });
+      const fold = screen.getByTestId('details-fold');
+      // Before the conversation in the page, one line: the step shows, the rest waits.
+      expect(
+        fold.compareDocumentPosition(screen.getByTestId('conversation')) & Node.DOCUMENT_POSITION_FOLLOWING,
+      ).toBeTruthy();
+      expect(within(fold).getByTestId('fold-step').textContent).toBe('New');
+      expect(screen.queryByTestId('side-group')).toBeNull();
+      expect(screen.queryByTestId('followers')).toBeNull();
+      expect(calls.some((c) => c.url.includes('/followers'))).toBe(false);
+      const button = within(fold).getByRole('button', { name: /Ticket details/ });
+      await userEvent.click(button);
+      expect(button.getAttribute('aria-expanded')).toBe('true');
+      expect(screen.getByTestId('side-group').textContent).toContain('Helpdesk');
+      expect(screen.getByTestId('side-next-activity').textContent).toContain('Visit on Monday');
+    } finally {
+      window.matchMedia = wide;
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppointmentLink, AppointmentSlot } from '@sportello/contracts';
 import { dayjs } from '../../../lib/dates';
 import { formatDate, formatTime } from '../../../lib/format';
-import { zoneOffsetLabel } from '../../../lib/time-zone';
+import { zoneOffsetLabel } from '../../../lib/zone-days';
 import { ListError } from '../../../ui/list-states';
 import { useAppointmentSlots } from '../api/appointment-slots';
 

@@ -1,4 +1,6 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { Button } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconCalendar, IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { importAfterContent } from '../../../lib/first-content';
@@ -22,7 +24,24 @@ export interface TicketFiltersBarProps {
   wikiSearchUrl: string | null;
   /** Extra filters (the colleagues of all tickets). */
   children?: ReactNode;
+  /** How many of the extra filters are set (the phone's filter button counts them). */
+  extraActive?: number;
 }
+
+/** How many filters differ from the list's defaults (open tickets, any date, any asset, newest first). */
+export function activeFilterCount(value: TicketFilters, extraActive = 0): number {
+  const { status, range, wiki, sort } = value;
+  return (
+    Number(status !== 'open') +
+    Number(Boolean(range.start || range.end)) +
+    Number(wiki !== null) +
+    Number(sort !== 'created') +
+    extraActive
+  );
+}
+
+/** Phones: the filters fold behind one button, so the first ticket shows without scrolling. */
+export const PHONE_FILTERS_QUERY = '(max-width: 47.99em)';
 
 /**
  * The controls (Mantine's combobox, floating-ui and the date picker: about 45 KB gzip) come after the
@@ -35,14 +54,46 @@ const TicketFilterWidgets = lazy(() =>
   })),
 );
 
-/** Status (open or pending / all), creation date range, wiki element, any extra filter, and sort. */
+/**
+ * Status (open or pending / all), creation date range, wiki element, any extra filter, and sort. On a
+ * phone they fold behind one "Filters" button saying how many are set: five stacked filters pushed the
+ * first ticket below the screen. Folded, the controls are not drawn (nor their code fetched).
+ */
 export function TicketFiltersBar(props: TicketFiltersBarProps) {
   const { t } = useTranslation();
+  // Read at once, not after a first render as a wide screen: a phone would draw the filters, then fold them.
+  const isPhone = useMediaQuery(PHONE_FILTERS_QUERY, undefined, { getInitialValueInEffect: false });
+  const [isOpen, setIsOpen] = useState(false);
+  const id = useId();
+  const filters = (
+    <Suspense fallback={<FiltersFace {...props} />}>
+      <TicketFilterWidgets {...props} />
+    </Suspense>
+  );
+  if (!isPhone)
+    return (
+      <div className={classes.filters} role="search" aria-label={t('tickets.filters')}>
+        {filters}
+      </div>
+    );
+  const active = activeFilterCount(props.value, props.extraActive);
   return (
-    <div className={classes.filters} role="search" aria-label={t('tickets.filters')}>
-      <Suspense fallback={<FiltersFace {...props} />}>
-        <TicketFilterWidgets {...props} />
-      </Suspense>
+    <div role="search" aria-label={t('tickets.filters')}>
+      <Button
+        variant={active > 0 ? 'light' : 'default'}
+        rightSection={<IconChevronDown size={16} aria-hidden className={classes.foldChevron} />}
+        aria-expanded={isOpen}
+        aria-controls={id}
+        onClick={() => setIsOpen((open) => !open)}
+        data-testid="filters-button"
+      >
+        {active > 0 ? t('tickets.filtersButtonActive', { count: active }) : t('tickets.filtersButton')}
+      </Button>
+      {isOpen && (
+        <div id={id} className={`${classes.filters} ${classes.foldedFilters}`}>
+          {filters}
+        </div>
+      )}
     </div>
   );
 }

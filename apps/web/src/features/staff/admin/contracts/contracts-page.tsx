@@ -20,7 +20,7 @@ import { type ActivityContractEntity, type SubscriptionEntity } from '@sportello
 import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { formatDate, formatEuro, formatNumber } from '../../../../lib/format';
-import { portalDayOf, todayInPortal } from '../../../../lib/time-zone';
+import { portalDayOf, todayInPortal } from '../../../../lib/zone-days';
 import { usePageTitle } from '../../../../ui/page-title';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';

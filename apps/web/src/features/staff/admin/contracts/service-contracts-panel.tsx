@@ -28,7 +28,7 @@ import {
 } from '@sportello/contracts/route-refs';
 import { call, pathOf } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
-import { portalDayOf, todayInPortal } from '../../../../lib/time-zone';
+import { portalDayOf, todayInPortal } from '../../../../lib/zone-days';
 import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';

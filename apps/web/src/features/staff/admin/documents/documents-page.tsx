@@ -24,7 +24,7 @@ import { useSearchParams } from 'react-router';
 import { call, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatEuro, formatFileSize } from '../../../../lib/format';
-import { todayInPortal } from '../../../../lib/time-zone';
+import { todayInPortal } from '../../../../lib/zone-days';
 import { FileUpload, useFileUploads, type UploadItem } from '../../../../ui/file-upload';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
