@@ -24,7 +24,8 @@ export async function getTaskPage(ctx: AppContext, company: string, eventKey: st
     status: { name: t.statusName, isClosed: t.taskStatus === 2 },
     assignee: assignee || null,
     group: t.groupName,
-    nextPlannedActivityInfo: t.nextPlannedActivityInfo,
+    // A closed ticket has nothing planned, whatever the back office left in the field.
+    nextPlannedActivityInfo: t.taskStatus === 2 ? null : t.nextPlannedActivityInfo,
     createdOn: t.createdOn.toISOString(),
     comments: comments.map((c) => ({
       author: c.agentName ?? c.contactName ?? '',

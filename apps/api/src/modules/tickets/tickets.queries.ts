@@ -82,7 +82,7 @@ const itemFields = `
   'taskType', json_build_object('id', tt.ext_id, 'name', tt.name, 'color', tt.color),
   'taskStatus', json_build_object('step',
     json_build_object('id', ss.ext_id, 'name', ss.name, 'taskStatus', ss.task_status)),
-  'nextPlannedActivityInfo', t.next_planned_activity_info,
+  'nextPlannedActivityInfo', case when t.closed then null else t.next_planned_activity_info end,
   'creatorContactWebUser', case when cc.id is null then null else json_build_object(
     'contactId', cc.ext_id, 'referentName', cc.referent_name, 'companyName', cco.company_name) end,
   'activityReport', case when rep.ext_id is null then null else json_build_object(

@@ -456,13 +456,26 @@ describe('closing a ticket', () => {
     const d = (
       await post('owner', '/tickets', { title: 'To close', taskTypeId: 1, description: 'x' })
     ).json() as TicketDetail;
+    // The back office planned something, and leaves it there when the ticket closes.
+    await queryRows(
+      t.ctx.database.db,
+      sql`update tickets set next_planned_activity_info = 'Visit on Monday'
+        where ext_id = ${d.id} and portal_id = (select id from portals where key = 'acme')`,
+    );
+    expect(((await get('owner', `/tickets/${d.id}`)).json() as TicketDetail).nextPlannedActivityInfo).toBe(
+      'Visit on Monday',
+    );
     const first = await post('owner', `/tickets/${d.id}/close`, {});
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
       id: d.id,
       isClosed: true,
       taskStatus: { step: { name: 'Chiuso', taskStatus: 2 } },
+      // Closed, nothing is planned any more: not on the ticket, nor in the list.
+      nextPlannedActivityInfo: null,
     });
+    const listed = ((await get('owner', '/tickets')).json() as TicketDetail[]).find((x) => x.id === d.id);
+    expect(listed?.nextPlannedActivityInfo).toBeNull();
     const second = await post('owner', `/tickets/${d.id}/close`, {});
     expect(second.statusCode).toBe(200);
     expect(second.json().taskStatus).toEqual(first.json().taskStatus);
