@@ -132,6 +132,19 @@ describe('pickContact (SPEC A2 layout loading)', () => {
     });
   });
 
+  it('lands first on a company the user administers, when nothing is remembered', () => {
+    const member = contact({ contactId: 201, companyName: 'Bottega Verdi' });
+    const admin = contact({ contactId: 11, companyName: 'Rossi Impianti', administrator: true });
+    const demo = user([member, admin]);
+    expect(pickContact(demo, undefined, undefined, none)).toEqual({ contact: admin, redirect: true });
+    expect(pickContact(demo, 'demo', undefined, none)).toEqual({ contact: admin, redirect: true });
+    // What the user chose last still wins.
+    expect(pickContact(demo, undefined, undefined, { company: 'demo', contactId: '201' })).toEqual({
+      contact: member,
+      redirect: true,
+    });
+  });
+
   it('refuses a contact of another user or another portal', () => {
     expect(pickContact(u, 'demo', '999', none)).toEqual({ contact: a, redirect: true });
     expect(pickContact(u, 'demo', 'abc', none)).toEqual({ contact: a, redirect: true });

@@ -130,8 +130,10 @@ const sameId = (a: string | null | undefined, b: number) => !!a && /^\d+$/.test(
 
 /**
  * SPEC A2 layout loading: the URL's company and contact when the user holds them; otherwise the remembered
- * pair, then the first contact. When the URL names a portal the user belongs to but no valid contact of
- * it, the choice stays inside that portal, so `/{company}` keeps the user where the address says.
+ * pair, then the first contact administering its company (the one the user runs: `demo` landed on the
+ * company they only belong to, first by name), then the first contact. When the URL names a portal the
+ * user belongs to but no valid contact of it, the choice stays inside that portal, so `/{company}` keeps
+ * the user where the address says.
  */
 export function pickContact(
   user: MeAnswer,
@@ -150,7 +152,9 @@ export function pickContact(
       (c) =>
         sameKey(remembered.company, c.portalSettings.webPortalKey) &&
         sameId(remembered.contactId, c.contactId),
-    ) ?? pool[0];
+    ) ??
+    pool.find((c) => c.administrator) ??
+    pool[0];
   return fallback ? { contact: fallback, redirect: true } : null;
 }
 

@@ -163,6 +163,19 @@ describe('layout loading and dashboard', () => {
     serveUser(user([contact({ viewContactInvoices: true, viewContactDocuments: true })]));
     const router = renderAt('/demo/101/tickets');
     await at(router, '/demo/101/invoices');
+    // …and says why, where it lands.
+    expect((await screen.findByTestId('hidden-section-notice')).textContent).toContain(
+      'La sezione richiesta non è disponibile per il tuo profilo',
+    );
+  });
+
+  it('says nothing of a section when the address named none', async () => {
+    localStorage.setItem('token', 't');
+    serveUser(user([contact({ ...ALL_FLAGS })]));
+    const router = renderAt('/demo/101');
+    await at(router, '/demo/101/tickets');
+    await screen.findByRole('navigation', { name: 'Menu principale' });
+    expect(screen.queryByTestId('hidden-section-notice')).toBeNull();
   });
 
   it('refuses a list route without its flag', async () => {

@@ -6,21 +6,21 @@ import { AttachmentList, attachmentDisplayName, isImageName } from './attachment
 afterEach(cleanup);
 
 describe('attachmentDisplayName (SPEC A2/A9)', () => {
-  it('upper-cases the name', () => {
-    expect(attachmentDisplayName('report.pdf')).toBe('REPORT.PDF');
+  it('keeps the name as written, not in capitals', () => {
+    expect(attachmentDisplayName('Report März.pdf')).toBe('Report März.pdf');
   });
 
   it('keeps a name of exactly 20 characters whole', () => {
     const name = 'abcdefghijklmnop.pdf';
     expect(name).toHaveLength(20);
-    expect(attachmentDisplayName(name)).toBe('ABCDEFGHIJKLMNOP.PDF');
+    expect(attachmentDisplayName(name)).toBe('abcdefghijklmnop.pdf');
   });
 
   it('cuts a name longer than 20 characters to 19 plus "..."', () => {
     const name = 'abcdefghijklmnopq.pdf';
     expect(name).toHaveLength(21);
-    expect(attachmentDisplayName(name)).toBe('ABCDEFGHIJKLMNOPQ.P...');
-    expect(attachmentDisplayName('a-very-long-contract-document-name.docx')).toBe('A-VERY-LONG-CONTRAC...');
+    expect(attachmentDisplayName(name)).toBe('abcdefghijklmnopq.p...');
+    expect(attachmentDisplayName('a-very-long-contract-document-name.docx')).toBe('a-very-long-contrac...');
   });
 
   it('counts characters, not UTF-16 units', () => {
@@ -52,7 +52,7 @@ describe('AttachmentList', () => {
     );
     const img = screen.getByRole('img', { name: 'screenshot.png' });
     expect(img.getAttribute('src')).toBe('/api/files/1/screenshot.png?e=1&s=x');
-    const link = screen.getByRole('link', { name: 'QUARTERLY-MAINTENAN...' });
+    const link = screen.getByRole('link', { name: 'quarterly-maintenan...' });
     expect(link.getAttribute('href')).toBe('/api/files/2/q.pdf?e=1&s=y');
     expect(link.getAttribute('title')).toBe('quarterly-maintenance-report.pdf');
     expect(link.getAttribute('rel')).toContain('noopener');

@@ -13,12 +13,14 @@ export const isImageName = (name: string) => IMAGE_NAME.test(name.trim());
 
 const MAX_NAME = 20;
 const CUT_NAME = 19;
-/** SPEC A2/A9: upper case; a name longer than 20 characters is cut to 19 plus '...'. */
+/**
+ * SPEC A2/A9: a name longer than 20 characters is cut to 19 plus '...'. The name keeps its own case
+ * (decision of issue 29: in capitals, "REPORT.PDF" read as shouting and hid the name people gave it).
+ */
 export function attachmentDisplayName(name: string): string {
-  const upper = name.toUpperCase();
   // Count code points, not UTF-16 units, so an accented or emoji name is never cut mid-character.
-  const chars = Array.from(upper);
-  return chars.length > MAX_NAME ? `${chars.slice(0, CUT_NAME).join('')}...` : upper;
+  const chars = Array.from(name);
+  return chars.length > MAX_NAME ? `${chars.slice(0, CUT_NAME).join('')}...` : name;
 }
 
 export interface AttachmentListProps {

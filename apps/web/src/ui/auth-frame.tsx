@@ -33,7 +33,10 @@ export function AuthFrame({
   const portal = settings.data ?? null;
   usePortalBranding(portal);
   const colors = headerColors(portal?.baseColor);
-  const name = portal?.webPortalName ?? t('common.appName');
+  // Until the portal's settings answer, its place stays empty: the default mark and name drawn meanwhile
+  // were swapped for the portal's own a moment later.
+  const isWaiting = !!company && settings.isPending;
+  const name = isWaiting ? '' : (portal?.webPortalName ?? t('common.appName'));
   return (
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
@@ -46,7 +49,11 @@ export function AuthFrame({
       >
         <Group justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="sm" wrap="nowrap" miw={0}>
-            <PortalLogo logoUrl={portal?.logoUrl} alt="" />
+            {isWaiting ? (
+              <span style={{ display: 'block', width: 36, height: 40 }} data-testid="logo-pending" />
+            ) : (
+              <PortalLogo logoUrl={portal?.logoUrl} alt="" />
+            )}
             <Text fw={600} truncate>
               {name}
             </Text>

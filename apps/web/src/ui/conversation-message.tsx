@@ -13,6 +13,8 @@ export interface MessageAuthor {
   isAgent: boolean;
   /** Agent's profile image (signed URL); otherwise the initial shows. */
   imageUrl?: string | null;
+  /** The name the avatar's initial comes from when `name` is not one ('You' on one's own messages). */
+  initialOf?: string;
 }
 
 export interface ConversationMessageProps {
@@ -68,7 +70,7 @@ export function ConversationMessage({
           variant="filled"
           aria-hidden
         >
-          {initial(author.name)}
+          {initial(author.initialOf || author.name)}
         </Avatar>
         <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
           <Group gap="xs" justify="space-between" wrap="wrap">

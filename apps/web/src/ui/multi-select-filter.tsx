@@ -28,6 +28,8 @@ export interface MultiSelectFilterProps<V extends string | number> {
   /** Offers a clear-all button. */
   nullable?: boolean;
   hideLabel?: boolean;
+  /** The text with nothing chosen, where the widget is not a filter (a form's field): 'no filter' else. */
+  emptyText?: string;
 }
 
 /** Text of the closed dropdown: 'no filter', a custom label, or a count such as '3 users'. */
@@ -55,6 +57,7 @@ export function MultiSelectFilter<V extends string | number>({
   summary,
   nullable,
   hideLabel,
+  emptyText,
 }: MultiSelectFilterProps<V>) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
@@ -77,7 +80,7 @@ export function MultiSelectFilter<V extends string | number>({
 
   const selected = options.filter((o) => value.includes(o.value));
   const words = countWords ?? { one: t('widgets.multi.itemOne'), other: t('widgets.multi.itemOther') };
-  const text = multiSelectSummary(selected, words, t('widgets.select.noFilter'), summary);
+  const text = multiSelectSummary(selected, words, emptyText ?? t('widgets.select.noFilter'), summary);
 
   const groups = useMemo(() => {
     const needle = search.trim().toLowerCase();

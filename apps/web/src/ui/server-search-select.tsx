@@ -41,13 +41,22 @@ export interface ServerSearchSelectProps {
   value: ServerSearchItem | null;
   onChange: (value: ServerSearchItem | null) => void;
   hideLabel?: boolean;
+  /** The text with nothing chosen, where the widget is not a filter (a form's field): 'no filter' else. */
+  emptyText?: string;
 }
 
 /**
  * SPEC A2 "Server-search dropdown": asks the server on mount and 200 ms after typing, through the
  * api client (bearer token), and lists 'folderName - name' in a 200 px scrollable list.
  */
-export function ServerSearchSelect({ label, url, value, onChange, hideLabel }: ServerSearchSelectProps) {
+export function ServerSearchSelect({
+  label,
+  url,
+  value,
+  onChange,
+  hideLabel,
+  emptyText,
+}: ServerSearchSelectProps) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [term] = useDebouncedValue(search.trim(), SERVER_SEARCH_DEBOUNCE_MS);
@@ -98,7 +107,7 @@ export function ServerSearchSelect({ label, url, value, onChange, hideLabel }: S
               onClick={() => combobox.toggleDropdown()}
             >
               <span id={valueId} className={`${classes.triggerText} ${value ? '' : classes.placeholder}`}>
-                {value ? itemText(value) : t('widgets.select.noFilter')}
+                {value ? itemText(value) : (emptyText ?? t('widgets.select.noFilter'))}
               </span>
               <IconChevronDown size={16} aria-hidden />
             </button>

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { MeContact } from '@sportello/contracts';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { storage } from '../../lib/storage';
 import { useTenant } from '../../lib/tenant';
 import { landingSection } from '../sections';
@@ -10,8 +10,11 @@ import { usePageTitle } from '../../ui/page-title';
 
 /**
  * A layout route the contact may not open goes to the dashboard, which picks the first section it may
- * see (SPEC A2 guard for my tickets, A6 for the lists). The server refuses the same calls anyway.
+ * see (SPEC A2 guard for my tickets, A6 for the lists), and the shell says why (`hiddenSection`). The
+ * server refuses the same calls anyway.
  */
+const HIDDEN_SECTION = { hiddenSection: true };
+
 export function RequireContact({
   allow,
   children,
@@ -20,7 +23,7 @@ export function RequireContact({
   children: ReactNode;
 }) {
   const { contact, basePath } = useTenant();
-  if (!allow(contact)) return <Navigate to={basePath} replace />;
+  if (!allow(contact)) return <Navigate to={basePath} replace state={HIDDEN_SECTION} />;
   return <>{children}</>;
 }
 
@@ -32,8 +35,10 @@ export function DashboardRedirect() {
   const { t } = useTranslation();
   usePageTitle(t('dashboard.title'));
   const { contact, basePath } = useTenant();
+  // What the guard said goes on with the redirect to the section.
+  const { state } = useLocation();
   const section = landingSection(contact);
-  if (section) return <Navigate to={`${basePath}/${section}`} replace />;
+  if (section) return <Navigate to={`${basePath}/${section}`} replace state={state} />;
   return (
     <Stack>
       <Title order={1}>{t('dashboard.title')}</Title>

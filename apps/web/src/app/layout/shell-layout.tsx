@@ -35,6 +35,10 @@ const SessionExpiredDialog = lazy(() =>
 export const SPINNER_SETTLE_MS = 200;
 /** Only a "see as this contact" tab loads it. */
 const ViewAsBanner = lazy(() => Promise.all([import('./view-as-banner'), loadRestTexts()]).then(([m]) => m));
+/** Only after a guard turned an address away (route-guards.tsx). */
+const HiddenSectionNotice = lazy(() =>
+  Promise.all([import('./hidden-section-notice'), loadRestTexts()]).then(([m]) => m),
+);
 /** Below Mantine's `sm` breakpoint (768 px) the menu is a drawer behind a burger. */
 const PHONE_QUERY = '(max-width: 47.99em)';
 const BURGER_ID = 'app-burger';
@@ -201,6 +205,11 @@ export function Shell({
         <MainMenu />
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
+        {(location.state as { hiddenSection?: boolean } | null)?.hiddenSection && (
+          <Suspense fallback={null}>
+            <HiddenSectionNotice />
+          </Suspense>
+        )}
         <Suspense fallback={<PageLoader />}>
           {/* Another contact is another tenant: pages start fresh instead of keeping the last one's state. */}
           {children ?? <Outlet key={tenantKey} />}

@@ -6,7 +6,7 @@ import { routes } from '../../app/router';
 import { afterLoginPath } from './login-page';
 import { checkNewPassword } from '../../ui/auth-fields';
 import { fitPrivacyHtml } from './privacy-page';
-import { contact, user } from '../../test/fixtures';
+import { contact, portalSettings, user } from '../../test/fixtures';
 import { applyLanguage } from '../../i18n';
 
 const json = (status: number, body?: unknown) =>
@@ -54,6 +54,30 @@ afterEach(() => {
 });
 
 describe('login page', () => {
+  it("keeps the logo's place empty until the portal's settings say which logo, never drawing another first", async () => {
+    let answer: (r: Response) => void = () => {};
+    const settings = new Promise<Response>((r) => (answer = r));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((input: string) =>
+        input === '/api/Settings/portals/demo'
+          ? settings
+          : Promise.resolve(json(404, { code: 'x', message: 'x' })),
+      ),
+    );
+    renderAt('/demo/Login');
+    const header = await screen.findByTestId('auth-header');
+    expect(header.querySelector('img')).toBeNull();
+    expect(screen.getByTestId('logo-pending')).toBeTruthy();
+    answer(
+      json(200, portalSettings({ logoUrl: '/api/files/7/logo.png', webPortalName: 'Rossi Assistenza' })),
+    );
+    await waitFor(() =>
+      expect(header.querySelector('img')?.getAttribute('src')).toBe('/api/files/7/logo.png'),
+    );
+    expect(header.textContent).toContain('Rossi Assistenza');
+  });
+
   it('shows the A8 message on wrong credentials and keeps no token', async () => {
     serve((url) =>
       url === '/api/auth/login'

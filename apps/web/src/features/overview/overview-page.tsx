@@ -113,7 +113,13 @@ const hours = (minutes: number, t: T) => {
 function Sections({ data }: { data: Overview }) {
   const { t, i18n } = useTranslation();
   const { basePath, company, contact } = useTenant();
-  const ticketsList = contact.manageTickets ? 'tickets' : 'alltickets';
+  // The company's list for an administrator, else the contact's own, named for what it holds (a limited
+  // contact's "All tickets" led to their own).
+  const ticketsLink = contact.administrator
+    ? { to: `${basePath}/alltickets?sort=activity`, label: t('overview.allTickets') }
+    : contact.manageTickets
+      ? { to: `${basePath}/tickets?sort=activity`, label: t('overview.myTickets') }
+      : undefined;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
       {data.waitingTickets && (
@@ -135,7 +141,7 @@ function Sections({ data }: { data: Overview }) {
           title={t('overview.open')}
           total={data.openTickets.total}
           empty={t('overview.openNone')}
-          more={{ to: `${basePath}/${ticketsList}?sort=activity`, label: t('overview.allTickets') }}
+          more={ticketsLink}
         >
           <TicketRows items={data.openTickets.items} basePath={basePath} t={t} />
         </Card>

@@ -317,15 +317,15 @@ function ViewLink({
             <VisuallyHidden>{labels.count}</VisuallyHidden>
             {count}
             {unread > 0 && (
+              // Says "new": two bare numbers side by side read as "4 (4)".
               <Badge
                 size="xs"
-                circle={unread < 10}
+                tt="none"
                 color={isCurrent ? 'white' : 'brand'}
                 c={isCurrent ? 'brand' : undefined}
                 data-testid={`unread-${view}`}
               >
-                <VisuallyHidden>{labels.unread}</VisuallyHidden>
-                {unread}
+                {labels.unread.replace('{{count}}', String(unread))}
               </Badge>
             )}
           </span>

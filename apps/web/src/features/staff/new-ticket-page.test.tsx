@@ -126,7 +126,7 @@ describe('a new ticket from the desk', { timeout: 60_000 }, () => {
     renderApp('/demo/staff/tickets/new');
     const user = userEvent.setup();
     await screen.findByRole('heading', { level: 1, name: 'New ticket for a customer' });
-    await waitFor(() => expect(selectInput('Step').value).toBe('New'));
+    await waitFor(() => expect(selectInput('Status').value).toBe('New'));
     await user.click(screen.getByTestId('new-ticket-submit'));
     expect((await screen.findAllByText('Required.')).length).toBe(4);
     expect(sent(calls, 'POST', '/api/staff/portals/demo/tickets')).toEqual([]);
@@ -148,7 +148,7 @@ describe('a new ticket from the desk', { timeout: 60_000 }, () => {
     await user.click(await screen.findByRole('option', { name: 'Marco Rossi (m@rossi.example)' }));
     await user.click(selectInput(/^Type/));
     await user.click(await screen.findByRole('option', { name: 'Fault' }));
-    await user.click(selectInput('Step'));
+    await user.click(selectInput('Status'));
     await user.click(await screen.findByRole('option', { name: 'In progress' }));
     await user.click(selectInput('Group'));
     await user.click(await screen.findByRole('option', { name: 'Helpdesk' }));

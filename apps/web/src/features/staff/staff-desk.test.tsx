@@ -153,8 +153,9 @@ describe('staff desk', { timeout: 30_000 }, () => {
     expect(Object.fromEntries(asked.searchParams)).toMatchObject({ view: 'unassigned', type: '1' });
     // The filter panel is open because a filter is set, and its chip count says so.
     expect(screen.getByTestId('filter-panel')).toBeTruthy();
-    // The long-poll's unread count of a view shows beside its count.
-    expect((await screen.findByTestId('unread-unassigned')).textContent).toContain('1');
+    // The long-poll's unread count of a view shows beside its count, saying what it counts (two bare
+    // numbers read as "4 (4)").
+    expect((await screen.findByTestId('unread-unassigned')).textContent).toBe('1 unread');
   });
 
   it("draws the inbox before the agent is known, and its rows once the portal's time zone is", async () => {

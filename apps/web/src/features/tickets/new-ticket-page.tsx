@@ -166,6 +166,7 @@ export default function NewTicketPage() {
           {hasWiki && (
             <ServerSearchSelect
               label={t('tickets.new.wikiItem')}
+              emptyText={t('tickets.new.wikiNone')}
               url={wikiSearchUrl(company, contactId)}
               value={wikiItem}
               onChange={setWikiItem}

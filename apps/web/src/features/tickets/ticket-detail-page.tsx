@@ -48,6 +48,8 @@ export function commentAuthor(comment: TicketComment, currentUserId: number, t: 
       : sender?.referentName || sender?.webUser?.userName || t('tickets.detail.agent'),
     isSelf,
     isAgent: false,
+    // One's own avatar shows one's initial, not the Y of "You" (or the T of "Tu").
+    ...(isSelf && { initialOf: sender?.referentName || sender?.webUser?.userName }),
   };
 }
 
@@ -63,7 +65,12 @@ export function descriptionAuthor(
   const creator = ticket.creatorContactWebUser;
   if (!creator) return { name: t('tickets.detail.agent'), isSelf: false, isAgent: true };
   if (creator.contactId === tenant.contactId)
-    return { name: t('tickets.detail.you'), isSelf: true, isAgent: false };
+    return {
+      name: t('tickets.detail.you'),
+      isSelf: true,
+      isAgent: false,
+      initialOf: creator.referentName || creator.companyName,
+    };
   return { name: creator.referentName || creator.companyName, isSelf: false, isAgent: false };
 }
 

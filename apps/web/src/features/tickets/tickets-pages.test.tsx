@@ -253,7 +253,7 @@ describe('new ticket', { timeout: 30_000 }, () => {
     const posts = () => calls.filter((c) => c.init?.method === 'POST');
     expect(posts()).toHaveLength(0);
     // No wiki elements: no picker.
-    expect(screen.queryByText('Wiki item')).toBeNull();
+    expect(screen.queryByText('Related wiki item (optional)')).toBeNull();
 
     await userEvent.click(screen.getByRole('combobox', { name: /Type/ }));
     await userEvent.click(await screen.findByRole('option', { name: 'Request' }));
@@ -287,7 +287,10 @@ describe('new ticket', { timeout: 30_000 }, () => {
       return undefined;
     });
     renderAt('/demo/11/tickets/new', tenantWith());
-    await screen.findByText('Wiki item');
+    await screen.findByText('Related wiki item (optional)');
+    // A form's field, not a filter: nothing chosen reads "None", not "No filter".
+    expect(screen.getByText('None')).toBeTruthy();
+    expect(screen.queryByText('No filter')).toBeNull();
   });
 });
 
@@ -317,7 +320,13 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     const plainAgent = comment({
       senderUser: { displayName: 'Davide', hasProfileImage: false, profileImage: null },
     });
-    expect(commentAuthor(me, 1, t)).toEqual({ name: 'You', isSelf: true, isAgent: false });
+    // "You", with one's own initial on the avatar (not the Y of "You").
+    expect(commentAuthor(me, 1, t)).toEqual({
+      name: 'You',
+      isSelf: true,
+      isAgent: false,
+      initialOf: 'Marco',
+    });
     expect(commentAuthor(colleague, 1, t)).toEqual({ name: 'Giulia', isSelf: false, isAgent: false });
     expect(commentAuthor(agent, 1, t)).toMatchObject({
       name: 'Sara',
@@ -335,7 +344,7 @@ describe('ticket detail', { timeout: 30_000 }, () => {
       creatorContactWebUser: { contactId: 12, referentName: 'Giulia', companyName: 'R' },
     } as TicketDetail;
     const byAgent = { creatorContactWebUser: null } as TicketDetail;
-    expect(descriptionAuthor(own, { contactId: 11 }, t).name).toBe('You');
+    expect(descriptionAuthor(own, { contactId: 11 }, t)).toMatchObject({ name: 'You', initialOf: 'Marco' });
     expect(descriptionAuthor(other, { contactId: 11 }, t).name).toBe('Giulia');
     expect(descriptionAuthor(byAgent, { contactId: 11 }, t).name).toBe('Agent');
   });

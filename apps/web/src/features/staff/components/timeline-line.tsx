@@ -5,7 +5,7 @@ import { useStaffT } from '../i18n';
 import classes from './ticket.module.css';
 
 /**
- * A change in the conversation: "Marco Ferri changed the step: Nuovo → In lavorazione". Whether the
+ * A change in the conversation: "Marco Ferri changed the status: Nuovo → In lavorazione". Whether the
  * customer sees it is said in words (public changes are part of their conversation).
  */
 export function TimelineLine({ entry }: { entry: StaffTimelineEntry }) {

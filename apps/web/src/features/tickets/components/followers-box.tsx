@@ -41,6 +41,7 @@ export function FollowersBox({
         {canEdit && options.length > 0 ? (
           <MultiSelectFilter<number>
             label={t('following.followersPick')}
+            emptyText={t('following.followersPickNone')}
             options={options}
             value={followers.map((f) => f.webUserId)}
             onChange={(ids) => save.mutate(ids)}
