@@ -34,7 +34,7 @@ const texts = {
   },
 } as const;
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
@@ -56,7 +56,7 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-const safeColor = (c: string | null) => (c && /^#[0-9a-f]{3,8}$/i.test(c) ? c : '#1c7ed6');
+export const safeColor = (c: string | null) => (c && /^#[0-9a-f]{3,8}$/i.test(c) ? c : '#1c7ed6');
 
 export interface AgentAnswerMail {
   to: string;

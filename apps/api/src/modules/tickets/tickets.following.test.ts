@@ -112,6 +112,21 @@ describe('reopening a ticket', () => {
     expect(await eventsOf('ticket.reopened')).toHaveLength(before + 1);
   });
 
+  it('is no news to whoever reopened it: no notification of their own step change', async () => {
+    await call('owner', 'POST', '/tickets/5003/close');
+    const told = async () =>
+      (
+        await queryRows<{ n: number }>(
+          t.ctx.database.db,
+          sql`select count(*)::int as n from notifications n join users u on u.id = n.user_id
+            where u.user_name = 'anna.verdi' and n.kind = 'statusChange'`,
+        )
+      )[0]!.n;
+    const before = await told();
+    expect((await call('owner', 'POST', '/tickets/5003/reopen')).statusCode).toBe(200);
+    expect(await told()).toBe(before);
+  });
+
   it('is what a reply to a closed ticket does too, with its event', async () => {
     await call('owner', 'POST', '/tickets/5003/close');
     const before = (await eventsOf('ticket.reopened')).length;

@@ -227,6 +227,14 @@ describe('new tickets', () => {
     // In the back office's format, continuing its count: the fixture's tickets read `2026/0099`.
     expect(d.ticketNumber).toBe(`2026/0${d.internalAnnualProgressive}`);
     expect(d.internalAnnualProgressive).toBeGreaterThan(99);
+    // The customer's confirmation, queued with the ticket, in their language (the portal's: Italian).
+    const [mail] = await queryRows<{ payload: { to: string; subject: string; text: string } }>(
+      t.ctx.database.db,
+      sql`select payload from outbox where channel = 'email' and payload->>'subject' like ${`%${d.ticketNumber}%`}`,
+    );
+    expect(mail?.payload.subject).toBe(`[ACME Assistenza] Ticket ${d.ticketNumber} ricevuto: Printer`);
+    expect(mail?.payload.text).toContain('Broken');
+    expect(mail?.payload.text).toContain(`/acme/102/tickets/${d.id}`);
     const next = (await post('owner', '/tickets', valid)).json() as TicketDetail;
     expect(next.id).toBe(d.id + 1);
     expect(next.internalAnnualProgressive).toBe(d.internalAnnualProgressive + 1);

@@ -60,6 +60,7 @@ import {
 } from './tickets.queries';
 import { ticketScope, type TicketScope } from '../../platform/visibility';
 import { markActor } from '../../platform/notifications';
+import { queueTicketReceivedEmail } from './ticket-received-mail';
 import { reserveExtIds } from '../../platform/portal-sequences';
 
 const ticketNotFound = () =>
@@ -329,6 +330,8 @@ export async function createTicket(
     await attach(tx, ctx, t, attachmentIds, ticketId, null);
     await emitTicketEvent(tx, ctx, 'ticket.created', ticketId, contactSource(t));
     await queueStaffNotices(tx, ctx, 'new_ticket', ticketId, null, now);
+    // The customer's own confirmation, in their language (issue 29).
+    await queueTicketReceivedEmail(tx, ctx, t.userId, ticketId, now);
     return ext;
   });
   kickOutbox();
@@ -390,6 +393,7 @@ export async function reopenTicket(
   ticketExtId: number,
 ): Promise<TicketDetail> {
   await ctx.database.db.transaction(async (tx) => {
+    await markActor(tx, t.userId); // reopening is not news to whoever reopened (as closing)
     const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
     if (!ticket.closed) return;
