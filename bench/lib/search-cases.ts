@@ -36,6 +36,30 @@ export const STAFF: { name: string; path: string; kind: 'view' | 'search' }[] = 
     kind: 'search',
   },
   { name: 'search a word nothing has ("zebra")', path: `${S}/tickets?view=open&q=zebra`, kind: 'search' },
+  // As agents say a number (issue 28): the progressive, with or without the year and the portal's form.
+  { name: 'search a number as said ("0118")', path: `${S}/tickets?view=open&q=0118`, kind: 'search' },
+  {
+    name: 'search a number with its year ("2026/0118")',
+    path: `${S}/tickets?view=open&q=2026%2F0118`,
+    kind: 'search',
+  },
+  {
+    name: 'search a number as the portal writes it ("T-2026-00118")',
+    path: `${S}/tickets?view=open&q=T-2026-00118`,
+    kind: 'search',
+  },
+  {
+    name: 'search a requester\'s e-mail ("contact3@example")',
+    path: `${S}/tickets?view=open&q=contact3%40example`,
+    kind: 'search',
+  },
+  {
+    name: 'search a company name ("Company 2 S.r.l.")',
+    path: `${S}/tickets?view=open&q=Company%202%20S.r.l.`,
+    kind: 'search',
+  },
+  { name: 'search as one types, grouped ("0118")', path: `${S}/search?q=0118`, kind: 'search' },
+  { name: 'search as one types, grouped ("Contact 3")', path: `${S}/search?q=Contact%203`, kind: 'search' },
 ];
 
 export /** An agent of the bench portal (the bench user's password), a seventh of its tickets assigned to them. */

@@ -52,12 +52,18 @@ export async function searchCases(
   const staff = await staffToken(b);
   for (const { name, path, kind } of STAFF) {
     const url = `${b}${path}`;
-    const answer = await call<{ items?: unknown[] }>(url, { headers: { authorization: `Bearer ${staff}` } });
+    const answer = await call<{ items?: unknown[]; tickets?: unknown[]; contacts?: unknown[] }>(url, {
+      headers: { authorization: `Bearer ${staff}` },
+    });
     const r = await load(url, staff);
     log(`staff: ${name}: ${r.rps} req/s p99 ${r.p99} ms`);
     rows.push({
       name: `staff: ${name}`,
-      what: answer.items ? `${answer.items.length} tickets` : 'counts',
+      what: answer.items
+        ? `${answer.items.length} tickets`
+        : answer.tickets
+          ? `${answer.tickets.length} tickets, ${answer.contacts?.length ?? 0} contacts`
+          : 'counts',
       target: kind === 'view' ? VIEW_P99_MS : SEARCH_P99_MS,
       r,
     });

@@ -155,6 +155,29 @@ export const inboxAnswerSchema = z.object({
 });
 export type InboxAnswer = z.infer<typeof inboxAnswerSchema>;
 
+/** Results per group of the desk's search as one types. */
+export const STAFF_SEARCH_GROUP_MAX = 5;
+
+/** `GET /api/staff/portals/{company}/search?q=`: what the desk's search box offers as one types. */
+export const staffSearchQuerySchema = z.object({ q: z.string().trim().min(1).max(200) });
+
+export const staffSearchAnswerSchema = z.object({
+  /** Tickets found as the inbox's search finds them (open ones first), at most STAFF_SEARCH_GROUP_MAX. */
+  tickets: z.array(inboxItemSchema),
+  /** Contacts whose name or e-mail holds the text. */
+  contacts: z.array(
+    z.object({
+      id: z.number().int(),
+      referentName: z.string(),
+      email: z.string().nullable(),
+      company: named,
+    }),
+  ),
+  /** Companies whose name holds the text. */
+  companies: z.array(named),
+});
+export type StaffSearchAnswer = z.infer<typeof staffSearchAnswerSchema>;
+
 export const staffTicketParamsSchema = z.object({
   company: z.string().min(1).max(40),
   ticketid: extIdParam,
@@ -475,6 +498,20 @@ export const staffInboxRoutes = {
     description:
       'Views: unassigned, mine, groups (my groups), waiting (for the customer), open, closed. Sorted by ' +
       'last activity, newest first; keyset pagination with nextCursor. 400 invalid_cursor / invalid_date.',
+  }),
+  search: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/search',
+    params: staffPortalParamsSchema,
+    query: staffSearchQuerySchema,
+    responses: { 200: staffSearchAnswerSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'The desk search as one types: tickets, contacts and companies of the portal, a few of each',
+    description:
+      'Tickets by number as agents say it ("118", "0118", "2026/0118", "T-2026-00118"), id, words, ' +
+      "title fragment, requester's name or e-mail, company name; contacts by name or e-mail; companies " +
+      'by name (fragments of 3 characters or more).',
   }),
   detail: defineRoute({
     method: 'GET',

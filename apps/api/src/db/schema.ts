@@ -549,6 +549,8 @@ export const tickets = pgTable(
       t.extId.desc(),
     ),
     index('tickets_number_idx').on(t.portalId, sql`lower(${t.ticketNumber})`),
+    // A ticket by its number as agents say it (0039).
+    index('tickets_progressive_idx').on(t.portalId, t.internalAnnualProgressive),
     // Led by the portal (btree_gin): the staff search reads one portal's entries (0019).
     index('tickets_search_idx').using('gin', t.portalId, t.searchVector),
     index('tickets_title_trgm_idx').using('gin', t.portalId, t.title.op('gin_trgm_ops')),

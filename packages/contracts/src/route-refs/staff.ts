@@ -53,6 +53,7 @@ export const staffDeskRoutes: RouteRefs<typeof area.staffDeskRoutes> = {
 
 export const staffInboxRoutes: RouteRefs<typeof area.staffInboxRoutes> = {
   list: { method: 'GET', path: '/api/staff/portals/:company/tickets', access: { guard: 'staff' } },
+  search: { method: 'GET', path: '/api/staff/portals/:company/search', access: { guard: 'staff' } },
   detail: {
     method: 'GET',
     path: '/api/staff/portals/:company/tickets/:ticketid',

@@ -69,11 +69,11 @@ beforeAll(async () => {
     select t.portal_id, t.id, t.ext_id, 'Il tecnico risponde ' || t.ext_id, t.created_on + interval '1 hour',
       ${a!.id}::int
     from tickets t where t.portal_id = ${p!.id} and t.ext_id > 100000 and t.ext_id % 2 = 0`);
-  // A rating on one closed ticket in twenty, low on a fifth of those (the "Rated" filter, 0038).
+  // A rating on one closed ticket in a hundred, low on two fifths of those (the "Rated" filter, 0038).
   await db.execute(sql`
     insert into ticket_ratings (ticket_id, portal_id, rating, comment, created_at, updated_at)
-    select t.id, t.portal_id, 1 + (t.ext_id / 20) % 5, '', t.created_on, t.created_on
-    from tickets t where t.portal_id = ${p!.id} and t.closed and t.ext_id % 20 = 1`);
+    select t.id, t.portal_id, 1 + (t.ext_id / 100) % 5, '', t.created_on, t.created_on
+    from tickets t where t.portal_id = ${p!.id} and t.closed and t.ext_id % 100 = 1`);
   await db.execute(sql`
     insert into staff_group_members (staff_user_id, group_id)
     select ${staffIds[0]!}, id from assignee_groups where portal_id = ${p!.id} order by id limit 1`);
@@ -131,6 +131,25 @@ describe('inbox plans', () => {
     expect(p, p).not.toMatch(/Seq Scan on tickets\b/);
     cappedCommentHits(p);
     noPortalSort(p);
+  });
+
+  it('finds a ticket by its number as agents say it through the progressive index', async () => {
+    for (const q of ['0118', '2026/0118', 'T-2026-00118']) {
+      const p = await plan('open', { q });
+      expect(p, p).toContain('tickets_progressive_idx');
+      expect(p, p).not.toMatch(/Seq Scan on tickets\b/);
+      noPortalSort(p);
+    }
+  });
+
+  it("finds tickets by a requester's name or e-mail and a company's name without sorting the portal", async () => {
+    // ACME Contoso Srl holds half the portal's tickets: its branch walks the view in order.
+    for (const q of ['Contoso', 'mario@acme', 'Giulia Blu']) {
+      const p = await plan('open', { q });
+      expect(p, p).toMatch(/CTE people_hits/);
+      expect(p, p).not.toMatch(/Seq Scan on tickets\b/);
+      noPortalSort(p);
+    }
   });
 
   it('searches a word of every ticket by walking the view in order, stopping after the page', async () => {

@@ -5,6 +5,8 @@ import {
   inboxAnswerSchema,
   type InboxAnswer,
   type InboxItem,
+  STAFF_SEARCH_GROUP_MAX,
+  type StaffSearchAnswer,
   type StaffTicketDetail,
   type inboxQuerySchema,
 } from '@sportello/contracts';
@@ -17,6 +19,7 @@ import { deskCachesOf } from './desk-cache';
 import type { StaffPortalAccess } from './staff.access';
 import {
   countInbox,
+  findPeople,
   getStaffTicket,
   listInbox,
   type InboxScope,
@@ -104,6 +107,29 @@ async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): 
     counts,
     countCap: INBOX_COUNT_CAP,
     nextCursor: rows.length > q.limit && last ? encodeCursor(last.lastActivityAt, last.id) : null,
+  };
+}
+
+/**
+ * The desk's search as one types: tickets as the inbox's search finds them (open ones first, then
+ * closed: each view's first page, read from its index), and the contacts and companies it names.
+ */
+export async function quickSearch(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  q: string,
+): Promise<StaffSearchAnswer> {
+  const scope = scopeOf(a);
+  const db = ctx.database.db;
+  const n = STAFF_SEARCH_GROUP_MAX;
+  const f = { from: null, toExclusive: null, q };
+  const open = await listInbox(db, scope, 'open', f, n);
+  const closed = open.length >= n ? [] : await listInbox(db, scope, 'closed', f, n - open.length);
+  const people = await findPeople(db, scope.portalId, q, n);
+  return {
+    tickets: [...open, ...closed].slice(0, n) as unknown as InboxItem[],
+    contacts: people.contacts as StaffSearchAnswer['contacts'],
+    companies: people.companies as StaffSearchAnswer['companies'],
   };
 }
 

@@ -4,7 +4,7 @@ import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
 import { sendJsonText } from '../../platform/answer-cache';
 import { portalOf } from './staff.access';
-import { inbox, staffTicket } from './inbox.service';
+import { inbox, quickSearch, staffTicket } from './inbox.service';
 import {
   addStaffComment,
   members,
@@ -59,6 +59,9 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
 
   route(app, ctx, staffInboxRoutes.list, async (req, reply, staff) =>
     sendJsonText(reply, await inbox(ctx, portalOf(staff), req.query)),
+  );
+  route(app, ctx, staffInboxRoutes.search, (req, _reply, staff) =>
+    quickSearch(ctx, portalOf(staff), req.query.q),
   );
   route(app, ctx, staffInboxRoutes.detail, (req, _reply, staff) =>
     staffTicket(ctx, portalOf(staff), req.params.ticketid),

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { IconAdjustmentsHorizontal, IconPlus, IconSearch } from '@tabler/icons-react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Badge, Button, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { IconAdjustmentsHorizontal, IconPlus } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { InboxItem } from '@sportello/contracts';
 import { inboxViews, type InboxView } from '@sportello/contracts/staff-views';
@@ -17,6 +17,7 @@ import { useDeskOptions } from './api/options';
 import { useUpdateTicket } from './api/ticket-writes';
 import { useUnreadQuery } from './api/unread';
 import { InboxRow, type InboxRowLabels } from './components/inbox-row';
+import { QuickSearch } from './components/quick-search';
 import { useDeskPortal } from './desk-context';
 import { useDeskKeys } from './desk-keys';
 import { useStaffT } from './i18n';
@@ -147,12 +148,6 @@ export default function InboxPage() {
     },
   });
 
-  const onSearch = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const q = String(new FormData(e.currentTarget).get('q') ?? '');
-    apply({ ...filters, q });
-  };
-
   const filterPanel = showFilters && (
     <InboxFilterPanel filters={filters} options={options.data} names={names} onChange={apply} />
   );
@@ -235,18 +230,13 @@ export default function InboxPage() {
         ))}
       </nav>
       <Group gap="xs" wrap="nowrap" align="flex-end">
-        <form onSubmit={onSearch} role="search" style={{ flex: 1 }} key={filters.q ?? ''}>
-          <TextInput
-            ref={searchRef}
-            name="q"
-            type="search"
-            defaultValue={filters.q ?? ''}
-            aria-label={t('inbox.search')}
-            placeholder={t('inbox.searchPlaceholder')}
-            leftSection={<IconSearch size={16} aria-hidden />}
-            maxLength={200}
-          />
-        </form>
+        <QuickSearch
+          key={filters.q ?? ''}
+          company={company}
+          initial={filters.q ?? ''}
+          inputRef={searchRef}
+          onSubmit={(q) => apply({ ...filters, q })}
+        />
         <Button
           variant={showFilters ? 'light' : 'default'}
           leftSection={<IconAdjustmentsHorizontal size={16} aria-hidden />}

@@ -273,6 +273,52 @@ describe('staff desk', { timeout: 30_000 }, () => {
     );
   });
 
+  it('offers tickets, contacts and companies as one types, asking once the typing pauses', async () => {
+    storage.set('staffToken', 'staff-token');
+    deskApi();
+    const asked: (string | null)[] = [];
+    const base = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (url, init) => {
+      const u = new URL(String(url), 'http://x');
+      if (u.pathname === '/api/staff/portals/demo/search') {
+        asked.push(u.searchParams.get('q'));
+        return json({
+          tickets: [item({ id: 5, ticketNumber: '2026/0118', title: 'Printer jam' })],
+          contacts: [
+            {
+              id: 11,
+              referentName: 'Giulia Bianchi',
+              email: 'giulia@rossi.example',
+              company: { id: 3, name: 'Rossi Srl' },
+            },
+          ],
+          companies: [],
+        });
+      }
+      return base(url, init);
+    });
+    renderDesk('/demo/staff');
+    await screen.findByText('Printer jam');
+    const user = userEvent.setup();
+    const box = screen.getByRole('combobox', { name: 'Search tickets' });
+    await user.click(box);
+    await user.keyboard('0118');
+    const list = await screen.findByRole('listbox', { name: 'Search results' });
+    await waitFor(() => expect(within(list).getAllByRole('option')).toHaveLength(2));
+    expect(within(list).getByRole('group', { name: 'Tickets' }).textContent).toContain(
+      '2026/0118 Printer jam',
+    );
+    expect(within(list).getByRole('group', { name: 'Contacts' }).textContent).toContain(
+      'giulia@rossi.example',
+    );
+    // Typed in one go: one question, for the whole text.
+    expect(asked).toEqual(['0118']);
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(box.getAttribute('aria-activedescendant')).toMatch(/p11$/);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(where()).toBe('/demo/staff?view=open&contact=11'));
+  });
+
   it('refuses an empty note before sending it', async () => {
     storage.set('staffToken', 'staff-token');
     const calls = deskApi();
