@@ -85,7 +85,7 @@ beforeAll(async () => {
   // Every table, not only tickets: the planner's choice of joins for the page's names depends on the
   // small tables' statistics too, which autovacuum may or may not have gathered yet.
   await db.execute(sql`analyze`);
-}, 120_000);
+}, 240_000);
 afterAll(async () => {
   await t?.close();
 });

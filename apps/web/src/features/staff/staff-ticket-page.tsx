@@ -14,6 +14,7 @@ import { staffKeys } from './api/keys';
 import { usePresence } from './api/presence';
 import { staffTicketQuery } from './api/ticket';
 import { Composer, type ComposeMode } from './components/composer';
+import { badgeVars } from './components/badge-vars';
 import { TaskLinksPanel } from './components/task-links-panel';
 import { TicketSidePanel } from './components/ticket-side-panel';
 import { TimelineLine } from './components/timeline-line';
@@ -165,6 +166,7 @@ function TicketHeading({ ticket }: { ticket: StaffTicketDetail }) {
         <Badge
           variant="light"
           color={ticket.closed ? 'gray' : 'brand'}
+          vars={badgeVars(ticket.closed ? 'gray' : 'brand')}
           radius="sm"
           tt="none"
           data-testid="ticket-step"
@@ -172,7 +174,7 @@ function TicketHeading({ ticket }: { ticket: StaffTicketDetail }) {
           {ticket.step.name}
         </Badge>
         {ticket.waitingOnCustomer && !ticket.closed && (
-          <Badge variant="outline" color="gray" radius="sm" tt="none">
+          <Badge variant="outline" color="gray" vars={badgeVars('gray')} radius="sm" tt="none">
             {t('inbox.waitingBadge')}
           </Badge>
         )}
@@ -211,7 +213,7 @@ function RatingCard({ rated }: { rated: NonNullable<StaffTicketDetail['rated']> 
           {t('rating.outOf', { rating: rated.rating })}
         </Text>
         {rated.low && (
-          <Badge color="red" variant="light" radius="sm" tt="none">
+          <Badge color="red.9" variant="filled" radius="sm" tt="none">
             {t('rating.low')}
           </Badge>
         )}

@@ -5,7 +5,12 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { TypeBadge } from '../../../ui/type-badge';
 import { staffTicketPath } from '../staff-paths';
+import { badgeVars } from './badge-vars';
 import classes from './inbox.module.css';
+
+// Made once: a row's badges are drawn for every row of the list.
+const BRAND = badgeVars('brand');
+const GRAY = badgeVars('gray');
 
 /** The row's fixed words, translated once per list (inbox-page.tsx) rather than in every row. */
 export interface InboxRowLabels {
@@ -68,18 +73,33 @@ export const InboxRow = memo(function InboxRow({
             </Link>
           )}
           <TypeBadge type={item.type} />
-          <Badge variant="light" color={item.closed ? 'gray' : 'brand'} radius="sm" tt="none" size="sm">
+          <Badge
+            variant="light"
+            color={item.closed ? 'gray' : 'brand'}
+            vars={item.closed ? GRAY : BRAND}
+            radius="sm"
+            tt="none"
+            size="sm"
+          >
             {item.step.name}
           </Badge>
           {item.rating !== null && (
-            <Badge variant="outline" color="gray" radius="sm" tt="none" size="sm" data-testid="row-rating">
+            <Badge
+              variant="outline"
+              color="gray"
+              vars={GRAY}
+              radius="sm"
+              tt="none"
+              size="sm"
+              data-testid="row-rating"
+            >
               <span aria-hidden>★ </span>
               <span className={classes.visuallyHidden}>{labels.rating} </span>
               {item.rating}/5
             </Badge>
           )}
           {item.waitingOnCustomer && !item.closed && (
-            <Badge variant="outline" color="gray" radius="sm" tt="none" size="sm">
+            <Badge variant="outline" color="gray" vars={GRAY} radius="sm" tt="none" size="sm">
               {labels.waiting}
             </Badge>
           )}
