@@ -20,7 +20,8 @@ import { importDocument } from '../apps/api/src/modules/admin/import.service';
 import { generatedDocument } from '../apps/api/src/modules/admin/import.test-support';
 import { systemClock } from '../apps/api/src/platform/clock';
 import type { AppContext } from '../apps/api/src/platform/context';
-import { FileStore, FileUrlSigner } from '../apps/api/src/platform/files';
+import { FileUrlSigner } from '../apps/api/src/platform/files';
+import { openFileStore } from '../apps/api/src/platform/file-store';
 
 const TICKETS = Number(process.argv[2] ?? 2000);
 const UPDATES = Number(process.argv[3] ?? 1000);
@@ -35,7 +36,7 @@ const ctx: AppContext = {
   config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', PORTAL_ADMIN_KEY: ADMIN_KEY }),
   database,
   clock: systemClock,
-  fileStore: new FileStore(join(dir, 'files')),
+  fileStore: openFileStore(loadConfig({ DATA_DIR: dir })),
   signer: new FileUrlSigner(secret),
   secret,
 };

@@ -31,7 +31,8 @@ import { importDocument, type ImportStep } from '../apps/api/src/modules/admin/i
 import { generatedDocument } from '../apps/api/src/modules/admin/import.test-support';
 import { systemClock } from '../apps/api/src/platform/clock';
 import type { AppContext } from '../apps/api/src/platform/context';
-import { FileStore, FileUrlSigner } from '../apps/api/src/platform/files';
+import { FileUrlSigner } from '../apps/api/src/platform/files';
+import { openFileStore } from '../apps/api/src/platform/file-store';
 import { startThrowawayPg, type ThrowawayPg } from './lib/pg';
 
 const { values: opt } = parseArgs({
@@ -227,7 +228,7 @@ async function main(): Promise<number> {
       config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }),
       database,
       clock: systemClock,
-      fileStore: new FileStore(join(dir, 'files')),
+      fileStore: openFileStore(loadConfig({ DATA_DIR: dir })),
       signer: new FileUrlSigner(secret),
       secret,
     };

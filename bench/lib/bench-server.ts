@@ -23,7 +23,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { buildApp } from '../../apps/api/src/app';
@@ -32,7 +32,8 @@ import { openDatabase } from '../../apps/api/src/db/client';
 import { migrate } from '../../apps/api/src/db/migrate';
 import { systemClock } from '../../apps/api/src/platform/clock';
 import type { AppContext } from '../../apps/api/src/platform/context';
-import { FileStore, FileUrlSigner } from '../../apps/api/src/platform/files';
+import { FileUrlSigner } from '../../apps/api/src/platform/files';
+import { openFileStore } from '../../apps/api/src/platform/file-store';
 import { logDestination } from '../../apps/api/src/platform/log-stream';
 import { loadDemoStaff } from '../../apps/api/src/modules/admin/demo-staff';
 import { growTo, rowCounts } from './generate';
@@ -52,7 +53,7 @@ const ctx: AppContext = {
   config,
   database,
   clock: systemClock,
-  fileStore: new FileStore(join(dataDir, 'files')),
+  fileStore: openFileStore({ ...config, DATA_DIR: dataDir }),
   signer: new FileUrlSigner(secret),
   secret,
 };

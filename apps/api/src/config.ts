@@ -81,6 +81,32 @@ const schema = z.object({
    */
   MAX_UPLOADS_IN_FLIGHT: z.coerce.number().int().min(1).max(10_000).default(100),
   PGLITE_MAX_WAIT_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /**
+   * Where file bytes live: unset keeps them in DATA_DIR/files; `s3://bucket/prefix` puts them in an
+   * S3-compatible bucket (S3_ENDPOINT, S3_REGION, S3_FORCE_PATH_STYLE; credentials from the standard
+   * AWS variables), which processes on several machines can share.
+   */
+  FILE_STORE: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, {
+      message: 'must be s3://bucket or s3://bucket/prefix (a bucket name in lower case)',
+    })
+    .optional(),
+  /** An S3-compatible server's address (MinIO, Ceph, a cloud's); unset means AWS itself. */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** `true` addresses buckets as endpoint/bucket/key (most S3-compatible servers want it). */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /**
+   * `true` sends browsers to a short-lived presigned link of the bucket instead of passing the bytes
+   * through the API (docs/operations.md, "Files in object storage", says what that gives up).
+   */
+  S3_PRESIGNED_DOWNLOADS: bool.default(false),
+  /**
+   * `true` declares a set-up of several processes: the start is refused while a setting they must
+   * share (DATABASE_URL, SECRET, FILE_STORE) is missing, instead of each process keeping its own.
+   */
+  REQUIRE_SHARED_FILES: bool.default(false),
   /** Where the built SPA lives; tests and API-only deployments may point it elsewhere. */
   WEB_DIST: z.string().optional(),
   /** Integration API (docs/integration.md): events kept for the feed and replays, in days. */
@@ -137,6 +163,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   if (c.DKIM_KEY_FILE && !existsSync(c.DKIM_KEY_FILE))
     throw new ConfigError(`Invalid configuration:\n  DKIM_KEY_FILE: no file at ${c.DKIM_KEY_FILE}`);
+  const unshared = [
+    c.DATABASE_URL === undefined && 'DATABASE_URL (each process would have its own embedded database)',
+    c.SECRET === undefined && 'SECRET (each process would generate its own in its DATA_DIR)',
+    c.FILE_STORE === undefined &&
+      'FILE_STORE (files would stay on the disk of the process that received them)',
+  ].filter((x) => x !== false);
+  if (c.REQUIRE_SHARED_FILES && unshared.length > 0)
+    throw new ConfigError(
+      `REQUIRE_SHARED_FILES=true (several processes) needs what they share, missing: ${unshared.join('; ')}`,
+    );
   const publicUrl = (
     c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`
   ).replace(/\/$/, '');

@@ -9,7 +9,8 @@ import { DataDirError, secureDataDir } from './db/data-dir-modes';
 import { migrate } from './db/migrate';
 import { systemClock } from './platform/clock';
 import type { AppContext } from './platform/context';
-import { FileStore, FileUrlSigner } from './platform/files';
+import { FileUrlSigner } from './platform/files';
+import { openFileStore } from './platform/file-store';
 import { logDestination } from './platform/log-stream';
 import { connectionLimit } from './platform/fd-limit';
 import { FileSweeper } from './platform/file-sweeper';
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
     config,
     database,
     clock: systemClock,
-    fileStore: new FileStore(join(dataDir, 'files')),
+    fileStore: openFileStore({ ...config, DATA_DIR: dataDir }),
     signer: new FileUrlSigner(secret),
     secret,
   };
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await Promise.all([worker.stop(), webhooks.stop(), sweeper.stop(), mailboxes.stop()]);
-      await database.close();
+      await Promise.all([database.close(), ctx.fileStore.close()]);
     } finally {
       process.exit(0);
     }
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
     {
       url: `http://${config.HOST}:${config.PORT}`,
       database: database.kind,
+      files: ctx.fileStore.description,
       startupMs: Math.round(performance.now() - started),
     },
     'Sportello is ready',

@@ -217,9 +217,14 @@ export const platformRoutes = {
       200: binaryAnswer(
         'The file; shown inline when its type is on the inert list and `download` is absent, otherwise an application/octet-stream attachment',
       ),
+      206: binaryAnswer('The bytes of the one `Range` asked for (`bytes=a-b`, `a-` or `-n`)'),
+      302: binaryAnswer(
+        'Where the installation allows it (S3_PRESIGNED_DOWNLOADS), a short-lived link of the object store serving the same bytes',
+      ),
       403: errorSchema,
       404: errorSchema,
       410: errorSchema,
+      416: errorSchema,
     },
     // The HMAC signature of the URL is the capability.
     access: { guard: 'public' },
@@ -227,6 +232,7 @@ export const platformRoutes = {
     summary: 'Download a file through a signed, expiring URL handed out by another call',
     description:
       '403 bad_signature when the signature does not match; 410 link_expired after its expiry, or once the ' +
-      'session a bound link was handed to has ended or its user no longer holds the contact.',
+      'session a bound link was handed to has ended or its user no longer holds the contact. 416 ' +
+      'range_not_satisfiable for a `Range` past the end. The `ETag` is the SHA-256 of the bytes.',
   }),
 };

@@ -51,6 +51,8 @@ export const commonErrorCodes = {
   noDefaultStep: 'no_default_step',
   /** 413: the body or the uploaded file is larger than the route accepts. */
   payloadTooLarge: 'payload_too_large',
+  /** 416, file downloads: a `Range` past the end of the file (`Content-Range` then gives its size). */
+  rangeNotSatisfiable: 'range_not_satisfiable',
   /** 429: generic rate limit (with Retry-After). */
   tooManyRequests: 'too_many_requests',
   /** 500: a fault of the server; details are in its log only. */

@@ -569,7 +569,12 @@ export const integrationRoutes = {
     method: 'GET',
     path: '/api/integration/v1/files/:id',
     params: integrationFileParamSchema,
-    responses: { 200: binaryAnswer('The bytes of the file (always a download)'), 404: errorSchema },
+    responses: {
+      200: binaryAnswer('The bytes of the file (always a download)'),
+      206: binaryAnswer('The bytes of the one `Range` asked for (`bytes=a-b`, `a-` or `-n`)'),
+      404: errorSchema,
+      416: errorSchema,
+    },
     access: keyWith('read'),
     tags: ['integration: files'],
     summary: 'The bytes of a file of the portal (the `url` of files in event payloads)',

@@ -14,7 +14,8 @@ import { DataDirError } from '../db/data-dir-modes';
 import { migrate } from '../db/migrate';
 import { systemClock } from '../platform/clock';
 import type { AppContext } from '../platform/context';
-import { FileStore, FileUrlSigner } from '../platform/files';
+import { FileUrlSigner } from '../platform/files';
+import { openFileStore } from '../platform/file-store';
 
 /** The configuration, or the exit code after saying what is wrong with it. */
 export function loadCliConfig(): Config | number {
@@ -57,14 +58,19 @@ export async function withInstallation(
   try {
     await migrate(database);
     const secret = readSecret(config, dataDir);
-    return await fn({
-      config,
-      database,
-      clock: systemClock,
-      fileStore: new FileStore(join(dataDir, 'files')),
-      signer: new FileUrlSigner(secret),
-      secret,
-    });
+    const fileStore = openFileStore({ ...config, DATA_DIR: dataDir });
+    try {
+      return await fn({
+        config,
+        database,
+        clock: systemClock,
+        fileStore,
+        signer: new FileUrlSigner(secret),
+        secret,
+      });
+    } finally {
+      await fileStore.close();
+    }
   } finally {
     await database.close();
   }

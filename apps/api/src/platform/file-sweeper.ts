@@ -1,5 +1,3 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './context';
@@ -18,7 +16,6 @@ export const SWEEP_DEFAULTS = {
 };
 
 const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
-const SHA = /^[0-9a-f]{64}$/;
 
 export interface SweepCounts {
   expiredUploads: number;
@@ -27,7 +24,7 @@ export interface SweepCounts {
 }
 
 /**
- * Keeps DATA_DIR/files in step with the database. Safe with several processes: expiring uploads is
+ * Keeps the file store (local or S3: it asks the store, never the disk) in step with the database. Safe with several processes: expiring uploads is
  * one DELETE, and a blob is removed only under its advisory lock after re-reading that no `files`
  * row references it (the lock `FileStore.record` holds until its transaction commits).
  */
@@ -77,7 +74,9 @@ export class FileSweeper {
   async sweep(opts: { full?: boolean } = {}): Promise<SweepCounts> {
     const now = this.ctx.clock.now();
     const counts: SweepCounts = { expiredUploads: 0, removedBlobs: 0, removedTmp: 0 };
-    counts.removedTmp = this.removeDeadTmp(now);
+    counts.removedTmp = await this.ctx.fileStore.removeDeadStaging(
+      new Date(now.getTime() - this.opts.tmpGraceMs),
+    );
     const candidates = new Set(this.ctx.fileStore.suspects);
     this.ctx.fileStore.suspects.clear();
     for (const sha of await this.expireUploads(now, counts)) candidates.add(sha);
@@ -87,23 +86,6 @@ export class FileSweeper {
     }
     for (const sha of candidates) if (await this.removeIfUnreferenced(sha)) counts.removedBlobs++;
     return counts;
-  }
-
-  private removeDeadTmp(now: Date): number {
-    const dir = this.ctx.fileStore.tmpDir;
-    let removed = 0;
-    for (const name of safeReaddir(dir)) {
-      const path = join(dir, name);
-      try {
-        if (statSync(path).mtimeMs < now.getTime() - this.opts.tmpGraceMs) {
-          rmSync(path, { force: true });
-          removed++;
-        }
-      } catch {
-        // Renamed into place or removed meanwhile.
-      }
-    }
-    return removed;
   }
 
   /** Deletes uploads older than the TTL that were never attached; answers their hashes. */
@@ -143,13 +125,10 @@ export class FileSweeper {
     }
   }
 
-  /** Bytes on disk with no `blobs` row: a process killed between placing them and its commit. */
+  /** Bytes in the store with no `blobs` row: a process killed between placing them and its commit. */
   private async blobsWithoutRow(): Promise<string[]> {
-    const root = this.ctx.fileStore.root;
     const out: string[] = [];
-    let batch: string[] = [];
-    const flush = async () => {
-      if (batch.length === 0) return;
+    for await (const batch of this.ctx.fileStore.listBlobs()) {
       const known = new Set(
         rowsOf<{ sha256: string }>(
           await this.ctx.database.db.execute(
@@ -161,19 +140,7 @@ export class FileSweeper {
         ).map((r) => r.sha256),
       );
       out.push(...batch.filter((b) => !known.has(b)));
-      batch = [];
-    };
-    for (const a of safeReaddir(root)) {
-      if (!/^[0-9a-f]{2}$/.test(a)) continue;
-      for (const b of safeReaddir(join(root, a))) {
-        for (const name of safeReaddir(join(root, a, b))) {
-          if (!SHA.test(name)) continue;
-          batch.push(name);
-          if (batch.length >= this.opts.batch) await flush();
-        }
-      }
     }
-    await flush();
     return out;
   }
 
@@ -184,16 +151,8 @@ export class FileSweeper {
       const used = rowsOf(await tx.execute(sql`select 1 from files where sha256 = ${sha256} limit 1`));
       if (used.length > 0) return false;
       await tx.execute(sql`delete from blobs where sha256 = ${sha256}`);
-      rmSync(this.ctx.fileStore.pathOf(sha256), { force: true });
+      await this.ctx.fileStore.remove(sha256);
       return true;
     });
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
   }
 }

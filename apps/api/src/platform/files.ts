@@ -1,30 +1,10 @@
-import {
-  createHash,
-  createHmac,
-  createSecretKey,
-  randomUUID,
-  timingSafeEqual,
-  type KeyObject,
-} from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { open, rename, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { basename } from 'node:path';
 import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { blobs } from '../db/schema';
 import { AppError } from './errors';
-
-/** Bytes written to a temp file and hashed, not yet filed under their hash (see FileStore.record). */
-export interface StagedBlob {
-  sha256: string;
-  size: number;
-  /** The temp file; gone once `record` placed it or `discard` dropped it. */
-  tmp: string;
-  /** Set by `record`: the bytes are under their hash (for the caller's transaction to commit). */
-  placed?: boolean;
-}
 
 export const payloadTooLarge = (maxBytes: number) =>
   new AppError(413, 'payload_too_large', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
@@ -63,32 +43,107 @@ export function cleanFileName(raw: string | undefined): string {
   return name === '' || name === '.' || name === '..' ? 'file' : name;
 }
 
+/** Bytes staged (written where the store keeps unfiled bytes, and hashed), not filed yet. */
+export interface StagedBlob {
+  sha256: string;
+  size: number;
+  /** The store's name for the staged bytes; gone once `record` filed them or `discard` dropped them. */
+  tmp: string;
+  /** Set by `record`: the bytes are under their hash (for the caller's transaction to commit). */
+  placed?: boolean;
+}
+
+/** Bytes `start` to `end` of a blob, both included (an HTTP `Range`). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** What a download is served as, for a store that hands the browser a link of its own. */
+export interface DirectDownload {
+  name: string;
+  contentType: string;
+  disposition: 'inline' | 'attachment';
+}
+
 /**
- * Content-addressed file store under DATA_DIR/files. Bytes are staged (written to a temp file,
- * fsynced, hashed) outside any transaction; `record`, inside the transaction that adds the `files`
- * row, takes the blob's advisory lock, adds the `blobs` row and renames the temp file to its SHA-256.
- * Nothing ever deletes a blob synchronously after a failed request (a concurrent request of the same
- * bytes may have committed a row to it): the sweeper removes blobs no row references, under the same
- * lock, after re-reading the rows. See file-sweeper.ts.
+ * The content-addressed store of every file's bytes: `LocalFileStore` (DATA_DIR/files) or
+ * `S3FileStore` (FILE_STORE=s3://…), chosen once at start by `openFileStore`; nothing else knows which.
+ *
+ * Bytes are staged (streamed to a staging place, hashed, the size limit applied while they flow)
+ * outside any transaction; `record`, inside the transaction that adds the `files` row, takes the blob's
+ * advisory lock, adds the `blobs` row and files the bytes under their SHA-256. Bytes under a hash are
+ * only ever complete ones: a failed or killed upload leaves staged bytes at most, which the sweeper
+ * removes. Nothing deletes a blob synchronously after a failed request (a concurrent request of the
+ * same bytes may have committed a row to it): the sweeper removes blobs no row references, under the
+ * same lock, after re-reading the rows. See file-sweeper.ts.
  */
-export class FileStore {
-  readonly tmpDir: string;
-  constructor(readonly root: string) {
-    this.tmpDir = join(root, 'tmp');
-    mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
-  }
+export interface FileStore {
+  /** For logs and the operator: where the bytes are (no credentials). */
+  readonly description: string;
+  /** Hashes whose transaction failed after `record`: the sweeper checks them on its next pass. */
+  readonly suspects: Set<string>;
+  /** Streams `input` to the staging place; above `maxBytes` it throws 413 and keeps nothing. */
+  stage(input: Readable, maxBytes?: number): Promise<StagedBlob>;
+  stageBuffer(bytes: Buffer | Uint8Array): Promise<StagedBlob>;
+  /**
+   * Inside the caller's transaction (before its `files` row): locks the blob, records its row and
+   * files the bytes under their hash, unless identical bytes are already there. The lock is held to
+   * the commit, so the sweeper cannot remove the bytes between this check and the caller's row.
+   */
+  record(tx: Tx, blob: StagedBlob, now: Date): Promise<void>;
+  /**
+   * After a failed transaction: drops the staged bytes, and leaves placed bytes to the sweeper, which
+   * removes them only if no committed row references them (another request may share the bytes).
+   */
+  discard(blob: StagedBlob | undefined): Promise<void>;
+  /**
+   * Stages and files bytes without a transaction or lock: only for seeding a store nobody else uses
+   * yet (benchmarks, tests, `npm run files -- copy`), whose caller writes the `blobs` rows itself.
+   */
+  putBuffer(bytes: Buffer | Uint8Array): Promise<{ sha256: string; size: number }>;
+  /** Files staged bytes under `sha256` outside a transaction (the copy tool: a blob row exists). */
+  place(tmp: string, sha256: string): Promise<void>;
+  /** The blob's bytes, or the range of them; rejects when the blob is not there. */
+  read(sha256: string, range?: ByteRange): Promise<Readable>;
+  /** The blob's first `n` bytes at most (a PDF's or an image's signature). */
+  head(sha256: string, n: number): Promise<Buffer>;
+  /** The whole blob in memory: only for files a step reads whole anyway (PDF signing). */
+  readAll(sha256: string): Promise<Buffer>;
+  exists(sha256: string): Promise<boolean>;
+  /** Removes the blob's bytes; only the sweeper calls it, holding the blob's lock. */
+  remove(sha256: string): Promise<void>;
+  /** Every hash with bytes in the store, in batches (the sweeper's reconciliation, the copy tool). */
+  listBlobs(): AsyncIterable<string[]>;
+  /** Removes staged bytes older than `before` (requests that died); answers how many. */
+  removeDeadStaging(before: Date): Promise<number>;
+  /**
+   * A link the browser may fetch the bytes from itself, where the store and the operator allow it
+   * (S3_PRESIGNED_DOWNLOADS); undefined means the API serves the bytes.
+   */
+  directUrl(sha256: string, as: DirectDownload): Promise<string | undefined>;
+  close(): Promise<void>;
+}
 
-  pathOf(sha256: string): string {
-    return join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
-  }
+const SHA = /^[0-9a-f]{64}$/;
+export const isSha256 = (s: string) => SHA.test(s);
 
-  async stageBuffer(bytes: Buffer | Uint8Array): Promise<StagedBlob> {
-    return this.stage(Readable.from([Buffer.from(bytes)]));
-  }
+/** What both stores share: hashing and limiting while staging, recording under the lock, reading. */
+export abstract class BlobStore implements FileStore {
+  abstract readonly description: string;
+  readonly suspects = new Set<string>();
 
-  /** Streams `input` to a temp file; above `maxBytes` it throws 413 and keeps nothing. */
+  /** Writes what `source` gives to a new staging place and answers its name; keeps nothing on error. */
+  protected abstract writeStaged(input: Readable, meter: Transform): Promise<string>;
+  protected abstract dropStaged(tmp: string): Promise<void>;
+  abstract place(tmp: string, sha256: string): Promise<void>;
+  abstract read(sha256: string, range?: ByteRange): Promise<Readable>;
+  abstract exists(sha256: string): Promise<boolean>;
+  abstract remove(sha256: string): Promise<void>;
+  abstract listBlobs(): AsyncIterable<string[]>;
+  abstract removeDeadStaging(before: Date): Promise<number>;
+
   async stage(input: Readable, maxBytes = Number.POSITIVE_INFINITY): Promise<StagedBlob> {
-    const tmp = join(this.tmpDir, randomUUID());
     const hash = createHash('sha256');
     let size = 0;
     const meter = new Transform({
@@ -99,78 +154,70 @@ export class FileStore {
         cb(null, chunk);
       },
     });
-    const out = createWriteStream(tmp, { mode: 0o600 });
-    try {
-      await pipeline(input, meter, out);
-      // @fastify/multipart truncates instead of failing when its own limit is hit.
-      if ((input as Readable & { truncated?: boolean }).truncated) throw payloadTooLarge(maxBytes);
-      const fh = await open(tmp, 'r');
-      try {
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      return { sha256: hash.digest('hex'), size, tmp };
-    } catch (e) {
-      // A pipeline refused at its first chunk fails while the file may still be opening: the stream
-      // creates it after that. Remove it once the stream has closed it, or it stays for good.
-      if (!out.closed) await new Promise<void>((closed) => out.once('close', () => closed()));
-      rmSync(tmp, { force: true });
-      throw e;
+    const tmp = await this.writeStaged(input, meter);
+    // @fastify/multipart truncates instead of failing when its own limit is hit.
+    if ((input as Readable & { truncated?: boolean }).truncated) {
+      await this.dropStaged(tmp);
+      throw payloadTooLarge(maxBytes);
     }
+    return { sha256: hash.digest('hex'), size, tmp };
   }
 
-  /**
-   * Inside the caller's transaction (before its `files` row): locks the blob, records its row and
-   * files the bytes under their hash, unless identical bytes are already there. The lock is held to
-   * the commit, so the sweeper cannot remove the bytes between this check and the caller's row.
-   */
+  stageBuffer(bytes: Buffer | Uint8Array): Promise<StagedBlob> {
+    return this.stage(Readable.from([Buffer.from(bytes)]));
+  }
+
   async record(tx: Tx, blob: StagedBlob, now: Date): Promise<void> {
     await lockBlob(tx, blob.sha256);
     await tx
       .insert(blobs)
       .values({ sha256: blob.sha256, size: blob.size, createdAt: now })
       .onConflictDoNothing();
-    const dest = this.pathOf(blob.sha256);
-    if (existsSync(dest)) rmSync(blob.tmp, { force: true });
-    else {
-      mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
-      await rename(blob.tmp, dest);
-    }
+    await this.place(blob.tmp, blob.sha256);
     blob.placed = true;
   }
 
-  /**
-   * Stages and files bytes without a transaction or lock: only for seeding a store nobody else uses
-   * yet (benchmarks, tests), whose caller writes the `blobs` and `files` rows itself.
-   */
   async putBuffer(bytes: Buffer | Uint8Array): Promise<{ sha256: string; size: number }> {
     const blob = await this.stageBuffer(bytes);
-    const dest = this.pathOf(blob.sha256);
-    mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
-    await rename(blob.tmp, dest);
+    await this.place(blob.tmp, blob.sha256);
     return { sha256: blob.sha256, size: blob.size };
   }
 
-  /** Hashes whose transaction failed after `record`: the sweeper checks them on its next pass. */
-  readonly suspects = new Set<string>();
-
-  /**
-   * After a failed transaction: drops the temp file, and leaves placed bytes to the sweeper, which
-   * removes them only if no committed row references them (another request may share the bytes).
-   */
-  discard(blob: StagedBlob | undefined): void {
+  async discard(blob: StagedBlob | undefined): Promise<void> {
     if (!blob) return;
-    rmSync(blob.tmp, { force: true });
     if (blob.placed) this.suspects.add(blob.sha256);
+    // What cannot be dropped now (the store unreachable) the sweeper drops once it is old.
+    await this.dropStaged(blob.tmp).catch(() => undefined);
   }
 
-  async size(sha256: string): Promise<number> {
-    return (await stat(this.pathOf(sha256))).size;
+  async head(sha256: string, n: number): Promise<Buffer> {
+    const stream = await this.read(sha256, { start: 0, end: n - 1 });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of stream) {
+        chunks.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (size >= n) break;
+      }
+    } finally {
+      stream.destroy();
+    }
+    return Buffer.concat(chunks).subarray(0, n);
   }
 
-  read(sha256: string): Readable {
-    return createReadStream(this.pathOf(sha256));
+  async readAll(sha256: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.read(sha256)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  directUrl(_sha256: string, _as: DirectDownload): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }
 

@@ -83,12 +83,12 @@ async function stagePart(
       staged = { blob, filename: part.filename, mimetype: part.mimetype };
     }
   } catch (e) {
-    ctx.fileStore.discard(staged?.blob);
+    await ctx.fileStore.discard(staged?.blob);
     abandonBody(req);
     throw uploadError(e);
   }
   if (extraFile) {
-    ctx.fileStore.discard(staged?.blob);
+    await ctx.fileStore.discard(staged?.blob);
     throw badRequest('Send one file per upload request', uploadErrorCodes.oneFileOnly);
   }
   if (!staged) throw badRequest('The multipart field "file" is missing', uploadErrorCodes.fileRequired);
@@ -220,7 +220,7 @@ export async function receiveUpload<R>(
       return then(tx, { id: row[0]!.id, name, contentType });
     });
   } catch (e) {
-    ctx.fileStore.discard(blob);
+    await ctx.fileStore.discard(blob);
     throw e;
   }
 }

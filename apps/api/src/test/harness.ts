@@ -16,7 +16,9 @@ import { openDatabase, type Database } from '../db/client';
 import { migrate } from '../db/migrate';
 import { fixedClock } from '../platform/clock';
 import type { App, AppContext } from '../platform/context';
-import { FileStore, FileUrlSigner } from '../platform/files';
+import { FileUrlSigner, type FileStore } from '../platform/files';
+import { openFileStore } from '../platform/file-store';
+import { LocalFileStore } from '../platform/file-store-local';
 import { recordUndocumentedAnswers } from '../platform/route';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789';
@@ -40,6 +42,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     now?: string;
     database?: Database;
+    /** Another store than the local one of the test's data directory (the store suite's S3 one). */
+    fileStore?: FileStore;
     /**
      * Hooks or routes a test adds to the app before it starts (its hooks do not reach the upload
      * routes: platform/route.ts).
@@ -65,7 +69,7 @@ export async function createTestApp(
     config,
     database,
     clock,
-    fileStore: new FileStore(join(dataDir, 'files')),
+    fileStore: opts.fileStore ?? openFileStore(config),
     signer: new FileUrlSigner(secret),
     secret,
   };
@@ -83,6 +87,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       if (!opts.database) await database.close();
+      await ctx.fileStore.close();
       rmSync(dataDir, { recursive: true, force: true });
       if (undocumented.length > 0)
         throw new Error(
@@ -146,4 +151,10 @@ export async function openTestDatabase(): Promise<Database> {
     await a.close();
   };
   return database;
+}
+
+/** The test app's store as what it is, for tests about the disk itself (temp files, paths). */
+export function localFiles(t: TestApp): LocalFileStore {
+  if (!(t.ctx.fileStore instanceof LocalFileStore)) throw new Error('this test needs the local file store');
+  return t.ctx.fileStore;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, localFiles, type TestApp } from '../../test/harness';
 import { verifyPassword } from '../../platform/passwords';
 import { ticketNumberOf } from '../../platform/ticket-numbers';
 import { makePdf } from './demo-assets';
@@ -204,7 +204,7 @@ describe('demo data', () => {
     );
     const { readFileSync } = await import('node:fs');
     for (const f of pdfs)
-      expect(readFileSync(t.ctx.fileStore.pathOf(f.sha256)).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(readFileSync(localFiles(t).pathOf(f.sha256)).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('builds the same bytes twice and re-imports without changing a row', async () => {

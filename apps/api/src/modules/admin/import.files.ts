@@ -127,8 +127,8 @@ export class ImportFiles {
   }
 
   /** After a failed transaction: temp files go, placed bytes are left to the sweeper. */
-  discard(fileStore: FileStore): void {
-    for (const blob of this.staged.values()) fileStore.discard(blob);
+  async discard(fileStore: FileStore): Promise<void> {
+    for (const blob of this.staged.values()) await fileStore.discard(blob);
   }
 
   /** Records the blobs and this portal's `files` rows; afterwards `idOf` answers for its FileRefs. */

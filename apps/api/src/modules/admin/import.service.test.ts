@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, localFiles, type TestApp } from '../../test/harness';
 import { exampleDocument } from '../../test/seed';
 import { verifyPassword } from '../../platform/passwords';
 import type { AppError } from '../../platform/errors';
@@ -421,7 +421,7 @@ describe('importDocument', () => {
         `select f.name, f.content_type, f.size, f.sha256 from public_files pf join files f on f.id = pf.file_id where pf.ext_id = 2`,
       );
       expect(file).toMatchObject({ name: 'listino.pdf', content_type: 'application/pdf' });
-      expect(existsSync(t.ctx.fileStore.pathOf(String(file?.sha256)))).toBe(true);
+      expect(existsSync(localFiles(t).pathOf(String(file?.sha256)))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -451,7 +451,7 @@ describe('importDocument', () => {
       // Bytes are never removed by the failing request itself (a concurrent one may share them):
       // the sweeper removes them once it sees no row references them.
       await new FileSweeper(t.ctx, t.app.log).sweep();
-      expect(existsSync(t.ctx.fileStore.pathOf(sha))).toBe(false);
+      expect(existsSync(localFiles(t).pathOf(sha))).toBe(false);
     } finally {
       await t.ctx.database.withConnection((sql) =>
         sql.exec('drop trigger boom on invoices; drop function boom();'),

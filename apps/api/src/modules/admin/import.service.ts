@@ -86,7 +86,7 @@ export async function importDocument(
     });
     await step('write');
   } catch (e) {
-    files.discard(ctx.fileStore);
+    await files.discard(ctx.fileStore);
     if (sqlStateOf(e) === '40001')
       throw new AppError(409, 'import_conflict', 'The data changed while importing; run the import again');
     throw e;

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { FileSweeper } from '../../platform/file-sweeper';
 import { PENDING_UPLOADS } from '../../platform/files';
 import { CONTACT_DAILY_UPLOADS } from '../../platform/uploads';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, localFiles, type TestApp } from '../../test/harness';
 import { multipartFile } from '../../test/personas';
 import { bearer, seedExample, tokenFor } from '../../test/seed';
 
@@ -116,7 +116,7 @@ describe('uploads nobody attaches', () => {
     });
     expect(ticket.statusCode, ticket.body).toBe(201);
     const [row] = await rows<{ sha256: string }>(`select sha256 from files where id = ${droppedId}`);
-    const path = t.ctx.fileStore.pathOf(row!.sha256);
+    const path = localFiles(t).pathOf(row!.sha256);
     expect(existsSync(path)).toBe(true);
 
     t.clock.advance(PENDING_UPLOADS.ttlMs - 60_000);
@@ -214,7 +214,7 @@ describe('malformed and interrupted uploads', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('one_file_only');
     expect(await count('attached_at is null and uploaded_by_contact_id is not null')).toBe(0);
-    expect(readdirSync(t.ctx.fileStore.tmpDir)).toEqual([]);
+    expect(readdirSync(localFiles(t).tmpDir)).toEqual([]);
   });
 
   it('answers 400 to a body cut before its closing boundary', async () => {
@@ -242,7 +242,7 @@ describe('malformed and interrupted uploads', () => {
         req.on('error', reject);
         req.end(body);
       });
-    const tmp = t.ctx.fileStore.tmpDir;
+    const tmp = localFiles(t).tmpDir;
     // The store's temp directory is gone: the write fails at once, with most of the 4 MB body unread.
     rmSync(tmp, { recursive: true, force: true });
     try {
@@ -258,15 +258,15 @@ describe('malformed and interrupted uploads', () => {
   });
 
   it('leaves no temp file or unreferenced blob of a killed upload after a sweep', async () => {
-    const tmpFile = join(t.ctx.fileStore.tmpDir, 'killed-upload');
+    const tmpFile = join(localFiles(t).tmpDir, 'killed-upload');
     writeFileSync(tmpFile, 'half written');
-    const young = join(t.ctx.fileStore.tmpDir, 'upload-in-flight');
+    const young = join(localFiles(t).tmpDir, 'upload-in-flight');
     writeFileSync(young, 'still arriving');
     const now = t.clock.now().getTime() / 1000;
     utimesSync(tmpFile, now - 2 * 3600, now - 2 * 3600);
     utimesSync(young, now - 60, now - 60);
     // Bytes placed under their hash by a process killed before its commit: no row names them.
-    const orphan = t.ctx.fileStore.pathOf('ab'.repeat(32));
+    const orphan = localFiles(t).pathOf('ab'.repeat(32));
     mkdirSync(dirname(orphan), { recursive: true });
     writeFileSync(orphan, 'orphan');
     const swept = await sweeper.sweep({ full: true });

@@ -3,6 +3,7 @@ import { platformRoutes } from '@sportello/contracts';
 import { files } from '../../db/schema';
 import { AppError, notFound } from '../../platform/errors';
 import type { App, AppContext } from '../../platform/context';
+import { sendBlob } from '../../platform/file-download';
 import { contentDisposition, parseBinding, type UrlBinding } from '../../platform/files';
 import { route } from '../../platform/route';
 
@@ -36,17 +37,24 @@ export function registerFileRoutes(app: App, ctx: AppContext): void {
     const type = row.contentType.toLowerCase();
     const inert = INLINE_TYPES.has(type);
     const inline = inert && req.query.download === undefined;
+    const contentType = inert ? type : 'application/octet-stream';
+    const direct = await ctx.fileStore.directUrl(row.sha256, {
+      name: row.name,
+      contentType,
+      disposition: inline ? 'inline' : 'attachment',
+    });
+    // The link was checked above; the store's own link is short-lived (docs/operations.md).
+    if (direct !== undefined) return reply.header('Cache-Control', 'no-store').redirect(direct, 302);
     reply
-      .header('Content-Type', inert ? type : 'application/octet-stream')
+      .header('Content-Type', contentType)
       .header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.name))
-      .header('Content-Length', String(row.size))
       .header('X-Content-Type-Options', 'nosniff')
       .header(
         'Content-Security-Policy',
         "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
       )
       .header('Cache-Control', 'private, max-age=3600');
-    return reply.send(ctx.fileStore.read(row.sha256));
+    return sendBlob(req, reply, ctx.fileStore, row);
   });
 }
 

@@ -46,7 +46,7 @@ async function storeInline(ctx: AppContext, body: AgentCommentCreate): Promise<I
       out.push({ index, name: cleanFileName(a.name), contentType: cleanType(a.contentType), blob });
     }
   } catch (e) {
-    for (const f of out) ctx.fileStore.discard(f.blob);
+    for (const f of out) await ctx.fileStore.discard(f.blob);
     throw e;
   }
   return out;
@@ -167,7 +167,7 @@ export async function addAgentComment(
     kickOutbox();
     return answer;
   } catch (e) {
-    for (const f of inline) ctx.fileStore.discard(f.blob);
+    for (const f of inline) await ctx.fileStore.discard(f.blob);
     throw e;
   }
 }

@@ -5,6 +5,7 @@ import { requireApiKey, type ApiKeyAccess } from '../../platform/api-keys';
 import { sendJsonText } from '../../platform/answer-cache';
 import type { App, AppContext } from '../../platform/context';
 import { notFound } from '../../platform/errors';
+import { sendBlob } from '../../platform/file-download';
 import { contentDisposition } from '../../platform/files';
 import { route } from '../../platform/route';
 import { receiveUpload } from '../../platform/uploads';
@@ -60,16 +61,13 @@ export function registerIntegrationRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, integrationRoutes.file, async (req, reply, key) => {
     const row = await findPortalFile(ctx.database.db, key.portalId, req.params.id);
     if (!row) throw notFound('No file with this id in the portal', 'file_not_found');
-    return (
-      reply
-        // Bytes for a program: always a download, never rendered.
-        .header('Content-Type', row.contentType)
-        .header('Content-Disposition', contentDisposition('attachment', row.name))
-        .header('Content-Length', String(row.size))
-        .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .header('Cache-Control', 'private, no-store')
-        .send(ctx.fileStore.read(row.sha256))
-    );
+    reply
+      // Bytes for a program: always a download, never rendered.
+      .header('Content-Type', row.contentType)
+      .header('Content-Disposition', contentDisposition('attachment', row.name))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .header('Cache-Control', 'private, no-store');
+    return sendBlob(req, reply, ctx.fileStore, row);
   });
 }

@@ -1,5 +1,4 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import {
   OTP_LENGTH,
   OTP_MAX_ATTEMPTS,
@@ -204,12 +203,6 @@ export async function sendOtp(
   };
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 const SIGNED_SUFFIX: Record<string, string> = { 'it-IT': 'firmato', 'en-EN': 'signed', 'es-ES': 'firmado' };
 
 /** `Contratto.pdf` → `Contratto (firmato).pdf`, without characters a file system or header dislikes. */
@@ -305,7 +298,7 @@ export async function signDocument(
     throw new AppError(400, codes.invalidOtp, 'Invalid OTP code', { attemptsLeft: checked.attemptsLeft });
   const { r, otpId, verification } = checked;
 
-  const original = await readAll(ctx.fileStore.read(r.fileSha256));
+  const original = await ctx.fileStore.readAll(r.fileSha256);
   const originalSha256 = createHash('sha256').update(original).digest('hex');
   const pdf = await buildSignedPdf(
     original,
@@ -374,7 +367,7 @@ export async function signDocument(
       return { signedAt, fileId, fileName: names.fileName };
     });
   } catch (e) {
-    ctx.fileStore.discard(blob);
+    await ctx.fileStore.discard(blob);
     throw e;
   }
   return {

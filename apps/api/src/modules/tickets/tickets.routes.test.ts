@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { TicketComment, TicketDetail, TicketListItem } from '@sportello/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../platform/sql-json';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, localFiles, type TestApp } from '../../test/harness';
 import { bearer, tokenFor } from '../../test/seed';
 import { multipartFile, seedPersonas, type Persona, type PersonaAccess } from '../../test/personas';
 
@@ -355,7 +355,7 @@ describe('uploads and attachments', () => {
   it('answers 413 above MAX_UPLOAD_MB and keeps nothing', async () => {
     const filesBefore = await count('files');
     const blobsOnDisk = () => {
-      const root = join(t.dataDir, 'files');
+      const root = localFiles(t).root;
       const walk = (d: string): number =>
         readdirSync(d).reduce((n, e) => {
           const full = join(d, e);

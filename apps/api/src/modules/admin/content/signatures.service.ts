@@ -8,7 +8,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Readable } from 'node:stream';
 import {
   contentErrorCodes,
   entityErrorCodes,
@@ -56,22 +55,6 @@ const linkOf = (ctx: AppContext, portalKey: string, documentKey: string) =>
 function answerOf(ctx: AppContext, actor: Actor, s: StoredSignature): SignatureRequestEntity {
   const { rowId: _r, signedSha256: _s, ...rest } = s;
   return { ...rest, link: linkOf(ctx, actor.portalKey, s.documentKey) };
-}
-
-/** The first bytes of a stored blob (a PDF starts with `%PDF-`). */
-async function head(stream: Readable, n: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream) {
-      chunks.push(chunk as Buffer);
-      size += (chunk as Buffer).length;
-      if (size >= n) break;
-    }
-  } finally {
-    stream.destroy();
-  }
-  return Buffer.concat(chunks).subarray(0, n);
 }
 
 /** SPEC B3: the SMS in the portal's language (Italian by default), with the link. */
@@ -178,7 +161,7 @@ export async function createSignatureRequest(
     kickOutbox();
     return answer;
   } catch (e) {
-    ctx.fileStore.discard(blob);
+    await ctx.fileStore.discard(blob);
     throw e;
   }
 }
@@ -202,7 +185,7 @@ async function storeInline(
 async function claimPdf(ctx: AppContext, tx: Tx, actor: Actor, uploadId: number, now: Date) {
   const upload = await claimUpload(tx, actor, uploadId, now);
   if (!upload) throw uploadNotFound('file', uploadId);
-  const first = await head(ctx.fileStore.read(upload.sha256), PDF_MAGIC.length);
+  const first = await ctx.fileStore.head(upload.sha256, PDF_MAGIC.length);
   if (!first.equals(PDF_MAGIC)) throw notAPdf();
   return upload.id;
 }
@@ -290,5 +273,5 @@ export async function signedPdf(ctx: AppContext, actor: Actor, documentKey: stri
   if (!s) throw missing(documentKey);
   if (!s.signedFile || !s.signedSha256)
     throw notFound('This request is not signed yet', contentErrorCodes.notSigned);
-  return { file: s.signedFile, stream: ctx.fileStore.read(s.signedSha256) };
+  return { file: s.signedFile, stream: await ctx.fileStore.read(s.signedSha256) };
 }

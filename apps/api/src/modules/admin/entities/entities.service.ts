@@ -828,7 +828,7 @@ export async function withFiles<T>(
   try {
     return await run(files);
   } catch (e) {
-    files.discard(ctx.fileStore);
+    await files.discard(ctx.fileStore);
     throw e;
   }
 }

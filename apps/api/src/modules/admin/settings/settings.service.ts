@@ -2,7 +2,6 @@
  * The portal's settings in the desk's administration (issue 14 item 5): read, and changed field by
  * field with the import's rules, audited and emitted as `portal.updated` in the change's transaction.
  */
-import type { Readable } from 'node:stream';
 import {
   LOGO_MAX_BYTES,
   settingsErrorCodes,
@@ -73,19 +72,6 @@ export async function getSettings(ctx: AppContext, a: StaffActor): Promise<Admin
   return answerOf(ctx, await readSettings(ctx.database.db, a.portalId));
 }
 
-/** The first bytes of a stored file. */
-async function headOf(stream: Readable, n: number): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    parts.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-    if (size >= n) break;
-  }
-  stream.destroy();
-  return Buffer.concat(parts).subarray(0, n);
-}
-
 /** Whether the bytes are an image a header can show whatever its name says: PNG, JPEG, GIF, WebP. */
 export function isRasterImage(b: Buffer): boolean {
   const at = (offset: number, ...bytes: number[]) => bytes.every((v, i) => b[offset + i] === v);
@@ -136,7 +122,7 @@ export async function updateSettings(
       if (!upload) throw uploadNotFound('logo', patch.logo.uploadId);
       if (upload.size > LOGO_MAX_BYTES)
         throw new AppError(413, settingsErrorCodes.logoTooLarge, 'The logo may be 1 MB at most');
-      if (!isRasterImage(await headOf(ctx.fileStore.read(upload.sha256), 12)))
+      if (!isRasterImage(await ctx.fileStore.head(upload.sha256, 12)))
         throw new AppError(
           422,
           settingsErrorCodes.logoNotImage,
