@@ -60,4 +60,30 @@ describe('loadConfig', () => {
   it('says why TRUST_PROXY=true is refused', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/any client could choose its own address/);
   });
+
+  it('reads FILE_STORE as an s3:// address and refuses anything else', () => {
+    expect(loadConfig({}).FILE_STORE).toBeUndefined();
+    expect(loadConfig({ FILE_STORE: 's3://my-bucket/sportello' }).FILE_STORE).toBe(
+      's3://my-bucket/sportello',
+    );
+    expect(() => loadConfig({ FILE_STORE: '/srv/files' })).toThrow(/FILE_STORE/);
+    expect(() => loadConfig({ FILE_STORE: 's3://Bad_Bucket' })).toThrow(/FILE_STORE/);
+  });
+
+  it('refuses a multi-process start (REQUIRE_SHARED_FILES) without what the processes must share', () => {
+    const shared = {
+      REQUIRE_SHARED_FILES: 'true',
+      DATABASE_URL: 'postgres://db/sportello',
+      SECRET: 's'.repeat(40),
+      FILE_STORE: 's3://bucket/prefix',
+    };
+    expect(loadConfig(shared).REQUIRE_SHARED_FILES).toBe(true);
+    // Local files with DATABASE_URL: one line naming FILE_STORE.
+    expect(() => loadConfig({ ...shared, FILE_STORE: '' })).toThrow(
+      /^REQUIRE_SHARED_FILES=true \(several processes\) needs what they share, missing: FILE_STORE/,
+    );
+    expect(() => loadConfig({ ...shared, SECRET: undefined, DATABASE_URL: undefined })).toThrow(
+      /missing: DATABASE_URL .*; SECRET/,
+    );
+  });
 });

@@ -44,6 +44,13 @@ export const blobs = pgTable('blobs', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+/** The one row saying when the file store was last swept, claimed by one process per pass (0037). */
+export const fileSweeps = pgTable('file_sweeps', {
+  id: smallint('id').primaryKey(),
+  lastAt: ts('last_at').notNull(),
+  lastFullAt: ts('last_full_at').notNull(),
+});
+
 /**
  * A named reference to a blob, owned by a portal. Uploads record who uploaded them and when they were
  * attached, so an uploaded id can be attached once, by its uploader only.

@@ -287,3 +287,25 @@ describe('S3 presigned downloads (S3_PRESIGNED_DOWNLOADS)', () => {
     }
   });
 });
+
+describe('the sweeper’s turn', () => {
+  it('is claimed by one process per interval, and the first claim of a day is a full pass', async () => {
+    const t = await createTestApp();
+    try {
+      // Two sweepers on one database, as two processes have.
+      const a = new FileSweeper(t.ctx, t.app.log, { intervalMs: 600_000 });
+      const b = new FileSweeper(t.ctx, t.app.log, { intervalMs: 600_000 });
+      const claims = await Promise.all([a.claimTurn(), b.claimTurn()]);
+      expect(claims.filter((c) => c !== undefined)).toEqual([{ full: true }]);
+      t.clock.advance(300_000);
+      expect([await a.claimTurn(), await b.claimTurn()]).toEqual([undefined, undefined]);
+      t.clock.advance(300_000);
+      expect(await b.claimTurn()).toEqual({ full: false });
+      expect(await a.claimTurn()).toBeUndefined();
+      t.clock.advance(24 * 3600_000);
+      expect(await a.claimTurn()).toEqual({ full: true });
+    } finally {
+      await t.close();
+    }
+  });
+});

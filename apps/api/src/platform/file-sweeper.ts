@@ -32,7 +32,6 @@ export class FileSweeper {
   private readonly opts: typeof SWEEP_DEFAULTS;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
-  private lastFull = Number.NEGATIVE_INFINITY;
   private stopped = false;
 
   constructor(
@@ -43,15 +42,16 @@ export class FileSweeper {
     this.opts = { ...SWEEP_DEFAULTS, ...options };
   }
 
-  /** A full pass now (clears what killed uploads left), then a pass every interval. */
+  /**
+   * A pass now, then one every interval; the first pass of a day is a full one. Processes sharing the
+   * database claim each pass in `file_sweeps` first, so a pass happens once, in one of them.
+   */
   start(): void {
     const tick = () => {
-      const now = this.ctx.clock.now().getTime();
-      const full = now - this.lastFull >= this.opts.fullIntervalMs;
-      if (full) this.lastFull = now;
-      this.running = this.sweep({ full })
-        .then((c) => {
-          if (c.expiredUploads || c.removedBlobs || c.removedTmp) this.log.info(c, 'file store swept');
+      this.running = this.claimTurn()
+        .then(async (turn) => {
+          // One line per pass, in the process that ran it (two processes: one line per interval).
+          if (turn) this.log.info({ ...(await this.sweep(turn)), full: turn.full }, 'file store swept');
         })
         .catch((err: unknown) => this.log.error({ err }, 'file sweep failed'))
         .finally(() => {
@@ -62,6 +62,25 @@ export class FileSweeper {
         });
     };
     tick();
+  }
+
+  /**
+   * This process's turn, or undefined when another process swept less than an interval ago (a tenth
+   * of it is slack for timers firing early). One UPDATE: two processes cannot both claim it.
+   */
+  async claimTurn(): Promise<{ full: boolean } | undefined> {
+    const now = this.ctx.clock.now();
+    const due = new Date(now.getTime() - this.opts.intervalMs * 0.9).toISOString();
+    const fullDue = new Date(now.getTime() - this.opts.fullIntervalMs).toISOString();
+    const rows = rowsOf<{ full: boolean }>(
+      await this.ctx.database.db.execute(sql`
+        update file_sweeps set last_at = ${now.toISOString()}::timestamptz,
+          last_full_at = case when last_full_at <= ${fullDue}::timestamptz
+            then ${now.toISOString()}::timestamptz else last_full_at end
+        where id = 1 and last_at <= ${due}::timestamptz
+        returning last_full_at = ${now.toISOString()}::timestamptz as full`),
+    );
+    return rows[0] ? { full: rows[0].full } : undefined;
   }
 
   async stop(): Promise<void> {
