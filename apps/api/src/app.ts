@@ -26,7 +26,8 @@ import { AppError } from './platform/errors';
 import { withRedaction } from './platform/log-redact';
 import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
 import { installLoadShedding } from './platform/load-shedding';
-import { installSecurityHeaders } from './platform/security-headers';
+import { installSecurityHeaders, securityHeaders } from './platform/security-headers';
+import type { HelmetOptions } from 'helmet';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
 
@@ -68,6 +69,30 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+const HELMET: HelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      // Mantine sets inline style attributes; stylesheets still come only from us.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      frameSrc: ["'self'"],
+      frameAncestors: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      upgradeInsecureRequests: null,
+    },
+  },
+  // Signed file URLs are shown in our own iframes.
+  frameguard: { action: 'sameorigin' },
+  crossOriginEmbedderPolicy: false,
+};
+const helmetHeaders = securityHeaders(HELMET);
+
 /** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
   const tp = ctx.config.TRUST_PROXY;
@@ -81,6 +106,21 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     // A hop count trusts that many proxies nearest to us, whoever they are (Fastify's own number
     // option trusts none): only for a server that nothing reaches but through them.
     trustProxy: typeof tp === 'number' ? (_addr: string, hop: number) => hop < tp : tp,
+    // The router's own refusals (a path segment over maxParamLength, bad percent-encoding) come before
+    // any hook: they answer our {code, message} with the headers every answer carries.
+    frameworkErrors: (err, _req, r) => {
+      const reply = r as unknown as FastifyReply;
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return reply
+        .headers(helmetHeaders)
+        .header('Cache-Control', 'no-store')
+        .code(tooLong ? 414 : 400)
+        .send(
+          tooLong
+            ? { code: 'uri_too_long', message: 'A part of the address is longer than 200 characters' }
+            : { code: 'bad_url', message: 'The address is not valid percent-encoding' },
+        );
+    },
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
   installRequestGuards(app, ctx.config.MAX_UPLOAD_MB);
@@ -146,28 +186,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     return reply.code(500).send({ code: 'internal_error', message: 'Something went wrong on our side' });
   });
 
-  installSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine sets inline style attributes; stylesheets still come only from us.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'"],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // Signed file URLs are shown in our own iframes.
-    frameguard: { action: 'sameorigin' },
-    crossOriginEmbedderPolicy: false,
-  });
+  installSecurityHeaders(app, HELMET);
   // API answers and index.html compressed on the fly; the SPA's assets are compressed at build time and
   // sent as they are (a response that already has a Content-Encoding is left alone). Bodies under 1 KB
   // gain nothing; brotli at quality 4 costs about what gzip does, where its default (11) takes 10x.

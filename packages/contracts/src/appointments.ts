@@ -1,7 +1,7 @@
 // Schemas of the appointments area: requests and answers, shared by the API and the web app.
 // Every route of this area is public: an unguessable key in the URL is the only credential.
 import { z } from 'zod';
-import { dayString, isoDateTime } from './common';
+import { dateTimeInput, dayString, isoDateTime } from './common';
 import { errorSchema } from './common';
 import { portalLanguageSchema } from './portals';
 import { defineRoute } from './route';
@@ -131,7 +131,7 @@ export const appointmentEmailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const appointmentBookingRequestSchema = z
   .object({
     /** One of the offered slot starts (ISO instant). */
-    start: isoDateTime,
+    start: dateTimeInput,
     durationMinutes: appointmentDurationSchema,
     firstName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),
     lastName: z.string().max(APPOINTMENT_TEXT_MAX).optional(),

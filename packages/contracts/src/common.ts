@@ -123,12 +123,18 @@ export function isBoundedDate(value: string, minYear = MIN_DATE_YEAR, maxYear = 
   if (d > new Date(Date.UTC(y, mo, 0)).getUTCDate()) return false;
   if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
   const offset = m[7];
-  if (offset && offset !== 'Z') {
+  let offsets = [-MAX_OFFSET_MINUTES, MAX_OFFSET_MINUTES];
+  if (offset === 'Z') offsets = [0];
+  else if (offset) {
     const digits = offset.slice(1).replace(':', '');
     const [oh, om] = [Number(digits.slice(0, 2)), Number(digits.slice(2))];
     if (om > 59 || oh * 60 + om > MAX_OFFSET_MINUTES) return false;
+    offsets = [(offset[0] === '-' ? -1 : 1) * (oh * 60 + om)];
   }
-  return true;
+  // The instant must stay in a four-digit year too (9999-12-31T23:59-15:59 is in year 10000); without
+  // an offset, the portal's zone decides, so every offset is tried.
+  const wall = Date.UTC(y, mo - 1, d, Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0));
+  return offsets.every((o) => new Date(wall - o * 60_000).getUTCFullYear() <= maxYear);
 }
 
 /** A date-time with its offset (`2026-10-01T09:30:00Z`, `…+02:00`), years 1000 … 9999. */

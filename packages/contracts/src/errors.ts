@@ -29,6 +29,10 @@ export const commonErrorCodes = {
   unsupportedMediaType: 'unsupported_media_type',
   /** 400: the request does not match the route's schema; `errors` lists each problem with its path. */
   validationError: 'validation_error',
+  /** 414: a path segment longer than any id or key of ours (200 characters). */
+  uriTooLong: 'uri_too_long',
+  /** 400: an address that is not valid percent-encoding. */
+  badUrl: 'bad_url',
   /** 400: a date that is not a real one (`2026-02-30`) or out of range. */
   invalidDate: 'invalid_date',
   /** 403: generic refusal. */

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, sessionAnswerSchema } from './auth';
 import {
+  dayOrMinuteString,
+  dayString,
   errorSchema,
   extIdParam,
   extIdSchema,
@@ -114,8 +116,8 @@ export const inboxQuerySchema = z.object({
    */
   rating: inboxRatingFilterSchema.optional(),
   /** Creation day range, in the portal's time zone (YYYY-MM-DD). */
-  from: z.string().max(20).optional(),
-  to: z.string().max(20).optional(),
+  from: dayString.optional(),
+  to: dayOrMinuteString.optional(),
   /** Ticket number or id, words of title, description and conversation, or a fragment of a title. */
   q: z.string().trim().max(200).optional(),
   cursor: z.string().max(200).optional(),

@@ -79,6 +79,26 @@ describe('bad input answers 4xx', () => {
     });
   });
 
+  describe("the router's own refusals", () => {
+    it.each([
+      [
+        'a path parameter over 200 characters',
+        `/api/acme/101/tickets/${'1'.repeat(201)}`,
+        414,
+        'uri_too_long',
+      ],
+      ['bad percent-encoding', '/api/acme/101/tickets/%E0%A4%A', 400, 'bad_url'],
+    ])('answers %s with our code and headers', async (_what, url, status, code) => {
+      const res = await t.app.inject({ url, headers });
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json()).toEqual({ code, message: expect.any(String) });
+      expect(isErrorCode(code)).toBe(true);
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cache-control']).toBe('no-store');
+    });
+  });
+
   describe('malformed multipart', () => {
     const upload = (contentType: string, payload: string) =>
       t.app.inject({
