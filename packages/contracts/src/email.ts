@@ -1,7 +1,7 @@
 // E-mail as a channel (issue 26, docs/email.md): the portal's support mailbox and the messages read
 // from it that wait for someone (unknown senders, mails a contact may not act on, unreadable ones).
 import { z } from 'zod';
-import { errorSchema, isoDateTime } from './common';
+import { errorSchema, extIdParam, isoDateTime } from './common';
 import { portalParamSchema } from './integration';
 import { binaryAnswer, defineRoute, type Access } from './route';
 import { staffPortalParamsSchema } from './staff';
@@ -127,11 +127,11 @@ export const inboundListSchema = z.object({
 });
 export const inboundQuerySchema = z.object({
   status: z.enum(['unknown', 'waiting', 'unprocessed', 'bounce', 'ignored', 'done']).default('unknown'),
-  before: z.coerce.number().int().positive().optional(),
+  before: extIdParam.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 export const inboundParamsSchema = staffPortalParamsSchema.extend({
-  inboundId: z.coerce.number().int().positive(),
+  inboundId: extIdParam,
 });
 
 function mailboxRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
