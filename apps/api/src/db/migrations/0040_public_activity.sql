@@ -57,9 +57,13 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- A comment deleted, made internal or public, moved in time or to another ticket: its tickets' public
--- activity is read again from the comments that remain (a ticket whose value stays is not written).
-CREATE FUNCTION comments_rewrite_public_activity() RETURNS trigger
+-- A comment deleted, changed (text, public or internal, date) or moved to another ticket: its tickets' words
+-- (0030) and public activity are read again from the comments that remain, in ONE update of each ticket
+-- (a ticket whose values stay is not written). Two triggers each updating the ticket made the second
+-- update re-check every foreign key of the row (PostgreSQL does for a row this transaction already
+-- wrote), locking its portal, company, contact, agent, group, step and type rows on every comment
+-- removed by an import.
+CREATE OR REPLACE FUNCTION comments_rewrite_conversation() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   touched integer[];
@@ -69,30 +73,26 @@ BEGIN
   ELSE
     SELECT array_agg(DISTINCT x.id) INTO touched FROM (
       SELECT o.ticket_id AS id FROM old_rows o JOIN new_rows n ON n.id = o.id
-        WHERE o.internal IS DISTINCT FROM n.internal OR o.creation_date IS DISTINCT FROM n.creation_date
-          OR o.ticket_id IS DISTINCT FROM n.ticket_id
+        WHERE o.message IS DISTINCT FROM n.message OR o.internal IS DISTINCT FROM n.internal
+          OR o.creation_date IS DISTINCT FROM n.creation_date OR o.ticket_id IS DISTINCT FROM n.ticket_id
       UNION ALL SELECT n.ticket_id FROM old_rows o JOIN new_rows n ON n.id = o.id
         WHERE o.ticket_id IS DISTINCT FROM n.ticket_id) x;
   END IF;
   IF touched IS NULL THEN
     RETURN NULL;
   END IF;
-  UPDATE tickets t SET public_activity_at = w.at
-  FROM (SELECT tk.id, greatest(tk.created_on, (SELECT max(c.creation_date) FROM ticket_comments c
-      WHERE c.ticket_id = tk.id AND NOT c.internal)) AS at
+  UPDATE tickets t SET conversation_vector = w.words, public_activity_at = w.at
+  FROM (SELECT tk.id,
+      coalesce((SELECT conversation_words_agg(c.search_vector ORDER BY c.id)
+        FROM ticket_comments c WHERE c.ticket_id = tk.id AND NOT c.internal), '') AS words,
+      greatest(tk.created_on, (SELECT max(c.creation_date) FROM ticket_comments c
+        WHERE c.ticket_id = tk.id AND NOT c.internal)) AS at
     FROM tickets tk WHERE tk.id = ANY (touched)) w
-  WHERE t.id = w.id AND t.public_activity_at IS DISTINCT FROM w.at;
+  WHERE t.id = w.id
+    AND (t.conversation_vector IS DISTINCT FROM w.words OR t.public_activity_at IS DISTINCT FROM w.at);
   RETURN NULL;
 END
 $$;
---> statement-breakpoint
-CREATE TRIGGER ticket_comments_public_activity_update AFTER UPDATE ON ticket_comments
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION comments_rewrite_public_activity();
---> statement-breakpoint
-CREATE TRIGGER ticket_comments_public_activity_delete AFTER DELETE ON ticket_comments
-  REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION comments_rewrite_public_activity();
 --> statement-breakpoint
 -- The customer search's walks (search.queries.ts): the company's tickets and a contact's own, open and
 -- closed apart, newest public activity first. The contact's walk of 0033 ordered by last_activity_at and
