@@ -25,9 +25,10 @@ const busy = () =>
  * request is refused with 503 and Retry-After, before it has done any work (nothing half done):
  *
  * - by time: when its turn comes after waiting longer than its budget, PGLITE_MAX_WAIT_MS plus the
- *   server's usual time per request for each request ahead of it when it arrived. A short queue on a
- *   slow machine is waited out (a lone user's page fires ten requests at once: a fixed 250 ms refused
- *   some of them); a long one is refused while its requests are still fresh;
+ *   server's usual time per request for each request ahead of it when it arrived, at most four times
+ *   PGLITE_MAX_WAIT_MS. A short queue on a slow machine is waited out (a lone user's page fires ten
+ *   requests at once: a fixed 250 ms refused some of them); a long one is refused while its requests
+ *   are still fresh;
  * - by count (PGLITE_QUEUE_LIMIT): at once, with that many API requests waiting or in progress, which
  *   bounds the memory they hold.
  *
@@ -73,6 +74,9 @@ export function installLoadShedding(app: App, ctx: AppContext): void {
   // in progress all along (a moving average). A request may wait the bound plus this for each request
   // ahead of it: a queue that drains at the usual pace is waited out, not refused.
   let drainMs = sliceMs;
+  // The budget never passes four times the bound: a full queue (32 ahead at 250 ms each) would otherwise
+  // let a request wait 8 s, past where a client gives up, and the bounded p99 under overload is lost.
+  const maxBudgetMs = 4 * maxWaitMs;
   let busyMark = 0;
   const count = () => {
     if (inProgress++ === 0) busyMark = performance.now();
@@ -106,7 +110,7 @@ export function installLoadShedding(app: App, ctx: AppContext): void {
   /** `ahead`: requests in progress when it arrived; the budget follows the pace measured meanwhile. */
   function tryStart(readAt: number, ahead: number, gone: () => boolean, start: (err?: Error) => void): void {
     const now = performance.now();
-    if (now - readAt > maxWaitMs + ahead * drainMs || gone()) start(busy());
+    if (now - readAt > Math.min(maxBudgetMs, maxWaitMs + ahead * drainMs) || gone()) start(busy());
     else if (now - turnStartedAt > sliceMs) soon(() => tryStart(readAt, ahead, gone, start));
     else start();
   }
