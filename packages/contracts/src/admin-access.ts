@@ -85,8 +85,7 @@ export const accessRoutes = {
     access: staffAdmin,
     tags: ['staff: admin'],
     summary: 'Invite a person to the staff by e-mail with a role and groups (the invitation is e-mailed)',
-    description:
-      '400 invalid_email, unknown_reference (a group). An existing member keeps an admin role.',
+    description: '400 invalid_email, unknown_reference (a group). An existing member keeps an admin role.',
   }),
   resend: defineRoute({
     method: 'POST',
