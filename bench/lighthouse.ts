@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { cleanup, cleanups } from './lib/cleanups';
 import { freePort } from './lib/pg';
 import { startServer } from './lib/server';
 import { buildWeb } from './lib/web-build';
@@ -37,18 +38,6 @@ const RUNS = Math.max(1, Number(opt.runs));
 const PASSWORD = 'Sportello-Demo-2026';
 const PORTAL = 'demo';
 const log = (...a: unknown[]) => console.log('[lighthouse]', ...a);
-const cleanups: (() => void)[] = [];
-const cleanup = () => {
-  for (const f of cleanups.splice(0).reverse()) {
-    try {
-      f();
-    } catch {
-      // best effort
-    }
-  }
-};
-process.once('SIGINT', () => (cleanup(), process.exit(130)));
-process.once('SIGTERM', () => (cleanup(), process.exit(143)));
 
 async function api<T>(
   base: string,

@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_CONTACT_EXT, BENCH_PASSWORD, BENCH_PORTAL, BENCH_USER, KNOWN_TICKETS } from './lib/generate';
+import { cleanup, cleanups } from './lib/cleanups';
 import { bundleReport, DESK_AGENT, DESK_READY, measurePage, TICKETS_READY, type PageRun } from './lib/page';
 import { freePort, startThrowawayPg } from './lib/pg';
 import { startServer } from './lib/server';
@@ -48,18 +49,6 @@ const PAGES = opt.pages.split(',').filter((p): p is 'tickets' | 'desk' => p === 
 const RUNS = Math.max(1, Number(opt.runs));
 const log = (...a: unknown[]) => console.log('[page]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const cleanups: (() => void)[] = [];
-const cleanup = () => {
-  for (const f of cleanups.splice(0).reverse()) {
-    try {
-      f();
-    } catch {
-      // best effort
-    }
-  }
-};
-process.once('SIGINT', () => (cleanup(), process.exit(130)));
-process.once('SIGTERM', () => (cleanup(), process.exit(143)));
 
 async function post<T>(url: string, json: unknown): Promise<T> {
   const res = await fetch(url, {
