@@ -402,10 +402,12 @@ describe('tickets', () => {
     const comment = page.getByTestId('ticket-comment').filter({ hasText: 'Here is the log of the printer.' });
     await comment.waitFor();
     expect(await comment.getByTestId('message-author').innerText()).toBe('You');
-    expect(await comment.getByRole('link', { name: 'PRINTER.LOG' }).count()).toBe(1);
+    // The file's name as it was given, not in capitals.
+    expect(await comment.getByRole('link', { name: 'printer.log' }).count()).toBe(1);
     await expect.poll(() => reply.textContent()).toBe('');
     expect(await page.getByRole('progressbar', { name: 'Upload of printer.log' }).count()).toBe(0);
-    expect(await page.getByText('printer.log', { exact: true }).count()).toBe(0);
+    // The reply box's list of uploads is empty: the name shows once, as the sent comment's link.
+    expect(await page.getByText('printer.log', { exact: true }).count()).toBe(1);
   });
 
   it('never runs script from ticket HTML, whether the server or the browser removes it', async () => {
@@ -463,17 +465,18 @@ describe('tickets', () => {
     expect(await titlesOfRows(page)).not.toContain(subject);
   });
 
-  it('fits a 375 px phone: the status panel above the conversation, nothing wider than the screen', async () => {
+  it('fits a 375 px phone: the folded details, then the conversation, nothing wider than the screen', async () => {
     const phone = await signedIn(browser, demoToken, 375);
     const p = await phone.newPage();
     await p.goto(createdUrl);
     await p.getByRole('textbox', { name: /^Reply/ }).waitFor();
-    const [conversation, panel] = await Promise.all([
+    const [conversation, fold] = await Promise.all([
       p.getByTestId('conversation').boundingBox(),
-      p.getByRole('complementary').boundingBox(),
+      p.getByTestId('details-fold').boundingBox(),
     ]);
-    // The ticket's status first: a phone shows it before the whole conversation.
-    expect(panel!.y).toBeLessThan(conversation!.y);
+    // The ticket's status first, as one folded line: a phone shows it, then the conversation at once.
+    expect(fold!.y).toBeLessThan(conversation!.y);
+    expect(conversation!.y).toBeLessThan(740);
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await expectAccessible(p);
     await screenshot(p, 'ticket-detail-375');

@@ -46,10 +46,16 @@ describe.skipIf(skip !== undefined)(
       await seedPersonas(t);
     }, 60_000);
     afterAll(async () => {
-      await t?.close();
-      await database?.close();
+      // Closing the app and pool after the restarts once outlasted the 60 s hook in CI's PostgreSQL pass
+      // (cause not found yet): bounded here so the cluster is always
+      // removed, and the tests above still decide.
+      const closed = (async () => {
+        await t?.close();
+        await database?.close();
+      })();
+      await Promise.race([closed, sleep(15_000)]);
       cluster?.destroy();
-    });
+    }, 30_000);
 
     const createKey = () =>
       t.app.inject({

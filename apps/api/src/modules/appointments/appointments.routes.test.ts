@@ -213,7 +213,8 @@ describe('slots', () => {
       ['from=2026-11-24&to=2026-11-23', 'invalid_range'],
       ['from=2026-11-01&to=2027-02-01', 'invalid_range'],
       ['from=2026-11-23&to=2026-11-23&duration=7', 'invalid_duration'],
-      ['from=2026-11-23&to=x', 'validation_error'],
+      // A day that is no date is refused as every list filter's is (common.ts dayString).
+      ['from=2026-11-23&to=x', 'invalid_date'],
     ]) {
       const res = await t.app.inject({ url: `${LINK}/slots?${q}` });
       expect(res.statusCode, q).toBe(400);
@@ -253,12 +254,15 @@ describe('booking', () => {
       '2026-11-20T08:00:00.000Z', // earlier today
       '2026-11-23T11:30:00.000Z', // 12:30 local: 60 minutes do not fit before 13:00
       '2026-12-21T08:00:00.000Z', // beyond daysAhead
-      'yesterday',
     ]) {
       const res = await bookAt(LINK, start, 60);
       expect(res.statusCode, start).toBe(400);
       expect(res.json().code, start).toBe('slot_not_offered');
     }
+    // No date at all fails the contract's bounded date-time before any slot is looked at.
+    const notADate = await bookAt(LINK, 'yesterday', 60);
+    expect(notADate.statusCode).toBe(400);
+    expect(notADate.json().code).toBe('validation_error');
   });
 
   it('books an offered slot without a token and answers the cancellation link', async () => {
