@@ -72,8 +72,9 @@ describe('notifications', () => {
     // The bell polls: the count moves on the open page.
     await expect.poll(() => unreadOf(page), { timeout: 40_000, interval: 500 }).toBe(before + 1);
 
-    const mail = await waitForMail(GIULIA_MAIL, `/demo/12/tickets/${ticket.id}`);
-    expect(mail).toContain(`Il tuo ticket «${title}» ora è:`);
+    // The change's e-mail, not the confirmation sent when the ticket was opened (both link to it).
+    const mail = await waitForMail(GIULIA_MAIL, `Il tuo ticket «${title}» ora è:`);
+    expect(mail).toContain(`/demo/12/tickets/${ticket.id}`);
     expect(mail).toContain('Sportello Assistenza');
 
     await page.getByTestId('notification-bell').click();
