@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { searchQuery } from '../apps/api/src/modules/search/search.queries';
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
-import { ticketScope } from '../apps/api/src/platform/visibility';
+import { ticketScope } from '../apps/api/src/modules/tickets/core';
 import { benchTenant } from './lib/bench-tenant';
 import { QUERIES } from './lib/search-cases';
 

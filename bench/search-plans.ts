@@ -15,7 +15,7 @@ import pg from 'pg';
 import { searchQuery } from '../apps/api/src/modules/search/search.queries';
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
 import { inboxPageSql } from '../apps/api/src/modules/staff/inbox.queries';
-import { ticketScope } from '../apps/api/src/platform/visibility';
+import { ticketScope } from '../apps/api/src/modules/tickets/core';
 import { benchTenant } from './lib/bench-tenant';
 import { QUERIES } from './lib/search-cases';
 

@@ -15,7 +15,7 @@ import { logDestination } from './platform/log-stream';
 import { connectionLimit } from './platform/fd-limit';
 import { FileSweeper } from './platform/file-sweeper';
 import { OutboxWorker } from './platform/outbox';
-import { notificationMailChannel } from './platform/notifications';
+import { notificationMailChannel } from './modules/tickets/core';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 import { WebhookWorker } from './modules/integration/webhook-worker';
 import { MailboxReader } from './modules/email/reader';
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     if (loaded) app.log.info('empty database: demo portal loaded (set DEMO_DATA=false to start empty)');
   }
 
-  // Customer notifications' e-mails are rendered when sent (platform/notifications.ts).
+  // Customer notifications' e-mails are rendered when sent (modules/tickets/core/notifications.ts).
   const worker = new OutboxWorker(ctx, app.log, { channels: [notificationMailChannel(ctx, app.log)] });
   worker.start();
   // Signing secrets still in clear (written before migration 0025) are sealed with SECRET.

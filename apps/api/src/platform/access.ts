@@ -29,10 +29,10 @@ import { contacts, portals, userContacts } from '../db/schema';
 import { bearerOf, invalidSession, rememberUser, requireUser, type SessionUser } from './auth';
 import type { App, AppContext } from './context';
 import { badRequest, forbidden, notFound, unauthorized } from './errors';
-import { flagAllows } from './visibility';
 import { isCustomerGuard, isViewToken, refuseWrites, resolveViewAccess } from './view-session';
 import {
   extIdOf,
+  flagAllows,
   notYourContact,
   requireFlag,
   resolveSessionTenant,

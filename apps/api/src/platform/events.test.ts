@@ -8,7 +8,7 @@ import { insertUserToken } from '../modules/auth/auth.queries';
 import { createTestApp, type TestApp } from '../test/harness';
 import { multipartFile } from '../test/personas';
 import { bearer, seedExample, tokenFor } from '../test/seed';
-import { queueAgentAnswerEmails } from './agent-answer';
+import { queueAgentAnswerEmails } from '../modules/tickets/core';
 import { emitCommentEvent, emitTicketEvent } from './events';
 
 let t: TestApp;

@@ -1,4 +1,4 @@
-import { permissionFlags, type PermissionFlag } from '@sportello/contracts';
+import { permissionFlags, type FlagRule, type PermissionFlag } from '@sportello/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import {
@@ -23,6 +23,15 @@ export const permissionColumns = Object.fromEntries(permissionFlags.map((f) => [
 };
 
 /** The flags of a row read with `permissionColumns` (a left join's null is false). */
+/**
+ * A flag rule of a route contract (one flag, or a list of which any suffices) against a contact's flags:
+ * the access guard reads it so, and so does every reader that asks whether a contact may see a kind.
+ */
+export function flagAllows(flags: Record<PermissionFlag, boolean>, rule: FlagRule | undefined): boolean {
+  if (rule === undefined) return true;
+  return typeof rule === 'string' ? flags[rule] : rule.some((f) => flags[f]);
+}
+
 export const flagsOf = (r: { [F in PermissionFlag]: boolean | null }): Record<PermissionFlag, boolean> =>
   Object.fromEntries(permissionFlags.map((f) => [f, r[f] === true])) as Record<PermissionFlag, boolean>;
 

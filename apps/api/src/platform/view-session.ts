@@ -23,8 +23,7 @@ import { invalidSession, newToken, rememberUser, sha256, type SessionUser } from
 import type { AppContext } from './context';
 import { forbidden } from './errors';
 import { queryRows, type Queryable } from './sql-json';
-import { extIdOf, flagsOf, notYourContact, type TenantContext } from './tenancy';
-import { flagAllows } from './visibility';
+import { extIdOf, flagAllows, flagsOf, notYourContact, type TenantContext } from './tenancy';
 
 const PREFIX = 'view.';
 export const isViewToken = (token: string | undefined): token is string =>

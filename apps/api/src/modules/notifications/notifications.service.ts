@@ -1,6 +1,6 @@
 /**
  * The bell and the e-mail switches of the signed-in user. Notifications are written by the triggers of
- * migration 0013 (see platform/notifications.ts); this module only reads them and marks them read.
+ * migration 0013 (see modules/tickets/core/notifications.ts); this module only reads them and marks them read.
  */
 import type { MarkReadRequest, NotificationList, NotificationPreferences } from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';

@@ -6,7 +6,7 @@
 import type { NotificationList } from '@sportello/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { renderNotificationMail } from '../../platform/notifications';
+import { renderNotificationMail } from '../tickets/core';
 import { queryRows } from '../../platform/sql-json';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedPersonas, type Persona, type PersonaAccess } from '../../test/personas';

@@ -1,6 +1,6 @@
 /**
  * SQL of the one search: every group the caller may see in ONE statement, each group a sub-select
- * scoped exactly as its list (platform/visibility.ts) and cut at the group limit + 1 (to know "more").
+ * scoped exactly as its list (modules/tickets/core/visibility.ts) and cut at the group limit + 1 (to know "more").
  *
  * The statement's text depends only on its shape (which groups, a short or a long text, a number or
  * not, a contact's own tickets or the company's); every value is a named placeholder. Each shape is
@@ -11,12 +11,7 @@ import { fillPlaceholders, sql, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { SearchKind } from '@sportello/contracts';
 import { isoText, queryShaped, type Queryable } from '../../platform/sql-json';
-import {
-  companyScopeWhere,
-  contactScopeWhere,
-  ticketScopeWhere,
-  type TicketScope,
-} from '../../platform/visibility';
+import { companyScopeWhere, contactScopeWhere, ticketScopeWhere, type TicketScope } from '../tickets/core';
 import type { TenantContext } from '../../platform/tenancy';
 
 export interface RawHit {
@@ -159,7 +154,7 @@ function ticketsGroup(s: Shape, scopeOf: TicketScope): SQL {
 
 function groupSql(kind: SearchKind, s: Shape): SQL {
   const limit = s.limit + 1;
-  // The scopes of platform/visibility.ts, with placeholders for their values.
+  // The scopes of modules/tickets/core/visibility.ts, with placeholders for their values.
   const t = {
     portalId: value<number>('portalId'),
     companyId: value<number>('companyId'),

@@ -1,7 +1,7 @@
 /**
  * The one search (issue 16 part 4). A kind is searched only when the contact passes the flag rule of
  * that kind's own list route (the route contracts are the one source of who may see what), and with
- * that list's row scope (platform/visibility.ts).
+ * that list's row scope (modules/tickets/core/visibility.ts).
  */
 import {
   billingRoutes,
@@ -17,8 +17,8 @@ import {
   type SearchResult,
 } from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';
-import type { TenantContext } from '../../platform/tenancy';
-import { flagAllows, ticketScope } from '../../platform/visibility';
+import { flagAllows, type TenantContext } from '../../platform/tenancy';
+import { ticketScope } from '../tickets/core';
 import { searchAll } from './search.queries';
 
 /**

@@ -24,7 +24,7 @@ import {
 } from '@sportello/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { isoText, queryRows, tsParam, type Queryable } from '../../platform/sql-json';
-import { timelineJson } from '../../platform/ticket-changes';
+import { timelineJson } from '../tickets/core';
 
 export interface InboxScope {
   portalId: number;

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { AppContext } from '../../platform/context';
 import { langOf } from '../../platform/account-mail';
-import { escapeHtml, htmlToText, safeColor } from '../../platform/agent-answer';
+import { escapeHtml, htmlToText, safeColor } from './core';
 import { enqueueEmail, type EmailMessage } from '../../platform/outbox';
 import { queryRows } from '../../platform/sql-json';
 

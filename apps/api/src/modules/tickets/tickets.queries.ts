@@ -14,8 +14,7 @@ import {
   tsParam,
   type Queryable,
 } from '../../platform/sql-json';
-import { timelineJson } from '../../platform/ticket-changes';
-import { ticketScopeWhere as scopeWhere, type TicketScope } from '../../platform/visibility';
+import { type TicketScope, ticketScopeWhere as scopeWhere, timelineJson } from './core';
 
 /** A file reference as the queries answer it; the service turns it into a signed URL. */
 export interface FileRef {

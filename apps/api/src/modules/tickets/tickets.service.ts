@@ -25,18 +25,22 @@ import { parseDateRange } from '../../platform/date-range';
 import { portalTicketNumber } from '../../platform/ticket-numbers';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import { contactSource, emitRatingEvent, emitTicketEvent } from '../../platform/events';
-import { setChangeActor } from '../../platform/ticket-changes';
-import { queueLowRatingNotices, queueStaffNotices } from '../../platform/staff-notify';
-import { kickOutbox } from '../../platform/outbox';
-import type { TenantContext } from '../../platform/tenancy';
 import {
   insertAttachments,
   isBlankHtml,
+  markActor,
+  queueLowRatingNotices,
+  queueStaffNotices,
   reopenTicketIfClosed,
+  setChangeActor,
   stripNul,
+  ticketScope,
+  type TicketScope,
   userHtml,
   writeComment,
 } from './core';
+import { kickOutbox } from '../../platform/outbox';
+import type { TenantContext } from '../../platform/tenancy';
 import { claimFiles, lockTicket, setTicketStep } from './core/write-comment.queries';
 import {
   closingStepId,
@@ -58,8 +62,6 @@ import {
   type RawTicketItem,
   type TicketFilters,
 } from './tickets.queries';
-import { ticketScope, type TicketScope } from '../../platform/visibility';
-import { markActor } from '../../platform/notifications';
 import { queueTicketReceivedEmail } from './ticket-received-mail';
 import { reserveExtIds } from '../../platform/portal-sequences';
 
@@ -407,7 +409,7 @@ export async function reopenTicket(
 /**
  * Rates a closed ticket (1–5 and a comment). One rating per ticket: a new one replaces it, and each is
  * sent to the back office as a `ticket.rated` event in the same transaction; one at or below the
- * portal's threshold e-mails the ticket's agents (platform/staff-notify.ts), also in it.
+ * portal's threshold e-mails the ticket's agents (modules/tickets/core/staff-notify.ts), also in it.
  */
 export async function rateTicket(
   ctx: AppContext,

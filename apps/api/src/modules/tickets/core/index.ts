@@ -1,8 +1,27 @@
 /**
  * The tickets core: the ticket rules other modules build on (the staff desk, the integration API, the
- * e-mail channel). Other modules import this index only; the core imports no module but its own.
+ * e-mail channel, the search, the customer notifications): who sees which ticket, the conversation
+ * writer, the change log's actor, the e-mails a ticket's change sends to its customers and its staff.
+ * Other modules import this index only; the core imports no module but its own.
  */
+export { agentAnswerEmail, escapeHtml, htmlToText, queueAgentAnswerEmails, safeColor } from './agent-answer';
 export { insertAttachments, isBlankHtml, stripNul, userHtml } from './conversation';
+export {
+  markActor,
+  notificationEmail,
+  notificationMailChannel,
+  renderNotificationMail,
+  type NotificationMail,
+} from './notifications';
+export { queueLowRatingNotices, queueStaffNotices, staffTicketUrl, type StaffNotice } from './staff-notify';
+export { changeActorSetting, setChangeActor, timelineJson, type ChangeActor } from './ticket-changes';
+export {
+  companyScopeWhere,
+  contactScopeWhere,
+  ticketScope,
+  ticketScopeWhere,
+  type TicketScope,
+} from './visibility';
 export {
   commentChannels,
   reopenTicketIfClosed,

@@ -4,7 +4,7 @@ import type { Tx } from '../../../db/client';
 import { agents, staffMemberships, ticketComments, tickets } from '../../../db/schema';
 import { reserveExtIds } from '../../../platform/portal-sequences';
 import { intArrayParam, queryRows, tsParam, type Queryable } from '../../../platform/sql-json';
-import { ticketScopeWhere, type TicketScope } from '../../../platform/visibility';
+import { ticketScopeWhere, type TicketScope } from './visibility';
 
 export interface LockedTicket {
   id: number;

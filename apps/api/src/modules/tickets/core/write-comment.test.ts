@@ -9,7 +9,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKeyWithSecret } from '@sportello/contracts';
 import type { AppError } from '../../../platform/errors';
-import { ticketScope } from '../../../platform/visibility';
+import { ticketScope } from './visibility';
 import type { TenantContext } from '../../../platform/tenancy';
 import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../../test/harness';
 import { multipartFile, seedPersonas, type PersonaAccess } from '../../../test/personas';

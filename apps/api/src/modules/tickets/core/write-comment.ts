@@ -8,7 +8,7 @@
  */
 import { integrationErrorCodes, ticketErrorCodes } from '@sportello/contracts';
 import type { Tx } from '../../../db/client';
-import { queueAgentAnswerEmails } from '../../../platform/agent-answer';
+import { queueAgentAnswerEmails } from './agent-answer';
 import type { AppContext } from '../../../platform/context';
 import { badRequest, conflict, notFound } from '../../../platform/errors';
 import {
@@ -20,12 +20,12 @@ import {
   type EventSource,
 } from '../../../platform/events';
 import { payloadTooLarge } from '../../../platform/files';
-import { markActor } from '../../../platform/notifications';
+import { markActor } from './notifications';
 import { kickOutbox } from '../../../platform/outbox';
 import { reserveExtIds } from '../../../platform/portal-sequences';
-import { queueStaffNotices } from '../../../platform/staff-notify';
-import { setChangeActor } from '../../../platform/ticket-changes';
-import type { TicketScope } from '../../../platform/visibility';
+import { queueStaffNotices } from './staff-notify';
+import { setChangeActor } from './ticket-changes';
+import type { TicketScope } from './visibility';
 import { insertAttachments, isBlankHtml, userHtml } from './conversation';
 import {
   claimFiles,

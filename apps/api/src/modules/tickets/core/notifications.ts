@@ -8,12 +8,12 @@
 import { notificationPath, type NotificationKind } from '@sportello/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Tx } from '../db/client';
-import { escapeHtml, langOf } from './account-mail';
-import type { AppContext } from './context';
-import { createMailTransport, type MailTransport } from './mail';
-import type { EmailMessage, OutboxChannel } from './outbox';
-import { queryRows } from './sql-json';
+import type { Tx } from '../../../db/client';
+import { escapeHtml, langOf } from '../../../platform/account-mail';
+import type { AppContext } from '../../../platform/context';
+import { createMailTransport, type MailTransport } from '../../../platform/mail';
+import type { EmailMessage, OutboxChannel } from '../../../platform/outbox';
+import { queryRows } from '../../../platform/sql-json';
 
 /** The portal user making this transaction's change: the triggers leave them out of its notifications. */
 export async function markActor(tx: Tx, userId: number): Promise<void> {

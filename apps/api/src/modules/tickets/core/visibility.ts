@@ -2,17 +2,10 @@
  * Who sees which rows, in one place for every reader: the list routes, their details and the one search
  * (modules/search) all take their scope from here, so a rule changed here changes everywhere at once.
  * Whether a contact may see a kind at all is the `access.flag` of that kind's list route in the route
- * contracts (`flagAllows` reads it the way the access guard does).
+ * contracts (`flagAllows` of platform/tenancy.ts reads it the way the access guard does).
  */
-import type { FlagRule, PermissionFlag } from '@sportello/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import type { TenantContext } from './tenancy';
-
-/** A flag rule of a route contract (one flag, or a list of which any suffices) against a contact's flags. */
-export function flagAllows(flags: Record<PermissionFlag, boolean>, rule: FlagRule | undefined): boolean {
-  if (rule === undefined) return true;
-  return typeof rule === 'string' ? flags[rule] : rule.some((f) => flags[f]);
-}
+import type { TenantContext } from '../../../platform/tenancy';
 
 /** Which tickets a caller reaches: the company's, and only their own unless administrator. */
 export interface TicketScope {

@@ -5,13 +5,13 @@
  * comment itself and finds nothing to send for one.
  */
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import type { AppContext } from './context';
-import { langOf } from './account-mail';
-import { senderDomain } from './mail';
-import { threadHeaders, type ThreadHeaders } from './mail-threading';
-import { enqueueEmail, type EmailMessage } from './outbox';
-import { queryRows } from './sql-json';
+import type { Tx } from '../../../db/client';
+import type { AppContext } from '../../../platform/context';
+import { langOf } from '../../../platform/account-mail';
+import { senderDomain } from '../../../platform/mail';
+import { threadHeaders, type ThreadHeaders } from '../../../platform/mail-threading';
+import { enqueueEmail, type EmailMessage } from '../../../platform/outbox';
+import { queryRows } from '../../../platform/sql-json';
 
 const texts = {
   it: {

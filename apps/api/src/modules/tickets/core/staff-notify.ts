@@ -9,14 +9,14 @@
  * threshold (`portals.low_rating_threshold`, issue 28) reaches the same people, by its own preference.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import { escapeHtml, langOf } from './account-mail';
-import type { AppContext } from './context';
-import { htmlToText } from './html';
-import { senderDomain } from './mail';
-import { threadHeaders } from './mail-threading';
-import { enqueueEmail } from './outbox';
-import { queryRows } from './sql-json';
+import type { Tx } from '../../../db/client';
+import { escapeHtml, langOf } from '../../../platform/account-mail';
+import type { AppContext } from '../../../platform/context';
+import { htmlToText } from '../../../platform/html';
+import { senderDomain } from '../../../platform/mail';
+import { threadHeaders } from '../../../platform/mail-threading';
+import { enqueueEmail } from '../../../platform/outbox';
+import { queryRows } from '../../../platform/sql-json';
 
 export type StaffNotice = 'new_ticket' | 'customer_reply';
 

@@ -6,8 +6,8 @@
  * Step changes, and so closing and reopening, are public: the customer's ticket detail shows them.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../db/client';
-import { isoText } from './sql-json';
+import type { Tx } from '../../../db/client';
+import { isoText } from '../../../platform/sql-json';
 
 export type ChangeActor =
   | { kind: 'staff'; id: number; name: string }
