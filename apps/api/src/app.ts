@@ -26,6 +26,7 @@ import { AppError } from './platform/errors';
 import { withRedaction } from './platform/log-redact';
 import { DEFAULT_BODY_LIMIT, installRequestGuards, isMultipartSyntaxError } from './platform/request-guards';
 import { installLoadShedding } from './platform/load-shedding';
+import { installStartupGate } from './platform/lifecycle';
 import { installSecurityHeaders, securityHeaders } from './platform/security-headers';
 import type { HelmetOptions } from 'helmet';
 import type { App, AppContext } from './platform/context';
@@ -187,6 +188,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   installSecurityHeaders(app, HELMET);
+  installStartupGate(app, ctx);
   // API answers and index.html compressed on the fly; the SPA's assets are compressed at build time and
   // sent as they are (a response that already has a Content-Encoding is left alone). Bodies under 1 KB
   // gain nothing; brotli at quality 4 costs about what gzip does, where its default (11) takes 10x.

@@ -83,9 +83,8 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  await migrate(database);
-
   const secret = resolveSecret({ ...config, DATA_DIR: dataDir });
+  const lifecycle: { phase: 'starting' | 'serving' } = { phase: 'starting' };
   const ctx: AppContext = {
     config,
     database,
@@ -93,9 +92,18 @@ async function main(): Promise<void> {
     fileStore: openFileStore({ ...config, DATA_DIR: dataDir }),
     signer: new FileUrlSigner(secret),
     secret,
+    lifecycle,
   };
   const app = await buildApp(ctx, { logger: { level: config.LOG_LEVEL, stream: logDestination() } });
 
+  // Listening before migrating: a load balancer sees a process starting (`/api/health/ready` answers
+  // 503, API requests 503 `starting`) rather than a refused connection, for as long as migrations take.
+  // Shed connections before the fd limit, so the process keeps descriptors for its own files.
+  const maxConnections = connectionLimit();
+  if (maxConnections !== undefined) app.server.maxConnections = maxConnections;
+  await app.listen({ port: config.PORT, host: config.HOST });
+
+  await migrate(database);
   if (config.DEMO_DATA) {
     const loaded = await loadDemoDataIfEmpty(ctx);
     if (loaded) app.log.info('empty database: demo portal loaded (set DEMO_DATA=false to start empty)');
@@ -137,10 +145,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  // Shed connections before the fd limit, so the process keeps descriptors for its own files.
-  const maxConnections = connectionLimit();
-  if (maxConnections !== undefined) app.server.maxConnections = maxConnections;
-  await app.listen({ port: config.PORT, host: config.HOST });
+  lifecycle.phase = 'serving';
   app.log.info(
     {
       url: `http://${config.HOST}:${config.PORT}`,

@@ -185,7 +185,33 @@ export const dayOrMinuteString = bounded(
 export const uploadResultSchema = z.object({ id: rowIdSchema, url: z.string() });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
 
-export const healthSchema = z.object({ status: z.literal('ok') });
+/** One component of the installation: whether it answered its probe, and how fast. */
+const componentHealth = z.object({
+  ok: z.boolean(),
+  /** Milliseconds the probe took (up to its timeout). */
+  ms: z.number().int().min(0).max(600_000),
+});
+
+/**
+ * What `/api/health` reports: kinds and booleans only (no host, user, URL or key: it is public). The
+ * database decides the status; the other parts answering or not never take the process out of rotation.
+ */
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  database: componentHealth.extend({ kind: z.enum(['embedded', 'postgresql']) }),
+  files: componentHealth.extend({ kind: z.enum(['local', 's3']) }),
+  mail: z.object({
+    /** SMTP_URL's server, or `.eml` files in DATA_DIR/outbox (ok: the directory can be written). */
+    outgoing: componentHealth.extend({ kind: z.enum(['smtp', 'file']) }),
+    /** The portals' IMAP mailboxes: how many are enabled, read lately, and failing on their last try. */
+    readers: z.object({
+      configured: z.number().int().min(0).max(1_000_000),
+      reading: z.number().int().min(0).max(1_000_000),
+      failing: z.number().int().min(0).max(1_000_000),
+    }),
+  }),
+});
+export type Health = z.infer<typeof healthSchema>;
 
 // --- Routes (see route.ts) ---
 
@@ -196,7 +222,17 @@ export const platformRoutes = {
     responses: { 200: healthSchema, 503: errorSchema },
     access: { guard: 'public' },
     tags: ['health'],
-    summary: 'Readiness: 200 once the database answers (503 while it does not)',
+    summary:
+      'Which database, file store and mail channels are configured and whether each answers; 200 once the database answers (503 while it does not, or while the process starts)',
+  }),
+  ready: defineRoute({
+    method: 'GET',
+    path: '/api/health/ready',
+    responses: { 200: z.object({ status: z.literal('ready') }), 503: errorSchema },
+    access: { guard: 'public' },
+    tags: ['health'],
+    summary:
+      'For load balancers: 200 when this process serves; 503 while migrations run (here or in another process) or the database does not answer',
   }),
   docs: defineRoute({
     method: 'GET',

@@ -65,6 +65,8 @@ export const commonErrorCodes = {
   unavailable: 'unavailable',
   /** 503, health: the database does not answer. */
   databaseUnavailable: 'database_unavailable',
+  /** 503 with Retry-After: the process is starting (migrations run, here or in another process). */
+  starting: 'starting',
   /** 503 with Retry-After: the server is saturated (the embedded database's queue); come back in a moment. */
   serverBusy: 'server_busy',
   /** 507: the disk is full (an upload could not be stored). */

@@ -3,14 +3,24 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from './client';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
-/** Any constant shared by every process; pg_advisory_lock serialises concurrent starts. */
-const MIGRATION_LOCK = 7_270_001;
+/**
+ * Any constant shared by every process; pg_advisory_lock serialises concurrent starts, and whoever holds
+ * it is migrating (the readiness probe looks for it in pg_locks: classid 0, objid the constant).
+ */
+export const MIGRATION_LOCK = 7_270_001;
+
+let names: string[] | undefined;
+/** The migrations this build knows, in the order they apply. */
+export function migrationNames(): string[] {
+  names ??= readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  return names;
+}
 
 /** Applies the plain-SQL migrations not yet applied, in name order, each in its own transaction. */
 export async function migrate(database: Database): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
+  const files = migrationNames();
   return database.withConnection(async (sql) => {
     if (database.kind === 'pg') await sql.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {

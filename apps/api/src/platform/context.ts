@@ -20,6 +20,11 @@ export interface AppContext {
   signer: FileUrlSigner;
   /** Server-wide secret (HMAC keys); never leaves the process. */
   secret: string;
+  /**
+   * Where the process stands (server.ts): it listens while it migrates and starts its workers, and
+   * answers API requests 503 `starting` until `phase` is `serving`. Absent means serving (tests, tools).
+   */
+  lifecycle?: { phase: 'starting' | 'serving' };
 }
 
 export type App = FastifyInstance<

@@ -10,6 +10,7 @@ import type { RouteRefs } from '../route';
 
 export const platformRoutes: RouteRefs<typeof area.platformRoutes> = {
   health: { method: 'GET', path: '/api/health', access: { guard: 'public' } },
+  ready: { method: 'GET', path: '/api/health/ready', access: { guard: 'public' } },
   docs: { method: 'GET', path: '/api/docs', access: { guard: 'public' } },
   file: { method: 'GET', path: '/api/files/:id/:name', access: { guard: 'public' } },
 };
