@@ -105,6 +105,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
     // Invite: the invitation e-mail carries the link; the agent sets a password and is on the desk.
     await page.goto(`${ADMIN_URL}/staff`);
     await page.getByLabel('E-mail').fill(agent);
+    await page.getByLabel('Display name').fill('Nuovo Agente');
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByText(`Invitation sent to ${agent}.`).waitFor();
     await expect

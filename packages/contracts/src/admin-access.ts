@@ -11,7 +11,12 @@ import {
   webhookRoutesUnder,
 } from './integration';
 import { defineRoute } from './route';
-import { staffMemberParamsSchema, staffPortalParamsSchema, staffRoleSchema } from './staff';
+import {
+  staffDisplayNameSchema,
+  staffMemberParamsSchema,
+  staffPortalParamsSchema,
+  staffRoleSchema,
+} from './staff';
 
 const staffAdmin = { guard: 'staff', role: 'admin' } as const;
 const root = '/api/staff/portals/:company/admin';
@@ -47,6 +52,11 @@ export const accessMemberListSchema = z.array(accessMemberSchema);
 export const accessInviteSchema = z
   .object({
     email: z.string().trim().min(3).max(320),
+    /**
+     * The name customers see on the member's replies (the member changes it on their desk profile).
+     * A person already on another portal's staff keeps the name they set.
+     */
+    displayName: staffDisplayNameSchema,
     role: staffRoleSchema,
     groupIds: z.array(extIdSchema).max(200).default([]),
   })

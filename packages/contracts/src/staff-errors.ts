@@ -14,4 +14,10 @@ export const staffErrorCodes = {
   nothingToChange: 'nothing_to_change',
   /** 404, staff member routes: no staff member of this portal with that id. */
   staffNotFound: 'staff_not_found',
+  /** 422, profile: the avatar upload is not a PNG, JPEG, GIF or WebP image by its bytes. */
+  avatarNotImage: 'avatar_not_image',
+  /** 413, profile: the avatar is larger than AVATAR_MAX_BYTES. */
+  avatarTooLarge: 'avatar_too_large',
+  /** 422, profile: the avatar's uploadId is not an unattached upload of the caller in this portal. */
+  uploadNotFound: 'upload_not_found',
 } as const;

@@ -27,6 +27,10 @@ export { staffErrorCodes } from './staff-errors';
 
 const email = z.string().trim().min(3).max(320);
 
+/** The name customers see as the author of an agent's replies (issue 28). */
+export const STAFF_DISPLAY_NAME_MAX = 120;
+export const staffDisplayNameSchema = z.string().trim().min(1).max(STAFF_DISPLAY_NAME_MAX);
+
 export const staffLoginRequestSchema = z.object({
   email,
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
@@ -403,6 +407,39 @@ export const staffPreferencesSchema = z.object({
 export type StaffPreferences = z.infer<typeof staffPreferencesSchema>;
 export const staffPreferencesUpdateSchema = staffPreferencesSchema.partial().strict();
 
+// --- The agent's own profile (issue 28) ---
+
+/** Plain text, appended to each public reply the agent writes on the desk (never to a note). */
+export const STAFF_SIGNATURE_MAX = 1000;
+/** The largest avatar image, as the portal's logo. */
+export const AVATAR_MAX_BYTES = 1024 * 1024;
+
+/**
+ * `GET …/profile`: how customers see the agent. The name and the avatar are the agent's in every
+ * portal of theirs (each portal's agent row takes them); the signature follows each public reply.
+ */
+export const staffProfileSchema = z.object({
+  email: z.string(),
+  displayName: z.string(),
+  signature: z.string(),
+  /** A signed link (1 hour) to the avatar; null: the desk and the portal show the initials. */
+  avatarUrl: z.string().nullable(),
+});
+export type StaffProfile = z.infer<typeof staffProfileSchema>;
+
+/**
+ * `PATCH …/profile`: the fields to change. `avatar` is `{uploadId}` of the caller's upload in this
+ * portal (a PNG, JPEG, GIF or WebP by its bytes, at most AVATAR_MAX_BYTES) or null: back to initials.
+ */
+export const staffProfileUpdateSchema = z
+  .object({
+    displayName: staffDisplayNameSchema.optional(),
+    signature: z.string().max(STAFF_SIGNATURE_MAX).optional(),
+    avatar: z.object({ uploadId: rowIdSchema }).strict().nullable().optional(),
+  })
+  .strict();
+export type StaffProfileUpdate = z.infer<typeof staffProfileUpdateSchema>;
+
 /**
  * `GET …/unread?since=&wait=`: the caller's unread tickets per view (capped at INBOX_COUNT_CAP) and a
  * `version` of that answer. With `since` = the version the desk holds and `wait` seconds, the request
@@ -639,6 +676,29 @@ export const staffDeskRoutes = {
     access: { guard: 'staff' },
     tags: ['staff'],
     summary: 'What the caller is e-mailed about',
+  }),
+  profile: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/profile',
+    params: staffPortalParamsSchema,
+    responses: { 200: staffProfileSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: "The caller's name, avatar and signature: how customers see their replies",
+  }),
+  setProfile: defineRoute({
+    method: 'PATCH',
+    path: '/api/staff/portals/:company/profile',
+    params: staffPortalParamsSchema,
+    body: staffProfileUpdateSchema,
+    responses: { 200: staffProfileSchema, 413: errorSchema, 422: errorSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: "Change the caller's display name, avatar or signature (fields absent stay)",
+    description:
+      "The name and avatar become those of the caller's agent in every portal of theirs (customers see " +
+      'them on replies, agents as assignee). 422 upload_not_found / avatar_not_image; 413 ' +
+      'avatar_too_large.',
   }),
   setPreferences: defineRoute({
     method: 'PUT',

@@ -1231,6 +1231,8 @@ export const staffUsers = pgTable(
     email: text('email').notNull(),
     displayName: text('display_name').notNull(),
     profileFileId: integer('profile_file_id').references(() => files.id, { onDelete: 'set null' }),
+    /** Appended to each public reply written on the desk (migration 0048). */
+    signature: text('signature').notNull().default(''),
     passwordHash: text('password_hash'),
     passwordChangedAt: ts('password_changed_at'),
     status: text('status', { enum: ['invited', 'active', 'disabled'] })

@@ -520,6 +520,15 @@ describe('desk routes of agents and admins', () => {
       },
       expect: [204, 204, 403, 401, 401],
     },
+    // Each member's own profile (issue 28): theirs to read and change, in the portals they belong to.
+    'GET /api/staff/portals/:company/profile': {
+      build: () => ({ method: 'GET', url: `${desk}/profile` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'PATCH /api/staff/portals/:company/profile': {
+      build: () => ({ method: 'PATCH', url: `${desk}/profile`, payload: { signature: 'Matrix' } }),
+      expect: [200, 200, 403, 401, 401],
+    },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {
       build: () => ({

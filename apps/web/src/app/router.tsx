@@ -74,6 +74,8 @@ const StaffTicketPage = page(() => import('../features/staff/staff-ticket-page')
 const StaffNewTicketPage = page(() => import('../features/staff/new-ticket-page'));
 // The administration (issue 14): a chunk of its own beside the desk's, routing its sections itself.
 const StaffAdminArea = page(() => import('../features/staff/admin/admin-area'));
+// The agent's own profile (issue 28): a chunk of its own, as the desk's other pages.
+const StaffProfilePage = page(() => import('../features/staff/profile/profile-page'));
 const NotificationsPage = page(() => import('../features/notifications/notifications-page'));
 const ProfilePage = page(() => import('../features/account/profile-page'));
 const ConfirmEmailPage = page(() => import('../features/account/confirm-email-page'));
@@ -125,6 +127,7 @@ export const routes: RouteObject[] = [
       { path: 'tickets/new', element: <StaffNewTicketPage /> },
       { path: 'tickets/:ticketid', element: <StaffTicketPage /> },
       { path: 'admin/*', element: <StaffAdminArea /> },
+      { path: 'profile', element: <StaffProfilePage /> },
       { path: '*', element: <StaffInboxPage /> },
     ],
   },

@@ -48,6 +48,8 @@ export const staffDeskRoutes: RouteRefs<typeof area.staffDeskRoutes> = {
     access: { guard: 'staff' },
   },
   preferences: { method: 'GET', path: '/api/staff/me/preferences', access: { guard: 'staff' } },
+  profile: { method: 'GET', path: '/api/staff/portals/:company/profile', access: { guard: 'staff' } },
+  setProfile: { method: 'PATCH', path: '/api/staff/portals/:company/profile', access: { guard: 'staff' } },
   setPreferences: { method: 'PUT', path: '/api/staff/me/preferences', access: { guard: 'staff' } },
 };
 

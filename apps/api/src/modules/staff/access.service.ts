@@ -58,27 +58,34 @@ async function memberIn(tx: Tx, portalId: number, staffUserId: number): Promise<
 export async function inviteMember(
   ctx: AppContext,
   a: StaffPortalAccess,
-  body: { email: string; role: StaffRole; groupIds: number[] },
+  body: { email: string; displayName: string; role: StaffRole; groupIds: number[] },
 ): Promise<AccessInviteAnswer> {
   let member: AccessMember | undefined;
   // Whether the address already signs in elsewhere is not this portal's to know: the answer is the same.
-  await inviteStaff(ctx, a.portal.portalKey, body.email, body.role, async (tx, inv) => {
-    const wanted = [...new Set(body.groupIds)];
-    if (wanted.length > 0) {
-      const ids = await groupIdsOf(tx, inv.portalId, wanted);
-      if (ids.length !== wanted.length)
-        throw badRequest("A group is not one of the portal's", staffErrorCodes.unknownReference);
-      await replaceGroups(tx, inv.portalId, inv.staffUserId, ids);
-    }
-    member = await memberIn(tx, inv.portalId, inv.staffUserId);
-    await record(ctx, tx, a, {
-      entity: 'staff_member',
-      entityId: inv.staffUserId,
-      action: 'invited',
-      before: null,
-      after: member,
-    });
-  });
+  await inviteStaff(
+    ctx,
+    a.portal.portalKey,
+    body.email,
+    body.role,
+    async (tx, inv) => {
+      const wanted = [...new Set(body.groupIds)];
+      if (wanted.length > 0) {
+        const ids = await groupIdsOf(tx, inv.portalId, wanted);
+        if (ids.length !== wanted.length)
+          throw badRequest("A group is not one of the portal's", staffErrorCodes.unknownReference);
+        await replaceGroups(tx, inv.portalId, inv.staffUserId, ids);
+      }
+      member = await memberIn(tx, inv.portalId, inv.staffUserId);
+      await record(ctx, tx, a, {
+        entity: 'staff_member',
+        entityId: inv.staffUserId,
+        action: 'invited',
+        before: null,
+        after: member,
+      });
+    },
+    body.displayName,
+  );
   return { member: member! };
 }
 
@@ -92,7 +99,12 @@ export async function resendInvitation(
   if (!current) throw memberNotFound();
   if (current.status === 'active')
     throw new AppError(409, accessErrorCodes.alreadyActive, 'This member already signs in');
-  return inviteMember(ctx, a, { email: current.email, role: current.role, groupIds: current.groupIds });
+  return inviteMember(ctx, a, {
+    email: current.email,
+    displayName: current.displayName,
+    role: current.role,
+    groupIds: current.groupIds,
+  });
 }
 
 export async function setRole(

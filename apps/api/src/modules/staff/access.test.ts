@@ -75,12 +75,18 @@ describe('staff users and roles', () => {
     const since = await lastEventId();
     const r = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'new.agent@acme.example',
+      displayName: 'New Agent',
       role: 'agent',
       groupIds: [group],
     });
     expect(r.statusCode).toBe(201);
     const { member } = r.json();
-    expect(member).toMatchObject({ email: 'new.agent@acme.example', role: 'agent', status: 'invited' });
+    expect(member).toMatchObject({
+      email: 'new.agent@acme.example',
+      displayName: 'New Agent',
+      role: 'agent',
+      status: 'invited',
+    });
     expect(member.groupIds).toEqual([group]);
     expect(member.lastSignInAt).toBeNull();
     const mail = await lastEmailTo(t, 'new.agent@acme.example');
@@ -101,6 +107,7 @@ describe('staff users and roles', () => {
   it('a group that is not the portal’s leaves nobody invited', async () => {
     const r = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'nobody@acme.example',
+      displayName: 'Nobody',
       role: 'agent',
       groupIds: [987654],
     });
@@ -164,6 +171,7 @@ describe('staff users and roles', () => {
   it('a removed member is refused at once; one left without portals has no account, sessions ended', async () => {
     const invite = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'leaver@acme.example',
+      displayName: 'Leaver',
       role: 'agent',
     });
     const id = invite.json().member.id as number;
@@ -192,6 +200,7 @@ describe('staff users and roles', () => {
     // acme's admin adds an address and removes it: it used to be disabled everywhere for good.
     const added = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'wanted@beta.example',
+      displayName: 'Wanted',
       role: 'agent',
     });
     expect(added.statusCode).toBe(201);
@@ -200,6 +209,7 @@ describe('staff users and roles', () => {
     const betaAdmin = await staffMember(t, 'beta', 'admin@beta.example', 'admin');
     const invited = await call(betaAdmin, 'POST', '/api/staff/portals/beta/admin/staff', {
       email: 'wanted@beta.example',
+      displayName: 'Wanted',
       role: 'agent',
     });
     expect(invited.statusCode, invited.body).toBe(201);
@@ -219,6 +229,7 @@ describe('staff users and roles', () => {
     await call(both, 'GET', '/api/staff/portals/beta/tickets');
     const inv = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'two.portals@acme.example',
+      displayName: 'Two Portals',
       role: 'agent',
     });
     // acme learns nothing of beta: not that the address signs in there, nor when it last did.
@@ -226,6 +237,7 @@ describe('staff users and roles', () => {
     expect(inv.json().member).toMatchObject({ status: 'invited', lastSignInAt: null });
     const fresh = await call(staff.adminA, 'POST', `${root}/staff`, {
       email: 'brand.new@acme.example',
+      displayName: 'Brand New',
       role: 'agent',
     });
     expect(Object.keys(fresh.json())).toEqual(['member']);

@@ -27,6 +27,7 @@ import {
   staffRecovery,
 } from './staff.service';
 import { deskCachesOf } from './desk-cache';
+import { profile, setProfile } from './profile.service';
 
 const STAFF_URL = /^\/api\/staff(\/|$|\?)/i;
 
@@ -92,4 +93,6 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   );
   route(app, ctx, desk.preferences, (_req, _reply, staff) => preferences(ctx, staff));
   route(app, ctx, desk.setPreferences, (req, _reply, staff) => setPreferences(ctx, staff, req.body));
+  route(app, ctx, desk.profile, (_req, _reply, staff) => profile(ctx, portalOf(staff)));
+  route(app, ctx, desk.setProfile, (req, _reply, staff) => setProfile(ctx, portalOf(staff), req.body));
 }

@@ -228,6 +228,11 @@ export async function inviteStaff(
   role: StaffRole,
   /** More of the same change, in its transaction (the desk's groups and audit row). */
   within?: (tx: Tx, r: InviteResult & { staffUserId: number; portalId: number }) => Promise<void>,
+  /**
+   * The name customers will see on the new member's replies. A person already on the staff keeps
+   * the name they set (their profile's); without one, the import's agent name or the e-mail's.
+   */
+  displayName?: string,
 ): Promise<InviteResult> {
   const clean = email.trim();
   if (!EMAIL_RE.test(clean) || clean.length > 320)
@@ -239,7 +244,8 @@ export async function inviteStaff(
   const result = await db.transaction(async (tx) => {
     const agent = await findAgentByEmail(tx, portal.id, clean);
     const agentId = agent && !(await agentTaken(tx, agent.id)) ? agent.id : null;
-    const user = await upsertStaffUser(tx, clean, agent?.displayName ?? clean.split('@')[0]!, now);
+    const name = displayName?.trim() || agent?.displayName || clean.split('@')[0]!;
+    const user = await upsertStaffUser(tx, clean, name, now);
     if (user.status === 'disabled')
       throw new AppError(409, staffErrorCodes.staffDisabled, 'This staff user is disabled');
     await upsertMembership(tx, { staffUserId: user.id, portalId: portal.id, role, agentId, now });

@@ -38,3 +38,13 @@ export function useDeskPortal(): DeskPortal {
 
 /** The first letter of a name, for an avatar. */
 export const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+
+/** The first letters of a name's first two words ("Sara Conti": "SC"), for an agent without a photo. */
+export const initials = (name: string) =>
+  name
+    .trim()
+    .split(/[\s._-]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map(initial)
+    .join('') || '?';

@@ -13,7 +13,7 @@ import { recordStaffChange, type StaffActor } from '../../../platform/audit';
 import { AppError } from '../../../platform/errors';
 import { sanitizeHtml } from '../../../platform/html';
 import { uploadNotFound } from '../entities/entities.service';
-import { claimUpload } from '../entities/uploads.queries';
+import { claimUpload, isRasterImage } from '../../../platform/claimed-uploads';
 import { BASE_COLOR_UNSET, customCssOf } from '../writers/portal';
 import {
   bumpPortalLists,
@@ -70,17 +70,6 @@ function imageOf(r: SettingsRow): Record<string, unknown> {
 
 export async function getSettings(ctx: AppContext, a: StaffActor): Promise<AdminPortalSettings> {
   return answerOf(ctx, await readSettings(ctx.database.db, a.portalId));
-}
-
-/** Whether the bytes are an image a header can show whatever its name says: PNG, JPEG, GIF, WebP. */
-export function isRasterImage(b: Buffer): boolean {
-  const at = (offset: number, ...bytes: number[]) => bytes.every((v, i) => b[offset + i] === v);
-  return (
-    at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a) ||
-    at(0, 0xff, 0xd8, 0xff) ||
-    at(0, 0x47, 0x49, 0x46, 0x38) ||
-    (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50))
-  );
 }
 
 /** The columns a patch sets, its HTML sanitised as the import sanitises it (before the transaction). */

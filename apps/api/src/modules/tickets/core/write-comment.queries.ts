@@ -171,3 +171,12 @@ export async function markStaffRead(
       on conflict (staff_user_id, ticket_id) do update set read_at = excluded.read_at`,
   );
 }
+
+/** The signature a staff user's public replies on the desk end with ('' for none; migration 0048). */
+export async function signatureOf(tx: Tx, staffUserId: number): Promise<string> {
+  const rows = await queryRows<{ signature: string }>(
+    tx,
+    sql`select signature from staff_users where id = ${staffUserId}::int`,
+  );
+  return rows[0]?.signature ?? '';
+}

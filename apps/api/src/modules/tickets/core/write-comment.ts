@@ -37,6 +37,7 @@ import {
   markStaffRead,
   reopeningStepId,
   setTicketStep,
+  signatureOf,
   type FileOwner,
   type LockedTicket,
 } from './write-comment.queries';
@@ -221,8 +222,10 @@ async function write(
   tx: Tx,
   ctx: AppContext,
   input: CommentInput,
-  { message, fileIds }: Prepared,
+  prepared: Prepared,
 ): Promise<WrittenComment> {
+  const { fileIds } = prepared;
+  let { message } = prepared;
   const { portalId, author } = input;
   const internal = input.internal === true;
   const now = ctx.clock.now();
@@ -246,6 +249,10 @@ async function write(
 
   const extId = input.extId ?? (await reserveExtIds(tx, portalId, 'comment_seq'));
   const creationDate = input.creationDate ?? now;
+  // An agent's public reply on the desk ends with their signature (issue 28); a note, or a reply by
+  // e-mail (whose mail carries the sender's own), does not.
+  if (author.kind === 'staff' && input.channel === 'desk' && !internal)
+    message = withSignature(message, await signatureOf(tx, author.staffUserId));
   const id = await insertComment(tx, {
     portalId,
     ticketId: ticket.id,
@@ -272,6 +279,15 @@ async function write(
   // The writer has read their own comment (a contact's own message is never unread to them).
   if (author.kind === 'staff') await markStaffRead(tx, author.staffUserId, ticket.id, now);
   return { id, extId, ticketId: ticket.id, ticketExtId: ticket.extId, message, creationDate, answerEmails };
+}
+
+/** The sanitised message followed by the plain-text signature, escaped, its lines kept. */
+export function withSignature(message: string, signature: string): string {
+  if (signature.trim() === '') return message;
+  const lines = signature
+    .split('\n')
+    .map((l) => l.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'));
+  return `${message}<p>-- <br>${lines.join('<br>')}</p>`;
 }
 
 /** Writes a comment in a transaction of its own, and wakes the outbox once it has committed. */

@@ -97,12 +97,14 @@ describe('desk administration: staff and integrations', { timeout: 30_000 }, () 
     const row = await screen.findByRole('row', { name: /Sara Conti/ });
     expect(within(row).getByText('Invited')).toBeTruthy();
     await user.type(screen.getByLabelText(/^E-mail/), 'new@desk.example');
+    await user.type(screen.getByLabelText(/^Display name/), 'Nuova Agente');
     await user.selectOptions(screen.getAllByLabelText('Role')[0]!, 'admin');
     await user.click(screen.getByRole('button', { name: 'Invite' }));
     expect(await screen.findByText('Invitation sent to new@desk.example.')).toBeTruthy();
     const post = calls.find((c) => c.init?.method === 'POST' && c.url.endsWith('/admin/staff'))!;
     expect(JSON.parse(String(post.init!.body))).toEqual({
       email: 'new@desk.example',
+      displayName: 'Nuova Agente',
       role: 'admin',
       groupIds: [],
     });

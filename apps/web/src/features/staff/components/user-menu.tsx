@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Avatar, Menu, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconKeyboard, IconLogout, IconSettings } from '@tabler/icons-react';
+import { IconChevronDown, IconKeyboard, IconLogout, IconSettings, IconUserCircle } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import { useStaffLogout } from '../api/session';
 import { useStaffT } from '../i18n';
@@ -38,6 +38,12 @@ export function UserMenu({ name, email, onHelp }: { name: string; email: string;
           <Menu.Label>{email}</Menu.Label>
           <Menu.Item leftSection={<IconKeyboard size={16} aria-hidden />} onClick={onHelp}>
             {t('shortcuts.title')}
+          </Menu.Item>
+          <Menu.Item
+            leftSection={<IconUserCircle size={16} aria-hidden />}
+            onClick={() => void navigate(staffPath(company, 'profile'))}
+          >
+            {t('profile.title')}
           </Menu.Item>
           <Menu.Item leftSection={<IconSettings size={16} aria-hidden />} onClick={() => setPrefsOpen(true)}>
             {t('preferences.title')}

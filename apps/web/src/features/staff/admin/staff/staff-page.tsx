@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type AccessMember, type StaffRole } from '@sportello/contracts';
+import { STAFF_DISPLAY_NAME_MAX, type AccessMember, type StaffRole } from '@sportello/contracts';
 import { accessRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
@@ -46,16 +46,18 @@ export default function StaffPage() {
   const failed = (e: unknown) => setMessage({ ok: false, text: errorText(e, t) });
 
   const [email, setEmail] = useState('');
+  const [displayName, setDisplayName] = useState('');
   const [role, setRole] = useState<StaffRole>('agent');
   const [groupIds, setGroupIds] = useState<string[]>([]);
   const invite = useMutation({
     mutationFn: () =>
       call(accessRoutes.invite, {
         params: { company },
-        body: { email, role, groupIds: groupIds.map(Number) },
+        body: { email, displayName, role, groupIds: groupIds.map(Number) },
       }),
     onSuccess: (r) => {
       setEmail('');
+      setDisplayName('');
       setGroupIds([]);
       // The same answer whether or not the address signs in elsewhere (not this portal's to know).
       done(t('access.staff.invited', { email: r.member.email }));
@@ -82,6 +84,15 @@ export default function StaffPage() {
             value={email}
             onChange={(e) => setEmail(e.currentTarget.value)}
             miw={240}
+          />
+          <TextInput
+            required
+            label={t('access.staff.displayName')}
+            title={t('access.staff.displayNameHint')}
+            value={displayName}
+            maxLength={STAFF_DISPLAY_NAME_MAX}
+            onChange={(e) => setDisplayName(e.currentTarget.value)}
+            miw={200}
           />
           <NativeSelect
             label={t('access.staff.role')}

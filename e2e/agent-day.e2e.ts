@@ -1,0 +1,139 @@
+// The agent's day (issue 28): the agent's own profile (name, photo, signature) as customers see it.
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+
+const PASSWORD = 'Sportello-Demo-2026';
+const AGENT = 'sara.conti@sportello.example';
+const DESK = `${baseUrl}/demo/staff`;
+const WIDTHS = [1366, 360] as const;
+const LANGUAGES = [
+  ['it-IT', 'it'],
+  ['en-EN', 'en'],
+  ['es-ES', 'es'],
+] as const;
+const PHOTO = new URL('../apps/web/public/icon-192.png', import.meta.url);
+
+async function json<T>(path: string, token: string, body?: unknown, method?: string): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.ok, `${path}: ${res.status} ${await res.clone().text()}`).toBe(true);
+  return (res.status === 204 ? undefined : await res.json()) as T;
+}
+
+async function contextWith(
+  browser: Browser,
+  opts: { width?: number; language?: string; staffToken?: string; contactToken?: string },
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1366, height: 900 },
+    timezoneId: 'Europe/Rome',
+    locale: 'en-GB',
+    reducedMotion: 'reduce',
+  });
+  await context.addInitScript(
+    (o) => {
+      localStorage.setItem('language', o.language);
+      if (o.staffToken) localStorage.setItem('staffToken', o.staffToken);
+      if (o.contactToken) localStorage.setItem('token', o.contactToken);
+    },
+    { language: opts.language ?? 'en-EN', staffToken: opts.staffToken, contactToken: opts.contactToken },
+  );
+  return context;
+}
+
+describe('the agent’s day', () => {
+  let browser: Browser;
+  let staffToken: string;
+  let customerToken: string;
+
+  beforeAll(async () => {
+    browser = await launch();
+    staffToken = (
+      await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
+    ).token;
+    customerToken = (
+      await json<{ token: string }>('/api/auth/login', '', { userName: 'demo', password: PASSWORD })
+    ).token;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the agent sets a photo and a signature; the customer sees them on the reply, not on a note', async () => {
+    const context = await contextWith(browser, { language: 'en-EN', staffToken });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(DESK);
+    await page.getByRole('button', { name: /Sara Conti/ }).click();
+    await page.getByRole('menuitem', { name: 'My profile' }).click();
+    await page.getByRole('heading', { name: 'My profile' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/demo/staff/profile');
+    await expect.poll(() => page.getByLabel('Display name').inputValue()).toBe('Sara Conti');
+
+    const signature = `Sara Conti\nHelpdesk IT ${Date.now()}`;
+    await page.getByLabel('Signature').fill(signature);
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose a photo' }).click();
+    await (await chooser).setFiles({ name: 'sara.png', mimeType: 'image/png', buffer: readFileSync(PHOTO) });
+    await page.getByRole('button', { name: 'Use initials' }).waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Profile saved.').waitFor();
+    const saved = await json<{ signature: string; avatarUrl: string | null }>(
+      '/api/staff/portals/demo/profile',
+      staffToken,
+    );
+    expect(saved.signature).toBe(signature);
+    expect(saved.avatarUrl).not.toBeNull();
+
+    // A reply and a note on a customer's new ticket: the reply carries the signature, the note not.
+    const created = await json<{ id: number }>('/api/demo/11/tickets', customerToken, {
+      title: `Profile journey ${Date.now()}`,
+      taskTypeId: 1,
+      description: '<p>The scanner is offline.</p>',
+      attachments: [],
+    });
+    const base = `/api/staff/portals/demo/tickets/${created.id}/comments`;
+    const reply = await json<{ message: string }>(base, staffToken, {
+      message: '<p>We restarted the scanner.</p>',
+      internal: false,
+    });
+    expect(reply.message).toContain('Helpdesk IT');
+    const note = await json<{ message: string }>(base, staffToken, { message: 'Note only', internal: true });
+    expect(note.message).not.toContain('Helpdesk IT');
+
+    const customer = await contextWith(browser, { language: 'en-EN', contactToken: customerToken });
+    const cp = await customer.newPage();
+    await cp.goto(`${baseUrl}/demo/11/tickets/${created.id}`);
+    const comment = cp.getByTestId('ticket-comment').filter({ hasText: 'We restarted the scanner.' });
+    await comment.waitFor();
+    expect(await comment.innerText()).toContain('Sara Conti');
+    expect(await comment.innerText()).toContain('Helpdesk IT');
+    await expect.poll(() => comment.locator('img').count()).toBeGreaterThan(0);
+    await screenshot(cp, 'agent-profile-customer-sees-reply');
+    expect(errors).toEqual([]);
+    await customer.close();
+    await context.close();
+  });
+
+  it('the profile page at both widths in every language', async () => {
+    for (const [index, width] of WIDTHS.entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const context = await contextWith(browser, { width, language, staffToken });
+        const page = await context.newPage();
+        await page.goto(`${DESK}/profile`);
+        await page.getByTestId('profile-preview').waitFor();
+        await expect.poll(() => page.getByTestId('profile-preview').innerText()).toContain('Helpdesk IT');
+        await screenshot(page, `agent-profile-${width}-${short}`);
+        await context.close();
+      }
+  });
+});
