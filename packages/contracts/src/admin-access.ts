@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { errorSchema, extIdSchema, isoDateTime, rowIdParam } from './common';
 import {
+  portalParamSchema,
   apiKeyCreateSchema,
   apiKeyListSchema,
   apiKeyRotateSchema,
@@ -69,6 +70,33 @@ export type AccessInvite = z.input<typeof accessInviteSchema>;
  */
 export const accessInviteAnswerSchema = z.object({ member: accessMemberSchema });
 export type AccessInviteAnswer = z.infer<typeof accessInviteAnswerSchema>;
+
+/** `POST /api/admin/portals/:portal/staff`: the installation's operator invites a person (the first admin). */
+export const installationInviteSchema = z
+  .object({
+    email: z.string().trim().min(3).max(320),
+    /** The name customers see on the member's replies; without it, the import's agent's or the e-mail's. */
+    displayName: staffDisplayNameSchema.optional(),
+    role: staffRoleSchema.default('agent'),
+  })
+  .strict();
+export type InstallationInvite = z.input<typeof installationInviteSchema>;
+
+/**
+ * What `npm run staff -- invite` prints: the single-use password link (valid 7 days), in this answer
+ * only (the same link is e-mailed); for a person who already signs in elsewhere, the portal's desk page.
+ */
+export const installationInviteAnswerSchema = z.object({
+  link: z.string().max(2000),
+  /** The person already had a password (another portal's staff): added, password untouched. */
+  alreadyActive: z.boolean(),
+  email: z.string().max(320),
+  displayName: z.string().max(200),
+  role: staffRoleSchema,
+  /** The portal's agent of the import with this e-mail became this staff user. */
+  matchedAgent: z.boolean(),
+});
+export type InstallationInviteAnswer = z.infer<typeof installationInviteAnswerSchema>;
 
 export const accessRoleSchema = z.object({ role: staffRoleSchema }).strict();
 
@@ -177,3 +205,21 @@ export const webhookStaffRoutes = webhookRoutesUnder(
   staffPortalParamsSchema,
   'staff: admin',
 );
+
+/** The installation key's way to a portal's staff: the first admin of a portal, while the server runs. */
+export const staffInstallationRoutes = {
+  invite: defineRoute({
+    method: 'POST',
+    path: '/api/admin/portals/:portal/staff',
+    params: portalParamSchema,
+    body: installationInviteSchema,
+    responses: { 201: installationInviteAnswerSchema, 404: errorSchema, 409: errorSchema },
+    access: { guard: 'adminKey' },
+    tags: ['staff (admin)'],
+    summary: "Invite a person to a portal's staff desk as agent or admin; the link is in this answer only",
+    description:
+      'Bearer PORTAL_ADMIN_KEY. What `npm run staff -- invite` does, on the running server: the person, the ' +
+      'membership and the invitation e-mail in one transaction, and the single-use link (valid 7 days) ' +
+      'answered once. 404 portal_not_found; 400 invalid_email; 409 staff_disabled.',
+  }),
+};

@@ -2,7 +2,7 @@
 import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
 import { peopleRoutes } from './admin-people';
-import { accessRoutes, webhookStaffRoutes } from './admin-access';
+import { accessRoutes, staffInstallationRoutes, webhookStaffRoutes } from './admin-access';
 import { settingsAdminRoutes } from './admin-settings';
 import { ticketSetupRoutes } from './admin-ticket-setup';
 import { appointmentRoutes } from './appointments';
@@ -60,6 +60,7 @@ export const apiRoutes = {
   contentAdmin: contentStaffRoutes,
   people: peopleRoutes,
   access: accessRoutes,
+  staffInstallation: staffInstallationRoutes,
   settingsAdmin: settingsAdminRoutes,
   ticketTypesAdmin: ticketSetupRoutes.types,
   statusStepsAdmin: ticketSetupRoutes.steps,

@@ -38,10 +38,24 @@ function readSecret(config: Config, dataDir: string): string {
   return randomBytes(48).toString('base64url');
 }
 
-/** Runs `fn` with the installation's context and answers its exit code; the database is closed after. */
+/**
+ * Where a tool reaches the running server of this installation: this machine, on the server's PORT
+ * (not PUBLIC_URL, which may be a proxy's address a tool on the server's machine cannot reach).
+ */
+export function localServerUrl(config: Config): string {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+}
+
+/**
+ * Runs `fn` with the installation's context and answers its exit code; the database is closed after.
+ * When a running server holds the embedded database, `onLocked` answers instead (a tool that can ask
+ * that server does), or the tool stops with exit code 3.
+ */
 export async function withInstallation(
   config: Config,
   fn: (ctx: AppContext) => Promise<number>,
+  onLocked?: (message: string) => Promise<number>,
 ): Promise<number> {
   const dataDir = resolve(config.DATA_DIR);
   let database: Database;
@@ -49,6 +63,7 @@ export async function withInstallation(
     // Opening the embedded database creates DATA_DIR with private modes (or says why it cannot).
     database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir });
   } catch (e) {
+    if (e instanceof DataDirLockedError && onLocked) return onLocked(e.message);
     if (e instanceof DataDirLockedError || e instanceof DataDirError) {
       console.error(e.message);
       return e instanceof DataDirError ? 4 : 3;

@@ -1,6 +1,7 @@
 /**
- * The access matrix of the integration API: every route contract of the integration area × every kind
- * of credential. A route added to the area without a row here fails the first test.
+ * The access matrix of the integration API (and the installation key's staff invitation): every route
+ * contract of the integration area × every kind of credential. A route added to the area without a row
+ * here fails the first test.
  */
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import {
   entityKeyRoutes,
   integrationRoutes,
   routeKey,
+  staffInstallationRoutes,
   webhookAdminRoutes,
   webhookKeyRoutes,
   type ApiKeyScope,
@@ -484,6 +486,15 @@ const matrix: Record<string, Row> = {
     }),
     200,
   ),
+  // The installation key's invitation of a portal's staff (the first admin while the server runs).
+  'POST /api/admin/portals/:portal/staff': adminRow(
+    () => ({
+      method: 'POST',
+      url: '/api/admin/portals/acme/staff',
+      payload: { email: 'matrix.staff@acme.example' },
+    }),
+    201,
+  ),
 };
 
 function credentialOf(p: KeyPersona, scope: ApiKeyScope | undefined): string | undefined {
@@ -506,10 +517,13 @@ function credentialOf(p: KeyPersona, scope: ApiKeyScope | undefined): string | u
 }
 
 const keyRoutes: [string, RouteContract['access']][] = (
-  [integrationRoutes, webhookKeyRoutes, webhookAdminRoutes, entityKeyRoutes] as Record<
-    string,
-    RouteContract
-  >[]
+  [
+    integrationRoutes,
+    webhookKeyRoutes,
+    webhookAdminRoutes,
+    entityKeyRoutes,
+    staffInstallationRoutes,
+  ] as Record<string, RouteContract>[]
 ).flatMap((area) =>
   Object.values(area).map((c): [string, RouteContract['access']] => [routeKey(c), c.access]),
 );

@@ -1,5 +1,8 @@
-/** /api/staff/portals/:company/admin/staff: the portal's staff and roles, for its staff admins. */
-import { accessRoutes } from '@sportello/contracts';
+/**
+ * /api/staff/portals/:company/admin/staff: the portal's staff and roles, for its staff admins; and
+ * /api/admin/portals/:portal/staff, the installation key's invitation (the first admin of a portal).
+ */
+import { accessRoutes, staffInstallationRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
 import { portalOf } from './staff.access';
@@ -18,4 +21,7 @@ export function registerAccessRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, r.remove, async (req, _reply, s) => {
     await svc.removeMember(ctx, portalOf(s), req.params.staffid);
   });
+  route(app, ctx, staffInstallationRoutes.invite, async (req) =>
+    svc.inviteByInstallation(ctx, req.params.portal, req.body),
+  );
 }

@@ -8,6 +8,7 @@ import {
   accessErrorCodes,
   staffErrorCodes,
   type AccessInviteAnswer,
+  type InstallationInviteAnswer,
   type AccessMember,
   type StaffRole,
 } from '@sportello/contracts';
@@ -18,7 +19,7 @@ import { groupIdsOf, replaceGroups } from './desk.queries';
 import type { StaffPortalAccess } from './staff.access';
 import { inviteStaff } from './staff.service';
 import { retireStaffTokens, revokeAllStaffSessions } from './staff.queries';
-import { recordStaffChange } from '../../platform/audit';
+import { recordAdminChange, recordStaffChange } from '../../platform/audit';
 import {
   deleteMembership,
   forgetStaffAccount,
@@ -87,6 +88,38 @@ export async function inviteMember(
     body.displayName,
   );
   return { member: member! };
+}
+
+/**
+ * The installation key's invitation (`POST /api/admin/portals/:portal/staff`, and `npm run staff --
+ * invite` when the server holds the embedded database): the CLI's invitation, recorded under the key,
+ * answering the link itself as the CLI prints it.
+ */
+export async function inviteByInstallation(
+  ctx: AppContext,
+  portalKey: string,
+  body: { email: string; role: StaffRole; displayName?: string | undefined },
+): Promise<InstallationInviteAnswer> {
+  return inviteStaff(
+    ctx,
+    portalKey,
+    body.email,
+    body.role,
+    async (tx, inv) =>
+      recordAdminChange(
+        tx,
+        ctx,
+        { type: 'admin_key', portalId: inv.portalId },
+        {
+          entity: 'staff_member',
+          entityId: inv.staffUserId,
+          action: 'invited',
+          before: null,
+          after: await memberIn(tx, inv.portalId, inv.staffUserId),
+        },
+      ),
+    body.displayName,
+  );
 }
 
 /** A new invitation link for a member who has not set a password yet (the old link stops working). */
