@@ -1,21 +1,24 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 /**
- * The layering rules of docs/architecture.md, as lint:
+ * The layering rules of docs/architecture.md, as `import-x/no-restricted-paths` zones (LAYER_ZONES and
+ * SHARED_ZONES below):
  * - the web app never imports the API, nor the API the web app (they share only @sportello/contracts);
- * - web: a feature never imports another feature, and ui/ and lib/ never import features (shared code
- *   goes to ui/ or lib/, which features use, not the reverse);
+ * - web: a feature never imports another feature nor app/ (the shell that puts the features together),
+ *   and ui/, lib/, styles/ and i18n/ import neither (shared code goes down to them, not the reverse);
  * - API: a module never imports another module but through that module's core index
- *   (`modules/<m>/core`, e.g. the tickets core's writeComment), a core imports nothing of its module
- *   outside the core, and platform/ and db/ never import modules (what two modules share lives in
- *   platform/ or in a core). Tests may: they seed through the importer.
- * `no-cycle`: no import cycles anywhere. And `spec-refs`: every rule a comment cites by section
- * ("SPEC A2", "(B3)") has that section in docs/portal-spec.md.
+ *   (`modules/<m>/core/index.ts`, e.g. the tickets core's writeComment), a core imports nothing of its
+ *   module outside the core, and platform/ and db/ never import modules (what two modules share lives
+ *   in platform/ or in a core). Tests (and the desk's test kit) may: they seed and render through the
+ *   importer and the whole app.
+ * `import-x/no-cycle`: no import cycles anywhere (type imports and `import()` left out: erased at build
+ * time, or loaded later, so they do not run at load). And `spec-refs`: every rule a comment cites by
+ * section ("SPEC A2", "(B3)") has that section in docs/portal-spec.md.
  */
 const SPEC_SECTIONS = new Set(
   [
@@ -27,88 +30,8 @@ const ZONE_RULE =
 const TODAY_RULE =
   "That is the day in UTC, not in the portal's zone: use todayIn/localDay of @sportello/contracts/time-zone (todayInPortal, portalDayOf in the web).";
 
-/**
- * The run-time import graph of the repository's sources, read once per lint run: relative imports and
- * re-exports only (packages cannot import back into us), `import type` left out (erased at build time),
- * `import()` left out (loaded later, so a cycle through it does not run at load).
- */
-const SOURCE_ROOTS = ['apps/api/src', 'apps/web/src', 'packages/contracts/src', 'e2e', 'bench', 'scripts'];
-const STATIC_IMPORT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
-let importGraph;
-
-function resolveImport(from, spec) {
-  const base = resolve(dirname(from), spec);
-  const candidates = [base, `${base}.ts`, `${base}.tsx`, `${base}.js`, `${base}.mjs`, join(base, 'index.ts')];
-  if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.m?js$/, '.ts'), base.replace(/\.m?js$/, '.tsx'));
-  return candidates.find((c) => existsSync(c) && statSync(c).isFile());
-}
-
-function graphOf(root) {
-  if (importGraph) return importGraph;
-  importGraph = new Map();
-  const walk = (dir) => {
-    if (!existsSync(dir)) return;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!['node_modules', 'dist', '.data'].includes(entry.name)) walk(path);
-      } else if (/\.(ts|tsx|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
-        const targets = new Set();
-        for (const m of readFileSync(path, 'utf8').matchAll(STATIC_IMPORT)) {
-          const target = m[1] ? undefined : resolveImport(path, m[2]);
-          if (target) targets.add(target);
-        }
-        importGraph.set(path, targets);
-      }
-    }
-  };
-  for (const r of SOURCE_ROOTS) walk(join(root, r));
-  return importGraph;
-}
-
-/** A chain of imports from `start` back to `file`, or null. */
-function pathBack(graph, start, file) {
-  const parent = new Map([[start, null]]);
-  const queue = [start];
-  while (queue.length > 0) {
-    const at = queue.shift();
-    if (at === file) {
-      const chain = [];
-      for (let p = at; p !== null; p = parent.get(p)) chain.unshift(p);
-      return chain;
-    }
-    for (const next of graph.get(at) ?? [])
-      if (!parent.has(next)) {
-        parent.set(next, at);
-        queue.push(next);
-      }
-  }
-  return null;
-}
-
-const boundaries = {
+const sportello = {
   rules: {
-    'no-cycle': {
-      meta: { type: 'problem', schema: [] },
-      create(context) {
-        const file = context.filename;
-        const root = process.cwd();
-        const check = (node) => {
-          const spec = node.source?.value;
-          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-          if (node.importKind === 'type' || node.exportKind === 'type') return;
-          const target = resolveImport(file, spec);
-          if (!target) return;
-          const chain = pathBack(graphOf(root), target, file);
-          if (chain)
-            context.report({
-              node,
-              message: `Import cycle: ${[file, ...chain].map((f) => relative(root, f).split(sep).join('/')).join(' -> ')}`,
-            });
-        };
-        return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
-      },
-    },
     'spec-refs': {
       meta: { type: 'problem', schema: [] },
       create(context) {
@@ -131,80 +54,79 @@ const boundaries = {
         };
       },
     },
-    layers: {
-      meta: { type: 'problem', schema: [] },
-      create(context) {
-        const file = context.filename;
-        const root = process.cwd();
-        const rel = relative(root, file).split(sep).join('/');
-        const featureOf = (p) => /^apps\/web\/src\/features\/([^/]+)\//.exec(p)?.[1];
-        const moduleOf = (p) => /^apps\/api\/src\/modules\/([^/]+)\//.exec(p)?.[1];
-        const isTest = /\.test\.tsx?$/.test(rel) || rel.includes('/test/');
-        const check = (node) => {
-          const spec = node.source?.value;
-          if (typeof spec !== 'string') return;
-          if (/^@sportello\/(api|web)/.test(spec)) {
-            context.report({
-              node,
-              message: `Import of ${spec}: apps talk only through @sportello/contracts.`,
-            });
-            return;
-          }
-          if (!spec.startsWith('.')) return;
-          const target = relative(root, resolve(dirname(file), spec))
-            .split(sep)
-            .join('/');
-          if (rel.startsWith('apps/web/') && target.startsWith('apps/api/'))
-            context.report({ node, message: 'The web app must not import the API.' });
-          if (rel.startsWith('apps/api/') && target.startsWith('apps/web/'))
-            context.report({ node, message: 'The API must not import the web app.' });
-          const from = featureOf(rel);
-          const to = featureOf(target + '/');
-          if (from && to && from !== to)
-            context.report({
-              node,
-              message: `Feature ${from} imports feature ${to}: move the shared part to ui/ or lib/.`,
-            });
-          if (/^apps\/web\/src\/(ui|lib)\//.test(rel) && to)
-            context.report({
-              node,
-              message: `ui/ and lib/ must not import features (${to}): pass what they need in, or move it down.`,
-            });
-          if (isTest) return;
-          const fromModule = moduleOf(rel);
-          const toModule = moduleOf(target + '/');
-          const coreIndex = /^apps\/api\/src\/modules\/[^/]+\/core(\/index(\.ts)?)?$/.test(target);
-          if (fromModule && toModule && fromModule !== toModule && !coreIndex)
-            context.report({
-              node,
-              message: `Module ${fromModule} imports module ${toModule}: import its core index, or move the shared part to platform/.`,
-            });
-          if (
-            fromModule &&
-            fromModule === toModule &&
-            /^apps\/api\/src\/modules\/[^/]+\/core\//.test(rel) &&
-            !/^apps\/api\/src\/modules\/[^/]+\/core\//.test(target + '/')
-          )
-            context.report({
-              node,
-              message: `The ${fromModule} core imports its module's ${target.split('/').pop()}: a core stands alone.`,
-            });
-          if (/^apps\/api\/src\/(platform|db)\//.test(rel) && toModule)
-            context.report({
-              node,
-              message: `platform/ and db/ must not import modules (${toModule}): modules build on them.`,
-            });
-        };
-        return {
-          ImportDeclaration: check,
-          ExportNamedDeclaration: check,
-          ExportAllDeclaration: check,
-          ImportExpression: check,
-        };
-      },
-    },
   },
 };
+
+const API = 'apps/api/src';
+const WEB = 'apps/web/src';
+const dirsIn = (dir) =>
+  readdirSync(new URL(`./${dir}/`, import.meta.url), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+const apiModules = dirsIn(`${API}/modules`);
+const withCore = apiModules.filter((m) => dirsIn(`${API}/modules/${m}`).includes('core'));
+const webFeatures = dirsIn(`${WEB}/features`);
+const SHARED_WEB = [`${WEB}/ui`, `${WEB}/lib`, `${WEB}/styles`, `${WEB}/i18n`];
+
+/** Zones every file keeps, tests included. */
+const SHARED_ZONES = [
+  {
+    target: 'apps/web',
+    from: 'apps/api',
+    message: 'The web app must not import the API: apps talk only through @sportello/contracts.',
+  },
+  {
+    target: ['apps/api', 'packages/contracts'],
+    from: 'apps/web',
+    message: 'The API must not import the web app: apps talk only through @sportello/contracts.',
+  },
+  { target: 'packages/contracts', from: 'apps/api', message: 'The contracts import neither app.' },
+  ...webFeatures.map((f) => ({
+    target: `${WEB}/features/${f}`,
+    from: `${WEB}/features`,
+    except: [`./${f}`],
+    message: `Feature ${f} imports another feature: move the shared part to ui/ or lib/.`,
+  })),
+  {
+    target: SHARED_WEB,
+    from: `${WEB}/features`,
+    message:
+      'ui/, lib/, styles/ and i18n/ must not import features: pass what they need in, or move it down.',
+  },
+];
+
+/** Zones of the running code: tests may seed and render through the importer and the whole app. */
+const LAYER_ZONES = [
+  {
+    target: SHARED_WEB,
+    from: `${WEB}/app`,
+    message: 'ui/, lib/, styles/ and i18n/ must not import app/: pass what they need in, or move it down.',
+  },
+  {
+    target: `${WEB}/features`,
+    from: `${WEB}/app`,
+    message:
+      'A feature must not import app/ (the shell that puts the features together): move the shared part to ui/, lib/ or styles/.',
+  },
+  ...apiModules.map((m) => ({
+    target: `${API}/modules/${m}`,
+    from: `${API}/modules`,
+    except: [`./${m}`, ...withCore.filter((c) => c !== m).map((c) => `./${c}/core/index.ts`)],
+    message: `Module ${m} imports another module: import its core index, or move the shared part to platform/.`,
+  })),
+  ...withCore.map((m) => ({
+    target: `${API}/modules/${m}/core`,
+    from: `${API}/modules/${m}`,
+    except: ['./core'],
+    message: `The ${m} core imports its module outside the core: a core stands alone.`,
+  })),
+  {
+    target: [`${API}/platform`, `${API}/db`],
+    from: `${API}/modules`,
+    message: 'platform/ and db/ must not import modules: modules build on them.',
+  },
+];
+const TESTS = ['**/*.test.{ts,tsx}', '**/test/**', 'apps/web/src/features/staff/desk-test-kit.tsx'];
 
 export default tseslint.config(
   {
@@ -220,16 +142,32 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { boundaries },
+    plugins: { sportello, 'import-x': importX },
     languageOptions: { globals: { ...globals.node } },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.mjs', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+          conditionNames: ['import', 'default'],
+        }),
+      ],
+    },
     rules: {
-      'boundaries/layers': 'error',
-      'boundaries/spec-refs': 'error',
-      'boundaries/no-cycle': 'error',
+      'sportello/spec-refs': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }],
+      'import-x/no-restricted-paths': ['error', { zones: SHARED_ZONES }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
+  },
+  {
+    files: ['**/*.{ts,tsx,mjs,js}'],
+    ignores: TESTS,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...SHARED_ZONES, ...LAYER_ZONES] }] },
   },
   {
     // One time-zone module for both sides: every zone rule lives there (docs/architecture.md).

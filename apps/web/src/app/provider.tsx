@@ -1,5 +1,5 @@
-import './styles/mantine-first-paint.css';
-import './styles/dark.css';
+import '../styles/mantine-first-paint.css';
+import '../styles/dark.css';
 import '../i18n';
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import {

@@ -2,10 +2,10 @@ import { Suspense, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import type { MeContact } from '@sportello/contracts';
 import { DESK_INBOX, early } from './early-data';
-import { lazyPage, type PageModule } from './lazy-page';
+import { lazyPage, PageLoader, type PageModule } from '../ui/lazy-page';
 import { loadStaffTexts } from '../features/staff/i18n';
 import { loadRestTexts } from '../i18n';
-import { loadRestStyles } from './styles/load-rest-styles';
+import { loadRestStyles } from '../styles/load-rest-styles';
 import {
   DashboardRedirect,
   NotFoundPage,
@@ -13,7 +13,6 @@ import {
   RequireContact,
 } from './layout/route-guards';
 import { ShellLayout } from './layout/shell-layout';
-import { PageLoader } from './layout/spinners';
 import { canOpenTicket, SECTION_RULES } from './sections';
 
 /**

@@ -13,11 +13,12 @@ import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
 import { contactPath, loginPath, pickContact } from '../sections';
 import { loadRestTexts } from '../../i18n';
-import { loadRestAfterContent } from '../styles/load-rest-styles';
+import { loadRestAfterContent } from '../../styles/load-rest-styles';
 import { AppHeader } from './header';
 import { AppFooter } from './footer';
 import { MainMenu } from './main-menu';
-import { FullScreenSpinner, PageLoader } from './spinners';
+import { PageLoader } from '../../ui/lazy-page';
+import { FullScreenSpinner } from './spinners';
 import classes from './shell.module.css';
 import { usePageTitle } from '../../ui/page-title';
 

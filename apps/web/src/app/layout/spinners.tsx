@@ -1,4 +1,4 @@
-import { Center, Loader, VisuallyHidden } from '@mantine/core';
+import { Loader, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import classes from './shell.module.css';
 
@@ -10,15 +10,5 @@ export function FullScreenSpinner() {
       <Loader size="lg" aria-hidden />
       <VisuallyHidden>{t('layout.loadingPortal')}</VisuallyHidden>
     </div>
-  );
-}
-
-/** While a lazy page's code loads. */
-export function PageLoader() {
-  const { t } = useTranslation();
-  return (
-    <Center py="xl" role="status" aria-label={t('common.loading')}>
-      <Loader />
-    </Center>
   );
 }

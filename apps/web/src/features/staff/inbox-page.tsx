@@ -5,7 +5,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { InboxItem } from '@sportello/contracts';
 import { inboxViews, type InboxView } from '@sportello/contracts/staff-views';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { loadRestStyles } from '../../app/styles/load-rest-styles';
+import { loadRestStyles } from '../../styles/load-rest-styles';
 import { errorText } from '../../lib/error-text';
 import { contentShown } from '../../lib/first-content';
 import { formatNumber } from '../../lib/format';

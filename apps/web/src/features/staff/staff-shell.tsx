@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { onStaffUnauthorized } from '../../lib/api-client';
 import { headerColors, usePortalBranding } from '../../lib/branding';
-import { loadRestAfterContent, loadRestStyles } from '../../app/styles/load-rest-styles';
+import { loadRestAfterContent, loadRestStyles } from '../../styles/load-rest-styles';
 import { importAfterContent } from '../../lib/first-content';
 import { portalSettingsQuery } from '../../lib/tenant';
 import { displayTimeZone, setDisplayTimeZone } from '../../lib/time-zone';

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Alert, Anchor, Box, Card, NativeSelect, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { Link, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { lazyPage } from '../../../app/lazy-page';
+import { lazyPage } from '../../../ui/lazy-page';
 import { usePageTitle } from '../../../ui/page-title';
 import { useDesk } from '../desk-context';
 import { useStaffT } from '../i18n';

@@ -4,9 +4,8 @@ import { MantineProvider } from '@mantine/core';
 import { act, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, NavLink, Outlet, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../ui/testing';
-import { PageLoader } from './layout/spinners';
-import { lazyPage, type PageModule } from './lazy-page';
+import { lazyPage, PageLoader, type PageModule } from './lazy-page';
+import { renderWithProviders } from './testing';
 
 function deferred() {
   let resolve!: (m: PageModule) => void;

@@ -1,5 +1,5 @@
-import { loadRestTexts } from '../../i18n';
-import { afterContent } from '../../lib/first-content';
+import { loadRestTexts } from '../i18n';
+import { afterContent } from '../lib/first-content';
 
 /**
  * Mantine's styles beyond the first paint (mantine-first-paint.css says which): fetched once, by every

@@ -1,7 +1,18 @@
+import { Center, Loader } from '@mantine/core';
 import { lazy, useEffect, useState, type ComponentType } from 'react';
-import { PageLoader } from './layout/spinners';
+import { useTranslation } from 'react-i18next';
 
 export type PageModule = { default: ComponentType };
+
+/** While a lazy page's code loads. */
+export function PageLoader() {
+  const { t } = useTranslation();
+  return (
+    <Center py="xl" role="status" aria-label={t('common.loading')}>
+      <Loader />
+    </Center>
+  );
+}
 
 /**
  * A page in its own chunk. While its code loads the page shows the page loader as ordinary content
@@ -9,7 +20,7 @@ export type PageModule = { default: ComponentType };
  * previous route on screen (an empty main area, the menu still marking the old page) while the address
  * already names the new one. Rendering a loader commits the new route at once, so the menu follows the
  * address, and the page appears as soon as its code is here, without React's 300 ms hold on content
- * revealed after a Suspense fallback. `preloaded`: an import already under way (early-data.ts).
+ * revealed after a Suspense fallback. `preloaded`: an import already under way (app/early-data.ts).
  */
 export function lazyPage(
   load: () => Promise<PageModule>,
@@ -30,7 +41,7 @@ export function lazyPage(
       },
     ));
   if (preloaded) loadOnce().catch(() => {});
-  // Rendered only after a failed load: it throws that failure to the app's error boundary (app.tsx).
+  // Rendered only after a failed load: it throws that failure to the app's error boundary (app/app.tsx).
   const Failed = lazy(loadOnce);
   return function Page() {
     const [, setSettled] = useState(false);
