@@ -71,7 +71,9 @@ export const files = pgTable(
     }),
     attachedAt: ts('attached_at'),
     /** Uploaded through the integration API by this key (it alone may attach it). */
-    uploadedByApiKeyId: integer('uploaded_by_api_key_id'),
+    uploadedByApiKeyId: integer('uploaded_by_api_key_id').references((): AnyPgColumn => apiKeys.id, {
+      onDelete: 'set null',
+    }),
     /** Uploaded on the staff desk by this staff user (0009; staffUsers is declared below). */
     uploadedByStaffId: integer('uploaded_by_staff_id').references((): AnyPgColumn => staffUsers.id, {
       onDelete: 'cascade',
@@ -95,6 +97,9 @@ export const files = pgTable(
     index('files_staff_unattached_created_idx')
       .on(t.createdAt)
       .where(sql`${t.attachedAt} is null and ${t.uploadedByStaffId} is not null`),
+    index('files_api_key_uploader_idx')
+      .on(t.uploadedByApiKeyId)
+      .where(sql`${t.uploadedByApiKeyId} is not null`),
   ],
 );
 
@@ -443,6 +448,8 @@ export const wikiElements = pgTable(
   (t) => [
     uniqueIndex('wiki_elements_ext_uq').on(t.portalId, t.extId),
     index('wiki_elements_company_idx').on(t.companyId, t.name),
+    // The search's partial matches (0013).
+    index('wiki_elements_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
@@ -561,6 +568,7 @@ export const tickets = pgTable(
     // Led by the portal (btree_gin): the staff search reads one portal's entries (0019).
     index('tickets_search_idx').using('gin', t.portalId, t.searchVector),
     index('tickets_title_trgm_idx').using('gin', t.portalId, t.title.op('gin_trgm_ops')),
+    index('tickets_number_trgm_idx').using('gin', t.ticketNumber.op('gin_trgm_ops')),
     // 0020: the ticket setup's "in use" counts and the foreign keys' checks on delete.
     index('tickets_type_idx').on(t.typeId),
     index('tickets_step_idx').on(t.statusStepId),
@@ -675,6 +683,8 @@ export const activityContracts = pgTable(
   (t) => [
     uniqueIndex('activity_contracts_ext_uq').on(t.portalId, t.extId),
     index('activity_contracts_company_idx').on(t.companyId, t.start),
+    // The search's partial matches (0013).
+    index('activity_contracts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
@@ -693,6 +703,8 @@ export const serviceContracts = pgTable(
   (t) => [
     uniqueIndex('service_contracts_ext_uq').on(t.portalId, t.extId),
     index('service_contracts_company_idx').on(t.companyId, t.activeFrom),
+    // The search's partial matches (0013).
+    index('service_contracts_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
 );
 
@@ -803,6 +815,8 @@ export const invoices = pgTable(
   (t) => [
     uniqueIndex('invoices_ext_uq').on(t.portalId, t.extId),
     index('invoices_company_date_idx').on(t.companyId, t.invoiceDate),
+    // The search's partial matches (0013).
+    index('invoices_number_trgm_idx').using('gin', t.documentNumber.op('gin_trgm_ops')),
   ],
 );
 
@@ -825,6 +839,9 @@ export const estimates = pgTable(
   (t) => [
     uniqueIndex('estimates_ext_uq').on(t.portalId, t.extId),
     index('estimates_company_date_idx').on(t.companyId, t.estimateCreationDate),
+    // The search's partial matches (0013).
+    index('estimates_number_trgm_idx').using('gin', t.estimateNumber.op('gin_trgm_ops')),
+    index('estimates_name_trgm_idx').using('gin', t.estimateName.op('gin_trgm_ops')),
   ],
 );
 
@@ -868,6 +885,8 @@ export const documents = pgTable(
   (t) => [
     uniqueIndex('documents_ext_uq').on(t.portalId, t.extId),
     index('documents_contact_date_idx').on(t.contactId, t.createDate),
+    // The search's partial matches (0013).
+    index('documents_name_trgm_idx').using('gin', t.documentName.op('gin_trgm_ops')),
   ],
 );
 
@@ -898,6 +917,10 @@ export const signatureRequests = pgTable(
   (t) => [
     uniqueIndex('signature_requests_key_uq').on(t.portalId, t.documentKey),
     index('signature_requests_portal_idx').on(t.portalId, t.id.desc()),
+    // Signature requests waiting for a contact (0011).
+    index('signature_requests_contact_idx')
+      .on(t.contactId)
+      .where(sql`${t.signedAt} is null`),
   ],
 );
 
@@ -981,6 +1004,8 @@ export const appointments = pgTable(
     // The staff desk's bookings list, per portal or per link (migration 0018).
     index('appointments_portal_start_idx').on(t.portalId, t.startsAt),
     index('appointments_link_start_idx').on(t.linkId, t.startsAt),
+    // The overview's upcoming appointments: those booked with the user's e-mail (0011).
+    index('appointments_email_idx').on(t.portalId, sql`lower(${t.email})`, t.startsAt),
   ],
 );
 
