@@ -39,6 +39,8 @@ export interface Database {
   ): Promise<() => Promise<void>>;
   /** The embedded database's files as a gzipped tarball (PGlite only): tests start from a migrated copy. */
   dumpDataDir?(): Promise<Blob>;
+  /** A query's rows in COPY text format, as the server writes them (PGlite only: `npm run db -- dump`). */
+  copyOut?(query: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -295,6 +297,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       };
     },
     dumpDataDir: () => pglite.dumpDataDir('gzip'),
+    async copyOut(query) {
+      const r = await pglite.query(`copy (${query}) to '/dev/blob'`);
+      return r.blob ? r.blob.text() : '';
+    },
     async close() {
       await pglite.close();
       unlock();
