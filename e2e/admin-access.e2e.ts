@@ -187,6 +187,69 @@ describe('desk administration: staff, API keys, webhooks', () => {
     await page.context().close();
   });
 
+  it('removing an admin lists the key they made and revokes it in the same step (issue 29, B8)', async () => {
+    // A second admin, invited by Marco, who makes a key and is then removed from the desk.
+    const email = `maker.${Date.now()}@sportello.example`;
+    const api = (method: string, path: string, token: string, body?: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const invited = await api('POST', '/api/staff/portals/demo/admin/staff', adminToken, {
+      email,
+      role: 'admin',
+    });
+    expect(invited.status).toBe(201);
+    await expect
+      .poll(() => mailsTo(email, '/staff/accept?token=').length, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    const token = decodeURIComponent(
+      /accept\?token=([A-Za-z0-9_%-]+)/.exec(mailsTo(email, 'token=')[0]!)![1]!,
+    );
+    const confirmed = await fetch(`${baseUrl}/api/staff/auth/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'Maker-Password-2026', passwordRepeat: 'Maker-Password-2026' }),
+    });
+    expect(confirmed.status).toBe(200);
+    const makerToken = ((await confirmed.json()) as { token: string }).token;
+    const made = await api('POST', '/api/staff/portals/demo/admin/keys', makerToken, {
+      name: 'Maker sync',
+      scopes: ['events'],
+    });
+    const secret = ((await made.json()) as { secret: string }).secret;
+    const feed = () =>
+      fetch(`${baseUrl}/api/integration/v1/events`, { headers: { authorization: `Bearer ${secret}` } });
+    expect((await feed()).status).toBe(200);
+
+    // The dialog lists the key, at 360 px in each language; the last one removes with the revocation.
+    for (const [i, [language, short]] of LANGUAGES.entries()) {
+      const page = await pageAs(browser, adminToken, 360, language);
+      await page.goto(`${ADMIN_URL}/staff`);
+      const row = page.getByRole('row').filter({ hasText: email });
+      await row.getByRole('button').last().click();
+      const dialog = page.getByTestId('lose-access');
+      await dialog.getByText('Maker sync').waitFor();
+      await expectAccessible(page);
+      await screenshot(page, `admin-staff-remove-made-360-${short}`);
+      if (i === LANGUAGES.length - 1) {
+        expect(await dialog.getByRole('checkbox').isChecked()).toBe(true);
+        await dialog.getByRole('button').last().click();
+        await dialog.waitFor({ state: 'detached' });
+        await expect.poll(async () => (await feed()).status).toBe(401);
+      }
+      await page.context().close();
+    }
+    // The integrations list says who made it, and that it is revoked.
+    const page = await pageAs(browser, adminToken, 360, 'en-EN');
+    await page.goto(`${ADMIN_URL}/integrations`);
+    const keyRow = page.getByRole('row').filter({ hasText: 'Maker sync' });
+    await keyRow.getByText('Revoked').waitFor();
+    expect((await keyRow.innerText()).toLowerCase()).toContain('maker');
+    await page.context().close();
+  });
+
   it.each(WIDTHS.map((width, index) => [width, index] as const))(
     'the access sections at %i px, in their languages, have no serious axe finding',
     async (width, index) => {

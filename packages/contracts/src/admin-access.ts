@@ -9,6 +9,7 @@ import {
   apiKeyRotateSchema,
   apiKeySchema,
   apiKeyWithSecretSchema,
+  webhookEndpointSchema,
   webhookRoutesUnder,
 } from './integration';
 import { defineRoute } from './route';
@@ -98,7 +99,30 @@ export const installationInviteAnswerSchema = z.object({
 });
 export type InstallationInviteAnswer = z.infer<typeof installationInviteAnswerSchema>;
 
-export const accessRoleSchema = z.object({ role: staffRoleSchema }).strict();
+/**
+ * On removing a member or taking their admin role: `revokeMade` also revokes the API keys they made and
+ * disables the webhook endpoints they made, in the same transaction (see accessMadeSchema). Without it
+ * those keep working, listed to the portal's other admins in the e-mail the change sends them.
+ */
+const revokeMade = z.boolean().default(false);
+
+export const accessRoleSchema = z
+  .object({ role: staffRoleSchema, revokeMade: revokeMade.optional() })
+  .strict();
+
+export const accessRemoveSchema = z.object({ revokeMade }).strict();
+export type AccessRemove = z.input<typeof accessRemoveSchema>;
+
+/**
+ * What a member made that still works: the portal's live API keys and enabled webhook endpoints they
+ * created in the desk, and the enabled endpoints created through one of their keys. They outlive the
+ * member unless revoked; the desk offers it when removing them.
+ */
+export const accessMadeSchema = z.object({
+  apiKeys: z.array(apiKeySchema),
+  webhookEndpoints: z.array(webhookEndpointSchema),
+});
+export type AccessMade = z.infer<typeof accessMadeSchema>;
 
 export const accessKeyParamsSchema = staffPortalParamsSchema.extend({
   keyId: rowIdParam,
@@ -144,19 +168,34 @@ export const accessRoutes = {
     access: staffAdmin,
     tags: ['staff: admin'],
     summary: "Change a member's role",
-    description: '409 last_admin when it would leave the portal without an admin.',
+    description:
+      '409 last_admin when it would leave the portal without an admin. Taking the admin role: ' +
+      '`revokeMade` as on removal, and the other admins are e-mailed.',
+  }),
+  made: defineRoute({
+    method: 'GET',
+    path: `${root}/staff/:staffid/made`,
+    params: staffMemberParamsSchema,
+    responses: { 200: accessMadeSchema, 404: errorSchema },
+    access: staffAdmin,
+    tags: ['staff: admin'],
+    summary: 'The live API keys and enabled webhook endpoints a member made (outlive them unless revoked)',
+    description: '404 staff_not_found.',
   }),
   remove: defineRoute({
     method: 'DELETE',
     path: `${root}/staff/:staffid`,
     params: staffMemberParamsSchema,
+    body: accessRemoveSchema.nullish(),
     responses: { 204: null, 404: errorSchema, 409: errorSchema },
     access: staffAdmin,
     tags: ['staff: admin'],
     summary: 'Remove a member from the portal; they lose it at once',
     description:
       'A person left without any portal has no account any more (no password: any portal may invite ' +
-      'them again) and every session of theirs ends. 409 last_admin.',
+      'them again) and every session of theirs ends. `revokeMade: true` also revokes the API keys and ' +
+      'disables the webhook endpoints they made, in the same transaction (each audited). The other ' +
+      'admins are e-mailed what the member made and whether it still works. 409 last_admin.',
   }),
   keys: defineRoute({
     method: 'GET',

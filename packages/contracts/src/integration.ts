@@ -135,6 +135,19 @@ export const apiKeyCreateSchema = z
   .strict();
 export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
 
+/**
+ * Who made a key or an endpoint, by the name shown then (it reads the same after they are gone): a staff
+ * admin in the desk, a portal key through the integration API, or the installation key. Null for what
+ * was made before this was recorded.
+ */
+export const credentialCreatorSchema = z
+  .object({
+    type: z.enum(['staff', 'api_key', 'admin_key']),
+    name: z.string(),
+  })
+  .nullable();
+export type CredentialCreator = z.infer<typeof credentialCreatorSchema>;
+
 export const apiKeySchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -147,6 +160,7 @@ export const apiKeySchema = z.object({
   previousValidUntil: isoDateTime.nullable(),
   lastUsedAt: isoDateTime.nullable(),
   revokedAt: isoDateTime.nullable(),
+  createdBy: credentialCreatorSchema,
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 export const apiKeyListSchema = z.array(apiKeySchema);
@@ -273,6 +287,7 @@ export const webhookEndpointSchema = z.object({
   rotatedAt: isoDateTime.nullable(),
   /** Until then deliveries carry a signature of the secret before the last rotation too. */
   previousValidUntil: isoDateTime.nullable(),
+  createdBy: credentialCreatorSchema,
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 export const webhookEndpointListSchema = z.array(webhookEndpointSchema);

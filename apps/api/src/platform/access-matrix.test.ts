@@ -2,6 +2,7 @@
  * Every portal route × every persona, with the status each must get. Personas are described in
  * test/personas.ts; the target of id routes is ticket 5003, created by the owner (acme/102).
  */
+import { sql } from 'drizzle-orm';
 import { deskEntityRoutes, routeKey } from '@sportello/contracts';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -528,6 +529,18 @@ describe('desk routes of agents and admins', () => {
     'PATCH /api/staff/portals/:company/profile': {
       build: () => ({ method: 'PATCH', url: `${desk}/profile`, payload: { signature: 'Matrix' } }),
       expect: [200, 200, 403, 401, 401],
+    },
+    // What a member made that outlives them (issue 29, B8): the portal's admins only.
+    'GET /api/staff/portals/:company/admin/staff/:staffid/made': {
+      build: async () => {
+        const [m] = (
+          (await t.ctx.database.db.execute(
+            sql`select id from staff_users where email = 'luca@acme.example'`,
+          )) as unknown as { rows: { id: number }[] }
+        ).rows;
+        return { method: 'GET', url: `${desk}/admin/staff/${m!.id}/made` };
+      },
+      expect: [403, 200, 403, 401, 401],
     },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {

@@ -21,6 +21,11 @@ export const accessRoutes: RouteRefs<typeof area.accessRoutes> = {
     path: '/api/staff/portals/:company/admin/staff/:staffid/role',
     access: { guard: 'staff' },
   },
+  made: {
+    method: 'GET',
+    path: '/api/staff/portals/:company/admin/staff/:staffid/made',
+    access: { guard: 'staff' },
+  },
   remove: {
     method: 'DELETE',
     path: '/api/staff/portals/:company/admin/staff/:staffid',

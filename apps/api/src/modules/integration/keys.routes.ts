@@ -46,7 +46,7 @@ const byStaff =
  */
 export function registerKeyRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, integrationRoutes.createKey, async (req) =>
-    createKey(ctx, req.params.portal, req.body, audited(ctx, byAdminKey, 'created')),
+    createKey(ctx, req.params.portal, req.body, byAdminKey, audited(ctx, byAdminKey, 'created')),
   );
   route(app, ctx, integrationRoutes.listKeys, async (req) => listKeys(ctx, req.params.portal));
   route(app, ctx, integrationRoutes.rotateKey, async (req) =>
@@ -65,7 +65,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
   const a = accessRoutes;
   route(app, ctx, a.keys, async (_req, _reply, s) => listKeys(ctx, portalOfStaff(s).portalKey));
   route(app, ctx, a.createKey, async (req, _reply, s) =>
-    createKey(ctx, portalOfStaff(s).portalKey, req.body, audited(ctx, byStaff(s), 'created')),
+    createKey(ctx, portalOfStaff(s).portalKey, req.body, byStaff(s), audited(ctx, byStaff(s), 'created')),
   );
   route(app, ctx, a.rotateKey, async (req, _reply, s) =>
     rotateKey(

@@ -3,30 +3,16 @@
  * rotate (a new secret; the old one keeps working for a grace period), revoke.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import type { ApiKey, ApiKeyCreate, ApiKeyScope, ApiKeyWithSecret } from '@sportello/contracts';
+import type { ApiKey, ApiKeyCreate, ApiKeyWithSecret } from '@sportello/contracts';
 import { apiKeys, portals } from '../../db/schema';
 import type { Db, Tx } from '../../db/client';
 import { newApiKeySecret } from '../../platform/api-keys';
 import type { AppContext } from '../../platform/context';
 import { notFound } from '../../platform/errors';
+import type { AdminActor } from '../../platform/audit';
+import { apiKeyAnswer, creatorColumns } from './core';
 
-type KeyRow = typeof apiKeys.$inferSelect;
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function toAnswer(k: KeyRow): ApiKey {
-  return {
-    id: k.id,
-    name: k.name,
-    prefix: k.prefix,
-    scopes: [...new Set(k.scopes)].sort() as ApiKeyScope[],
-    createdAt: k.createdAt.toISOString(),
-    rotatedAt: iso(k.rotatedAt),
-    previousValidUntil: iso(k.previousSecretHash ? k.previousValidUntil : null),
-    lastUsedAt: iso(k.lastUsedAt),
-    revokedAt: iso(k.revokedAt),
-  };
-}
+const toAnswer = apiKeyAnswer;
 
 /** The internal id of a portal by its key, or 404. */
 export async function portalIdOf(db: Db, portalKey: string): Promise<number> {
@@ -47,10 +33,12 @@ export type KeyChangeHook = (
 
 const keyNotFound = () => notFound('No API key with this id in this portal', 'api_key_not_found');
 
+/** A new key of the portal, made by `actor` (recorded on the key: removing a member lists what they made). */
 export async function createKey(
   ctx: AppContext,
   portalKey: string,
   body: ApiKeyCreate,
+  actor: (portalId: number) => AdminActor,
   within?: KeyChangeHook,
 ): Promise<ApiKeyWithSecret> {
   const db = ctx.database.db;
@@ -66,6 +54,7 @@ export async function createKey(
         secretHash: hash,
         scopes: [...new Set(body.scopes)],
         createdAt: ctx.clock.now(),
+        ...creatorColumns(actor(portalId)),
       })
       .returning();
     const after = toAnswer(row!);

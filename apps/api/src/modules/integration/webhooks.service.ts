@@ -15,7 +15,7 @@ import type {
   WebhookEndpointWithSecret,
 } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
-import { webhookEndpoints } from '../../db/schema';
+import { apiKeys, webhookEndpoints } from '../../db/schema';
 import { recordAdminChange, type AdminActor } from '../../platform/audit';
 import type { AppContext } from '../../platform/context';
 import { notFound } from '../../platform/errors';
@@ -23,31 +23,13 @@ import { isoText, queryRows } from '../../platform/sql-json';
 import { parseCursor } from './feed.service';
 import { assertPublicTarget } from './ssrf';
 import { secretBoxOf } from './webhook-secrets';
+import { creatorColumns, webhookEndpointAnswer } from './core';
 
 type Row = typeof webhookEndpoints.$inferSelect;
 
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-function toAnswer(r: Row, now: Date): WebhookEndpoint {
-  return {
-    id: r.id,
-    url: r.url,
-    description: r.description,
-    eventTypes: r.eventTypes as EventType[],
-    notifyEmail: r.notifyEmail,
-    enabled: r.enabled,
-    disabledReason: r.disabledReason,
-    failingSince: iso(r.failingSince),
-    createdAt: r.createdAt.toISOString(),
-    rotatedAt: iso(r.rotatedAt),
-    previousValidUntil:
-      r.previousSecret && r.previousValidUntil && r.previousValidUntil > now
-        ? r.previousValidUntil.toISOString()
-        : null,
-  };
-}
+const toAnswer = webhookEndpointAnswer;
 
 const endpointNotFound = () =>
   notFound('No webhook endpoint with this id in the portal', 'webhook_not_found');
@@ -82,6 +64,13 @@ const audit = (
   after: unknown,
 ) => recordAdminChange(tx, ctx, actor, { entity: 'webhook_endpoint', entityId: id, action, before, after });
 
+/** The name of the key that acts, recorded as the endpoint's creator (it reads the same after a rename). */
+async function keyNameOf(tx: Tx, actor: AdminActor): Promise<string | undefined> {
+  if (actor.type !== 'api_key') return undefined;
+  const [k] = await tx.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, actor.apiKeyId));
+  return k?.name;
+}
+
 export async function createEndpoint(
   ctx: AppContext,
   actor: AdminActor,
@@ -102,6 +91,7 @@ export async function createEndpoint(
         notifyEmail: body.notifyEmail,
         createdAt: now,
         updatedAt: now,
+        ...creatorColumns(actor, await keyNameOf(tx, actor)),
       })
       .returning();
     const after = toAnswer(row!, now);

@@ -86,3 +86,19 @@ export async function forgetStaffAccount(tx: Tx, staffUserId: number): Promise<v
     sql`update staff_users set status = 'invited', password_hash = null where id = ${staffUserId}::int`,
   );
 }
+
+/** The portal's admins who sign in, but those named: who is told of another admin's removal. */
+export async function otherAdmins(
+  tx: Tx,
+  portalId: number,
+  except: number[],
+): Promise<{ email: string; displayName: string }[]> {
+  const rows = await queryRows<{ email: string; display_name: string }>(
+    tx,
+    sql`select u.email, u.display_name from staff_memberships m join staff_users u on u.id = m.staff_user_id
+      where m.portal_id = ${portalId}::int and m.role = 'admin' and u.status = 'active'
+        and u.id <> all(${`{${except.join(',')}}`}::int[])
+      order by u.id`,
+  );
+  return rows.map((r) => ({ email: r.email, displayName: r.display_name }));
+}

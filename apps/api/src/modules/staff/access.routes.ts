@@ -16,10 +16,11 @@ export function registerAccessRoutes(app: App, ctx: AppContext): void {
     svc.resendInvitation(ctx, portalOf(s), req.params.staffid),
   );
   route(app, ctx, r.setRole, async (req, _reply, s) =>
-    svc.setRole(ctx, portalOf(s), req.params.staffid, req.body.role),
+    svc.setRole(ctx, portalOf(s), req.params.staffid, req.body.role, req.body.revokeMade),
   );
+  route(app, ctx, r.made, async (req, _reply, s) => svc.madeByMember(ctx, portalOf(s), req.params.staffid));
   route(app, ctx, r.remove, async (req, _reply, s) => {
-    await svc.removeMember(ctx, portalOf(s), req.params.staffid);
+    await svc.removeMember(ctx, portalOf(s), req.params.staffid, req.body?.revokeMade ?? false);
   });
   route(app, ctx, staffInstallationRoutes.invite, async (req) =>
     svc.inviteByInstallation(ctx, req.params.portal, req.body),

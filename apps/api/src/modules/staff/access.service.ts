@@ -8,16 +8,21 @@ import {
   accessErrorCodes,
   staffErrorCodes,
   type AccessInviteAnswer,
+  type AccessMade,
   type InstallationInviteAnswer,
   type AccessMember,
   type StaffRole,
 } from '@sportello/contracts';
 import type { Tx } from '../../db/client';
+import type { Queryable } from '../../platform/sql-json';
 import type { AppContext } from '../../platform/context';
 import { AppError, badRequest, notFound } from '../../platform/errors';
 import { groupIdsOf, replaceGroups } from './desk.queries';
 import type { StaffPortalAccess } from './staff.access';
-import { inviteStaff } from './staff.service';
+import { inviteStaff, staffDeskUrl } from './staff.service';
+import { accessLostEmail } from './staff.mail';
+import { enqueueEmail, kickOutbox } from '../../platform/outbox';
+import { listMadeBy, retireMadeBy, type MadeBy } from '../integration/core';
 import { retireStaffTokens, revokeAllStaffSessions } from './staff.queries';
 import { recordAdminChange, recordStaffChange } from '../../platform/audit';
 import {
@@ -25,6 +30,7 @@ import {
   forgetStaffAccount,
   listAccessMembers,
   lockAdmins,
+  otherAdmins,
   setMemberRole,
 } from './access.queries';
 
@@ -33,20 +39,21 @@ const memberNotFound = () =>
 const lastAdmin = () =>
   new AppError(409, accessErrorCodes.lastAdmin, 'The portal would be left without an admin');
 
+const actorOf = (a: StaffPortalAccess) => ({
+  staffUserId: a.staffUserId,
+  displayName: a.displayName,
+  portalId: a.portal.portalId,
+});
+
 /** The audit row and the event of one change, in its transaction. */
 const record = (ctx: AppContext, tx: Tx, a: StaffPortalAccess, c: Parameters<typeof recordStaffChange>[3]) =>
-  recordStaffChange(
-    tx,
-    ctx,
-    { staffUserId: a.staffUserId, displayName: a.displayName, portalId: a.portal.portalId },
-    c,
-  );
+  recordStaffChange(tx, ctx, actorOf(a), c);
 
 export function listStaff(ctx: AppContext, a: StaffPortalAccess): Promise<AccessMember[]> {
   return listAccessMembers(ctx.database.db, a.portal.portalId);
 }
 
-async function memberIn(tx: Tx, portalId: number, staffUserId: number): Promise<AccessMember> {
+async function memberIn(tx: Queryable, portalId: number, staffUserId: number): Promise<AccessMember> {
   const [m] = await listAccessMembers(tx, portalId, staffUserId);
   if (!m) throw memberNotFound();
   return m;
@@ -140,29 +147,86 @@ export async function resendInvitation(
   });
 }
 
+/** The live API keys and enabled webhook endpoints the member made: what outlives their access. */
+export async function madeByMember(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  staffUserId: number,
+): Promise<AccessMade> {
+  const db = ctx.database.db;
+  await memberIn(db, a.portal.portalId, staffUserId);
+  return listMadeBy(db, a.portal.portalId, staffUserId, ctx.clock.now());
+}
+
+/**
+ * A member who loses the admin role (removed, or made an agent) keeps nothing through what they made
+ * when asked: their keys are revoked and their endpoints disabled in the change's transaction, each
+ * audited. Either way the portal's other admins are e-mailed what the member made and whether it
+ * still works (in the same transaction: no e-mail for a change that did not happen). An agent who never
+ * made anything live is nobody's news.
+ */
+async function settleWhatTheyMade(
+  ctx: AppContext,
+  tx: Tx,
+  a: StaffPortalAccess,
+  member: AccessMember,
+  kind: 'removed' | 'demoted',
+  revoke: boolean,
+): Promise<void> {
+  const portalId = a.portal.portalId;
+  const made: MadeBy = revoke
+    ? await retireMadeBy(tx, ctx, { type: 'staff', ...actorOf(a) }, member.id)
+    : await listMadeBy(tx, portalId, member.id, ctx.clock.now());
+  const any = made.apiKeys.length + made.webhookEndpoints.length > 0;
+  if (member.role !== 'admin' && !any) return;
+  const now = ctx.clock.now();
+  const link = `${staffDeskUrl(ctx, a.portal.portalKey)}/admin/integrations`;
+  for (const to of await otherAdmins(tx, portalId, [a.staffUserId, member.id])) {
+    await enqueueEmail(
+      tx,
+      accessLostEmail({
+        to: to.email,
+        kind,
+        member: `${member.displayName} <${member.email}>`,
+        by: a.displayName,
+        portalName: a.portal.portalName,
+        made,
+        retired: revoke,
+        link,
+        language: a.portal.defaultLanguage,
+      }),
+      now,
+    );
+  }
+}
+
 export async function setRole(
   ctx: AppContext,
   a: StaffPortalAccess,
   staffUserId: number,
   role: StaffRole,
+  revokeMade = false,
 ): Promise<AccessMember> {
   const portalId = a.portal.portalId;
-  return ctx.database.db.transaction(async (tx) => {
+  const after = await ctx.database.db.transaction(async (tx) => {
     const admins = await lockAdmins(tx, portalId);
     const before = await memberIn(tx, portalId, staffUserId);
     if (before.role === role) return before;
     if (role === 'agent' && admins.includes(staffUserId) && admins.length <= 1) throw lastAdmin();
     await setMemberRole(tx, portalId, staffUserId, role);
-    const after = await memberIn(tx, portalId, staffUserId);
+    const changed = await memberIn(tx, portalId, staffUserId);
     await record(ctx, tx, a, {
       entity: 'staff_member',
       entityId: staffUserId,
       action: 'role_changed',
       before,
-      after,
+      after: changed,
     });
-    return after;
+    if (before.role === 'admin') await settleWhatTheyMade(ctx, tx, a, before, 'demoted', revokeMade);
+    return changed;
   });
+  kickOutbox();
+  return after;
 }
 
 /**
@@ -174,6 +238,7 @@ export async function removeMember(
   ctx: AppContext,
   a: StaffPortalAccess,
   staffUserId: number,
+  revokeMade = false,
 ): Promise<void> {
   const portalId = a.portal.portalId;
   const now = ctx.clock.now();
@@ -194,5 +259,7 @@ export async function removeMember(
       before,
       after: null,
     });
+    await settleWhatTheyMade(ctx, tx, a, before, 'removed', revokeMade);
   });
+  kickOutbox();
 }

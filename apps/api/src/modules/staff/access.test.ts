@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../test/harness';
 import { seedPersonas } from '../../test/personas';
 import { bearer } from '../../test/seed';
 import { confirmStaffLink } from './staff.service';
@@ -302,5 +302,171 @@ describe('API keys and webhooks from the desk', () => {
     const list = await call(staff.adminA, 'GET', `${root}/webhooks`);
     expect(list.statusCode).toBe(200);
     expect(Array.isArray(list.json())).toBe(true);
+  });
+});
+
+describe('what a removed admin made (issue 29, B8)', () => {
+  /** A public literal address: accepted without a DNS lookup; nothing is delivered in these tests. */
+  const TARGET = 'https://93.184.216.34/hook';
+  const works = async (secret: string) =>
+    (await t.app.inject({ method: 'GET', url: '/api/integration/v1/events', headers: bearer(secret) }))
+      .statusCode;
+  const idOf = async (email: string) =>
+    Number((await rows<{ id: number }>(sql`select id from staff_users where email = ${email}`))[0]!.id);
+
+  it('records who made each key and endpoint; removal lists, revokes, disables, audits and tells', async () => {
+    const maker = await staffMember(t, 'acme', 'maker@acme.example', 'admin');
+    const makerId = await idOf('maker@acme.example');
+    await staffMember(t, 'acme', 'watcher@acme.example', 'admin');
+    const [makerName] = await rows<{ display_name: string }>(
+      sql`select display_name from staff_users where id = ${makerId}`,
+    );
+
+    // Made in the desk, through the maker's key, and with the installation key.
+    const key = (await call(maker, 'POST', `${root}/keys`, { name: 'Maker ERP', scopes: ['events'] })).json();
+    const hook = (await call(maker, 'POST', `${root}/webhooks`, { url: TARGET })).json();
+    const byKey = await t.app.inject({
+      method: 'POST',
+      url: '/api/integration/v1/webhooks',
+      headers: bearer(key.secret),
+      payload: { url: `${TARGET}/by-key` },
+    });
+    expect(byKey.statusCode, byKey.body).toBe(201);
+    const install = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/portals/acme/keys',
+      headers: bearer(TEST_ADMIN_KEY),
+      payload: { name: 'Installer', scopes: ['read'] },
+    });
+    const keys = (await call(staff.adminA, 'GET', `${root}/keys`)).json() as {
+      id: number;
+      createdBy: unknown;
+    }[];
+    expect(keys.find((k) => k.id === key.id)?.createdBy).toEqual({
+      type: 'staff',
+      name: makerName!.display_name,
+    });
+    expect(keys.find((k) => k.id === install.json().id)?.createdBy).toEqual({
+      type: 'admin_key',
+      name: 'PORTAL_ADMIN_KEY',
+    });
+    const hooks = (await call(staff.adminA, 'GET', `${root}/webhooks`)).json() as {
+      id: number;
+      createdBy: unknown;
+    }[];
+    expect(hooks.find((h) => h.id === hook.id)?.createdBy).toEqual({
+      type: 'staff',
+      name: makerName!.display_name,
+    });
+    expect(hooks.find((h) => h.id === byKey.json().id)?.createdBy).toEqual({
+      type: 'api_key',
+      name: 'Maker ERP',
+    });
+
+    // What the maker made and what still works: their key, their endpoint and their key's endpoint.
+    const made = await call(staff.adminA, 'GET', `${root}/staff/${makerId}/made`);
+    expect(made.statusCode).toBe(200);
+    expect(made.json().apiKeys.map((k: { id: number }) => k.id)).toEqual([key.id]);
+    expect(made.json().webhookEndpoints.map((h: { id: number }) => h.id)).toEqual([hook.id, byKey.json().id]);
+    expect(made.body).not.toContain(key.secret);
+    expect((await call(staff.adminA, 'GET', `${root}/staff/424242/made`)).statusCode).toBe(404);
+
+    // A bad flag is the client's mistake; nothing changes.
+    const bad = await call(staff.adminA, 'DELETE', `${root}/staff/${makerId}`, { revokeMade: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(await works(key.secret)).toBe(200);
+
+    const since = await lastEventId();
+    const removed = await call(staff.adminA, 'DELETE', `${root}/staff/${makerId}`, { revokeMade: true });
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await works(key.secret)).toBe(401);
+    const after = (await call(staff.adminA, 'GET', `${root}/webhooks`)).json() as {
+      id: number;
+      enabled: boolean;
+    }[];
+    for (const id of [hook.id, byKey.json().id])
+      expect(after.find((h) => h.id === id)?.enabled, `endpoint ${id}`).toBe(false);
+    // The installation's key is nobody's to lose.
+    expect(after.length).toBeGreaterThan(1);
+    expect(
+      ((await call(staff.adminA, 'GET', `${root}/keys`)).json() as { id: number; revokedAt: unknown }[]).find(
+        (k) => k.id === install.json().id,
+      )?.revokedAt,
+    ).toBeNull();
+
+    // The removal and each retirement are audited under the admin who removed, and emitted.
+    expect((await auditOf('staff_member', makerId)).map((a) => a.action)).toContain('removed');
+    expect((await auditOf('api_key', key.id)).map((a) => [a.action, a.actor_type])).toEqual([
+      ['created', 'staff'],
+      ['revoked', 'staff'],
+    ]);
+    expect((await auditOf('webhook_endpoint', hook.id)).map((a) => a.action)).toEqual(['created', 'updated']);
+    expect((await auditOf('webhook_endpoint', byKey.json().id)).map((a) => [a.action, a.actor_type])).toEqual(
+      [
+        ['created', 'api_key'],
+        ['updated', 'staff'],
+      ],
+    );
+    expect(await eventTypesSince(since)).toEqual(
+      expect.arrayContaining(['staff_member.removed', 'api_key.revoked', 'webhook_endpoint.updated']),
+    );
+
+    // The other admin is told, in the portal's language; the admin who acted is not.
+    const mail = await lastEmailTo(t, 'watcher@acme.example');
+    expect(mail?.text).toContain('Maker ERP');
+    expect(mail?.text).toContain(`${TARGET}/by-key`);
+    expect(mail?.text).toContain('/acme/staff/admin/integrations');
+    expect(mail?.subject).toContain('maker@acme.example');
+    const boss = await lastEmailTo(t, 'boss@acme.example');
+    expect(boss?.subject ?? '').not.toContain('maker@acme.example');
+  });
+
+  it('taking the admin role without revoking leaves the keys working and says so to the others', async () => {
+    const keeper = await staffMember(t, 'acme', 'keeper@acme.example', 'admin');
+    const keeperId = await idOf('keeper@acme.example');
+    const key = (
+      await call(keeper, 'POST', `${root}/keys`, { name: 'Keeper CRM', scopes: ['events'] })
+    ).json();
+    const demoted = await call(staff.adminA, 'PUT', `${root}/staff/${keeperId}/role`, { role: 'agent' });
+    expect(demoted.statusCode).toBe(200);
+    expect(await works(key.secret)).toBe(200);
+    const mail = await lastEmailTo(t, 'watcher@acme.example');
+    expect(mail?.subject).toContain('keeper@acme.example');
+    expect(mail?.text).toContain('Keeper CRM');
+    // Listed still, and revoked when the agent is removed with the flag.
+    const made = (await call(staff.adminA, 'GET', `${root}/staff/${keeperId}/made`)).json();
+    expect(made.apiKeys.map((k: { id: number }) => k.id)).toEqual([key.id]);
+    expect(
+      (await call(staff.adminA, 'DELETE', `${root}/staff/${keeperId}`, { revokeMade: true })).statusCode,
+    ).toBe(204);
+    expect(await works(key.secret)).toBe(401);
+  });
+
+  it('a refused removal (last admin) revokes nothing and e-mails nobody', async () => {
+    const betaAdmin = await staffMember(t, 'beta', 'only.admin@beta.example', 'admin');
+    const id = await idOf('only.admin@beta.example');
+    const key = (
+      await call(betaAdmin, 'POST', '/api/staff/portals/beta/admin/keys', {
+        name: 'Solo',
+        scopes: ['events'],
+      })
+    ).json();
+    // Beta's other admins go first, so this one is the last.
+    const others = await rows<{ id: number }>(
+      sql`select m.staff_user_id as id from staff_memberships m join portals p on p.id = m.portal_id
+        where p.key = 'beta' and m.role = 'admin' and m.staff_user_id <> ${id}`,
+    );
+    for (const o of others)
+      expect(
+        (await call(betaAdmin, 'DELETE', `/api/staff/portals/beta/admin/staff/${o.id}`)).statusCode,
+      ).toBe(204);
+    const [before] = await rows<{ n: number }>(sql`select count(*)::int as n from outbox`);
+    const r = await call(betaAdmin, 'DELETE', `/api/staff/portals/beta/admin/staff/${id}`, {
+      revokeMade: true,
+    });
+    expect(r.json().code).toBe('last_admin');
+    expect(await works(key.secret)).toBe(200);
+    const [after] = await rows<{ n: number }>(sql`select count(*)::int as n from outbox`);
+    expect(Number(after!.n)).toBe(Number(before!.n));
   });
 });

@@ -109,3 +109,115 @@ export function staffLinkEmail(opts: {
       `<p>${escapeHtml(opts.link)}</p><p>${escapeHtml(t.footer)}</p>`,
   };
 }
+
+/** What a removed (or no longer admin) member made: the keys and endpoints the e-mail lists. */
+export interface MadeSummary {
+  apiKeys: { name: string; prefix: string }[];
+  webhookEndpoints: { url: string }[];
+}
+
+interface AccessLostTexts {
+  subjects: Record<'removed' | 'demoted', (member: string, portal: string) => string>;
+  removed: (member: string, by: string, portal: string) => string;
+  demoted: (member: string, by: string, portal: string) => string;
+  nothing: string;
+  retired: string;
+  live: string;
+  keys: string;
+  hooks: string;
+  open: string;
+  footer: string;
+}
+
+const accessLost: Record<Lang, AccessLostTexts> = {
+  it: {
+    subjects: {
+      removed: (member, portal) => `${member} non fa più parte dello staff di ${portal}`,
+      demoted: (member, portal) => `${member} non è più amministratore di ${portal}`,
+    },
+    removed: (member, by, portal) => `${by} ha rimosso ${member} dallo staff del portale ${portal}.`,
+    demoted: (member, by, portal) =>
+      `${by} ha tolto a ${member} il ruolo di amministratore del portale ${portal}.`,
+    nothing: 'Non risultano chiavi API né webhook attivi creati da questa persona.',
+    retired: 'Le chiavi API che aveva creato sono state revocate e i webhook disattivati:',
+    live: 'Queste chiavi API e questi webhook che aveva creato funzionano ancora: revocali dalle Integrazioni se non servono più.',
+    keys: 'Chiavi API',
+    hooks: 'Webhook',
+    open: 'Apri le Integrazioni',
+    footer: 'Ricevi questo messaggio perché sei amministratore del portale.',
+  },
+  en: {
+    subjects: {
+      removed: (member, portal) => `${member} is no longer on the ${portal} staff`,
+      demoted: (member, portal) => `${member} is no longer an admin of ${portal}`,
+    },
+    removed: (member, by, portal) => `${by} removed ${member} from the staff of the ${portal} portal.`,
+    demoted: (member, by, portal) => `${by} took the admin role of the ${portal} portal from ${member}.`,
+    nothing: 'This person made no API keys or webhooks that still work.',
+    retired: 'The API keys they made were revoked and their webhooks disabled:',
+    live: 'These API keys and webhooks they made still work: revoke them in Integrations if they are no longer needed.',
+    keys: 'API keys',
+    hooks: 'Webhooks',
+    open: 'Open Integrations',
+    footer: 'You receive this message because you are an admin of the portal.',
+  },
+  es: {
+    subjects: {
+      removed: (member, portal) => `${member} ya no forma parte del equipo de ${portal}`,
+      demoted: (member, portal) => `${member} ya no es administrador de ${portal}`,
+    },
+    removed: (member, by, portal) => `${by} ha quitado a ${member} del equipo del portal ${portal}.`,
+    demoted: (member, by, portal) =>
+      `${by} ha quitado a ${member} el rol de administrador del portal ${portal}.`,
+    nothing: 'Esta persona no creó claves API ni webhooks que sigan funcionando.',
+    retired: 'Las claves API que creó se han revocado y sus webhooks se han desactivado:',
+    live: 'Estas claves API y estos webhooks que creó siguen funcionando: revócalos en Integraciones si ya no hacen falta.',
+    keys: 'Claves API',
+    hooks: 'Webhooks',
+    open: 'Abrir Integraciones',
+    footer: 'Recibes este mensaje porque eres administrador del portal.',
+  },
+};
+
+/**
+ * To the portal's other admins when a member is removed or loses the admin role: who did it, and what
+ * the member made that outlives them (revoked in the same step, or still working).
+ */
+export function accessLostEmail(opts: {
+  to: string;
+  kind: 'removed' | 'demoted';
+  member: string;
+  by: string;
+  portalName: string;
+  made: MadeSummary;
+  retired: boolean;
+  link: string;
+  language: string;
+}): EmailMessage {
+  const t = accessLost[langOf(opts.language)];
+  const what = opts.kind === 'removed' ? t.removed : t.demoted;
+  const intro = what(opts.member, opts.by, opts.portalName);
+  const keys = opts.made.apiKeys.map((k) => `${k.name} (${k.prefix}…)`);
+  const hooks = opts.made.webhookEndpoints.map((w) => w.url);
+  const any = keys.length + hooks.length > 0;
+  const lead = !any ? t.nothing : opts.retired ? t.retired : t.live;
+  const lists: [string, string[]][] = [
+    [t.keys, keys],
+    [t.hooks, hooks],
+  ];
+  const shown = lists.filter(([, items]) => items.length > 0);
+  const text =
+    `${intro}\n\n${lead}\n` +
+    shown.map(([title, items]) => `\n${title}:\n${items.map((i) => `- ${i}`).join('\n')}\n`).join('') +
+    `\n${opts.link}\n\n${t.footer}\n`;
+  const html =
+    `<p>${escapeHtml(intro)}</p><p>${escapeHtml(lead)}</p>` +
+    shown
+      .map(
+        ([title, items]) =>
+          `<p>${escapeHtml(title)}:</p><ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`,
+      )
+      .join('') +
+    `<p><a href="${escapeHtml(opts.link)}">${escapeHtml(t.open)}</a></p><p>${escapeHtml(t.footer)}</p>`;
+  return { to: opts.to, subject: t.subjects[opts.kind](opts.member, opts.portalName), text, html };
+}

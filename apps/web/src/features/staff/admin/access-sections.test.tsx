@@ -28,6 +28,7 @@ const KEY: ApiKey = {
   previousValidUntil: null,
   lastUsedAt: null,
   revokedAt: null,
+  createdBy: { type: 'staff', name: 'Sara Conti' },
 };
 
 const HOOK: WebhookEndpoint = {
@@ -42,6 +43,7 @@ const HOOK: WebhookEndpoint = {
   createdAt: '2026-11-20T10:00:00Z',
   rotatedAt: null,
   previousValidUntil: null,
+  createdBy: { type: 'api_key', name: 'ERP' },
 };
 
 function api() {
@@ -58,6 +60,10 @@ function api() {
     if (u.pathname === '/api/staff/portals/demo/admin/staff' && m === 'GET') return json([MEMBER]);
     if (u.pathname === '/api/staff/portals/demo/admin/staff' && m === 'POST')
       return json({ member: { ...MEMBER, id: 8, email: 'new@desk.example' } }, 201);
+    if (u.pathname === '/api/staff/portals/demo/admin/staff/7/made')
+      return json({ apiKeys: [KEY], webhookEndpoints: [HOOK] });
+    if (u.pathname === '/api/staff/portals/demo/admin/staff/7' && m === 'DELETE')
+      return new Response(null, { status: 204 });
     if (u.pathname === '/api/staff/portals/demo/admin/staff/7/role')
       return json({ code: 'last_admin', message: 'The portal would be left without an admin' }, 409);
     if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'GET') return json([KEY]);
@@ -110,6 +116,32 @@ describe('desk administration: staff and integrations', { timeout: 30_000 }, () 
     });
     await user.selectOptions(screen.getByLabelText('Role of Sara Conti'), 'admin');
     expect(await screen.findByRole('alert')).toBeTruthy();
+  });
+
+  it('removing a member lists what they made and revokes it in the same step when asked', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/staff');
+    const user = userEvent.setup();
+    const row = await screen.findByRole('row', { name: /Sara Conti/ });
+    await user.click(within(row).getByRole('button', { name: 'Remove' }));
+    const dialog = await screen.findByTestId('lose-access');
+    expect(await within(dialog).findByText('https://hooks.example/in')).toBeTruthy();
+    expect(within(dialog).getByText('sk_abc…')).toBeTruthy();
+    const box = within(dialog).getByRole('checkbox', {
+      name: 'Also revoke these keys and disable these endpoints',
+    });
+    expect((box as HTMLInputElement).checked).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('sara@desk.example removed from this portal.')).toBeTruthy();
+    const del = calls.find((c) => c.init?.method === 'DELETE')!;
+    expect(JSON.parse(String(del.init!.body))).toEqual({ revokeMade: true });
+  });
+
+  it('shows who made each key and endpoint', async () => {
+    api();
+    renderApp('/demo/staff/admin/integrations');
+    expect(await screen.findByRole('cell', { name: 'Sara Conti' })).toBeTruthy();
+    expect(await screen.findByText('Made by key ERP')).toBeTruthy();
   });
 
   it('shows a new key’s secret once, with a copy button and the warning', async () => {

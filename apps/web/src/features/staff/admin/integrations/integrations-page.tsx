@@ -11,6 +11,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { creatorText } from './creator';
 import { SecretOnce } from './secret-once';
 import { WebhookEndpointCard } from './webhook-endpoint';
 import { QueryStates } from '../query-states';
@@ -116,13 +117,14 @@ function KeysPanel() {
       )}
       <QueryStates query={list} isEmpty={(data) => data.length === 0} empty={t('access.keys.empty')}>
         {(data) => (
-          <TableScroll minWidth={640}>
+          <TableScroll minWidth={760}>
             <Table verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('access.keys.name')}</Table.Th>
                   <Table.Th>{t('access.keys.prefix')}</Table.Th>
                   <Table.Th>{t('access.keys.scopes')}</Table.Th>
+                  <Table.Th>{t('access.keys.createdBy')}</Table.Th>
                   <Table.Th>{t('access.keys.lastUsed')}</Table.Th>
                   <Table.Th>{t('access.staff.actions')}</Table.Th>
                 </Table.Tr>
@@ -135,6 +137,7 @@ function KeysPanel() {
                       <Code>{k.prefix}…</Code>
                     </Table.Td>
                     <Table.Td>{k.scopes.map((s) => t(`access.keys.scope.${s}`)).join(', ')}</Table.Td>
+                    <Table.Td>{creatorText(k.createdBy, t)}</Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
                       {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : '—'}
                     </Table.Td>

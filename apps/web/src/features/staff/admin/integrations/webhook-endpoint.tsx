@@ -30,6 +30,7 @@ import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { creatorText } from './creator';
 import { SecretOnce } from './secret-once';
 
 const frame = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 } as const;
@@ -58,6 +59,9 @@ export function WebhookEndpointCard({
           </Text>
           <Text size="xs" c="dimmed">
             {w.eventTypes.length === 0 ? t('access.hooks.allEvents') : w.eventTypes.join(', ')}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('access.hooks.createdBy', { who: creatorText(w.createdBy, t) })}
           </Text>
           {!w.enabled && (
             <Badge color="red" variant="light">

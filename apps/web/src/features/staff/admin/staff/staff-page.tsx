@@ -25,6 +25,7 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
+import { LoseAccessModal } from './lose-access';
 
 /**
  * The portal's staff (issue 14 item 5): who is on the desk with which role, status and groups; invite
@@ -177,11 +178,8 @@ function MemberRow({
     onSuccess: () => onDone(t('access.staff.resent', { email: m.email })),
     onError,
   });
-  const remove = useMutation({
-    mutationFn: () => call(accessRoutes.remove, { params }),
-    onSuccess: () => onDone(t('access.staff.removed', { email: m.email })),
-    onError,
-  });
+  // Removal and demotion of an admin go through the dialog that lists what the member made.
+  const [losing, setLosing] = useState<'remove' | 'demote' | null>(null);
   return (
     <Table.Tr>
       <Table.Td>
@@ -203,7 +201,11 @@ function MemberRow({
           value={m.role}
           miw={140}
           disabled={setRole.isPending}
-          onChange={(e) => setRole.mutate(e.currentTarget.value as StaffRole)}
+          onChange={(e) => {
+            const role = e.currentTarget.value as StaffRole;
+            if (m.role === 'admin' && role === 'agent') setLosing('demote');
+            else setRole.mutate(role);
+          }}
           data={[
             { value: 'agent', label: t('access.staff.roles.agent') },
             { value: 'admin', label: t('access.staff.roles.admin') },
@@ -229,18 +231,24 @@ function MemberRow({
               {t('access.staff.resend')}
             </Button>
           )}
-          <Button
-            size="xs"
-            color="red"
-            variant="light"
-            loading={remove.isPending}
-            onClick={() => {
-              if (window.confirm(t('access.staff.removeConfirm', { email: m.email }))) remove.mutate();
-            }}
-          >
+          <Button size="xs" color="red" variant="light" onClick={() => setLosing('remove')}>
             {t('access.staff.remove')}
           </Button>
         </Group>
+        {losing && (
+          <LoseAccessModal
+            member={m}
+            kind={losing}
+            onClose={() => setLosing(null)}
+            onDone={() => {
+              setLosing(null);
+              onDone(
+                t(losing === 'remove' ? 'access.staff.removed' : 'access.staff.saved', { email: m.email }),
+              );
+            }}
+            onError={onError}
+          />
+        )}
       </Table.Td>
     </Table.Tr>
   );
