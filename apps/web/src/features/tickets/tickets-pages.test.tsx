@@ -129,6 +129,26 @@ describe('my tickets', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('ticket-creator')).toBeNull();
   });
 
+  it('a ticket that waits for the customer says so once, not also by its step', async () => {
+    stubFetch((u) =>
+      u.startsWith('/api/demo/11/tickets')
+        ? json([
+            item({
+              id: 5,
+              title: 'Your turn',
+              waitingOnCustomer: true,
+              taskStatus: { step: { id: 3, name: 'Waiting for the customer', taskStatus: 3 } },
+            }),
+          ])
+        : undefined,
+    );
+    renderAt('/demo/11/tickets', tenantWith());
+    const row = (await screen.findByText('Your turn')).closest('li')!;
+    expect(within(row).getByTestId('ticket-waiting').textContent).toBe('Waiting for you');
+    expect(within(row).queryByTestId('ticket-step')).toBeNull();
+    expect(within(row).queryByText('Waiting for the customer')).toBeNull();
+  });
+
   it('hides the report link and the wiki search without the permissions', async () => {
     renderAt('/demo/11/tickets', tenantWith({ viewContactActivityReports: false, viewContactWiki: false }));
     const row = (await screen.findByText('Open one')).closest('li')!;

@@ -1,7 +1,7 @@
 import type { BadgeProps } from '@mantine/core';
 
 /** An alarm (a low rating) is a filled red-9 badge instead: white on it is 5:1 on any background. */
-export type BadgeTone = 'brand' | 'gray';
+export type BadgeTone = 'brand' | 'gray' | 'red';
 
 /**
  * The shades a desk badge's words take, light scheme and dark: Mantine's light and outline badges

@@ -131,14 +131,18 @@ export const TicketRow = memo(function TicketRow({
               })}
             </span>
           </div>
-          <div
-            className={`${BADGE} ${classes.stepBadge}`}
-            data-variant="light"
-            data-closed={isClosedTicket(ticket) || undefined}
-            data-testid="ticket-step"
-          >
-            <span className={BADGE_LABEL}>{ticket.taskStatus.step.name}</span>
-          </div>
+          {/* One badge says whose turn it is: a ticket that waits for the customer shows that, not also its
+              step (often named "In attesa cliente" too); the ticket's page shows the step. */}
+          {!isWaiting && (
+            <div
+              className={`${BADGE} ${classes.stepBadge}`}
+              data-variant="light"
+              data-closed={isClosedTicket(ticket) || undefined}
+              data-testid="ticket-step"
+            >
+              <span className={BADGE_LABEL}>{ticket.taskStatus.step.name}</span>
+            </div>
+          )}
           {showCreator && (
             <div className={classes.dimmed} data-testid="ticket-creator">
               <IconUser size={16} aria-hidden />

@@ -13,6 +13,7 @@ import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { creatorText } from './creator';
 import { SecretOnce } from './secret-once';
+import { badgeVars } from '../../components/badge-vars';
 import { WebhookEndpointCard } from './webhook-endpoint';
 import { QueryStates } from '../query-states';
 
@@ -143,7 +144,7 @@ function KeysPanel() {
                     </Table.Td>
                     <Table.Td>
                       {k.revokedAt ? (
-                        <Badge color="gray" variant="light">
+                        <Badge color="gray" variant="light" vars={badgeVars('gray')}>
                           {t('access.keys.revoked')}
                         </Badge>
                       ) : (

@@ -32,6 +32,7 @@ import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { creatorText } from './creator';
 import { SecretOnce } from './secret-once';
+import { badgeVars } from '../../components/badge-vars';
 
 const frame = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 } as const;
 
@@ -64,10 +65,16 @@ export function WebhookEndpointCard({
             {t('access.hooks.createdBy', { who: creatorText(w.createdBy, t) })}
           </Text>
           {!w.enabled && (
-            <Badge color="red" variant="light">
-              {t('access.hooks.disabled')}
-              {w.disabledReason ? `: ${w.disabledReason}` : ''}
-            </Badge>
+            <Group gap={6} wrap="wrap">
+              <Badge color="red" variant="light" vars={badgeVars('red')}>
+                {t('access.hooks.disabled')}
+              </Badge>
+              {w.disabledReason && (
+                <Text size="xs" c="dimmed">
+                  {w.disabledReason}
+                </Text>
+              )}
+            </Group>
           )}
           {w.previousValidUntil && (
             <Text size="xs" c="dimmed">

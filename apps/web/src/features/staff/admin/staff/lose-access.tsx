@@ -51,7 +51,15 @@ export function LoseAccessModal({
   const any = keys.length + hooks.length > 0;
   const title = kind === 'remove' ? 'access.staff.lose.titleRemove' : 'access.staff.lose.titleDemote';
   return (
-    <Modal opened onClose={onClose} title={t(title, { email: m.email })} centered>
+    <Modal
+      opened
+      onClose={onClose}
+      title={t(title, { email: m.email })}
+      centered
+      closeButtonProps={{ 'aria-label': t('access.staff.lose.cancel') }}
+      // A long address wraps instead of running off a phone's screen.
+      styles={{ title: { overflowWrap: 'anywhere' } }}
+    >
       <Stack gap="sm" data-testid="lose-access">
         <Text size="sm">
           {t(kind === 'remove' ? 'access.staff.lose.introRemove' : 'access.staff.lose.introDemote')}

@@ -26,6 +26,7 @@ import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
 import { LoseAccessModal } from './lose-access';
+import { badgeVars } from '../../components/badge-vars';
 
 /**
  * The portal's staff (issue 14 item 5): who is on the desk with which role, status and groups; invite
@@ -190,7 +191,7 @@ function MemberRow({
           {m.email}
         </Text>
         {m.status !== 'active' && (
-          <Badge size="xs" variant="light" color="yellow">
+          <Badge size="xs" variant="light" color="gray" vars={badgeVars('gray')}>
             {t(`access.staff.status.${m.status}`)}
           </Badge>
         )}
