@@ -1,7 +1,7 @@
 // E-mail as a channel (issue 26, docs/email.md): the portal's support mailbox and the messages read
 // from it that wait for someone (unknown senders, mails a contact may not act on, unreadable ones).
 import { z } from 'zod';
-import { errorSchema, extIdParam, isoDateTime } from './common';
+import { errorSchema, extIdParam, extIdSchema, isoDateTime } from './common';
 import { portalParamSchema } from './integration';
 import { binaryAnswer, defineRoute, type Access } from './route';
 import { staffPortalParamsSchema } from './staff';
@@ -14,6 +14,12 @@ export const emailErrorCodes = {
   mailboxAddressTaken: 'mailbox_address_taken',
   /** 404: no such inbound message in the portal, or it does not wait any more. */
   inboundNotFound: 'inbound_not_found',
+  /** 404: attach: no contact with this id in the portal. */
+  contactNotFound: 'contact_not_found',
+  /** 404: attach: no ticket with this id in the portal, or not of the contact's company. */
+  ticketNotFound: 'ticket_not_found',
+  /** 409: attach: the message cannot become a comment or ticket (unreadable, blank…); `message` says why. */
+  inboundRefused: 'inbound_refused',
 } as const;
 
 const text = (max: number) =>
@@ -134,6 +140,17 @@ export const inboundParamsSchema = staffPortalParamsSchema.extend({
   inboundId: extIdParam,
 });
 
+/**
+ * An agent gives a waiting message (unknown sender, a contact who may not act) to a contact of the
+ * portal: it becomes that contact's new ticket, or, with `ticketId`, their comment on that ticket of
+ * their company. Both are back-office ids.
+ */
+export const inboundAttachBodySchema = z.object({
+  contactId: extIdSchema,
+  ticketId: extIdSchema.optional(),
+});
+export type InboundAttachBody = z.infer<typeof inboundAttachBodySchema>;
+
 function mailboxRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
   root: Root,
   access: A,
@@ -218,6 +235,16 @@ export const inboundRoutes = {
     access: staff,
     tags: ['staff: e-mail'],
     summary: 'Discard a message that waits (unknown sender, waiting, unprocessed)',
+  }),
+  attach: defineRoute({
+    method: 'POST',
+    path: '/api/staff/portals/:company/email/inbound/:inboundId/attach',
+    params: inboundParamsSchema,
+    body: inboundAttachBodySchema,
+    responses: { 200: inboundEmailSchema, 404: errorSchema, 409: errorSchema },
+    access: staff,
+    tags: ['staff: e-mail'],
+    summary: "Make a waiting message a contact's new ticket, or their comment on one of their tickets",
   }),
   raw: defineRoute({
     method: 'GET',

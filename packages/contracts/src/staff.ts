@@ -16,7 +16,13 @@ import {
 } from './common';
 import { defineRoute } from './route';
 import { inboxViews } from './staff-views';
-import { MAX_ATTACHMENTS, TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX, attachmentSchema } from './tickets';
+import {
+  MAX_ATTACHMENTS,
+  TICKET_BODY_LIMIT,
+  TICKET_DESCRIPTION_MAX,
+  attachmentSchema,
+  commentChannelSchema,
+} from './tickets';
 
 export const staffRoleSchema = z.enum(['agent', 'admin']);
 export type StaffRole = z.infer<typeof staffRoleSchema>;
@@ -201,6 +207,10 @@ export const staffCommentSchema = z.object({
   }),
   /** Files of the comment; `url` is signed and short-lived (1 hour). */
   attachments: z.array(attachmentSchema),
+  /** Where it came in (null: imported). */
+  channel: commentChannelSchema,
+  /** A comment that came by e-mail: a signed link (1 hour) to the message as received ("show full e-mail"). */
+  originalEmail: z.string().nullable(),
 });
 export type StaffComment = z.infer<typeof staffCommentSchema>;
 

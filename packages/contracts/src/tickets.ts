@@ -157,6 +157,13 @@ export const senderUserSchema = z.object({
   profileImage: z.string().nullable(),
 });
 
+/**
+ * Where a comment came in: the portal, the staff desk, the integration API or an e-mail (issue 26); null
+ * for comments imported from the back office.
+ */
+export const commentChannelSchema = z.enum(['portal', 'desk', 'api', 'email']).nullable();
+export type CommentChannelValue = z.infer<typeof commentChannelSchema>;
+
 export const ticketCommentSchema = z.object({
   id: z.number().int(),
   /** Sanitised HTML. */
@@ -165,6 +172,8 @@ export const ticketCommentSchema = z.object({
   senderContactWebUser: senderContactWebUserSchema.nullable(),
   senderUser: senderUserSchema.nullable(),
   attachments: z.array(attachmentSchema),
+  /** Optional only so that answers written before it (fixtures) stay valid; this server always sends it. */
+  channel: commentChannelSchema.optional(),
 });
 export type TicketComment = z.infer<typeof ticketCommentSchema>;
 

@@ -542,6 +542,24 @@ describe('desk routes of agents and admins', () => {
       },
       expect: [403, 200, 403, 401, 401],
     },
+    // The messages read from the support mailbox are every agent's of the portal (docs/email.md); none
+    // with id 1 waits here, so a member gets 404, and the body is checked before that.
+    'GET /api/staff/portals/:company/email/inbound': {
+      build: () => ({ method: 'GET', url: `${desk}/email/inbound?status=waiting` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/email/inbound/:inboundId/attach': {
+      build: () => ({ method: 'POST', url: `${desk}/email/inbound/1/attach`, payload: { contactId: 102 } }),
+      expect: [404, 404, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/email/inbound/:inboundId/discard': {
+      build: () => ({ method: 'POST', url: `${desk}/email/inbound/1/discard` }),
+      expect: [404, 404, 403, 401, 401],
+    },
+    'GET /api/staff/portals/:company/email/inbound/:inboundId/raw': {
+      build: () => ({ method: 'GET', url: `${desk}/email/inbound/1/raw` }),
+      expect: [404, 404, 403, 401, 401],
+    },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {
       build: () => ({

@@ -15,6 +15,11 @@ export const inboundRoutes: RouteRefs<typeof area.inboundRoutes> = {
     path: '/api/staff/portals/:company/email/inbound/:inboundId/discard',
     access: { guard: 'staff' },
   },
+  attach: {
+    method: 'POST',
+    path: '/api/staff/portals/:company/email/inbound/:inboundId/attach',
+    access: { guard: 'staff' },
+  },
   raw: {
     method: 'GET',
     path: '/api/staff/portals/:company/email/inbound/:inboundId/raw',

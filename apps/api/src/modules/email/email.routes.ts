@@ -7,7 +7,7 @@ import { notFound } from '../../platform/errors';
 import { contentDisposition } from '../../platform/files';
 import { route } from '../../platform/route';
 import { queryRows } from '../../platform/sql-json';
-import { discardInbound, inboundRaw, listInbound } from './inbound.service';
+import { attachInbound, discardInbound, inboundRaw, listInbound } from './inbound.service';
 import { deleteMailbox, getMailbox, putMailbox, testMailbox } from './mailbox.service';
 
 type StaffAccess = Parameters<typeof staffActorOf>[0];
@@ -55,6 +55,9 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, inboundRoutes.discard, async (req, _reply, access) => {
     await discardInbound(ctx, access.portal!.portalId, access.staffUserId, req.params.inboundId);
   });
+  route(app, ctx, inboundRoutes.attach, async (req, _reply, access) =>
+    attachInbound(ctx, access.portal!.portalId, access.staffUserId, req.params.inboundId, req.body),
+  );
   route(app, ctx, inboundRoutes.raw, async (req, reply, access) => {
     const raw = await inboundRaw(ctx, access.portal!.portalId, req.params.inboundId);
     reply

@@ -6,20 +6,27 @@
  * kept with its reason instead of being retried for ever.
  */
 import { createHash } from 'node:crypto';
-import type { InboundStatus } from '@sportello/contracts';
+import {
+  emailErrorCodes,
+  type InboundAttachBody,
+  type InboundEmail,
+  type InboundStatus,
+} from '@sportello/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Tx } from '../../db/client';
 import { escapeHtml, langOf } from '../../platform/account-mail';
 import type { AppContext } from '../../platform/context';
-import { notFound } from '../../platform/errors';
+import { conflict, notFound } from '../../platform/errors';
 import type { StagedBlob } from '../../platform/files';
 import { DEFAULT_MAIL_FROM, senderDomain } from '../../platform/mail';
 import { bareAddress, ticketsReferenced } from '../../platform/mail-threading';
 import { enqueueEmail, kickOutbox } from '../../platform/outbox';
 import { hit } from '../../platform/rate-limit';
 import { queryRows } from '../../platform/sql-json';
+import type { CommentAuthor } from '../tickets/core';
+import { applyMailAction, type MailAction } from './inbound.apply';
 import {
   authenticationFailed,
   automaticReason,
@@ -60,6 +67,9 @@ interface Outcome {
   status: InboundStatus;
   reason: string | null;
   ticketId?: number | null;
+  commentId?: number | null;
+  /** What the message becomes, when the sender may do what it asks (inbound.apply.ts). */
+  action?: MailAction;
 }
 
 const digestKey = (raw: Buffer) => `sha256:${createHash('sha256').update(raw).digest('hex')}`;
@@ -71,9 +81,20 @@ function headerEnd(raw: Buffer): number {
   return crlf < 0 ? lf : lf < 0 ? crlf : Math.min(crlf, lf);
 }
 
+interface SenderContact {
+  id: number;
+  extId: number;
+  companyId: number;
+  manageTickets: boolean;
+  administrator: boolean;
+  /** The portal user holding the contact under this address (null: the contact's own address). */
+  userId: number | null;
+}
+
 interface Sender {
   staff?: { staffUserId: number; displayName: string };
-  contacts: { id: number; companyId: number; manageTickets: boolean; administrator: boolean }[];
+  /** Lowest contact id first (the first one made). */
+  contacts: SenderContact[];
 }
 
 async function senderIn(tx: Tx, portalId: number, address: string): Promise<Sender> {
@@ -85,19 +106,22 @@ async function senderIn(tx: Tx, portalId: number, address: string): Promise<Send
   );
   const contacts = await queryRows<{
     id: number;
+    ext_id: number;
     company_id: number;
     manage_tickets: boolean;
     administrator: boolean;
+    user_id: number | null;
   }>(
     tx,
-    sql`select c.id, c.company_id, c.manage_tickets, c.administrator from contacts c
-      where c.portal_id = ${portalId}::int and lower(c.email) = ${address}
-      union
-      select c.id, c.company_id, c.manage_tickets, c.administrator from users u
-      join user_contacts uc on uc.user_id = u.id
-      join contacts c on c.id = uc.contact_id and c.portal_id = ${portalId}::int
-      where lower(u.email) = ${address}
-      order by id`,
+    sql`select distinct on (x.id) x.* from (
+        select c.id, c.ext_id, c.company_id, c.manage_tickets, c.administrator, null::int as user_id
+        from contacts c where c.portal_id = ${portalId}::int and lower(c.email) = ${address}
+        union all
+        select c.id, c.ext_id, c.company_id, c.manage_tickets, c.administrator, u.id from users u
+        join user_contacts uc on uc.user_id = u.id
+        join contacts c on c.id = uc.contact_id and c.portal_id = ${portalId}::int
+        where lower(u.email) = ${address}
+      ) x order by x.id, x.user_id nulls last`,
   );
   return {
     ...(staff
@@ -105,9 +129,11 @@ async function senderIn(tx: Tx, portalId: number, address: string): Promise<Send
       : {}),
     contacts: contacts.map((c) => ({
       id: Number(c.id),
+      extId: Number(c.ext_id),
       companyId: Number(c.company_id),
       manageTickets: c.manage_tickets,
       administrator: c.administrator,
+      userId: c.user_id === null ? null : Number(c.user_id),
     })),
   };
 }
@@ -301,6 +327,11 @@ async function decide(
       status: 'waiting',
       reason: `agent answer to ticket ${ticket.ticketNumber || ticket.extId}`,
       ticketId: ticket.id,
+      action: {
+        kind: 'comment',
+        ticketExtId: ticket.extId,
+        author: { kind: 'staff', ...sender.staff },
+      },
     };
   }
   if (sender.contacts.length === 0) {
@@ -321,11 +352,70 @@ async function decide(
       status: 'waiting',
       reason: `reply to ticket ${ticket.ticketNumber || ticket.extId}`,
       ticketId: ticket.id,
+      action: { kind: 'comment', ticketExtId: ticket.extId, author: contactAuthor(portalId, contact) },
     };
   }
-  if (!sender.contacts.some((c) => c.manageTickets))
-    return { status: 'waiting', reason: 'the contact may not open tickets' };
-  return { status: 'waiting', reason: 'new ticket request' };
+  // A new ticket: in the company of the sender's first contact (lowest id) that may open tickets.
+  const opener = sender.contacts.find((c) => c.manageTickets);
+  if (!opener) return { status: 'waiting', reason: 'the contact may not open tickets' };
+  return {
+    status: 'waiting',
+    reason: 'new ticket request',
+    action: {
+      kind: 'ticket',
+      contact: { id: opener.id, extId: opener.extId, companyId: opener.companyId },
+      address: from,
+      messageId: m.messageId,
+    },
+  };
+}
+
+/**
+ * A contact writing by e-mail, with the portal's reach: every ticket of the company for an
+ * administrator, else the ones they opened and the ones their user follows.
+ */
+function contactAuthor(portalId: number, c: SenderContact): Extract<CommentAuthor, { kind: 'contact' }> {
+  return {
+    kind: 'contact',
+    contactId: c.id,
+    contactExtId: c.extId,
+    userId: null,
+    scope: {
+      portalId,
+      companyId: c.companyId,
+      creatorContactId: c.administrator ? null : c.id,
+      followerUserId: c.administrator ? null : c.userId,
+      withReports: false,
+    },
+  };
+}
+
+/** Makes the comment or ticket the outcome asks for; refused by the rules, the message waits with why. */
+async function applyOutcome(
+  tx: Tx,
+  ctx: AppContext,
+  portalId: number,
+  outcome: Outcome,
+  mail: ParsedMail,
+  text: string,
+  rawFileId: number,
+  now: Date,
+): Promise<Outcome> {
+  const applied = await applyMailAction(tx, ctx, {
+    portalId,
+    action: outcome.action!,
+    mail,
+    text,
+    rawFileId,
+    now,
+  });
+  if ('refused' in applied)
+    return {
+      status: 'waiting',
+      reason: `${outcome.reason}: ${applied.refused}`,
+      ticketId: outcome.ticketId ?? null,
+    };
+  return { status: 'done', reason: applied.note, ticketId: applied.ticketId, commentId: applied.commentId };
 }
 
 /**
@@ -394,7 +484,7 @@ export async function ingestMessage(
         tx,
         sql`select address from portal_mailboxes where portal_id = ${portalId}::int`,
       );
-      const outcome =
+      let outcome =
         early ?? (await decide(tx, ctx, portalId, mb?.address.toLowerCase() ?? null, parsed!, facts, now));
       let fileId: number | null = null;
       if (blob) {
@@ -408,8 +498,12 @@ export async function ingestMessage(
         );
         fileId = Number(f!.id);
       }
+      if (outcome.action && parsed && fileId !== null)
+        outcome = await applyOutcome(tx, ctx, portalId, outcome, parsed, text, fileId, now);
       await tx.execute(sql`update inbound_emails set status = ${outcome.status}, reason = ${outcome.reason},
-          raw_file_id = ${fileId}::int, ticket_id = ${outcome.ticketId ?? null}::int
+          raw_file_id = ${fileId}::int, ticket_id = ${outcome.ticketId ?? null}::int,
+          comment_id = ${outcome.commentId ?? null}::int,
+          handled_at = ${outcome.status === 'done' ? now.toISOString() : null}::timestamptz
         where id = ${id}::bigint`);
       return { id, status: outcome.status, reason: outcome.reason, duplicate: false } satisfies IngestResult;
     });
@@ -439,6 +533,19 @@ interface InboundRow {
   ticket_ext: number | string | null;
 }
 
+const entryOf = (r: InboundRow): InboundEmail => ({
+  id: Number(r.id),
+  status: r.status,
+  reason: r.reason,
+  fromAddress: r.from_address,
+  fromName: r.from_name,
+  subject: r.subject,
+  preview: r.preview,
+  receivedAt: new Date(r.received_at).toISOString(),
+  authFailed: r.auth_failed,
+  ticketId: r.ticket_ext === null ? null : Number(r.ticket_ext),
+});
+
 export async function listInbound(
   ctx: AppContext,
   portalId: number,
@@ -453,18 +560,7 @@ export async function listInbound(
         and e.id < ${q.before ?? Number.MAX_SAFE_INTEGER}::bigint
       order by e.id desc limit ${q.limit + 1}::int`,
   );
-  const items = rows.slice(0, q.limit).map((r) => ({
-    id: Number(r.id),
-    status: r.status,
-    reason: r.reason,
-    fromAddress: r.from_address,
-    fromName: r.from_name,
-    subject: r.subject,
-    preview: r.preview,
-    receivedAt: new Date(r.received_at).toISOString(),
-    authFailed: r.auth_failed,
-    ticketId: r.ticket_ext === null ? null : Number(r.ticket_ext),
-  }));
+  const items = rows.slice(0, q.limit).map(entryOf);
   return { items, nextBefore: rows.length > q.limit ? items[items.length - 1]!.id : null };
 }
 
@@ -494,4 +590,109 @@ export async function inboundRaw(ctx: AppContext, portalId: number, id: number) 
   );
   if (!row) throw notFound('No such message in this portal', 'inbound_not_found');
   return { sha256: row.sha256, size: Number(row.size), name: row.name };
+}
+
+/**
+ * An agent gives a waiting message to a contact of the portal (docs/email.md "Unknown senders"): it
+ * becomes the contact's new ticket or, with `ticketId`, their comment on that ticket of their company,
+ * as if they had written it, in one transaction with the message's entry (done, by whom, when).
+ */
+export async function attachInbound(
+  ctx: AppContext,
+  portalId: number,
+  staffUserId: number,
+  id: number,
+  body: InboundAttachBody,
+): Promise<InboundEmail> {
+  const db = ctx.database.db;
+  const [entry] = await queryRows<{ sha256: string | null; file_id: number | null }>(
+    db,
+    sql`select f.sha256, f.id as file_id from inbound_emails e left join files f on f.id = e.raw_file_id
+      where e.id = ${id}::bigint and e.portal_id = ${portalId}::int and e.status in ('unknown', 'waiting', 'unprocessed')`,
+  );
+  if (!entry) throw notFound('No such message waiting in this portal', emailErrorCodes.inboundNotFound);
+  if (!entry.sha256 || entry.file_id === null)
+    throw conflict('The message was not kept (too large)', emailErrorCodes.inboundRefused);
+  let mail: ParsedMail;
+  try {
+    mail = await simpleParser(await ctx.fileStore.readAll(entry.sha256), {
+      skipImageLinks: true,
+      skipTextLinks: true,
+    });
+  } catch (err) {
+    throw conflict(
+      `The message cannot be read: ${cleanText((err as Error).message, 200)}`,
+      emailErrorCodes.inboundRefused,
+    );
+  }
+  const now = ctx.clock.now();
+  const from = senderOf(mail)?.address;
+  await db.transaction(async (tx) => {
+    // Two agents at once: the second finds it handled.
+    const [locked] = await queryRows<{ id: number }>(
+      tx,
+      sql`select id from inbound_emails where id = ${id}::bigint and portal_id = ${portalId}::int
+        and status in ('unknown', 'waiting', 'unprocessed') for update`,
+    );
+    if (!locked) throw notFound('No such message waiting in this portal', emailErrorCodes.inboundNotFound);
+    const [contact] = await queryRows<{ id: number; ext_id: number; company_id: number }>(
+      tx,
+      sql`select id, ext_id, company_id from contacts
+        where portal_id = ${portalId}::int and ext_id = ${body.contactId}::bigint`,
+    );
+    if (!contact) throw notFound('No contact with this id in the portal', emailErrorCodes.contactNotFound);
+    const c = {
+      id: Number(contact.id),
+      extId: Number(contact.ext_id),
+      companyId: Number(contact.company_id),
+    };
+    let action: MailAction;
+    if (body.ticketId !== undefined) {
+      const [ticket] = await queryRows<{ id: number }>(
+        tx,
+        sql`select id from tickets where portal_id = ${portalId}::int and ext_id = ${body.ticketId}::bigint
+          and company_id = ${c.companyId}::int`,
+      );
+      if (!ticket) throw notFound("No such ticket of the contact's company", emailErrorCodes.ticketNotFound);
+      action = {
+        kind: 'comment',
+        ticketExtId: body.ticketId,
+        // The agent chose the ticket: the contact writes on it as one who reaches the company's tickets.
+        author: {
+          kind: 'contact',
+          contactId: c.id,
+          contactExtId: c.extId,
+          userId: null,
+          scope: {
+            portalId,
+            companyId: c.companyId,
+            creatorContactId: null,
+            followerUserId: null,
+            withReports: false,
+          },
+        },
+      };
+    } else action = { kind: 'ticket', contact: c, address: from ?? '', messageId: mail.messageId };
+    const applied = await applyMailAction(tx, ctx, {
+      portalId,
+      action,
+      mail,
+      text: replyText(mail),
+      rawFileId: Number(entry.file_id),
+      now,
+    });
+    if ('refused' in applied) throw conflict(applied.refused, emailErrorCodes.inboundRefused);
+    await tx.execute(sql`update inbound_emails set status = 'done', reason = ${applied.note},
+        ticket_id = ${applied.ticketId}::int, comment_id = ${applied.commentId}::int,
+        handled_at = ${now.toISOString()}::timestamptz, handled_by_staff_id = ${staffUserId}::int
+      where id = ${id}::bigint`);
+  });
+  kickOutbox();
+  const [row] = await queryRows<InboundRow>(
+    db,
+    sql`select e.id, e.status, e.reason, e.from_address, e.from_name, e.subject, e.preview, e.received_at,
+        e.auth_failed, t.ext_id as ticket_ext
+      from inbound_emails e left join tickets t on t.id = e.ticket_id where e.id = ${id}::bigint`,
+  );
+  return entryOf(row!);
 }

@@ -163,7 +163,8 @@ export class MailboxReader {
         } catch (err) {
           this.log.warn({ err, portalId: s.portalId }, 'mailbox read failed');
           await this.failed(s.portalId, explainImapError(err).detail);
-          await this.close(s);
+          // From inside the read: `close` would wait for this very read.
+          await this.disconnect(s);
           return;
         }
       } while (s.again && !s.closed);
@@ -177,7 +178,8 @@ export class MailboxReader {
       db,
       sql`select last_uid, lease_owner from portal_mailboxes where portal_id = ${s.portalId}::int`,
     );
-    if (!row || row.lease_owner !== this.owner) return this.close(s);
+    // The lease went to another process: stop (not `close`, which waits for this read).
+    if (!row || row.lease_owner !== this.owner) return this.disconnect(s);
     let last = Number(row.last_uid);
     const uids = ((await s.client.search({ uid: `${last + 1}:*` }, { uid: true })) || [])
       .filter((u) => u > last)
@@ -203,9 +205,15 @@ export class MailboxReader {
         last_error = null where portal_id = ${s.portalId}::int and lease_owner = ${this.owner}`);
   }
 
+  /** Stops a session after the read in flight. */
   private async close(s: Session): Promise<void> {
     s.closed = true;
     await s.busy;
+    await this.disconnect(s);
+  }
+
+  private async disconnect(s: Session): Promise<void> {
+    s.closed = true;
     if (this.sessions.get(s.portalId) === s) this.sessions.delete(s.portalId);
     await s.client.logout().catch(() => s.client.close());
   }

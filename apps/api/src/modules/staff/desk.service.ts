@@ -85,7 +85,11 @@ export async function addStaffComment(
   const raw = rows[0]!.items;
   const c = (typeof raw === 'string' ? JSON.parse(raw) : raw) as RawStaffDetail['comments'];
   const sign = staffSigner(ctx);
-  return { ...c[0]!, attachments: c[0]!.attachments.map(sign) };
+  return {
+    ...c[0]!,
+    attachments: c[0]!.attachments.map(sign),
+    originalEmail: c[0]!.originalEmail && sign(c[0]!.originalEmail).url,
+  };
 }
 
 /**

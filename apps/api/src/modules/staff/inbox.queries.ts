@@ -18,6 +18,7 @@
  */
 import {
   INBOX_COUNT_CAP,
+  type CommentChannelValue,
   type InboxView,
   type Presence,
   type StaffTimelineEntry,
@@ -301,6 +302,9 @@ export interface RawStaffDetail extends RawInboxItem {
     internal: boolean;
     author: { kind: 'agent' | 'contact'; name: string };
     attachments: RawStaffAttachment[];
+    channel: CommentChannelValue;
+    /** The e-mail it came in, as received. */
+    originalEmail: RawStaffAttachment | null;
   }[];
   timeline: StaffTimelineEntry[];
   presence: Presence[];
@@ -321,13 +325,17 @@ export const staffCommentsJson = (where: string) => `(select coalesce(jsonb_agg(
     'author', case when cm.sender_staff_id is not null or cm.sender_agent_id is not null
       then jsonb_build_object('kind', 'agent', 'name', coalesce(su.display_name, sa.display_name, ''))
       else jsonb_build_object('kind', 'contact', 'name', coalesce(sc.referent_name, wu.user_name, '')) end,
-    'attachments', ${attachmentsJson('a.comment_id = cm.id')}
+    'attachments', ${attachmentsJson('a.comment_id = cm.id')},
+    'channel', cm.channel,
+    'originalEmail', case when cm.original_email_file_id is null then null else jsonb_build_object(
+      'id', 0, 'name', oe.name, 'fileId', oe.id) end
   ) order by cm.creation_date, cm.ext_id), '[]'::jsonb)
   from ticket_comments cm
   left join staff_users su on su.id = cm.sender_staff_id
   left join agents sa on sa.id = cm.sender_agent_id
   left join contacts sc on sc.id = cm.sender_contact_id
   left join users wu on wu.id = cm.sender_user_id
+  left join files oe on oe.id = cm.original_email_file_id
   where ${where})`;
 
 /** Other staff users' live presence on ticket `t` (never the caller's own). */

@@ -151,7 +151,11 @@ export function mapStaffDetail(ctx: AppContext, r: RawStaffDetail): StaffTicketD
   return {
     ...(r as unknown as StaffTicketDetail),
     attachments: r.attachments.map(sign),
-    comments: r.comments.map((c) => ({ ...c, attachments: c.attachments.map(sign) })),
+    comments: r.comments.map((c) => ({
+      ...c,
+      attachments: c.attachments.map(sign),
+      originalEmail: c.originalEmail && sign(c.originalEmail).url,
+    })),
   };
 }
 

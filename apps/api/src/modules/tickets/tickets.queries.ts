@@ -4,7 +4,7 @@
  * are aggregated as JSON inside the statement.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { TicketTimelineEntry } from '@sportello/contracts';
+import type { CommentChannelValue, TicketTimelineEntry } from '@sportello/contracts';
 import { tickets } from '../../db/schema';
 import {
   intArrayParam,
@@ -48,6 +48,7 @@ export interface RawComment {
   senderContact: { referentName: string; userId: number | null; userName: string | null } | null;
   agent: { displayName: string; fileId: number | null; fileName: string | null } | null;
   attachments: RawAttachment[];
+  channel: CommentChannelValue;
 }
 export interface RawTicketDetail extends RawTicketItem {
   description: string;
@@ -117,7 +118,8 @@ const commentsJson = (where: string) => `(
       'userName', coalesce(su1.user_name, su2.user_name)) end,
     'agent', case when sa.id is null then null else json_build_object(
       'displayName', sa.display_name, 'fileId', pf.id, 'fileName', pf.name) end,
-    'attachments', ${attachmentsJson('a.comment_id = cm.id')}
+    'attachments', ${attachmentsJson('a.comment_id = cm.id')},
+    'channel', cm.channel
   ) order by cm.creation_date, cm.ext_id), '[]'::json)
   from ticket_comments cm
   left join contacts sc on sc.id = cm.sender_contact_id

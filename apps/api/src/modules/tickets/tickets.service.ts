@@ -18,19 +18,16 @@ import {
   type TicketRatingRequest,
   ticketListSchema,
 } from '@sportello/contracts';
-import type { Tx } from '../../db/client';
 import { AnswerCache } from '../../platform/answer-cache';
 import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
-import { portalTicketNumber } from '../../platform/ticket-numbers';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors';
 import { contactSource, emitRatingEvent, emitTicketEvent } from '../../platform/events';
 import {
-  insertAttachments,
   isBlankHtml,
   markActor,
+  openTicketIn,
   queueLowRatingNotices,
-  queueStaffNotices,
   reopenTicketIfClosed,
   setChangeActor,
   stripNul,
@@ -41,7 +38,7 @@ import {
 } from './core';
 import { kickOutbox } from '../../platform/outbox';
 import type { TenantContext } from '../../platform/tenancy';
-import { claimFiles, lockTicket, setTicketStep } from './core/write-comment.queries';
+import { lockTicket, setTicketStep } from './core/write-comment.queries';
 import {
   closingStepId,
   findTicketId,
@@ -52,7 +49,6 @@ import {
   upsertRating,
   getComment,
   getTicketDetail,
-  insertTicket,
   listColleagues,
   listTickets,
   resolveNewTicketRefs,
@@ -62,8 +58,6 @@ import {
   type RawTicketItem,
   type TicketFilters,
 } from './tickets.queries';
-import { queueTicketReceivedEmail } from './ticket-received-mail';
-import { reserveExtIds } from '../../platform/portal-sequences';
 
 const ticketNotFound = () =>
   notFound('No such ticket among those you may open', ticketErrorCodes.ticketNotFound);
@@ -150,6 +144,7 @@ function mapComment(sign: Signer, c: RawComment): TicketComment {
       profileImage: agent.fileId !== null ? sign(agent.fileId, agent.fileName ?? 'profile') : null,
     },
     attachments: c.attachments.map((a) => mapAttachment(sign, a)),
+    channel: c.channel,
   };
 }
 
@@ -257,35 +252,6 @@ function checkAttachmentIds(ids: number[] | undefined): number[] {
   return list;
 }
 
-async function attach(
-  tx: Tx,
-  ctx: AppContext,
-  t: TenantContext,
-  ids: number[],
-  ticketId: number,
-  commentId: number | null,
-): Promise<void> {
-  const taken = await claimFiles(tx, {
-    portalId: t.portalId,
-    owner: { contactId: t.contactId },
-    fileIds: ids,
-    now: ctx.clock.now(),
-  });
-  if (taken.length !== ids.length)
-    throw badRequest(
-      'An attachment is not one of your uploads, or is already attached',
-      ticketErrorCodes.attachmentUnavailable,
-    );
-  // Keep the order the user chose.
-  const byId = new Map(taken.map((f) => [f.id, f]));
-  await insertAttachments(tx, {
-    portalId: t.portalId,
-    ticketId,
-    commentId,
-    files: ids.map((id) => byId.get(id)!),
-  });
-}
-
 export async function createTicket(
   ctx: AppContext,
   t: TenantContext,
@@ -315,26 +281,22 @@ export async function createTicket(
 
   const now = ctx.clock.now();
   const extId = await db.transaction(async (tx) => {
-    const ext = await reserveExtIds(tx, t.portalId, 'ticket_seq');
-    const ticketId = await insertTicket(tx, {
+    const opened = await openTicketIn(tx, ctx, {
       portalId: t.portalId,
       companyId: t.companyId,
-      extId: ext,
+      contactId: t.contactId,
+      contactExtId: t.contactExtId,
+      timeZone: t.timeZone,
       title,
       description,
-      ...(await portalTicketNumber(tx, t.portalId, now, t.timeZone)),
-      createdOn: now,
       typeId: refs.typeId!,
       statusStepId: refs.defaultStepId!,
-      creatorContactId: t.contactId,
       wikiElementId: refs.wikiId,
+      attachmentIds,
+      confirmTo: { userId: t.userId },
+      now,
     });
-    await attach(tx, ctx, t, attachmentIds, ticketId, null);
-    await emitTicketEvent(tx, ctx, 'ticket.created', ticketId, contactSource(t));
-    await queueStaffNotices(tx, ctx, 'new_ticket', ticketId, null, now);
-    // The customer's own confirmation, in their language (issue 29).
-    await queueTicketReceivedEmail(tx, ctx, t.userId, ticketId, now);
-    return ext;
+    return opened.extId;
   });
   kickOutbox();
   return ticketDetail(ctx, t, extId);

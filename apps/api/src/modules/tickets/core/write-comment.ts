@@ -204,7 +204,8 @@ async function takeFiles(
   if (taken.length !== new Set(wanted).size)
     throw badRequest(wording[input.author.kind].unavailable, ticketErrorCodes.attachmentUnavailable);
   const max = ctx.config.MAX_UPLOAD_MB * 1024 * 1024;
-  if (taken.some((f) => f.size > max)) throw payloadTooLarge(max);
+  // The original e-mail is no upload: its own bound is the reader's (docs/email.md).
+  if (taken.some((f) => f.size > max && f.id !== input.originalEmailFileId)) throw payloadTooLarge(max);
   const byId = new Map(taken.map((f) => [f.id, f]));
   // Keep the order the writer chose.
   return (input.attachments ?? []).map((a) => ({ id: a.fileId, name: a.name ?? byId.get(a.fileId)!.name }));
