@@ -1,5 +1,5 @@
-import { Avatar, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconLock } from '@tabler/icons-react';
+import { Anchor, Avatar, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { IconLock, IconMail } from '@tabler/icons-react';
 import type { Attachment } from '@sportello/contracts';
 import { formatDateTime } from '../lib/format';
 import { AttachmentList } from './attachment-list';
@@ -28,6 +28,11 @@ export interface ConversationMessageProps {
    * words, that the customer does not see it (colour alone would not tell everyone).
    */
   internalLabel?: string;
+  /**
+   * Set on a message that came by e-mail: a small mail icon whose label says so in words; with `href`
+   * (agents only), a link to the message as received ("show full e-mail").
+   */
+  viaEmail?: { label: string; fullEmail?: { href: string; label: string } | undefined };
 }
 
 const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
@@ -40,6 +45,7 @@ export function ConversationMessage({
   attachments,
   testId,
   internalLabel,
+  viaEmail,
 }: ConversationMessageProps) {
   return (
     <Paper
@@ -77,12 +83,33 @@ export function ConversationMessage({
             <Text fw={600} size="sm" data-testid="message-author">
               {author.name}
             </Text>
-            <Text size="xs" c="dimmed">
-              {formatDateTime(date)}
-            </Text>
+            <Group gap={6} wrap="nowrap">
+              {viaEmail && (
+                <Tooltip label={viaEmail.label} withinPortal>
+                  <Text
+                    component="span"
+                    c="dimmed"
+                    role="img"
+                    aria-label={viaEmail.label}
+                    data-testid="via-email"
+                    style={{ display: 'inline-flex' }}
+                  >
+                    <IconMail size={14} aria-hidden />
+                  </Text>
+                </Tooltip>
+              )}
+              <Text size="xs" c="dimmed">
+                {formatDateTime(date)}
+              </Text>
+            </Group>
           </Group>
           <SafeHtml html={html} className={classes.message} fz="sm" data-testid="message-body" />
           <AttachmentList attachments={attachments} />
+          {viaEmail?.fullEmail && (
+            <Anchor href={viaEmail.fullEmail.href} size="xs" download data-testid="full-email">
+              {viaEmail.fullEmail.label}
+            </Anchor>
+          )}
         </Stack>
       </Group>
     </Paper>

@@ -9,6 +9,8 @@ const comment = (id: number, creationDate: string, internal = false): StaffComme
   internal,
   author: { kind: 'agent', name: 'Marco' },
   attachments: [],
+  channel: 'desk',
+  originalEmail: null,
 });
 const change = (id: number, at: string): StaffTimelineEntry => ({
   id,

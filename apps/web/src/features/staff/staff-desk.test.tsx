@@ -59,6 +59,8 @@ const DETAIL: StaffTicketDetail = {
       internal: true,
       author: { kind: 'agent', name: 'Marco Ferri' },
       attachments: [],
+      channel: 'desk',
+      originalEmail: null,
     },
     {
       id: 2,
@@ -67,6 +69,9 @@ const DETAIL: StaffTicketDetail = {
       internal: false,
       author: { kind: 'agent', name: 'Marco Ferri' },
       attachments: [],
+      // Answered by replying to a staff notice: the message as received is one link away.
+      channel: 'email',
+      originalEmail: '/api/files/77/message-3.eml?e=1&s=x',
     },
   ],
   timeline: [
@@ -217,6 +222,13 @@ describe('staff desk', { timeout: 30_000 }, () => {
     const reply = screen.getByText('Please restart it').closest('article') as HTMLElement;
     expect(reply.getAttribute('data-testid')).toBe('message');
     expect(within(reply).queryByTestId('internal-label')).toBeNull();
+    // Came by e-mail: the icon says so in words, and the agent may open the e-mail as received.
+    expect(within(reply).getByRole('img', { name: 'Received by e-mail' })).toBeTruthy();
+    expect(within(reply).getByRole('link', { name: 'Show full e-mail' }).getAttribute('href')).toBe(
+      '/api/files/77/message-3.eml?e=1&s=x',
+    );
+    expect(within(note).queryByTestId('via-email')).toBeNull();
+    expect(within(note).queryByTestId('full-email')).toBeNull();
     expect(screen.getByTestId('timeline-entry').textContent).toContain(
       'changed the assignee: none → Sara Conti',
     );

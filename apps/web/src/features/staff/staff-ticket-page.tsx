@@ -293,6 +293,16 @@ function Conversation({ ticket }: { ticket: StaffTicketDetail }) {
             attachments={c.attachments}
             testId={c.internal ? 'note' : 'message'}
             internalLabel={c.internal ? t('ticket.internalLabel') : undefined}
+            viaEmail={
+              c.channel === 'email'
+                ? {
+                    label: t('ticket.viaEmail'),
+                    fullEmail: c.originalEmail
+                      ? { href: c.originalEmail, label: t('ticket.fullEmail') }
+                      : undefined,
+                  }
+                : undefined
+            }
           />
         );
       })}

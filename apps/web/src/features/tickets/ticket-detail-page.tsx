@@ -227,6 +227,9 @@ export default function TicketDetailPage() {
                   date={item.comment.creationDate}
                   html={item.comment.message}
                   attachments={item.comment.attachments}
+                  viaEmail={
+                    item.comment.channel === 'email' ? { label: t('tickets.detail.viaEmail') } : undefined
+                  }
                   testId="ticket-comment"
                 />
               ) : (

@@ -382,6 +382,8 @@ describe('ticket detail', { timeout: 30_000 }, () => {
           id: 2,
           message: '<p>On it</p>',
           senderUser: { displayName: 'Sara Conti', hasProfileImage: false, profileImage: null },
+          // Sara answered by replying to the notice e-mail.
+          channel: 'email',
         }),
       ],
       rating: null,
@@ -402,6 +404,11 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     expect(description.querySelector('script, [onerror]')).toBeNull();
     expect(within(description).getByRole('img', { name: 'photo.JPG' })).toBeTruthy();
     expect(within(screen.getByTestId('ticket-comment')).getByText('Sara Conti')).toBeTruthy();
+    // Came by e-mail: a mail icon that says so in words; the customer gets no link to the raw message.
+    const byMail = screen.getByTestId('ticket-comment');
+    expect(within(byMail).getByRole('img', { name: 'Sent by e-mail' })).toBeTruthy();
+    expect(within(byMail).queryByTestId('full-email')).toBeNull();
+    expect(within(description).queryByTestId('via-email')).toBeNull();
     expect(screen.getByTestId('side-group').textContent).toContain('Helpdesk');
     expect(screen.getByTestId('side-assignee').textContent).toContain('Sara Conti');
     expect(screen.getByTestId('side-step').textContent).toContain('New');
