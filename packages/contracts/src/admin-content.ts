@@ -221,7 +221,7 @@ function signatureRoutesUnder<
       path: `${root}/signature-requests/:documentkey/signed.pdf`,
       params: one,
       responses: {
-        200: binaryAnswer('The signed PDF with its audit page (a download)'),
+        200: binaryAnswer('The signed PDF with its audit page (a download)', 'application/pdf'),
         404: errorSchema,
       },
       access: read,

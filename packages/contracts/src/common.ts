@@ -257,9 +257,10 @@ export const platformRoutes = {
     }),
     responses: {
       200: binaryAnswer(
-        'The file; shown inline when its type is on the inert list and `download` is absent, otherwise an application/octet-stream attachment',
+        'The file; shown inline, as its own media type, when that type is on the inert list and `download` is absent, otherwise an application/octet-stream attachment',
+        '*/*',
       ),
-      206: binaryAnswer('The bytes of the one `Range` asked for (`bytes=a-b`, `a-` or `-n`)'),
+      206: binaryAnswer('The bytes of the one `Range` asked for (`bytes=a-b`, `a-` or `-n`)', '*/*'),
       302: binaryAnswer(
         'Where the installation allows it (S3_PRESIGNED_DOWNLOADS), a short-lived link of the object store serving the same bytes',
       ),

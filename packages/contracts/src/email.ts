@@ -250,7 +250,7 @@ export const inboundRoutes = {
     method: 'GET',
     path: '/api/staff/portals/:company/email/inbound/:inboundId/raw',
     params: inboundParamsSchema,
-    responses: { 200: binaryAnswer('The message as received (message/rfc822)'), 404: errorSchema },
+    responses: { 200: binaryAnswer('The message as received', 'message/rfc822'), 404: errorSchema },
     access: staff,
     tags: ['staff: e-mail'],
     summary: 'The whole message as received (message/rfc822)',

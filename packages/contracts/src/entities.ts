@@ -930,7 +930,9 @@ export const auditRoutes = {
     path: '/api/staff/portals/:company/admin/audit-log.csv',
     params: staffPortalParamsSchema,
     query: auditExportQuerySchema,
-    responses: { 200: binaryAnswer('The filtered audit log as CSV (UTF-8, streamed), newest first') },
+    responses: {
+      200: binaryAnswer('The filtered audit log as CSV (UTF-8, streamed), newest first', 'text/csv'),
+    },
     access: staffAdmin,
     tags: ['staff: admin'],
     summary:

@@ -585,8 +585,8 @@ export const integrationRoutes = {
     path: '/api/integration/v1/files/:id',
     params: integrationFileParamSchema,
     responses: {
-      200: binaryAnswer('The bytes of the file (always a download)'),
-      206: binaryAnswer('The bytes of the one `Range` asked for (`bytes=a-b`, `a-` or `-n`)'),
+      200: binaryAnswer('The bytes of the file, as its own media type (always a download)', '*/*'),
+      206: binaryAnswer('The bytes of the one `Range` asked for (`bytes=a-b`, `a-` or `-n`)', '*/*'),
       404: errorSchema,
       416: errorSchema,
     },

@@ -89,6 +89,7 @@ export const portalRoutes = {
     path: '/api/settings/:company/manifest.webmanifest',
     params: portalParamsSchema,
     responses: { 200: webManifestSchema, 404: errorSchema },
+    answerType: 'application/manifest+json',
     access: { guard: 'public' },
     tags: ['portals'],
     summary: 'The portal as an installable web app: its name, start page and colour (public)',

@@ -71,12 +71,21 @@ export const guardSecurity: Record<GuardKind, string | null> = {
   staff: 'bearer',
 };
 
-/** A file answered as bytes (not JSON): documented as `application/octet-stream`, never serialised. */
+/**
+ * A file answered as bytes (not JSON), never serialised: documented under its media type
+ * (`application/octet-stream` unless named; the range of any type for a stored file answered as its
+ * own type).
+ */
 export interface BinaryAnswer {
   binary: true;
   description: string;
+  contentType?: string;
 }
-export const binaryAnswer = (description: string): BinaryAnswer => ({ binary: true, description });
+export const binaryAnswer = (description: string, contentType?: string): BinaryAnswer => ({
+  binary: true,
+  description,
+  ...(contentType ? { contentType } : {}),
+});
 export const isBinaryAnswer = (r: unknown): r is BinaryAnswer =>
   typeof r === 'object' && r !== null && (r as { binary?: unknown }).binary === true;
 
@@ -97,6 +106,8 @@ export interface RouteContract {
   bodyLimit?: number;
   /** Every answer this route gives on purpose (2xx and route-specific errors such as 404, 409, 410, 429). */
   responses: Responses;
+  /** The media type of its JSON success answers when it is not `application/json` (the web manifest). */
+  answerType?: string;
   access: Access;
   summary: string;
   description?: string;

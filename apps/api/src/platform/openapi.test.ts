@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { allRouteContracts, routeKey, statusesOf } from '@sportello/contracts';
+import { allRouteContracts, isBinaryAnswer, routeKey, statusesOf } from '@sportello/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
 import { defineRoute } from '@sportello/contracts';
@@ -10,7 +10,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { z } from 'zod';
 import { installAccessControl } from './access';
 import type { App } from './context';
-import { openApiPath } from './openapi';
+import { ONE_FILE_RULE, openApiPath } from './openapi';
 import { recordUndocumentedAnswers, route } from './route';
 
 type Op = {
@@ -52,8 +52,50 @@ describe('the OpenAPI document', () => {
     const upload = op('POST', '/api/:company/:contactid/documents/upload/contact').requestBody!;
     expect(upload.content['multipart/form-data']!.schema.properties.file!.format).toBe('binary');
     const file = op('GET', '/api/files/:id/:name').responses;
-    expect(Object.keys(file['200']!.content!)).toEqual(['application/octet-stream']);
+    expect(Object.keys(file['200']!.content!)).toEqual(['*/*']);
     expect(Object.keys(file)).toEqual(expect.arrayContaining(['400', '403', '404', '410']));
+  });
+
+  it('documents the real media type of every answer that is not JSON (issue 29, A7b)', () => {
+    const types = (method: string, path: string, status = '200') =>
+      Object.keys(op(method, path).responses[status]!.content!);
+    expect(types('GET', '/api/staff/portals/:company/admin/audit-log.csv')).toEqual(['text/csv']);
+    expect(types('GET', '/api/settings/:company/manifest.webmanifest')).toEqual([
+      'application/manifest+json',
+    ]);
+    // A stored file goes out as its own type (a forced download as application/octet-stream).
+    expect(types('GET', '/api/files/:id/:name', '206')).toEqual(['*/*']);
+    expect(types('GET', '/api/integration/v1/files/:id')).toEqual(['*/*']);
+    expect(
+      types('GET', '/api/staff/portals/:company/admin/signature-requests/:documentkey/signed.pdf'),
+    ).toEqual(['application/pdf']);
+    // Nothing else claims JSON for an answer the server sends otherwise: each non-JSON route is named.
+    for (const c of allRouteContracts()) {
+      if (c.hide) continue;
+      for (const [status, a] of Object.entries(op(c.method, c.path).responses)) {
+        if (Number(status) >= 300 || !a.content) continue;
+        const [type] = Object.keys(a.content);
+        expect(
+          type === 'application/json' || c.answerType || isBinaryAnswer(c.responses[Number(status)]),
+        ).toBeTruthy();
+      }
+    }
+  });
+
+  it('states the one-file-per-upload rule on every upload route', () => {
+    const uploads = allRouteContracts().filter((c) => c.bodyKind === 'multipart' && !c.hide);
+    expect(uploads.length).toBeGreaterThan(3);
+    for (const c of uploads) {
+      const body = op(c.method, c.path).requestBody as {
+        description?: string;
+        content: Record<string, { schema: { additionalProperties?: boolean; required?: string[] } }>;
+      };
+      expect(body.description, routeKey(c)).toBe(ONE_FILE_RULE);
+      expect(body.description).toContain('one_file_only');
+      const form = body.content['multipart/form-data']!.schema;
+      expect(form.required).toEqual(['file']);
+      expect(form.additionalProperties).toBe(false);
+    }
   });
 });
 

@@ -25,6 +25,11 @@ const errorDescriptions: Record<number, string> = {
   507: 'The server has no room to store the upload now (`insufficient_storage`)',
 };
 
+/** The upload routes' rule, as the document states it on each (platform/uploads.ts enforces it). */
+export const ONE_FILE_RULE =
+  'One file per request, in the multipart field `file`: a second file part is 400 `one_file_only`, no ' +
+  'file part 400 `file_required`; a file over MAX_UPLOAD_MB is 413 `payload_too_large`.';
+
 interface Operation {
   responses?: Record<string, { description?: string } & Record<string, unknown>>;
   requestBody?: unknown;
@@ -65,9 +70,14 @@ export function finishOpenApi(generated: object, contracts: readonly RouteContra
       } else if (declared === null) {
         answers[status] = { description: 'No content' };
       } else if (isBinaryAnswer(declared)) {
+        const type = declared.contentType ?? 'application/octet-stream';
         answers[status] = {
           description: declared.description,
-          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          content: {
+            [type]: {
+              schema: type.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' },
+            },
+          },
         };
       } else if (
         answers[status] &&
@@ -75,17 +85,25 @@ export function finishOpenApi(generated: object, contracts: readonly RouteContra
       ) {
         answers[status].description = status < 300 ? 'Success' : (errorDescriptions[status] ?? 'Error');
       }
+      // A JSON answer under another media type (the web manifest): the same schema, its real type.
+      const content = answers[status]?.content as Record<string, unknown> | undefined;
+      if (c.answerType && status < 300 && content?.['application/json']) {
+        answers[status]!.content = { [c.answerType]: content['application/json'] };
+      }
     }
     if (c.bodyKind === 'multipart') {
       op.requestBody = {
         required: true,
+        description: ONE_FILE_RULE,
         content: {
           'multipart/form-data': {
             schema: {
               type: 'object',
               required: ['file'],
               properties: { file: { type: 'string', format: 'binary', description: 'The one file' } },
+              additionalProperties: false,
             },
+            encoding: { file: { contentType: '*/*' } },
           },
         },
       };

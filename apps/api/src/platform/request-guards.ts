@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { App } from './context';
 import { AppError, badRequest } from './errors';
+import { installLingeringClose } from './lingering-close';
 
 const KiB = 1024;
 
@@ -136,4 +137,6 @@ export function installRequestGuards(app: App, maxUploadMb: number): void {
     if (inFlight.get(socket)?.complete) return;
     socket.destroy();
   });
+  // An answer given before the body was read closes in stages, so the client reads it (a 413).
+  installLingeringClose(server);
 }
