@@ -109,7 +109,7 @@ async function interleaved(
 /**
  * The median, over the rounds, of a's req/s over b's in the same round: with client and server on
  * one small machine one slice's figure moves by a fifth from the next's, and a ratio of two means
- * moved with it (43–61 % for the same code in session 9); slices run side by side share their moment.
+ * moved with it (bench/RESULTS.md, session 9); slices run side by side share their moment.
  */
 function pairedRatio(
   a: { sliceRps: number[] },

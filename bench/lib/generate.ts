@@ -198,7 +198,7 @@ export async function growTo(
   );
   // Settle before anything is measured: a bulk load leaves autovacuum and the checkpointer work to do
   // (the hint bits of every new row, the visibility map, dirty buffers), which would otherwise run
-  // during the first load runs and slow them (the cached list's p50 grew 35 -> 101 ms for that).
+  // during the first load runs and slow them (bench/RESULTS.md, "Figures moved out of the code").
   await run(database, 'vacuum analyze');
   await run(database, 'checkpoint');
   return { tickets: have, ms: Math.round(performance.now() - started) };

@@ -416,8 +416,8 @@ export async function measurePage(
       return run;
     };
     // A visitor's first load happens in a browser already running. Loaded right after the launch, the
-    // page shared the two cores with Chromium starting its own processes: cold LCP medians 188 ms (My
-    // tickets) and 572 ms (the desk) later, the desk's main thread doing a quarter more work (RESULTS.md).
+    // page shared the two cores with Chromium starting its own processes, and its LCP measured them too
+    // (bench/RESULTS.md, session 11).
     await page.goto('about:blank');
     await page.waitForTimeout(BROWSER_SETTLE_MS);
     const cold = await traced('cold', () => page.goto(url, { waitUntil: 'load' }));

@@ -14,7 +14,7 @@ const FLUSH_MS = 500;
  *
  * The lines are gathered here, not in pino's destination (sonic-boom): it measures the bytes of the
  * text it holds on every write, so gathering a batch there measured the batch again for each line it
- * added (a fifth of the access line's cost, session 10). It gets the batch as one write.
+ * added (bench/RESULTS.md, session 10). It gets the batch as one write.
  *
  * What is still gathered when the process exits is written then, after what the destination held
  * (pino flushes that on exit, in a handler registered as the destination is made, before ours).

@@ -2,8 +2,8 @@
  * The desk's answers kept per staff user and portal until tickets or read marks change: the counts
  * (tickets per view, unread per view) and the inbox pages. Every inbox page and every unread poll of
  * every agent read the page and counted the six views again (up to INBOX_COUNT_CAP index entries
- * each), although most polls find nothing changed: at a million tickets a page cost the database
- * 3.5 ms, which held the inbox to ~220 answers a second on two cores.
+ * each), although most polls find nothing changed: at a million tickets that bounded the inbox's
+ * answers a second (bench/RESULTS.md, session 6).
  *
  * Fresh by notification, bounded by time: the desk's NOTIFY (migration 0009) fires at the commit of
  * any write to tickets or staff read marks, in every process sharing the database, and clears every

@@ -185,8 +185,8 @@ export interface RawInboxItem {
 /**
  * A ticket of the inbox as JSON. The names come from correlated sub-selects, one primary-key probe per
  * row, rather than joins: joined, the planner priced 51 probes above a scan of the portal-wide tables
- * and hashed every contact and company of the installation for each page (2.4 ms of a 51-row page at
- * a million tickets, against 0.4 ms probed).
+ * and hashed every contact and company of the installation for each page, several times the probes'
+ * cost (bench/RESULTS.md, "Figures moved out of the code").
  */
 const itemJson = (staffUserId: number) => sql`json_build_object(
     'id', t.ext_id,
