@@ -1,16 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { DEMO_ADMIN, expectAccessible, mailsTo, pageWith, staffLogin } from './kit';
 
-// The demo portal's staff admin (apps/api/src/modules/admin/demo-staff.ts), with the demo password.
-const PASSWORD = 'Sportello-Demo-2026';
-const ADMIN = 'marco.ferri@sportello.example';
 const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
 const WIDTHS = [1366, 360] as const;
 const LANGUAGES = [
@@ -18,53 +13,6 @@ const LANGUAGES = [
   ['en-EN', 'en'],
   ['es-ES', 'es'],
 ] as const;
-
-const unQuote = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-
-function mailsTo(to: string, needle: string): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(dataDir, 'outbox')).filter((n) => n.endsWith('.eml'));
-  } catch {
-    // The worker creates the directory with its first message.
-  }
-  return names
-    .map((n) => unQuote(readFileSync(join(dataDir, 'outbox', n), 'utf8')))
-    .filter((raw) => raw.includes(`To: ${to}`) && raw.includes(needle));
-}
-
-async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
-}
-
-async function signIn(email: string, password: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/staff/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function pageAs(browser: Browser, token: string, width = 1366, language = 'en-EN'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-  await context.addInitScript(
-    (o) => {
-      localStorage.setItem('language', o.language);
-      if (o.token) localStorage.setItem('staffToken', o.token);
-    },
-    { language, token },
-  );
-  return context.newPage();
-}
 
 describe('desk administration: staff, API keys, webhooks', () => {
   let browser: Browser;
@@ -91,7 +39,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
       });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    adminToken = await signIn(ADMIN, PASSWORD);
+    adminToken = await staffLogin(DEMO_ADMIN);
   });
   afterAll(async () => {
     await browser?.close();
@@ -99,7 +47,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
   });
 
   it('invites an agent who sets a password and signs in; a key is shown once; a webhook delivers', async () => {
-    const page = await pageAs(browser, adminToken);
+    const page = await pageWith(browser, { staffToken: adminToken });
     const agent = `new.agent.${Date.now()}@sportello.example`;
 
     // Invite: the invitation e-mail carries the link; the agent sets a password and is on the desk.
@@ -114,7 +62,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
     const link = /(\/demo\/staff\/accept\?token=[A-Za-z0-9_%-]+)/.exec(
       mailsTo(agent, '/staff/accept?token=')[0]!,
     )![1]!;
-    const invited = await pageAs(browser, '');
+    const invited = await pageWith(browser);
     await invited.goto(`${baseUrl}${link}`);
     const fields = invited.locator('input[autocomplete="new-password"]');
     await fields.first().waitFor();
@@ -122,7 +70,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
     await fields.nth(1).fill('Agent-Password-2026');
     await invited.locator('form button[type=submit]').click();
     await expect.poll(() => invited.evaluate(() => localStorage.getItem('staffToken'))).toBeTruthy();
-    await signIn(agent, 'Agent-Password-2026');
+    await staffLogin(agent, 'Agent-Password-2026');
 
     // An API key: its secret is on the page once, with the warning.
     await page.goto(`${ADMIN_URL}/integrations`);
@@ -150,7 +98,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
   });
 
   it('edits the endpoint and rotates its secret: for the overlap a receiver verifies with either secret', async () => {
-    const page = await pageAs(browser, adminToken);
+    const page = await pageWith(browser, { staffToken: adminToken });
     await page.goto(`${ADMIN_URL}/integrations`);
     const { port } = receiver.address() as AddressInfo;
     const first = `http://127.0.0.1:${port}/hook`;
@@ -225,7 +173,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
 
     // The dialog lists the key, at 360 px in each language; the last one removes with the revocation.
     for (const [i, [language, short]] of LANGUAGES.entries()) {
-      const page = await pageAs(browser, adminToken, 360, language);
+      const page = await pageWith(browser, { staffToken: adminToken, width: 360, language });
       await page.goto(`${ADMIN_URL}/staff`);
       const row = page.getByRole('row').filter({ hasText: email });
       await row.getByRole('button').last().click();
@@ -242,7 +190,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
       await page.context().close();
     }
     // The integrations list says who made it, and that it is revoked.
-    const page = await pageAs(browser, adminToken, 360, 'en-EN');
+    const page = await pageWith(browser, { staffToken: adminToken, width: 360, language: 'en-EN' });
     await page.goto(`${ADMIN_URL}/integrations`);
     const keyRow = page.getByRole('row').filter({ hasText: 'Maker sync' });
     await keyRow.getByText('Revoked').waitFor();
@@ -254,7 +202,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
     'the access sections at %i px, in their languages, have no serious axe finding',
     async (width, index) => {
       for (const [language, short] of languagesAt(LANGUAGES, index)) {
-        const page = await pageAs(browser, adminToken, width, language);
+        const page = await pageWith(browser, { staffToken: adminToken, width, language });
         for (const section of ['staff', 'integrations', 'ticket-setup'] as const) {
           await page.goto(`${ADMIN_URL}/${section}`);
           await page.locator('table').first().waitFor();

@@ -3,14 +3,22 @@
 // customer's cancellation e-mail is in the outbox; creates an hour contract and a service contract with
 // a package that the contact then sees; adds a tag of the portal that the service contract picks.
 // Screenshots of the sections at 1366 and 360 px in it/en/es, each checked with axe.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
-import { expectAccessible, login, PASSWORD, post, settled, signedIn } from './customer-kit';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import {
+  contextWith,
+  DEMO_ADMIN,
+  expectAccessible,
+  get,
+  login,
+  mailsTo,
+  post,
+  settled,
+  signedIn,
+  staffLogin,
+} from './kit';
 
-const ADMIN = 'marco.ferri@sportello.example';
 const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
 const RUN = Date.now().toString(36);
 const PDF = Buffer.from('%PDF-1.4\n% condizioni\n%%EOF\n');
@@ -19,49 +27,6 @@ const LANGUAGES = [
   ['en-EN', 'en'],
   ['es-ES', 'es'],
 ] as const;
-
-async function get<T>(path: string, token: string): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(res.status, path).toBe(200);
-  return (await res.json()) as T;
-}
-
-/** A raw e-mail with its base64 parts (the calendar attachment) decoded and appended. */
-const decoded = (raw: string) =>
-  raw +
-  (raw.match(/(?:^[A-Za-z0-9+/=]{40,}\r?\n)+/gm) ?? [])
-    .map((b) => Buffer.from(b.replace(/\s+/g, ''), 'base64').toString('utf8'))
-    .join('\n');
-
-/** The .eml files of DATA_DIR/outbox to `to` that contain `needle` (one file per e-mail). */
-function mailsTo(to: string, needle: string): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(dataDir, 'outbox')).filter((n) => n.endsWith('.eml'));
-  } catch {
-    // The worker creates the directory with its first message.
-  }
-  return names
-    .map((n) => readFileSync(join(dataDir, 'outbox', n), 'utf8'))
-    .filter((raw) => raw.includes(`To: ${to}`) && decoded(raw).includes(needle));
-}
-
-/** A desk context of the admin, in a language and width. */
-async function deskContext(browser: Browser, token: string, language = 'en-EN', width = 1366) {
-  const context = await browser.newContext({
-    viewport: { width, height: 900 },
-    timezoneId: 'Europe/Rome',
-    reducedMotion: 'reduce',
-  });
-  await context.addInitScript(
-    ([t, lang]) => {
-      localStorage.setItem('staffToken', t);
-      localStorage.setItem('language', lang);
-    },
-    [token, language] as const,
-  );
-  return context;
-}
 
 describe('catalogue administration', () => {
   let browser: Browser;
@@ -77,10 +42,8 @@ describe('catalogue administration', () => {
 
   beforeAll(async () => {
     browser = await launch();
-    staffToken = (
-      await post<{ token: string }>('/api/staff/auth/login', '', { email: ADMIN, password: PASSWORD })
-    ).token;
-    context = await deskContext(browser, staffToken);
+    staffToken = await staffLogin(DEMO_ADMIN);
+    context = await contextWith(browser, { staffToken });
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
   });
@@ -254,7 +217,7 @@ describe('catalogue administration', () => {
   it('screens at 1366 and 360 px in their languages, accessible', async () => {
     for (const [index, width] of [1366, 360].entries())
       for (const [language, short] of languagesAt(LANGUAGES, index)) {
-        const c = await deskContext(browser, staffToken, language, width);
+        const c = await contextWith(browser, { staffToken, language, width });
         const p = await c.newPage();
         await p.goto(`${ADMIN_URL}/appointments`);
         await p.getByRole('main').getByRole('heading', { level: 1 }).waitFor();

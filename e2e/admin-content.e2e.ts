@@ -1,65 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { contextWith, DEMO_ADMIN, expectAccessible, login, smsTexts, staffLogin } from './kit';
 
-// Demo data: the desk's admin Marco Ferri; user `demo` holds contact 11 (Marco Rossi, phone
-// +393331234567) of company 1 (Rossi Impianti Srl).
-const PASSWORD = 'Sportello-Demo-2026';
-const ADMIN = 'marco.ferri@sportello.example';
+// Demo data: user `demo` holds contact 11 (Marco Rossi, phone +393331234567) of company 1 (Rossi
+// Impianti Srl).
 const ADMIN_URL = `${baseUrl}/demo/staff/admin`;
 const LANGUAGES = [
   ['it-IT', 'it'],
   ['en-EN', 'en'],
   ['es-ES', 'es'],
 ] as const;
-
-async function login(path: string, body: unknown): Promise<string> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
-}
-
-async function contextWith(
-  browser: Browser,
-  opts: { width?: number; language?: string; staffToken?: string; contactToken?: string },
-): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width: opts.width ?? 1366, height: 900 },
-    timezoneId: 'Europe/Rome',
-    locale: 'en-GB',
-    reducedMotion: 'reduce',
-    acceptDownloads: true,
-  });
-  await context.addInitScript(
-    (o) => {
-      try {
-        localStorage.setItem('language', o.language);
-        if (o.staffToken) localStorage.setItem('staffToken', o.staffToken);
-        if (o.contactToken) localStorage.setItem('token', o.contactToken);
-      } catch {
-        // A sandboxed frame (the PDF viewer) has no storage.
-      }
-    },
-    { language: opts.language ?? 'en-EN', staffToken: opts.staffToken, contactToken: opts.contactToken },
-  );
-  return context;
-}
 
 async function pdf(title: string): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -70,16 +23,7 @@ async function pdf(title: string): Promise<Buffer> {
 
 /** The code of the SMS for `documentName` (the outbox worker writes each SMS as a file). */
 async function readCode(documentName: string): Promise<string> {
-  const dir = join(dataDir, 'outbox');
-  const texts = () => {
-    try {
-      return readdirSync(dir)
-        .filter((n) => n.endsWith('.sms.json'))
-        .map((n) => (JSON.parse(readFileSync(join(dir, n), 'utf8')) as { text: string }).text);
-    } catch {
-      return []; // Not yet created.
-    }
-  };
+  const texts = smsTexts;
   // The code's SMS, not the one with the link.
   const codeIn = (text: string) => (text.includes(documentName) ? /(\d{6})\./.exec(text)?.[1] : undefined);
   const deadline = Date.now() + 20_000;
@@ -103,8 +47,8 @@ describe('content in the staff desk', () => {
 
   beforeAll(async () => {
     browser = await launch();
-    staffToken = await login('/api/staff/auth/login', { email: ADMIN, password: PASSWORD });
-    contactToken = await login('/api/auth/login', { userName: 'demo', password: PASSWORD });
+    staffToken = await staffLogin(DEMO_ADMIN);
+    contactToken = await login('demo');
   });
   afterAll(async () => {
     await browser?.close();

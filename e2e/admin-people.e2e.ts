@@ -1,58 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
-import { expectAccessible, post, PASSWORD } from './customer-kit';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { contextWith, DEMO_ADMIN, expectAccessible, mailsTo, staffLogin } from './kit';
 
-// Demo staff (apps/api/src/modules/admin/demo-staff.ts): Marco Ferri is the demo portal's admin.
-const ADMIN = 'marco.ferri@sportello.example';
 const ADMIN_AREA = `${baseUrl}/demo/staff/admin/companies`;
 const LANGUAGES = [
   ['it-IT', 'it'],
   ['en-EN', 'en'],
   ['es-ES', 'es'],
 ] as const;
-
-const unQuote = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-
-/** The .eml texts of DATA_DIR/outbox to `to` (the worker writes one file per e-mail). */
-function mailsTo(to: string): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(dataDir, 'outbox')).filter((n) => n.endsWith('.eml'));
-  } catch {
-    // The worker creates the directory with its first message.
-  }
-  return names
-    .map((n) => unQuote(readFileSync(join(dataDir, 'outbox', n), 'utf8')))
-    .filter((raw) => raw.includes(`To: ${to}`) && raw.includes('/confirm?token='));
-}
-
-async function desk(
-  browser: Browser,
-  token: string,
-  width = 1366,
-  language = 'en-EN',
-): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width, height: 900 },
-    timezoneId: 'Europe/Rome',
-    locale: 'en-GB',
-    reducedMotion: 'reduce',
-  });
-  await context.addInitScript(
-    ([t, lang]) => {
-      localStorage.setItem('staffToken', t);
-      localStorage.setItem('language', lang);
-    },
-    [token, language] as const,
-  );
-  return context;
-}
 
 describe('administration: companies, contacts and users', () => {
   let browser: Browser;
@@ -65,15 +21,14 @@ describe('administration: companies, contacts and users', () => {
 
   beforeAll(async () => {
     browser = await launch();
-    token = (await post<{ token: string }>('/api/staff/auth/login', '', { email: ADMIN, password: PASSWORD }))
-      .token;
+    token = await staffLogin(DEMO_ADMIN);
   });
   afterAll(async () => {
     await browser?.close();
   });
 
   it('creates a company and a contact, invites a user who sets a password and signs in', async () => {
-    const context = await desk(browser, token);
+    const context = await contextWith(browser, { staffToken: token });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -105,8 +60,10 @@ describe('administration: companies, contacts and users', () => {
     await page.getByText('Invited', { exact: true }).waitFor();
 
     // The invitation e-mail, its link opened in a browser without any session.
-    await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBeGreaterThan(0);
-    const link = /\/confirm\?token=[^\s"<>]+/.exec(mailsTo(email)[0]!)![0].replace(/&amp;/g, '&');
+    await expect.poll(() => mailsTo(email, '/confirm?token=').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const link = /\/confirm\?token=[^\s"<>]+/
+      .exec(mailsTo(email, '/confirm?token=')[0]!)![0]
+      .replace(/&amp;/g, '&');
     const customer = await browser.newContext({
       viewport: { width: 1366, height: 900 },
       reducedMotion: 'reduce',
@@ -132,7 +89,7 @@ describe('administration: companies, contacts and users', () => {
   }, 120_000);
 
   it('sees the portal as the contact: a read-only tab with its banner, writes refused', async () => {
-    const context = await desk(browser, token);
+    const context = await contextWith(browser, { staffToken: token });
     const page = await context.newPage();
     await page.goto(contactUrl);
     await page.getByRole('heading', { name: contactName, level: 1 }).waitFor();
@@ -170,7 +127,7 @@ describe('administration: companies, contacts and users', () => {
     'the screens at %i px in their languages, axe clean',
     async (width, index) => {
       for (const [language, short] of languagesAt(LANGUAGES, index)) {
-        const context = await desk(browser, token, width, language);
+        const context = await contextWith(browser, { staffToken: token, width, language });
         const page: Page = await context.newPage();
         const name = (s: string) => `admin-people-${s}-${width}-${short}`;
         await page.goto(ADMIN_AREA);

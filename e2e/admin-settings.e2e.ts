@@ -1,38 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
-import { expectAccessible, login, PASSWORD, settled, signedIn } from './customer-kit';
+import { DEMO_ADMIN, expectAccessible, login, pageWith, settled, signedIn, staffLogin } from './kit';
 
-// The demo portal's staff admin (apps/api/src/modules/admin/demo-staff.ts).
-const ADMIN = 'marco.ferri@sportello.example';
 const SETTINGS_API = `${baseUrl}/api/staff/portals/demo/admin/settings`;
 const BRANDING_URL = `${baseUrl}/demo/staff/admin/branding`;
 const SETUP_URL = `${baseUrl}/demo/staff/admin/ticket-setup`;
 const WIDTHS = [1366, 360] as const;
 const LANGUAGES = ['it-IT', 'en-EN', 'es-ES'] as const;
 const PURPLE = { hex: '#6a1b9a', rgb: 'rgb(106, 27, 154)' };
-
-async function staffToken(): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/staff/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function adminPage(browser: Browser, token: string, width = 1366, language = 'en-EN'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-  await context.addInitScript(
-    (o) => {
-      localStorage.setItem('language', o.language);
-      localStorage.setItem('staffToken', o.token);
-    },
-    { language, token },
-  );
-  return context.newPage();
-}
 
 /** The computed background of the portal header inside the preview frame. */
 const previewHeader = (page: Page) =>
@@ -48,7 +24,7 @@ describe('desk administration: branding, settings and ticket setup', () => {
 
   beforeAll(async () => {
     browser = await launch();
-    token = await staffToken();
+    token = await staffLogin(DEMO_ADMIN);
     const res = await fetch(SETTINGS_API, { headers: { authorization: `Bearer ${token}` } });
     original = ((await res.json()) as { baseColor: string | null }).baseColor;
   });
@@ -64,7 +40,7 @@ describe('desk administration: branding, settings and ticket setup', () => {
   });
 
   it('changes the portal colour: the preview takes it at once, and after saving the customer portal wears it', async () => {
-    const page = await adminPage(browser, token);
+    const page = await pageWith(browser, { staffToken: token });
     await page.goto(BRANDING_URL);
     await page.getByRole('heading', { level: 1, name: 'Branding and settings' }).waitFor();
     await expect.poll(() => previewHeader(page)).not.toBe(PURPLE.rgb);
@@ -106,7 +82,7 @@ describe('desk administration: branding, settings and ticket setup', () => {
   });
 
   it("adds a status and a ticket type that the desk's pickers then offer, and removes them", async () => {
-    const page = await adminPage(browser, token);
+    const page = await pageWith(browser, { staffToken: token });
     await page.goto(SETUP_URL);
     await page.getByRole('heading', { level: 1, name: 'Ticket setup' }).waitFor();
     const add = async (field: string, name: string) => {
@@ -141,7 +117,7 @@ describe('desk administration: branding, settings and ticket setup', () => {
   it('the branding and ticket setup screens at both widths in their languages, axe clean', async () => {
     for (const [i, width] of WIDTHS.entries())
       for (const language of languagesAt(LANGUAGES, i)) {
-        const page = await adminPage(browser, token, width, language);
+        const page = await pageWith(browser, { staffToken: token, width, language });
         await page.goto(BRANDING_URL);
         await page.getByRole('heading', { level: 1 }).waitFor();
         await page.frameLocator('[data-testid="branding-preview-frame"]').getByTestId('app-header').waitFor();

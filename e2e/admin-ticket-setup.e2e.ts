@@ -1,30 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { baseUrl, launch } from './browser';
-import { login, post } from './customer-kit';
+import { DEMO_ADMIN, DEMO_AGENT, login, pageWith, post, staffLogin } from './kit';
 
-// The demo portal's staff admin and agent (apps/api/src/modules/admin/demo-staff.ts), demo password.
 // The setup screen itself is walked by admin-settings.e2e.ts; this journey follows a change to the
 // screens that use it: the agent's step picker and the customer's new-ticket form.
-const PASSWORD = 'Sportello-Demo-2026';
-const staffToken = async (email: string) =>
-  (await post<{ token: string }>('/api/staff/auth/login', '', { email, password: PASSWORD })).token;
-
-async function pageAs(browser: Browser, key: 'staffToken' | 'token', token: string): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 1366, height: 900 },
-    reducedMotion: 'reduce',
-  });
-  await context.addInitScript(
-    (o) => {
-      localStorage.setItem('language', 'en-EN');
-      localStorage.setItem(o.key, o.token);
-    },
-    { key, token },
-  );
-  return context.newPage();
-}
-
 describe('ticket setup, seen where it is used', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -36,7 +16,7 @@ describe('ticket setup, seen where it is used', () => {
 
   it("a step and a type an admin adds are offered by the agent's step picker and the customer's new ticket", async () => {
     const stamp = Date.now();
-    const admin = await staffToken('marco.ferri@sportello.example');
+    const admin = await staffLogin(DEMO_ADMIN);
     const root = '/api/staff/portals/demo/admin/ticket-setup';
     const step = await post<{ name: string }>(`${root}/steps`, admin, {
       name: `Parts ${stamp}`,
@@ -51,12 +31,12 @@ describe('ticket setup, seen where it is used', () => {
       description: '<p>Which step?</p>',
       attachments: [],
     });
-    const agent = await pageAs(browser, 'staffToken', await staffToken('sara.conti@sportello.example'));
+    const agent = await pageWith(browser, { staffToken: await staffLogin(DEMO_AGENT) });
     await agent.goto(`${baseUrl}/demo/staff/tickets/${ticket.id}`);
     await agent.getByTestId('side-step').click();
     await agent.getByRole('option', { name: step.name }).waitFor();
 
-    const customer = await pageAs(browser, 'token', customerToken);
+    const customer = await pageWith(browser, { contactToken: customerToken });
     await customer.goto(`${baseUrl}/demo/11/tickets/new`);
     await customer.getByRole('combobox', { name: /^Type/ }).click();
     await customer.getByRole('option', { name: type.name }).waitFor();

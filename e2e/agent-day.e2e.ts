@@ -1,11 +1,10 @@
 // The agent's day (issue 28): the agent's own profile (name, photo, signature) as customers see it.
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { contextWith, DEMO_AGENT as AGENT, json, login, staffLogin } from './kit';
 
-const PASSWORD = 'Sportello-Demo-2026';
-const AGENT = 'sara.conti@sportello.example';
 const DESK = `${baseUrl}/demo/staff`;
 const WIDTHS = [1366, 360] as const;
 const LANGUAGES = [
@@ -15,40 +14,6 @@ const LANGUAGES = [
 ] as const;
 const PHOTO = new URL('../apps/web/public/icon-192.png', import.meta.url);
 
-async function json<T>(path: string, token: string, body?: unknown, method?: string): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: method ?? (body === undefined ? 'GET' : 'POST'),
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.ok, `${path}: ${res.status} ${await res.clone().text()}`).toBe(true);
-  return (res.status === 204 ? undefined : await res.json()) as T;
-}
-
-async function contextWith(
-  browser: Browser,
-  opts: { width?: number; language?: string; staffToken?: string; contactToken?: string },
-): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width: opts.width ?? 1366, height: 900 },
-    timezoneId: 'Europe/Rome',
-    locale: 'en-GB',
-    reducedMotion: 'reduce',
-  });
-  await context.addInitScript(
-    (o) => {
-      localStorage.setItem('language', o.language);
-      if (o.staffToken) localStorage.setItem('staffToken', o.staffToken);
-      if (o.contactToken) localStorage.setItem('token', o.contactToken);
-    },
-    { language: opts.language ?? 'en-EN', staffToken: opts.staffToken, contactToken: opts.contactToken },
-  );
-  return context;
-}
-
 describe('the agent’s day', () => {
   let browser: Browser;
   let staffToken: string;
@@ -56,12 +21,8 @@ describe('the agent’s day', () => {
 
   beforeAll(async () => {
     browser = await launch();
-    staffToken = (
-      await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
-    ).token;
-    customerToken = (
-      await json<{ token: string }>('/api/auth/login', '', { userName: 'demo', password: PASSWORD })
-    ).token;
+    staffToken = await staffLogin(AGENT);
+    customerToken = await login('demo');
   });
   afterAll(async () => {
     await browser?.close();

@@ -15,7 +15,7 @@ import {
   INITIAL_JS_CEILING,
 } from '../bench/lib/page';
 import { baseUrl, launch } from './browser';
-import { PASSWORD, post } from './customer-kit';
+import { PASSWORD, post } from './kit';
 
 const dist = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 

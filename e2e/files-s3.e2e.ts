@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3FileStore } from '../apps/api/src/platform/file-store-s3';
 import { startS3rver, S3RVER_CREDENTIALS, type RunningS3 } from '../apps/api/src/test/s3rver';
 import { launch, screenshot } from './browser';
-import { PASSWORD } from './customer-kit';
+import { PASSWORD } from './kit';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const freePort = () =>

@@ -4,12 +4,11 @@
  * reopening, the new ticket's number, and drafts that survive a reload and an expired session.
  * Works on tickets it creates (the demo's own stay as the other journeys expect them).
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { contextWith, expectAccessible, login, PASSWORD } from './kit';
 
-const PASSWORD = 'Sportello-Demo-2026';
 const ADMIN_KEY = 'e2e-admin-key-0123456789';
 const MINE = `${baseUrl}/demo/11`;
 const stamp = Date.now();
@@ -28,45 +27,6 @@ async function api<T>(method: string, path: string, token: string, body?: unknow
   });
   expect(res.status, await res.clone().text()).toBe(status);
   return (await res.json()) as T;
-}
-
-async function login(userName: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function signedIn(browser: Browser, token: string, width: number, language: string) {
-  const context = await browser.newContext({
-    viewport: { width, height: 900 },
-    timezoneId: 'Europe/Rome',
-    locale: 'en-GB',
-    reducedMotion: 'reduce',
-  });
-  await context.addInitScript(
-    ([t, l]) => {
-      // Only the first load of the context: a test may replace the token later (an expired session).
-      if (!sessionStorage.getItem('e2e-seeded')) {
-        localStorage.setItem('token', t!);
-        localStorage.setItem('language', l!);
-        sessionStorage.setItem('e2e-seeded', '1');
-      }
-    },
-    [token, language],
-  );
-  return context;
-}
-
-async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
 }
 
 /** Mantine's rating: each star is a hidden radio under a visible label, which is what a user clicks. */
@@ -113,7 +73,12 @@ describe('following a ticket', () => {
       { senderAgentId: 1, message: '<p>Could you send us a photo of the display?</p>' },
       201,
     );
-    context = await signedIn(browser, token, 1366, 'en-EN');
+    context = await contextWith(browser, {
+      contactToken: token,
+      width: 1366,
+      language: 'en-EN',
+      firstLoadOnly: true,
+    });
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
   });
@@ -129,7 +94,12 @@ describe('following a ticket', () => {
     await expectAccessible(page);
     for (const [index, width] of [1366, 360].entries())
       for (const lang of languagesAt(LANGS, index)) {
-        const c = await signedIn(browser, token, width, lang);
+        const c = await contextWith(browser, {
+          contactToken: token,
+          width: width,
+          language: lang,
+          firstLoadOnly: true,
+        });
         const p = await c.newPage();
         await p.goto(`${MINE}/overview`);
         await p
@@ -231,7 +201,12 @@ describe('following a ticket', () => {
   it('rates a closed ticket, shows its timeline, and reopens it with the button', async () => {
     for (const [index, width] of [1366, 360].entries())
       for (const lang of languagesAt(LANGS, index)) {
-        const c = await signedIn(browser, token, width, lang);
+        const c = await contextWith(browser, {
+          contactToken: token,
+          width: width,
+          language: lang,
+          firstLoadOnly: true,
+        });
         const p = await c.newPage();
         await p.goto(`${MINE}/tickets/${closedId}`);
         await p.getByTestId('rating-box').waitFor();

@@ -1,49 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, dataDir, launch, screenshot } from './browser';
+import { baseUrl, launch, screenshot } from './browser';
+import { PASSWORD, post, waitForMail } from './kit';
 
 // Demo data: user `demo` (demo@sportello.example) holds contact 11 of portal `demo`; agent 1 is Marco Ferri.
-const PASSWORD = 'Sportello-Demo-2026';
 const ADMIN = process.env.PORTAL_ADMIN_KEY ?? '';
-
-async function json<T>(path: string, token: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  expect(res.status, text).toBeLessThan(300);
-  return JSON.parse(text) as T;
-}
-
-/** Quoted-printable text of an .eml, decoded enough to search it. */
-const unQuote = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-
-/** Polls DATA_DIR/outbox for an e-mail to `to` whose text contains `needle`. */
-async function waitForMail(to: string, needle: string): Promise<string> {
-  const dir = join(dataDir, 'outbox');
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.eml'));
-    } catch {
-      // The worker creates the directory with its first message.
-    }
-    for (const name of names) {
-      const raw = unQuote(readFileSync(join(dir, name), 'utf8'));
-      if (raw.includes(`To: ${to}`) && raw.includes(needle)) return raw;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no e-mail to ${to} containing ${needle} in ${dir}`);
-}
 
 describe('integration API', () => {
   let browser: Browser;
@@ -56,22 +17,22 @@ describe('integration API', () => {
   });
 
   it("an agent's answer sent through the API shows in the customer's conversation and is e-mailed", async () => {
-    const login = await json<{ token: string }>('/api/auth/login', '', {
+    const login = await post<{ token: string }>('/api/auth/login', '', {
       userName: 'demo',
       password: PASSWORD,
     });
-    const ticket = await json<{ id: number }>('/api/demo/11/tickets', login.token, {
+    const ticket = await post<{ id: number }>('/api/demo/11/tickets', login.token, {
       title: `Integration journey ${Date.now()}`,
       taskTypeId: 2,
       description: '<p>Please answer through the back office</p>',
       attachments: [],
     });
-    const key = await json<{ secret: string }>('/api/admin/portals/demo/keys', ADMIN, {
+    const key = await post<{ secret: string }>('/api/admin/portals/demo/keys', ADMIN, {
       name: 'e2e back office',
       scopes: ['write', 'events'],
     });
     const answer = 'Replaced the <b>power supply</b>; it works again.';
-    const comment = await json<{ id: number; notified: boolean }>(
+    const comment = await post<{ id: number; notified: boolean }>(
       `/api/integration/v1/tickets/${ticket.id}/comments`,
       key.secret,
       { senderAgentId: 1, message: `<p>${answer}</p>` },

@@ -2,22 +2,12 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, screenshot } from './browser';
+import { login } from './kit';
 
 // Demo data (apps/api/src/modules/admin/demo-data.ts): user `demo` holds contact 11 (Marco Rossi, Rossi
 // Impianti Srl, every permission, administrator). Dates in the demo are relative to today.
-const PASSWORD = 'Sportello-Demo-2026';
 const HOME = `${baseUrl}/demo/11`;
 const ZONE = 'Europe/Rome';
-
-async function login(userName: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
 
 /** A signed-in context in the given language, in the portal's time zone. */
 async function signedIn(

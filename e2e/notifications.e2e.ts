@@ -1,41 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_LANGUAGES, baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
-import { expectAccessible, LANGS, login, post, settled, signedIn } from './customer-kit';
+import { ALL_LANGUAGES, baseUrl, languagesAt, launch, screenshot } from './browser';
+import { expectAccessible, LANGS, login, post, settled, signedIn, waitForMail } from './kit';
 
 // Demo data: `giulia.bianchi` (giulia.bianchi@rossi-impianti.example) holds contact 12 of Rossi Impianti,
 // not an administrator; `demo` holds contact 11, its administrator, who may close any of its tickets.
 const GIULIA = `${baseUrl}/demo/12`;
 const GIULIA_MAIL = 'giulia.bianchi@rossi-impianti.example';
-
-/** Quoted-printable text of an .eml, decoded enough to search it. */
-const unQuote = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-
-/** Polls DATA_DIR/outbox for an e-mail to `to` whose text contains `needle` (written by the worker). */
-async function waitForMail(to: string, needle: string): Promise<string> {
-  const dir = join(dataDir, 'outbox');
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.eml'));
-    } catch {
-      // The worker creates the directory with its first message.
-    }
-    for (const name of names) {
-      // Quoted-printable bytes of UTF-8 text: decoded byte by byte, then read as UTF-8.
-      const raw = Buffer.from(unQuote(readFileSync(join(dir, name), 'latin1')), 'latin1').toString('utf8');
-      if (raw.includes(`To: ${to}`) && raw.includes(needle)) return raw;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no e-mail to ${to} containing ${needle} in ${dir}`);
-}
 
 const unreadOf = async (page: Page) => {
   const count = page.getByTestId('bell-count');

@@ -4,7 +4,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
-import { expectAccessible, LANGS, login, settled, signedIn } from './customer-kit';
+import { expectAccessible, LANGS, login, settled, signedIn } from './kit';
 
 // Demo data: `demo` holds contact 11 (administrator of Rossi Impianti, with a second company: the switcher).
 const MINE = `${baseUrl}/demo/11`;

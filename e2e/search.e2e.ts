@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_LANGUAGES, baseUrl, languagesAt, launch, screenshot } from './browser';
-import { expectAccessible, LANGS, login, settled, signedIn } from './customer-kit';
+import { expectAccessible, LANGS, login, settled, signedIn } from './kit';
 
 // Demo data: `demo` holds contact 11 (administrator of Rossi Impianti, every flag); `giulia.bianchi`
 // holds contact 12 of the same company (tickets and reports only, not an administrator).

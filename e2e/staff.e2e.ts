@@ -1,15 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, dataDir, languagesAt, launch, screenshot } from './browser';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import {
+  contextWith,
+  DEMO_AGENT as AGENT,
+  expectAccessible,
+  json,
+  login,
+  mailsTo,
+  PASSWORD,
+  staffLogin,
+  waitForMail,
+} from './kit';
 
-// Demo data: user `demo` holds contact 11 (Marco Rossi, Rossi Impianti Srl); the desk's demo staff
-// (apps/api/src/modules/admin/demo-staff.ts) are Marco Ferri (admin) and Sara Conti (agent), all with
-// the demo password.
-const PASSWORD = 'Sportello-Demo-2026';
-const AGENT = 'sara.conti@sportello.example';
 const CUSTOMER_EMAIL = 'demo@sportello.example';
 const DESK = `${baseUrl}/demo/staff`;
 const WIDTHS = [1366, 360] as const;
@@ -19,79 +23,11 @@ const LANGUAGES = [
   ['es-ES', 'es'],
 ] as const;
 
-async function json<T>(path: string, token: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.ok, `${path}: ${res.status} ${await res.clone().text()}`).toBe(true);
-  return (await res.json()) as T;
-}
-
-/** Quoted-printable text of an .eml, decoded enough to search it. */
-const unQuote = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-
-/** The .eml texts of DATA_DIR/outbox to `to` containing `needle` (the worker writes one file per e-mail). */
-function mailsTo(to: string, needle: string): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(dataDir, 'outbox')).filter((n) => n.endsWith('.eml'));
-  } catch {
-    // The worker creates the directory with its first message.
-  }
-  return names
-    .map((n) => unQuote(readFileSync(join(dataDir, 'outbox', n), 'utf8')))
-    .filter((raw) => raw.includes(`To: ${to}`) && raw.includes(needle));
-}
-
-async function waitForMail(to: string, needle: string): Promise<string> {
-  await expect.poll(() => mailsTo(to, needle).length, { timeout: 20_000 }).toBeGreaterThan(0);
-  return mailsTo(to, needle)[0]!;
-}
-
-/** No serious or critical axe violation on the page as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
-}
-
 /** The desk's texts in a language, as the app has them. */
 const staffTexts = (lang: string) =>
   JSON.parse(
     readFileSync(new URL(`../apps/web/src/features/staff/i18n/${lang}.json`, import.meta.url), 'utf8'),
   ) as { views: { open: string } };
-
-/** A browser context in a language, with the staff token (or the contact's) already stored. */
-async function contextWith(
-  browser: Browser,
-  opts: { width?: number; language?: string; staffToken?: string; contactToken?: string } = {},
-): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width: opts.width ?? 1366, height: 900 },
-    timezoneId: 'Europe/Rome',
-    locale: 'en-GB',
-    reducedMotion: 'reduce',
-  });
-  await context.addInitScript(
-    (o) => {
-      localStorage.setItem('language', o.language);
-      if (o.staffToken) localStorage.setItem('staffToken', o.staffToken);
-      if (o.contactToken) localStorage.setItem('token', o.contactToken);
-    },
-    { language: opts.language ?? 'en-EN', staffToken: opts.staffToken, contactToken: opts.contactToken },
-  );
-  return context;
-}
 
 /** Types into the rich editor named `name` (tiptap loads after the page: wait for it). */
 async function typeInEditor(page: Page, name: RegExp, text: string): Promise<void> {
@@ -108,9 +44,7 @@ describe('staff desk', () => {
 
   beforeAll(async () => {
     browser = await launch();
-    customerToken = (
-      await json<{ token: string }>('/api/auth/login', '', { userName: 'demo', password: PASSWORD })
-    ).token;
+    customerToken = await login('demo');
     const title = `Desk journey ${Date.now()}`;
     const created = await json<{ id: number }>('/api/demo/11/tickets', customerToken, {
       title,
@@ -238,9 +172,7 @@ describe('staff desk', () => {
   let phoned: { id: number; title: string } | undefined;
 
   it('an agent opens a ticket for a customer who phoned (c); the customer sees it; a task page link is shared and revoked', async () => {
-    const token = (
-      await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
-    ).token;
+    const token = await staffLogin(AGENT);
     const context = await contextWith(browser, { language: 'en-EN', staffToken: token });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -333,9 +265,7 @@ describe('staff desk', () => {
   // The desk's texts come a language at a time (features/staff/i18n): the stored language's with the
   // desk, another's when it is picked, before the switch.
   it('the desk opens in the stored language and switches language without ever showing a key', async () => {
-    const token = (
-      await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
-    ).token;
+    const token = await staffLogin(AGENT);
     const context = await contextWith(browser, { language: 'es-ES', staffToken: token });
     // Any text of the page that is one of the desk's keys (`views.open`, `staff:inbox.empty`), as drawn.
     const sections = Object.keys(staffTexts('it-IT'));
@@ -373,9 +303,7 @@ describe('staff desk', () => {
   it.each(WIDTHS.map((width, index) => [width, index] as const))(
     'every desk screen at %i px, in its languages, has no serious axe finding',
     async (width, index) => {
-      const token = (
-        await json<{ token: string }>('/api/staff/auth/login', '', { email: AGENT, password: PASSWORD })
-      ).token;
+      const token = await staffLogin(AGENT);
       const link = await acceptLink();
 
       const languages = languagesAt(LANGUAGES, index);

@@ -1,12 +1,11 @@
 import { crc32, deflateSync } from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, screenshot } from './browser';
+import { contextWith, expectAccessible, login } from './kit';
 
 // Demo data (apps/api/src/modules/admin/demo-data.ts): user `demo` holds contact 11 (Marco Rossi, Rossi
 // Impianti Srl, administrator); `giulia.bianchi` holds contact 12 of the same company (not administrator).
-const PASSWORD = 'Sportello-Demo-2026';
 const MINE = `${baseUrl}/demo/11`;
 const TITLES = {
   open1001: 'Il gestionale non si avvia dopo l’aggiornamento',
@@ -48,16 +47,6 @@ function png(width: number, height: number): Buffer {
   ]);
 }
 
-async function login(userName: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userName, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
 async function apiPost<T>(token: string, path: string, body: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
@@ -66,31 +55,6 @@ async function apiPost<T>(token: string, path: string, body: unknown): Promise<T
   });
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as T;
-}
-
-/** A signed-in browser context in English, in the portal's time zone (so typed days are the portal's days). */
-async function signedIn(browser: Browser, token: string, width = 1280): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    viewport: { width, height: 900 },
-    timezoneId: 'Europe/Rome',
-    locale: 'en-GB',
-    // No fade-in transitions: axe would measure the contrast of a half-transparent dialog.
-    reducedMotion: 'reduce',
-  });
-  await context.addInitScript((t) => {
-    localStorage.setItem('token', t);
-    localStorage.setItem('language', 'en-EN');
-  }, token);
-  return context;
-}
-
-/** No serious or critical axe violation on the page as it is now. */
-async function expectAccessible(page: Page): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
 }
 
 async function titlesOfRows(page: Page): Promise<string[]> {
@@ -138,7 +102,7 @@ describe('tickets', () => {
   beforeAll(async () => {
     browser = await launch();
     demoToken = await login('demo');
-    context = await signedIn(browser, demoToken);
+    context = await contextWith(browser, { contactToken: demoToken, width: 1280 });
     page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
   });
@@ -230,7 +194,7 @@ describe('tickets', () => {
   });
 
   it('shows a non-administrator only their own tickets and no all-tickets entry', async () => {
-    const giulia = await signedIn(browser, await login('giulia.bianchi'));
+    const giulia = await contextWith(browser, { contactToken: await login('giulia.bianchi'), width: 1280 });
     const p = await giulia.newPage();
     await p.goto(`${baseUrl}/demo/12/tickets`);
     await p.getByTestId('ticket-row').first().waitFor();
@@ -466,7 +430,7 @@ describe('tickets', () => {
   });
 
   it('fits a 375 px phone: the folded details, then the conversation, nothing wider than the screen', async () => {
-    const phone = await signedIn(browser, demoToken, 375);
+    const phone = await contextWith(browser, { contactToken: demoToken, width: 375 });
     const p = await phone.newPage();
     await p.goto(createdUrl);
     await p.getByRole('textbox', { name: /^Reply/ }).waitFor();
