@@ -193,8 +193,10 @@ export async function* readBatches(
   t: Table,
   batch = BATCH_ROWS,
 ): AsyncGenerator<(string | null)[][]> {
-  const keys = t.primaryKey.map((c) => ident(c.name));
-  const select = t.columns.map((c) => `${ident(c.name)}::text`).join(', ');
+  // Qualified, and the text aliased apart: in ORDER BY a bare name is the output column first (the
+  // key's text, which sorts 10000 before 2).
+  const keys = t.primaryKey.map((c) => `src.${ident(c.name)}`);
+  const select = t.columns.map((c, i) => `src.${ident(c.name)}::text as c${i}`).join(', ');
   const keyAt = t.primaryKey.map((k) => t.columns.indexOf(k));
   let last: (string | null)[] | undefined;
   for (;;) {
@@ -202,11 +204,11 @@ export async function* readBatches(
       ? `where (${keys.join(', ')}) > (${t.primaryKey.map((k, i) => `$${i + 1}::${k.type}`).join(', ')})`
       : '';
     const { rows } = await sql.query<Record<string, string | null>>(
-      `select ${select} from ${ident(t.name)} ${where} order by ${keys.join(', ')} limit ${batch}`,
+      `select ${select} from ${ident(t.name)} as src ${where} order by ${keys.join(', ')} limit ${batch}`,
       last ?? [],
     );
     if (rows.length === 0) return;
-    const values = rows.map((r) => Object.values(r));
+    const values = rows.map((r) => t.columns.map((_, i) => r[`c${i}`] ?? null));
     yield values;
     if (rows.length < batch) return;
     last = keyAt.map((i) => values[values.length - 1]![i]!);
@@ -266,7 +268,7 @@ export function setvalStatement(s: Sequence, sourceValue: string): string {
  * `batch`-th row, as SQL literals of its type.
  */
 export async function* copyRanges(sql: RawSql, t: Table, batch = BATCH_ROWS): AsyncGenerator<string> {
-  const keys = t.primaryKey.map((c) => ident(c.name));
+  const keys = t.primaryKey.map((c) => `src.${ident(c.name)}`);
   const tuple = `(${keys.join(', ')})`;
   const lit = (v: (string | null)[]) =>
     `(${v.map((x, i) => `${literal(x ?? '')}::${t.primaryKey[i]!.type}`).join(', ')})`;
@@ -274,13 +276,13 @@ export async function* copyRanges(sql: RawSql, t: Table, batch = BATCH_ROWS): As
   for (;;) {
     const after = last ? `where ${tuple} > ${lit(last)}` : '';
     const { rows } = await sql.query<Record<string, string | null>>(
-      `select ${keys.map((k) => `${k}::text`).join(', ')} from ${ident(t.name)} ${after}
+      `select ${keys.map((k, i) => `${k}::text as k${i}`).join(', ')} from ${ident(t.name)} as src ${after}
         order by ${keys.join(', ')} offset ${batch - 1} limit 1`,
     );
-    const bound = rows[0] ? Object.values(rows[0]) : undefined;
-    const cols = t.columns.map((c) => ident(c.name)).join(', ');
+    const bound = rows[0] ? keys.map((_, i) => rows[0]![`k${i}`] ?? null) : undefined;
+    const cols = t.columns.map((c) => `src.${ident(c.name)}`).join(', ');
     const where = [last && `${tuple} > ${lit(last)}`, bound && `${tuple} <= ${lit(bound)}`].filter(Boolean);
-    yield `select ${cols} from ${ident(t.name)} ${where.length ? `where ${where.join(' and ')}` : ''} order by ${keys.join(', ')}`;
+    yield `select ${cols} from ${ident(t.name)} as src ${where.length ? `where ${where.join(' and ')}` : ''} order by ${keys.join(', ')}`;
     if (!bound) return;
     last = bound;
   }
