@@ -97,4 +97,60 @@ describe('the agent’s day', () => {
         await context.close();
       }
   });
+
+  it('priority, tags and due date: set on the ticket, shown, filtered and sorted in the inbox', async () => {
+    const desk = '/api/staff/portals/demo';
+    const created = await json<{ id: number }>('/api/demo/11/tickets', customerToken, {
+      title: `Triage journey ${Date.now()}`,
+      taskTypeId: 1,
+      description: '<p>The boiler stops at night.</p>',
+      attachments: [],
+    });
+    const context = await contextWith(browser, { language: 'en-EN', staffToken });
+    const page = await context.newPage();
+    await page.goto(`${DESK}/tickets/${created.id}`);
+    await page.getByTestId('side-priority').click();
+    await page.getByRole('option', { name: 'Urgent' }).click();
+    await page.getByTestId('side-status').getByText('Saved.').waitFor();
+    const tags = page.getByTestId('side-tags');
+    await tags.fill('Caldaia');
+    await tags.press('Enter');
+    await expect
+      .poll(
+        async () =>
+          (await json<{ tags: { name: string }[] }>(`${desk}/tickets/${created.id}`, staffToken)).tags,
+      )
+      .toEqual([expect.objectContaining({ name: 'Caldaia' })]);
+    await page.getByTestId('side-due').fill('2020-03-04T10:00');
+    await page.getByRole('button', { name: 'Save due date' }).click();
+    await expect
+      .poll(
+        async () => (await json<{ dueAt: string | null }>(`${desk}/tickets/${created.id}`, staffToken)).dueAt,
+      )
+      .not.toBeNull();
+    await screenshot(page, 'agent-triage-ticket');
+
+    // The inbox by priority, filtered to urgent and overdue: the row says so in words.
+    await page.goto(`${DESK}?sort=priority&priority=urgent&due=overdue`);
+    const row = page.getByTestId('inbox-row').filter({ hasText: 'Triage journey' }).first();
+    await row.waitFor();
+    expect(await row.getByTestId('priority-badge').innerText()).toContain('Urgent');
+    expect(await row.getByTestId('row-tags').innerText()).toContain('#Caldaia');
+    expect(await row.getByTestId('row-due').innerText()).toContain('Overdue');
+    await context.close();
+
+    for (const [index, width] of WIDTHS.entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const c = await contextWith(browser, { width, language, staffToken });
+        const p = await c.newPage();
+        await p.goto(`${DESK}?sort=priority&due=overdue`);
+        await p.getByTestId('inbox-row').first().waitFor();
+        await p.getByTestId('filter-panel').waitFor();
+        await screenshot(p, `agent-triage-inbox-${width}-${short}`);
+        await p.goto(`${DESK}/tickets/${created.id}`);
+        await p.getByTestId('side-priority').waitFor();
+        await screenshot(p, `agent-triage-ticket-${width}-${short}`);
+        await c.close();
+      }
+  });
 });

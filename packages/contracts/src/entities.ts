@@ -63,6 +63,7 @@ import {
 } from './entities-catalog';
 import { entityFileInputSchema, entityFileSchema } from './entity-files';
 import { staffPortalParamsSchema, staffTicketParamsSchema } from './staff';
+import { ticketPriorities } from './staff-views';
 import { TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX } from './tickets';
 import { permissionShape } from './permissions';
 import { binaryAnswer, defineRoute, type Access, type RouteContract } from './route';
@@ -137,6 +138,12 @@ export const ticketEntitySchema = z.object({
   assignedGroupId: z.number().int().nullable(),
   assignedUserId: z.number().int().nullable(),
   wikiElementId: z.number().int().nullable(),
+  /** Set on the staff desk (issue 28); `normal` until an agent changes it. */
+  priority: z.enum(ticketPriorities),
+  /** When the ticket is due (set on the staff desk), null: no due date. */
+  dueAt: isoDateTime.nullable(),
+  /** The ticket's tags (the desk's ticket tags, by name). */
+  tags: z.array(z.string()),
 });
 export type TicketEntity = z.infer<typeof ticketEntitySchema>;
 export type TicketCreate = z.infer<typeof ticketCreateSchema>;

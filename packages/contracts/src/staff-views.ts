@@ -5,3 +5,21 @@
  */
 export const inboxViews = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'] as const;
 export type InboxView = (typeof inboxViews)[number];
+
+/**
+ * A ticket's priority, lowest first (stored as 0 … 3, so the inbox sorts by it). Every ticket has
+ * one; `normal` until an agent says otherwise.
+ */
+export const ticketPriorities = ['low', 'normal', 'high', 'urgent'] as const;
+export type TicketPriority = (typeof ticketPriorities)[number];
+
+/**
+ * The inbox's orders: last activity (newest first), creation (newest first), priority (most urgent
+ * first, then last activity), due date (soonest first, tickets without one last).
+ */
+export const inboxSorts = ['activity', 'created', 'priority', 'due'] as const;
+export type InboxSort = (typeof inboxSorts)[number];
+
+/** The due-date filter: past due (and open), with a due date, without one. */
+export const inboxDueFilters = ['overdue', 'set', 'none'] as const;
+export type InboxDueFilter = (typeof inboxDueFilters)[number];

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, sessionAnswerSchema } from './auth';
 import {
+  dateTimeInput,
   dayOrMinuteString,
   dayString,
   errorSchema,
@@ -15,7 +16,7 @@ import {
   uploadResultSchema,
 } from './common';
 import { defineRoute } from './route';
-import { inboxViews } from './staff-views';
+import { inboxDueFilters, inboxSorts, inboxViews, ticketPriorities } from './staff-views';
 import {
   MAX_ATTACHMENTS,
   TICKET_BODY_LIMIT,
@@ -94,8 +95,24 @@ export const staffPortalParamsSchema = z.object({ company: z.string().min(1).max
 // --- Inbox ---
 
 // The views are in their own module, without zod (staff-views.ts): the desk's inbox uses them.
-export { inboxViews, type InboxView } from './staff-views';
+export {
+  inboxDueFilters,
+  inboxSorts,
+  inboxViews,
+  ticketPriorities,
+  type InboxDueFilter,
+  type InboxSort,
+  type InboxView,
+  type TicketPriority,
+} from './staff-views';
 export const inboxViewSchema = z.enum(inboxViews);
+export const ticketPrioritySchema = z.enum(ticketPriorities);
+export const inboxSortSchema = z.enum(inboxSorts);
+
+/** A ticket tag's name (tickets' own tags, issue 28: not the contracts' catalogue). */
+export const TICKET_TAG_NAME_MAX = 60;
+export const TICKET_TAGS_MAX = 20;
+export const ticketTagNameSchema = z.string().trim().min(1).max(TICKET_TAG_NAME_MAX);
 
 /**
  * Counts stop at this many (a count of a million closed tickets is slow and says nothing more). Every
@@ -125,6 +142,14 @@ export const inboxQuerySchema = z.object({
    * (`lowRatingThreshold` of the options).
    */
   rating: inboxRatingFilterSchema.optional(),
+  /** Tickets of this priority. */
+  priority: ticketPrioritySchema.optional(),
+  /** Tickets carrying this ticket tag (an id of the options' `ticketTags`). */
+  tag: rowIdParam.optional(),
+  /** Past due (open tickets whose due date has passed), with a due date, without one. */
+  due: z.enum(inboxDueFilters).optional(),
+  /** The order of the pages (each keyset-paginated: a cursor holds its order's key). */
+  sort: inboxSortSchema.default('activity'),
   /** Creation day range, in the portal's time zone (YYYY-MM-DD). */
   from: dayString.optional(),
   to: dayOrMinuteString.optional(),
@@ -153,6 +178,11 @@ export const inboxItemSchema = z.object({
   closed: z.boolean(),
   /** The customer's rating of the ticket (1 to 5), null until rated. */
   rating: z.number().int().min(1).max(5).nullable(),
+  priority: ticketPrioritySchema,
+  /** When the ticket is due (set by an agent), null: no due date. */
+  dueAt: isoDateTime.nullable(),
+  /** The ticket's tags, by name. */
+  tags: z.array(named),
   /** Activity since this staff user last opened the ticket (or never opened). */
   unread: z.boolean(),
 });
@@ -341,6 +371,14 @@ export const staffTicketUpdateSchema = z
     assigneeId: extIdSchema.nullable().optional(),
     groupId: extIdSchema.nullable().optional(),
     nextPlannedActivityInfo: z.string().max(NEXT_ACTIVITY_MAX).nullable().optional(),
+    priority: ticketPrioritySchema.optional(),
+    /** null clears the due date. */
+    dueAt: dateTimeInput.nullable().optional(),
+    /**
+     * The ticket's tags, replaced by these names (a name the portal's ticket tags lack is added to
+     * them; compared without regard to case).
+     */
+    tags: z.array(ticketTagNameSchema).max(TICKET_TAGS_MAX).optional(),
   })
   .strict();
 export type StaffTicketUpdate = z.infer<typeof staffTicketUpdateSchema>;
@@ -366,6 +404,8 @@ export const staffOptionsSchema = z.object({
   agents: z.array(
     z.object({ id: z.number().int(), displayName: z.string(), staffUserId: z.number().int().nullable() }),
   ),
+  /** The portal's ticket tags (the inbox's tag filter, the ticket's tag picker), by name. */
+  ticketTags: z.array(named),
   /** A customer's rating at or below this is low (the "Rated low" filter, agents told); 0: none is. */
   lowRatingThreshold: z.number().int().min(0).max(5),
   /** The caller in this portal: their agent id (null until they have one) and their group ids. */
@@ -546,7 +586,8 @@ export const staffInboxRoutes = {
     summary: 'The inbox: one page of a view of every ticket of the portal, with the count of each view',
     description:
       'Views: unassigned, mine, groups (my groups), waiting (for the customer), open, closed. Sorted by ' +
-      'last activity, newest first; keyset pagination with nextCursor. 400 invalid_cursor / invalid_date.',
+      '`sort`: last activity (default), created, priority or due date; keyset pagination with ' +
+      'nextCursor. 400 invalid_cursor / invalid_date.',
   }),
   search: defineRoute({
     method: 'GET',
@@ -601,7 +642,7 @@ export const staffDeskRoutes = {
     responses: { 200: staffTicketDetailSchema, 404: errorSchema },
     access: { guard: 'staff' },
     tags: ['staff'],
-    summary: 'Change step, type, assignee, group or next planned activity; answers the ticket',
+    summary: 'Change step, type, assignee, group, next planned activity, priority, due date or tags',
     description:
       "400 unknown_reference (an id that is not the portal's) / nothing_to_change; 404 ticket_not_found.",
   }),

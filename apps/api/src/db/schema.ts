@@ -514,6 +514,10 @@ export const tickets = pgTable(
     waitingOnCustomer: boolean('waiting_on_customer').notNull().default(false),
     /** The customer's rating, kept by a trigger on ticket_ratings (migration 0038). */
     rating: smallint('rating'),
+    /** 0 low, 1 normal, 2 high, 3 urgent (migration 0049; `ticketPriorities` of the contracts). */
+    priority: smallint('priority').notNull().default(1),
+    /** When the ticket is due, set by an agent (0049). */
+    dueAt: ts('due_at'),
     /** Words of title and description, stored by PostgreSQL (migration 0019) for the searches. */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`to_tsvector('simple', "title" || ' ' || "description")`,
@@ -572,6 +576,49 @@ export const tickets = pgTable(
     // 0020: the ticket setup's "in use" counts and the foreign keys' checks on delete.
     index('tickets_type_idx').on(t.typeId),
     index('tickets_step_idx').on(t.statusStepId),
+    // The inbox's other orders (0049).
+    index('tickets_inbox_created_idx').on(t.portalId, t.closed, t.createdOn.desc(), t.extId.desc()),
+    index('tickets_inbox_priority_idx').on(
+      t.portalId,
+      t.closed,
+      t.priority.desc(),
+      t.lastActivityAt.desc(),
+      t.extId.desc(),
+    ),
+    index('tickets_inbox_due_idx').on(
+      t.portalId,
+      t.closed,
+      sql`coalesce(${t.dueAt}, 'infinity'::timestamptz)`,
+      t.extId,
+    ),
+  ],
+);
+
+/** The tickets' own tags (issue 28, migration 0049), by name per portal; not the contracts' `tags`. */
+export const ticketTags = pgTable(
+  'ticket_tags',
+  {
+    id: id(),
+    portalId: portalRef(),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('ticket_tags_name_uq').on(t.portalId, sql`lower(${t.name})`)],
+);
+
+export const ticketTagLinks = pgTable(
+  'ticket_tag_links',
+  {
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => ticketTags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ticketId, t.tagId] }),
+    index('ticket_tag_links_tag_idx').on(t.tagId, t.ticketId),
   ],
 );
 

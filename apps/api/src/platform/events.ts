@@ -93,6 +93,10 @@ const ticketJson = (base: string) => `json_build_object(
   'nextPlannedActivityInfo', t.next_planned_activity_info,
   'creatorContactId', cc.ext_id, 'assignedGroupId', ag.ext_id, 'assignedUserId', au.ext_id,
   'wikiElementId', we.ext_id,
+  'priority', (array['low', 'normal', 'high', 'urgent'])[t.priority + 1],
+  'dueAt', ${isoText('t.due_at')},
+  'tags', coalesce((select json_agg(tg.name order by lower(tg.name), tg.id)
+    from ticket_tag_links tl join ticket_tags tg on tg.id = tl.tag_id where tl.ticket_id = t.id), '[]'::json),
   'attachments', coalesce((select json_agg(json_build_object('id', a.ext_id, 'name', a.name,
       'file', ${fileJson('af', base)}) order by a.ext_id)
     from ticket_attachments a join files af on af.id = a.file_id

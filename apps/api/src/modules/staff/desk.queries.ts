@@ -63,11 +63,42 @@ export interface RawOptions {
   types: { id: number; name: string; color: string | null }[];
   groups: { id: number; name: string }[];
   agents: { id: number; displayName: string; staffUserId: number | null }[];
+  ticketTags: { id: number; name: string }[];
   lowRatingThreshold: number;
   me: { staffUserId: number; agentId: number | null; groupIds: number[] };
 }
 
-/** The portal's steps, types, groups and agents, and the caller's agent and groups: one statement. */
+/** The ticket tags the options offer (the pickers search them client-side). */
+export const TICKET_TAG_OPTIONS_MAX = 500;
+
+/**
+ * Sets a ticket's tags to these names: the portal's ticket tags of those names (compared without
+ * regard to case), made when missing, linked; the ticket's other tags unlinked.
+ */
+export async function replaceTicketTags(
+  tx: Queryable,
+  portalId: number,
+  ticketId: number,
+  names: string[],
+): Promise<void> {
+  // The first spelling of each name is the one a new tag takes.
+  const byKey = new Map<string, string>();
+  for (const n of names) if (!byKey.has(n.trim().toLowerCase())) byKey.set(n.trim().toLowerCase(), n.trim());
+  const wanted = [...byKey.values()];
+  const list = JSON.stringify(wanted);
+  await tx.execute(sql`insert into ticket_tags (portal_id, name)
+    select ${portalId}::int, n from json_array_elements_text(${list}::json) n
+    on conflict (portal_id, lower(name)) do nothing`);
+  await tx.execute(sql`delete from ticket_tag_links l where l.ticket_id = ${ticketId}::int
+    and l.tag_id not in (select tg.id from ticket_tags tg where tg.portal_id = ${portalId}::int
+      and lower(tg.name) in (select lower(n) from json_array_elements_text(${list}::json) n))`);
+  await tx.execute(sql`insert into ticket_tag_links (ticket_id, tag_id)
+    select ${ticketId}::int, tg.id from ticket_tags tg where tg.portal_id = ${portalId}::int
+      and lower(tg.name) in (select lower(n) from json_array_elements_text(${list}::json) n)
+    on conflict do nothing`);
+}
+
+/** The portal's steps, types, groups, agents and ticket tags, and the caller's agent and groups: one statement. */
 export async function portalOptions(
   db: Queryable,
   portalId: number,
@@ -87,6 +118,10 @@ export async function portalOptions(
           'staffUserId', m.staff_user_id) order by a.display_name, a.ext_id), '[]'::json)
         from agents a left join staff_memberships m on m.agent_id = a.id
         where a.portal_id = ${portalId}::int),
+      'ticketTags', (select coalesce(json_agg(json_build_object('id', x.id, 'name', x.name)
+          order by lower(x.name), x.id), '[]'::json)
+        from (select * from ticket_tags tg where tg.portal_id = ${portalId}::int
+          order by lower(tg.name), tg.id limit ${TICKET_TAG_OPTIONS_MAX}) x),
       'lowRatingThreshold', (select p.low_rating_threshold from portals p where p.id = ${portalId}::int),
       'me', json_build_object('staffUserId', ${staffUserId}::int,
         'agentId', (select a.ext_id from staff_memberships m join agents a on a.id = m.agent_id

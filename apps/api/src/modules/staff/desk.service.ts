@@ -32,7 +32,7 @@ import { queryRows } from '../../platform/sql-json';
 import { lockTicket, markStaffRead, setChangeActor, writeComment } from '../tickets/core';
 import { receiveUpload } from '../../platform/uploads';
 import { sql } from 'drizzle-orm';
-import { staffCommentsJson, type RawStaffDetail } from './inbox.queries';
+import { PRIORITY_NAMES, staffCommentsJson, type RawStaffDetail } from './inbox.queries';
 import { countViews, scopeOf, staffSigner, staffTicket } from './inbox.service';
 import { deskCachesOf } from './desk-cache';
 import type { StaffAccess, StaffPortalAccess } from './staff.access';
@@ -46,6 +46,7 @@ import {
   portalTicketId,
   readPreferences,
   replaceGroups,
+  replaceTicketTags,
   resolveRefs,
   writePreferences,
 } from './desk.queries';
@@ -122,6 +123,8 @@ export async function updateStaffTicket(
     if (typeof body.assigneeId === 'number' && refs.agentId === null) throw unknownRef('The agent');
     const next = body.nextPlannedActivityInfo;
     const set: Partial<typeof tickets.$inferInsert> = {
+      ...(body.priority !== undefined && { priority: PRIORITY_NAMES.indexOf(body.priority) }),
+      ...(body.dueAt !== undefined && { dueAt: body.dueAt === null ? null : new Date(body.dueAt) }),
       ...(refs.stepId !== null && { statusStepId: refs.stepId }),
       ...(refs.typeId !== null && { typeId: refs.typeId }),
       ...(body.groupId !== undefined && { assignedGroupId: refs.groupId }),
@@ -131,10 +134,12 @@ export async function updateStaffTicket(
       }),
     };
     await setChangeActor(tx, { kind: 'staff', id: a.staffUserId, name: a.displayName }, now);
-    await tx
-      .update(tickets)
-      .set(set)
-      .where(sql`${tickets.id} = ${ticket.id}`);
+    if (Object.keys(set).length > 0)
+      await tx
+        .update(tickets)
+        .set(set)
+        .where(sql`${tickets.id} = ${ticket.id}`);
+    if (body.tags !== undefined) await replaceTicketTags(tx, portalId, ticket.id, body.tags);
     if (refs.stepId !== null && refs.stepId !== ticket.statusStepId && refs.stepClosed !== ticket.closed) {
       const type = refs.stepClosed ? 'ticket.closed' : 'ticket.reopened';
       await emitTicketEvent(

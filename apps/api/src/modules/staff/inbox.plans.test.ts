@@ -63,6 +63,11 @@ beforeAll(async () => {
       case when g % 70 = 0 then ${a!.id}::int end,
       g % 50 = 0
     from generate_series(1, 40000) g`);
+  // Priorities spread over the four, a due date on a third (the other orders, 0049).
+  await db.execute(sql`
+    update tickets set priority = ext_id % 4,
+      due_at = case when ext_id % 3 = 0 then created_on + interval '5 days' end
+    where portal_id = ${p!.id} and ext_id > 100000`);
   // A comment on every other ticket, all with one common word (the search's conversation branch).
   await db.execute(sql`
     insert into ticket_comments (portal_id, ticket_id, ext_id, message, creation_date, sender_agent_id)
@@ -193,11 +198,18 @@ describe('inbox plans', () => {
     // A company holding half the portal's tickets: its own index or the portal's filtered by it, both
     // read in order and stop after the page (the planner's choice varies with the rows' width).
     ['closed', { companyExt: 10 }, 'tickets_inbox_(company_)?idx'],
+    ['open', { after: ['2021-01-01T00:00:00.000Z', 120000] }, 'tickets_inbox_idx'],
+    // The other orders (issue 28, migration 0049), first pages and pages after a key.
+    ['open', { sort: 'created' }, 'tickets_inbox_created_idx'],
+    ['closed', { sort: 'created', after: ['2021-01-01T00:00:00.000Z', 120000] }, 'tickets_inbox_created_idx'],
+    ['open', { sort: 'priority' }, 'tickets_inbox_priority_idx'],
     [
       'open',
-      { after: { lastActivityAt: new Date('2021-01-01T00:00:00Z'), extId: 120000 } },
-      'tickets_inbox_idx',
+      { sort: 'priority', after: [1, '2021-01-01T00:00:00.000Z', 120000] },
+      'tickets_inbox_priority_idx',
     ],
+    ['open', { sort: 'due' }, 'tickets_inbox_due_idx'],
+    ['closed', { sort: 'due', after: ['infinity', 120000] }, 'tickets_inbox_due_idx'],
   ];
   for (const [view, f, index] of cases) {
     it(`${view} ${JSON.stringify(f)} reads ${index} in order`, async () => {

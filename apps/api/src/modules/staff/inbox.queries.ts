@@ -19,6 +19,8 @@
 import {
   INBOX_COUNT_CAP,
   type CommentChannelValue,
+  type InboxDueFilter,
+  type InboxSort,
   type InboxView,
   type Presence,
   type StaffTimelineEntry,
@@ -46,9 +48,117 @@ export interface InboxFilters {
   toExclusive: Date | null;
   /** Rated tickets: any rating, or at or below the portal's low-rating threshold. */
   rating?: 'any' | 'low' | undefined;
+  /** 0 low … 3 urgent. */
+  priority?: number | undefined;
+  /** A ticket tag's row id. */
+  tagId?: number | undefined;
+  due?: InboxDueFilter | undefined;
+  /** "Now" of the overdue filter. */
+  now?: Date | undefined;
   q?: string | undefined;
-  after?: { lastActivityAt: Date; extId: number } | undefined;
+  sort?: InboxSort | undefined;
+  /** The last row's key in the page's order (`sortKeyOf`): the next page starts after it. */
+  after?: SortKey | undefined;
 }
+
+/** A row's key in an order: its values, each a timestamp (ISO text, or 'infinity') or an integer. */
+export type SortKey = (string | number)[];
+
+interface Order {
+  /** The key's expressions over `t`, most significant first. */
+  keys: { expr: string; type: 'timestamptz' | 'bigint' | 'int' }[];
+  /** Every key descending (newest, most urgent first), or every key ascending (soonest due first). */
+  desc: boolean;
+}
+
+/**
+ * The inbox's orders (issue 28). Each is one index's order (migrations 0008 and 0049) for the
+ * open/closed views, so a page is a range read in order and stopped after it; the keyset compares
+ * the whole key as a row.
+ */
+export const ORDERS: Record<InboxSort, Order> = {
+  activity: {
+    keys: [
+      { expr: 't.last_activity_at', type: 'timestamptz' },
+      { expr: 't.ext_id', type: 'bigint' },
+    ],
+    desc: true,
+  },
+  created: {
+    keys: [
+      { expr: 't.created_on', type: 'timestamptz' },
+      { expr: 't.ext_id', type: 'bigint' },
+    ],
+    desc: true,
+  },
+  priority: {
+    keys: [
+      { expr: 't.priority', type: 'int' },
+      { expr: 't.last_activity_at', type: 'timestamptz' },
+      { expr: 't.ext_id', type: 'bigint' },
+    ],
+    desc: true,
+  },
+  due: {
+    keys: [
+      { expr: "coalesce(t.due_at, 'infinity'::timestamptz)", type: 'timestamptz' },
+      { expr: 't.ext_id', type: 'bigint' },
+    ],
+    desc: false,
+  },
+};
+
+/** The ORDER BY of an order, over `t` (or over the key columns k0, k1… of a search's branches). */
+function orderBy(sort: InboxSort, byColumns = false): SQL {
+  const o = ORDERS[sort];
+  const dir = o.desc ? 'desc' : 'asc';
+  return sql.raw(`order by ${o.keys.map((k, i) => `${byColumns ? `u.k${i}` : k.expr} ${dir}`).join(', ')}`);
+}
+
+/** The rows after `key` in the order. */
+function afterCondition(sort: InboxSort, key: SortKey): SQL {
+  const o = ORDERS[sort];
+  const left = sql.raw(`(${o.keys.map((k) => k.expr).join(', ')})`);
+  const right = sql.join(
+    o.keys.map((k, i) => sql`${key[i]}::${sql.raw(k.type)}`),
+    sql`, `,
+  );
+  return o.desc ? sql`${left} < (${right})` : sql`${left} > (${right})`;
+}
+
+/** Whether a decoded cursor's values fit the order's key (types, not their meaning). */
+export function keyFits(sort: InboxSort, key: unknown[]): key is SortKey {
+  const o = ORDERS[sort];
+  return (
+    key.length === o.keys.length &&
+    o.keys.every((k, i) =>
+      k.type === 'timestamptz'
+        ? typeof key[i] === 'string' &&
+          (key[i] === 'infinity' || !Number.isNaN(new Date(key[i] as string).getTime()))
+        : Number.isSafeInteger(key[i]),
+    )
+  );
+}
+
+/** The key of an inbox item (as answered) in an order. */
+export function sortKeyOf(sort: InboxSort, item: RawInboxItem): SortKey {
+  switch (sort) {
+    case 'activity':
+      return [item.lastActivityAt, item.id];
+    case 'created':
+      return [item.createdOn as string, item.id];
+    case 'priority':
+      return [
+        PRIORITY_NAMES.indexOf(item.priority as (typeof PRIORITY_NAMES)[number]),
+        item.lastActivityAt,
+        item.id,
+      ];
+    case 'due':
+      return [(item.dueAt as string | null) ?? 'infinity', item.id];
+  }
+}
+
+export const PRIORITY_NAMES = ['low', 'normal', 'high', 'urgent'] as const;
 
 /** The condition of a view (the table is aliased `t`). */
 export function viewCondition(view: InboxView, s: InboxScope): SQL {
@@ -169,10 +279,15 @@ function filterConditions(s: InboxScope, f: InboxFilters): SQL[] {
     c.push(
       sql`t.rating is not null and t.rating <= (select x.low_rating_threshold from portals x where x.id = ${p})`,
     );
+  if (f.priority !== undefined) c.push(sql`t.priority = ${f.priority}`);
+  if (f.tagId !== undefined)
+    c.push(sql`t.id in (select l.ticket_id from ticket_tag_links l where l.tag_id = ${f.tagId})`);
+  if (f.due === 'overdue') c.push(sql`not t.closed and t.due_at < ${tsParam(f.now ?? new Date())}`);
+  else if (f.due === 'set') c.push(sql`t.due_at is not null`);
+  else if (f.due === 'none') c.push(sql`t.due_at is null`);
   if (f.from) c.push(sql`t.created_on >= ${tsParam(f.from)}`);
   if (f.toExclusive) c.push(sql`t.created_on < ${tsParam(f.toExclusive)}`);
-  if (f.after)
-    c.push(sql`(t.last_activity_at, t.ext_id) < (${tsParam(f.after.lastActivityAt)}, ${f.after.extId})`);
+  if (f.after) c.push(afterCondition(f.sort ?? 'activity', f.after));
   return c;
 }
 
@@ -209,13 +324,16 @@ const itemJson = (staffUserId: number) => sql`json_build_object(
     'waitingOnCustomer', t.waiting_on_customer,
     'closed', t.closed,
     'rating', t.rating,
+    'priority', (array['low', 'normal', 'high', 'urgent'])[t.priority + 1],
+    'dueAt', ${sql.raw(isoText('t.due_at'))},
+    'tags', (select coalesce(json_agg(json_build_object('id', tg.id, 'name', tg.name)
+        order by lower(tg.name), tg.id), '[]'::json)
+      from ticket_tag_links tl join ticket_tags tg on tg.id = tl.tag_id where tl.ticket_id = t.id),
     'unread', not exists (select 1 from staff_ticket_reads r
       where r.staff_user_id = ${staffUserId} and r.ticket_id = t.id and r.read_at >= t.last_activity_at)
   )`;
 
 const parse = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-
-const pageOrder = sql`order by t.last_activity_at desc, t.ext_id desc`;
 
 /**
  * A search's page: the first `n` tickets of each way of finding them (each a branch the planner plans
@@ -223,31 +341,33 @@ const pageOrder = sql`order by t.last_activity_at desc, t.ext_id desc`;
  * portal-led GIN index and sorts its few hits), merged and cut to `n`. Whatever the first `n` overall
  * are, each is among the first `n` of a branch that finds it.
  */
-function searchPageSql(where: SQL, portalId: number, q: string, n: number): SQL {
+function searchPageSql(where: SQL, portalId: number, q: string, n: number, sort: InboxSort): SQL {
   // Compared with the stored vectors of migration 0019. Written out (not a sub-select) so that the
   // planner sees the words and prices each branch by how common they are (see listInbox).
   const words = sql`plainto_tsquery('simple', ${q})`;
+  const keys = sql.raw(ORDERS[sort].keys.map((k, i) => `${k.expr} as k${i}`).join(', '));
   const branches = searchMatches(portalId, q, words).map(
-    (m) => sql`(select t.id, t.last_activity_at, t.ext_id from tickets t where ${where} and ${m}
-      ${pageOrder} limit ${n})`,
+    (m) => sql`(select t.id, ${keys} from tickets t where ${where} and ${m}
+      ${orderBy(sort)} limit ${n})`,
   );
   return sql`with comment_hits as materialized (select c.ticket_id from ticket_comments c
       where c.portal_id = ${portalId} and c.search_vector @@ ${words} limit ${COMMENT_HITS_CAP})
       ${peopleHitsSql(portalId, q)}
     select t.* from (${sql.join(branches, sql` union `)}) u join tickets t on t.id = u.id
-    order by u.last_activity_at desc, u.ext_id desc limit ${n}`;
+    ${orderBy(sort, true)} limit ${n}`;
 }
 
 /** The statement of one page (limit + 1 rows, so the caller knows whether there is a next one). */
 export function inboxPageSql(s: InboxScope, view: InboxView, f: InboxFilters, limit: number): SQL {
   const conds = [sql`t.portal_id = ${s.portalId}`, viewCondition(view, s), ...filterConditions(s, f)];
   const where = sql.join(conds, sql` and `);
+  const sort = f.sort ?? 'activity';
   const page = f.q
-    ? searchPageSql(where, s.portalId, f.q, limit + 1)
-    : sql`select * from tickets t where ${where} ${pageOrder} limit ${limit + 1}`;
+    ? searchPageSql(where, s.portalId, f.q, limit + 1, sort)
+    : sql`select * from tickets t where ${where} ${orderBy(sort)} limit ${limit + 1}`;
   return sql`select ${itemJson(s.staffUserId)} as item
       from (${page}) t
-      ${pageOrder}`;
+      ${orderBy(sort)}`;
 }
 
 export async function listInbox(

@@ -8,6 +8,7 @@ import {
   STAFF_SEARCH_GROUP_MAX,
   type StaffSearchAnswer,
   type StaffTicketDetail,
+  type InboxSort,
   type inboxQuerySchema,
 } from '@sportello/contracts';
 import type { z } from 'zod';
@@ -21,8 +22,12 @@ import {
   countInbox,
   findPeople,
   getStaffTicket,
+  keyFits,
   listInbox,
+  PRIORITY_NAMES,
+  sortKeyOf,
   type InboxScope,
+  type SortKey,
   type RawStaffAttachment,
   type RawStaffDetail,
 } from './inbox.queries';
@@ -35,12 +40,12 @@ export const scopeOf = (a: StaffPortalAccess): InboxScope => ({
   agentId: a.portal.agentId,
 });
 
-/** The cursor is the last row's sort key, opaque to the client. */
-export function encodeCursor(lastActivityAt: string, extId: number): string {
-  return Buffer.from(JSON.stringify([lastActivityAt, extId])).toString('base64url');
+/** The cursor is the last row's key in the page's order, with the order's name: opaque to the client. */
+export function encodeCursor(sort: InboxSort, key: SortKey): string {
+  return Buffer.from(JSON.stringify([sort, ...key])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): { lastActivityAt: Date; extId: number } {
+export function decodeCursor(cursor: string, sort: InboxSort): SortKey {
   const bad = () => badRequest('The cursor is not one this server gave', staffErrorCodes.invalidCursor);
   let v: unknown;
   try {
@@ -48,11 +53,11 @@ export function decodeCursor(cursor: string): { lastActivityAt: Date; extId: num
   } catch {
     throw bad();
   }
-  if (!Array.isArray(v) || v.length !== 2 || typeof v[0] !== 'string' || !Number.isSafeInteger(v[1]))
-    throw bad();
-  const at = new Date(v[0]);
-  if (Number.isNaN(at.getTime())) throw bad();
-  return { lastActivityAt: at, extId: v[1] as number };
+  if (!Array.isArray(v)) throw bad();
+  // A cursor of an earlier version: [lastActivityAt, extId], the order of last activity.
+  const [name, ...key] = typeof v[0] === 'string' && v.length === 2 ? ['activity', ...v] : (v as unknown[]);
+  if (name !== sort || !keyFits(sort, key)) throw bad();
+  return key;
 }
 
 /** Tickets per view for this staff user (kept until tickets change: desk-cache.ts). */
@@ -91,10 +96,15 @@ async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): 
         groupExt: q.group,
         assigneeExt: q.assignee,
         rating: q.rating,
+        priority: q.priority === undefined ? undefined : PRIORITY_NAMES.indexOf(q.priority),
+        tagId: q.tag,
+        due: q.due,
+        now: ctx.clock.now(),
+        sort: q.sort,
         from: range.from,
         toExclusive: range.toExclusive,
         q: q.q === '' ? undefined : q.q,
-        after: q.cursor ? decodeCursor(q.cursor) : undefined,
+        after: q.cursor ? decodeCursor(q.cursor, q.sort) : undefined,
       },
       q.limit,
     ),
@@ -106,7 +116,7 @@ async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): 
     items: page as unknown as InboxItem[],
     counts,
     countCap: INBOX_COUNT_CAP,
-    nextCursor: rows.length > q.limit && last ? encodeCursor(last.lastActivityAt, last.id) : null,
+    nextCursor: rows.length > q.limit && last ? encodeCursor(q.sort, sortKeyOf(q.sort, last)) : null,
   };
 }
 

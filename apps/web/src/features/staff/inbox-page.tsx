@@ -100,6 +100,15 @@ export default function InboxPage() {
       waiting: t('inbox.waitingBadge'),
       unassigned: t('inbox.unassigned'),
       rating: t('inbox.rating'),
+      priority: {
+        low: t('priority.low'),
+        normal: t('priority.normal'),
+        high: t('priority.high'),
+        urgent: t('priority.urgent'),
+      },
+      due: t('inbox.dueLabel'),
+      overdue: t('inbox.overdueLabel'),
+      tags: t('inbox.tag'),
     }),
     [t],
   );

@@ -55,4 +55,16 @@ describe('inbox filters in the URL', () => {
       rating: 'any',
     });
   });
+
+  it('holds priority, tag, due date and order in the URL (issue 28), and drops what is not one', () => {
+    const f = parse('priority=urgent&tag=4&due=overdue&sort=due');
+    expect(f).toEqual({ view: 'open', priority: 'urgent', tag: 4, due: 'overdue', sort: 'due' });
+    expect(searchFromFilters(f)).toBe('?tag=4&priority=urgent&due=overdue&sort=due');
+    expect(activeFilterCount(f)).toBe(3);
+    expect(inboxQueryOf(f)).toMatchObject({ priority: 'urgent', tag: 4, due: 'overdue', sort: 'due' });
+    // The default order is left out of the URL and asked for explicitly.
+    expect(parse('sort=activity')).toEqual({ view: 'open' });
+    expect(inboxQueryOf(parse(''))).toMatchObject({ sort: 'activity' });
+    expect(parse('priority=critical&tag=0&due=soon&sort=random')).toEqual({ view: 'open' });
+  });
 });

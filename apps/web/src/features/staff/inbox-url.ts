@@ -1,5 +1,14 @@
 import type { QueryOf, staffInboxRoutes } from '@sportello/contracts';
-import { inboxViews, type InboxView } from '@sportello/contracts/staff-views';
+import {
+  inboxDueFilters,
+  inboxSorts,
+  inboxViews,
+  ticketPriorities,
+  type InboxDueFilter,
+  type InboxSort,
+  type InboxView,
+  type TicketPriority,
+} from '@sportello/contracts/staff-views';
 
 /** What the inbox route is asked, but for the page's cursor and size. */
 export type InboxApiQuery = Omit<QueryOf<typeof staffInboxRoutes.list>, 'cursor' | 'limit'>;
@@ -19,6 +28,12 @@ export interface InboxFilters {
   assignee?: number;
   /** Rated tickets: any rating, or at or below the portal's low-rating threshold. */
   rating?: RatingFilter;
+  priority?: TicketPriority;
+  /** A ticket tag's id (the options' `ticketTags`). */
+  tag?: number;
+  due?: InboxDueFilter;
+  /** The list's order; absent: last activity. */
+  sort?: InboxSort;
   /** Creation days, YYYY-MM-DD in the portal's time zone. */
   from?: string;
   to?: string;
@@ -29,7 +44,8 @@ export const RATING_FILTERS = ['any', 'low'] as const;
 export type RatingFilter = (typeof RATING_FILTERS)[number];
 
 export const DEFAULT_VIEW: InboxView = 'open';
-export const ID_FILTERS = ['company', 'contact', 'type', 'step', 'group', 'assignee'] as const;
+export const ID_FILTERS = ['company', 'contact', 'type', 'step', 'group', 'assignee', 'tag'] as const;
+export const DEFAULT_SORT: InboxSort = 'activity';
 export type IdFilter = (typeof ID_FILTERS)[number];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -50,6 +66,12 @@ export function filtersFromSearch(params: URLSearchParams): InboxFilters {
   }
   const rating = params.get('rating');
   if (RATING_FILTERS.includes(rating as RatingFilter)) out.rating = rating as RatingFilter;
+  const priority = params.get('priority');
+  if (ticketPriorities.includes(priority as TicketPriority)) out.priority = priority as TicketPriority;
+  const due = params.get('due');
+  if (inboxDueFilters.includes(due as InboxDueFilter)) out.due = due as InboxDueFilter;
+  const sort = params.get('sort');
+  if (sort !== DEFAULT_SORT && inboxSorts.includes(sort as InboxSort)) out.sort = sort as InboxSort;
   for (const key of ['from', 'to'] as const) {
     const day = params.get(key);
     if (day && DAY.test(day)) out[key] = day;
@@ -68,6 +90,9 @@ export function searchFromFilters(filters: InboxFilters): string {
     if (v !== undefined) params.set(key, String(v));
   }
   if (filters.rating) params.set('rating', filters.rating);
+  if (filters.priority) params.set('priority', filters.priority);
+  if (filters.due) params.set('due', filters.due);
+  if (filters.sort && filters.sort !== DEFAULT_SORT) params.set('sort', filters.sort);
   if (filters.from) params.set('from', filters.from);
   if (filters.to) params.set('to', filters.to);
   if (filters.q?.trim()) params.set('q', filters.q.trim());
@@ -77,10 +102,18 @@ export function searchFromFilters(filters: InboxFilters): string {
 
 /** The API query of a state (the cursor is added page by page). */
 export function inboxQueryOf(filters: InboxFilters): InboxApiQuery {
-  const { view, company, contact, type, step, group, assignee, rating, from, to, q } = filters;
-  return { view, company, contact, type, step, group, assignee, rating, from, to, q };
+  const { view, company, contact, type, step, group, assignee, rating, priority, tag, due, sort } = filters;
+  const { from, to, q } = filters;
+  return {
+    ...{ view, company, contact, type, step, group, assignee, rating, priority, tag, due, from, to, q },
+    sort: sort ?? DEFAULT_SORT,
+  };
 }
 
 /** How many filters narrow the list besides the view and the search words. */
 export const activeFilterCount = (f: InboxFilters) =>
-  ID_FILTERS.filter((k) => f[k] !== undefined).length + (f.from || f.to ? 1 : 0) + (f.rating ? 1 : 0);
+  ID_FILTERS.filter((k) => f[k] !== undefined).length +
+  (f.from || f.to ? 1 : 0) +
+  (f.rating ? 1 : 0) +
+  (f.priority ? 1 : 0) +
+  (f.due ? 1 : 0);

@@ -15,6 +15,7 @@ const OPTIONS: StaffOptions = {
   types: [{ id: 1, name: 'Fault', color: '#e03131' }],
   groups: [{ id: 4, name: 'Helpdesk' }],
   agents: [{ id: 2, displayName: 'Sara Conti', staffUserId: 7 }],
+  ticketTags: [],
   lowRatingThreshold: 2,
   me: { staffUserId: 7, agentId: 2, groupIds: [4] },
 };
@@ -39,6 +40,9 @@ const DETAIL: StaffTicketDetail = {
   waitingOnCustomer: false,
   closed: false,
   rating: null,
+  priority: 'normal',
+  dueAt: null,
+  tags: [],
   unread: false,
   description: '<p>E42</p>',
   nextPlannedActivityInfo: null,

@@ -18,6 +18,7 @@ const OPTIONS: StaffOptions = {
   types: [{ id: 1, name: 'Fault', color: '#e03131' }],
   groups: [{ id: 1, name: 'Helpdesk' }],
   agents: [{ id: 2, displayName: 'Sara Conti', staffUserId: 7 }],
+  ticketTags: [],
   lowRatingThreshold: 2,
   me: { staffUserId: 7, agentId: 2, groupIds: [1] },
 };
@@ -36,6 +37,9 @@ const item = (over: Partial<InboxItem>): InboxItem => ({
   waitingOnCustomer: false,
   closed: false,
   rating: null,
+  priority: 'normal',
+  dueAt: null,
+  tags: [],
   unread: false,
   ...over,
 });

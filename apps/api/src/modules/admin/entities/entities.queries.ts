@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   permissionFlags,
+  ticketPriorities,
   type AuditActorType,
   type CompanyEntity,
   type ContactEntity,
@@ -153,7 +154,9 @@ export async function readTicket(
     sql`select t.id as row_id, t.status_step_id as step_row, t.ext_id, co.ext_id as company_ext, t.title, t.description, t.ticket_number,
         t.internal_annual_progressive, t.created_on, tt.ext_id as type_ext, st.ext_id as step_ext,
         t.next_planned_activity_info, cc.ext_id as creator_ext, ag.ext_id as group_ext,
-        au.ext_id as agent_ext, we.ext_id as wiki_ext
+        au.ext_id as agent_ext, we.ext_id as wiki_ext, t.priority, t.due_at,
+        (select coalesce(json_agg(tg.name order by lower(tg.name), tg.id), '[]'::json)
+          from ticket_tag_links tl join ticket_tags tg on tg.id = tl.tag_id where tl.ticket_id = t.id) as tag_names
       from tickets t
       join companies co on co.id = t.company_id
       join ticket_types tt on tt.id = t.type_id
@@ -184,6 +187,9 @@ export async function readTicket(
     assignedGroupId: numOrNull(r.group_ext),
     assignedUserId: numOrNull(r.agent_ext),
     wikiElementId: numOrNull(r.wiki_ext),
+    priority: ticketPriorities[num(r.priority)] ?? 'normal',
+    dueAt: r.due_at === null || r.due_at === undefined ? null : iso(r.due_at),
+    tags: (typeof r.tag_names === 'string' ? JSON.parse(r.tag_names) : r.tag_names) as string[],
   };
 }
 

@@ -401,7 +401,10 @@ export async function deleteContact(ctx: AppContext, actor: Actor, id: number): 
 
 // ---- tickets -------------------------------------------------------------------------------------
 
-type TicketFields = Omit<TicketEntity, 'id' | 'ticketNumber' | 'internalAnnualProgressive'> & {
+type TicketFields = Omit<
+  TicketEntity,
+  'id' | 'ticketNumber' | 'internalAnnualProgressive' | 'priority' | 'dueAt' | 'tags'
+> & {
   ticketNumber: string | null | undefined;
   internalAnnualProgressive: number | null | undefined;
 };

@@ -11,7 +11,7 @@ import {
   readablePrimaryShade,
   type Rgb,
 } from '../../../lib/branding';
-import { BADGE_TEXT_SHADE, type BadgeTone } from './badge-vars';
+import { BADGE_TEXT_SHADE, PRIORITY_BADGES, type BadgeTone } from './badge-vars';
 
 const rgb = (css: string) => parseColor(css, () => null)!;
 const WHITE = rgb('#ffffff');
@@ -48,6 +48,18 @@ describe('desk badges on every portal colour', () => {
   it("writes Mantine's shade 6 words under 4.5:1 (what failed); an alarm is white on red-9", () => {
     expect(contrastRatio(rgb(DEFAULT_THEME.colors.gray[6]), WHITE)).toBeLessThan(4.5);
     expect(contrastRatio(WHITE, rgb(DEFAULT_THEME.colors.red[9]))).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('draws the priorities filled, in light and dark alike: urgent white on red-9, high black on orange-4', () => {
+    const [urgent, high] = [PRIORITY_BADGES.urgent, PRIORITY_BADGES.high];
+    const shade = (c: string) => {
+      const [name, n] = c.split('.') as [keyof typeof DEFAULT_THEME.colors, string];
+      return rgb((DEFAULT_THEME.colors[name] ?? [])[Number(n)]!);
+    };
+    expect(contrastRatio(rgb(urgent.text), shade(urgent.color))).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(rgb(high.text), shade(high.color))).toBeGreaterThanOrEqual(4.5);
+    // Mantine's own shade 9 of orange is not enough on white: why high is not a light badge.
+    expect(contrastRatio(rgb(DEFAULT_THEME.colors.orange[9]), WHITE)).toBeLessThan(4.5);
   });
 
   for (const colour of PORTAL_COLOURS) {

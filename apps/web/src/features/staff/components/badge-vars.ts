@@ -20,3 +20,13 @@ export const badgeVars =
       '--badge-color': `light-dark(var(--mantine-color-${tone}-${BADGE_TEXT_SHADE.light}), var(--mantine-color-${tone}-${BADGE_TEXT_SHADE.dark}))`,
     },
   });
+
+/**
+ * The filled badges of the two priorities that call for attention (issue 28), the same in light and
+ * dark (their own background): white on red-9, black on orange-4, each above 4.5:1 (badge-vars.test.ts).
+ * Low is an outline gray badge; normal shows none. Each also says its priority in words, with an icon.
+ */
+export const PRIORITY_BADGES = {
+  urgent: { color: 'red.9', text: '#ffffff' },
+  high: { color: 'orange.4', text: '#000000' },
+} as const;

@@ -1,5 +1,13 @@
 import { Button, CloseButton, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import type { StaffOptions } from '@sportello/contracts';
+import {
+  inboxDueFilters,
+  inboxSorts,
+  ticketPriorities,
+  type InboxDueFilter,
+  type InboxSort,
+  type TicketPriority,
+} from '@sportello/contracts/staff-views';
 import { DateRangePicker } from '../../../ui/date-range-picker';
 import { fromCalendarValue, toCalendarValue } from '../../../ui/date-range';
 import { SelectFilter, type FilterOption } from '../../../ui/select-filter';
@@ -78,6 +86,33 @@ export function InboxFilterPanel({
           onChange={(v) => onChange({ ...filters, rating: v ?? undefined })}
           nullable
         />
+        <SelectFilter<TicketPriority>
+          label={t('inbox.priority')}
+          options={[...ticketPriorities].reverse().map((p) => ({ value: p, text: t(`priority.${p}`) }))}
+          value={filters.priority ?? null}
+          onChange={(v) => onChange({ ...filters, priority: v ?? undefined })}
+          nullable
+        />
+        <SelectFilter
+          label={t('inbox.tag')}
+          options={(options?.ticketTags ?? []).map((o) => ({ value: o.id, text: o.name }))}
+          value={filters.tag ?? null}
+          onChange={(v) => set('tag', v)}
+          nullable
+        />
+        <SelectFilter<InboxDueFilter>
+          label={t('inbox.due')}
+          options={inboxDueFilters.map((d) => ({ value: d, text: t(`inbox.dueFilter.${d}`) }))}
+          value={filters.due ?? null}
+          onChange={(v) => onChange({ ...filters, due: v ?? undefined })}
+          nullable
+        />
+        <SelectFilter<InboxSort>
+          label={t('inbox.sort')}
+          options={inboxSorts.map((o) => ({ value: o, text: t(`inbox.sortBy.${o}`) }))}
+          value={filters.sort ?? 'activity'}
+          onChange={(v) => onChange({ ...filters, sort: v ?? undefined })}
+        />
         <DateRangePicker
           label={t('inbox.created')}
           value={{
@@ -110,7 +145,11 @@ export function InboxFilterPanel({
         </Group>
       )}
       <Group justify="flex-end" mt="sm">
-        <Button variant="subtle" size="xs" onClick={() => onChange({ view: filters.view, q: filters.q })}>
+        <Button
+          variant="subtle"
+          size="xs"
+          onClick={() => onChange({ view: filters.view, q: filters.q, sort: filters.sort })}
+        >
           {t('inbox.clearFilters')}
         </Button>
       </Group>

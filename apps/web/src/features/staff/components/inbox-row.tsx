@@ -1,11 +1,13 @@
 import { memo } from 'react';
 import { Badge } from '@mantine/core';
 import type { InboxItem } from '@sportello/contracts';
+import type { TicketPriority } from '@sportello/contracts/staff-views';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { TypeBadge } from '../../../ui/type-badge';
 import { staffTicketPath } from '../staff-paths';
 import { badgeVars } from './badge-vars';
+import { PriorityBadge } from './priority-badge';
 import classes from './inbox.module.css';
 
 // Made once: a row's badges are drawn for every row of the list.
@@ -19,6 +21,13 @@ export interface InboxRowLabels {
   unassigned: string;
   /** "Rating": said before the row's "2/5". */
   rating: string;
+  /** Each priority's words. */
+  priority: Record<TicketPriority, string>;
+  /** "Due": said before the due date; "Overdue": instead, once it has passed (open tickets). */
+  due: string;
+  overdue: string;
+  /** "Tags": said before the row's tags. */
+  tags: string;
 }
 
 /**
@@ -44,6 +53,8 @@ export const InboxRow = memo(function InboxRow({
   filterLink: (key: 'company' | 'contact', id: number) => string;
   labels: InboxRowLabels;
 }) {
+  // Whether the due date has passed: as drawn, not live (the list is drawn again as it changes).
+  const overdue = item.dueAt !== null && !item.closed && Date.parse(item.dueAt) < Date.now();
   return (
     <li className={classes.row} data-testid="inbox-row" data-unread={item.unread || undefined}>
       <span className={classes.unreadDot} data-on={item.unread || undefined} aria-hidden />
@@ -72,6 +83,7 @@ export const InboxRow = memo(function InboxRow({
               {item.contact.referentName}
             </Link>
           )}
+          <PriorityBadge priority={item.priority} label={labels.priority[item.priority]} />
           <TypeBadge type={item.type} />
           <Badge
             variant="light"
@@ -98,6 +110,16 @@ export const InboxRow = memo(function InboxRow({
               {item.rating}/5
             </Badge>
           )}
+          {item.tags.length > 0 && (
+            <span className={classes.tags} data-testid="row-tags">
+              <span className={classes.visuallyHidden}>{labels.tags}: </span>
+              {item.tags.map((g) => (
+                <span key={g.id} className={classes.tag}>
+                  #{g.name}
+                </span>
+              ))}
+            </span>
+          )}
           {item.waitingOnCustomer && !item.closed && (
             <Badge variant="outline" color="gray" vars={GRAY} radius="sm" tt="none" size="sm">
               {labels.waiting}
@@ -118,6 +140,13 @@ export const InboxRow = memo(function InboxRow({
         <p className={classes.sideText} data-dimmed>
           <time dateTime={item.lastActivityAt}>{formatDateTime(item.lastActivityAt)}</time>
         </p>
+        {item.dueAt !== null && (
+          <p className={classes.sideText} data-overdue={overdue || undefined} data-testid="row-due">
+            {overdue ? '⚠ ' : ''}
+            {overdue ? labels.overdue : labels.due}{' '}
+            <time dateTime={item.dueAt}>{formatDateTime(item.dueAt)}</time>
+          </p>
+        )}
       </div>
     </li>
   );

@@ -1,6 +1,25 @@
 import { useState, type RefObject } from 'react';
-import { Button, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
-import { NEXT_ACTIVITY_MAX, type StaffTicketDetail, type StaffTicketUpdate } from '@sportello/contracts';
+import {
+  Button,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import {
+  NEXT_ACTIVITY_MAX,
+  TICKET_TAG_NAME_MAX,
+  TICKET_TAGS_MAX,
+  ticketPriorities,
+  type StaffTicketDetail,
+  type StaffTicketUpdate,
+  type TicketPriority,
+} from '@sportello/contracts';
 import { errorText } from '../../../lib/error-text';
 import { useDeskOptions } from '../api/options';
 import { useUpdateTicket } from '../api/ticket-writes';
@@ -32,6 +51,12 @@ export function TicketSidePanel({
   if (nextFor !== ticket.nextPlannedActivityInfo) {
     setNextFor(ticket.nextPlannedActivityInfo);
     setNext(ticket.nextPlannedActivityInfo ?? '');
+  }
+  const [due, setDue] = useState(localInput(ticket.dueAt));
+  const [dueFor, setDueFor] = useState(ticket.dueAt);
+  if (dueFor !== ticket.dueAt) {
+    setDueFor(ticket.dueAt);
+    setDue(localInput(ticket.dueAt));
   }
   const o = options.data;
   const myAgentId = o?.me.agentId ?? null;
@@ -114,6 +139,65 @@ export function TicketSidePanel({
           comboboxProps={{ withinPortal: true }}
           data-testid="side-type"
         />
+        <Select
+          label={t('inbox.priority')}
+          data={[...ticketPriorities].reverse().map((p) => ({ value: p, label: t(`priority.${p}`) }))}
+          value={ticket.priority}
+          allowDeselect={false}
+          disabled={disabled}
+          onChange={(v) => v && save({ priority: v as TicketPriority }, t('side.saved'))}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="side-priority"
+        />
+        <TagsInput
+          label={t('inbox.tag')}
+          data={(o?.ticketTags ?? []).map((g) => g.name)}
+          value={ticket.tags.map((g) => g.name)}
+          maxTags={TICKET_TAGS_MAX}
+          maxLength={TICKET_TAG_NAME_MAX}
+          disabled={disabled}
+          onChange={(names) => save({ tags: names }, t('side.saved'))}
+          comboboxProps={{ withinPortal: true }}
+          clearable
+          data-testid="side-tags"
+        />
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            save({ dueAt: due ? new Date(due).toISOString() : null }, t('side.saved'));
+          }}
+        >
+          <Stack gap={6}>
+            <TextInput
+              type="datetime-local"
+              label={t('side.dueAt')}
+              value={due}
+              onChange={(e) => setDue(e.currentTarget.value)}
+              disabled={disabled}
+              data-testid="side-due"
+            />
+            <Group gap="xs">
+              <Button
+                type="submit"
+                variant="default"
+                size="xs"
+                disabled={disabled || due === localInput(ticket.dueAt)}
+              >
+                {t('side.saveDue')}
+              </Button>
+              {ticket.dueAt !== null && (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  disabled={disabled}
+                  onClick={() => save({ dueAt: null }, t('side.saved'))}
+                >
+                  {t('side.clearDue')}
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -146,4 +230,12 @@ export function TicketSidePanel({
       </Stack>
     </Paper>
   );
+}
+
+/** An ISO time as a `datetime-local` input holds it: the browser's local wall time, to the minute. */
+function localInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
