@@ -292,6 +292,34 @@ else
       expect(after!.lease_owner).toBe(b.owner);
     });
 
+    it('lets a mailbox go at once when another process holds its lease, without waiting for itself', async () => {
+      const folder = await freshFolder();
+      const r = reader();
+      await r.runTick();
+      await r.settle();
+      const before = await count();
+      // Another process took the lease (this one's expired while it was busy, say).
+      await t.ctx.database.db.execute(
+        sql`update portal_mailboxes set lease_owner = 'another-process', lease_until = '2099-01-01T00:00:00Z'`,
+      );
+      try {
+        // IDLE wakes a read, which finds the lease gone and closes its session from inside the read.
+        await client.append(folder, letter('html-only-it', { FROM: 'lease@elsewhere.example', TO: SUPPORT }));
+        await new Promise((res) => setTimeout(res, 2000));
+        // A session that waited for its own read to end would never settle.
+        const settled = await Promise.race([
+          r.settle().then(() => true),
+          new Promise<boolean>((res) => setTimeout(() => res(false), 5000)),
+        ]);
+        expect(settled).toBe(true);
+        expect((await count()) - before).toBe(0);
+      } finally {
+        await t.ctx.database.db.execute(
+          sql`update portal_mailboxes set lease_owner = null, lease_until = null`,
+        );
+      }
+    });
+
     it('ticket e-mails carry Message-ID, In-Reply-To/References and a Reply-To naming the ticket', async () => {
       await freshFolder();
       const reply = await t.app.inject({
