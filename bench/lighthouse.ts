@@ -11,10 +11,14 @@
  * attachments.
  *
  *   options: --runs N (default 3)  --screens sign-in,overview,… (default all)
- *            --dist DIR (an existing build; default: build the SPA into a temporary directory)
- *            --json FILE (every run's figures, for comparing)
+ *            --dist DIR (an existing build; repeatable)  --build-to DIR (build into DIR and keep it; default,
+ *            without --dist: build the SPA into a temporary directory)
+ *            --json FILE (every run's figures, for comparing)  --lhr DIR (every run's whole Lighthouse report)
+ * With several builds (e.g. `--dist before --build-to after`) the runs alternate between them, screen by
+ * screen, so a machine shared with other work slows both alike: compare the builds of one invocation only
+ * (the table then gives each build's medians and the after/before ratios of LCP, TBT and main-thread work).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,8 +34,10 @@ const { values: opt } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     screens: { type: 'string' },
-    dist: { type: 'string' },
+    dist: { type: 'string', multiple: true },
+    'build-to': { type: 'string' },
     json: { type: 'string' },
+    lhr: { type: 'string' },
   },
 });
 const RUNS = Math.max(1, Number(opt.runs));
@@ -138,12 +144,22 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+const ratio = (after: number, before: number) => (before > 0 ? (after / before).toFixed(2) : '–');
+
 async function main(): Promise<void> {
-  const dist = opt.dist ?? buildWeb(undefined, cleanups, (m) => log(m));
+  const dists = [...(opt.dist ?? [])];
+  if (opt['build-to'] || dists.length === 0) dists.push(buildWeb(opt['build-to'], cleanups, (m) => log(m)));
   const dataDir = mkdtempSync(join(tmpdir(), 'sportello-lighthouse-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  // The server serves whatever this link points at (it looks files up per request): runs switch builds.
+  const web = join(dataDir, 'web');
+  const serve = (dist: string) => {
+    rmSync(web, { force: true });
+    symlinkSync(dist, web);
+  };
+  serve(dists[0]!);
   const server = await startServer(
-    { DATA_DIR: dataDir, DEMO_DATA: 'true', WEB_DIST: dist },
+    { DATA_DIR: dataDir, DEMO_DATA: 'true', WEB_DIST: web },
     await freePort(),
     undefined,
     'ignore',
@@ -152,6 +168,7 @@ async function main(): Promise<void> {
   const base = server.baseUrl;
   const wanted = opt.screens?.split(',');
   const screens = (await prepare(base)).filter((s) => !wanted || wanted.includes(s.name));
+  if (opt.lhr) mkdirSync(opt.lhr, { recursive: true });
 
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -169,71 +186,101 @@ async function main(): Promise<void> {
   cleanups.push(() => void chrome.kill());
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
   const context = browser.contexts()[0]!;
-  const results = new Map<string, Run[]>();
+  // results[build][screen]
+  const results = dists.map(() => new Map<string, Run[]>());
   for (let i = 0; i < RUNS; i++)
-    for (const screen of screens) {
-      // The session travels as the app keeps it; Lighthouse must then leave storage alone, so the HTTP
-      // cache is emptied here instead: every run is a first visit of a signed-in user.
-      const page = await context.newPage();
-      await page.goto(`${base}/robots.txt`);
-      await page.evaluate((entries) => {
-        localStorage.clear();
-        sessionStorage.clear();
-        for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
-      }, screen.storage);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.clearBrowserCache');
-      await cdp.detach();
-      await page.close();
-      const result = await lighthouse(`${base}${screen.path}`, {
-        port: chrome.port,
-        onlyCategories: ['performance'],
-        disableStorageReset: true,
-        logLevel: 'error',
-        output: 'json',
-      });
-      if (!result) throw new Error(`${screen.name}: Lighthouse gave no result`);
-      const { lhr } = result;
-      // Lighthouse's own failures (a trace it could not record on a loaded machine) lose that run only.
-      if (lhr.runtimeError) {
-        log(`${screen.name} run ${i + 1}: no figures (${lhr.runtimeError.code})`);
-        continue;
+    for (const screen of screens)
+      for (const [d, dist] of dists.entries()) {
+        serve(dist);
+        const label = dists.length > 1 ? `${screen.name} build ${d + 1}` : screen.name;
+        // The session travels as the app keeps it; Lighthouse must then leave storage alone, so the HTTP
+        // cache is emptied here instead: every run is a first visit of a signed-in user.
+        const page = await context.newPage();
+        await page.goto(`${base}/robots.txt`);
+        await page.evaluate((entries) => {
+          localStorage.clear();
+          sessionStorage.clear();
+          for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
+        }, screen.storage);
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Network.clearBrowserCache');
+        await cdp.detach();
+        await page.close();
+        const result = await lighthouse(`${base}${screen.path}`, {
+          port: chrome.port,
+          onlyCategories: ['performance'],
+          disableStorageReset: true,
+          logLevel: 'error',
+          output: 'json',
+        });
+        if (!result) throw new Error(`${label}: Lighthouse gave no result`);
+        const { lhr } = result;
+        if (opt.lhr)
+          writeFileSync(
+            join(opt.lhr, `${screen.name.replace(/\W+/g, '-')}-build${d + 1}-run${i + 1}.json`),
+            JSON.stringify(lhr),
+          );
+        // Lighthouse's own failures (a trace it could not record on a loaded machine) lose that run only.
+        if (lhr.runtimeError) {
+          log(`${label} run ${i + 1}: no figures (${lhr.runtimeError.code})`);
+          continue;
+        }
+        const num = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+        const run: Run = {
+          score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+          fcp: num('first-contentful-paint'),
+          lcp: num('largest-contentful-paint'),
+          tbt: num('total-blocking-time'),
+          cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+          mainThread: num('mainthread-work-breakdown'),
+        };
+        if (lhr.finalDisplayedUrl !== `${base}${screen.path}`)
+          log(`  (${label} ended at ${lhr.finalDisplayedUrl.slice(base.length)})`);
+        results[d]!.set(screen.name, [...(results[d]!.get(screen.name) ?? []), run]);
+        log(
+          `${label} run ${i + 1}: score ${run.score}, FCP ${run.fcp} ms, LCP ${run.lcp} ms, TBT ${run.tbt} ms, ` +
+            `CLS ${run.cls.toFixed(3)}, main-thread work ${run.mainThread} ms`,
+        );
       }
-      const num = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
-      const run: Run = {
-        score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-        fcp: num('first-contentful-paint'),
-        lcp: num('largest-contentful-paint'),
-        tbt: num('total-blocking-time'),
-        cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
-        mainThread: num('mainthread-work-breakdown'),
-      };
-      if (lhr.finalDisplayedUrl !== `${base}${screen.path}`)
-        log(`  (${screen.name} ended at ${lhr.finalDisplayedUrl.slice(base.length)})`);
-      results.set(screen.name, [...(results.get(screen.name) ?? []), run]);
-      log(
-        `${screen.name} run ${i + 1}: score ${run.score}, FCP ${run.fcp} ms, LCP ${run.lcp} ms, TBT ${run.tbt} ms, ` +
-          `CLS ${run.cls.toFixed(3)}, main-thread work ${run.mainThread} ms`,
-      );
-    }
   await browser.close();
 
   console.log(`\nLighthouse ${RUNS > 1 ? `median of ${RUNS} runs` : '1 run'}, default mobile settings:\n`);
-  console.log('| screen | performance | goal | LCP | TBT | main-thread work | CLS |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const screen of screens) {
-    const runs = results.get(screen.name);
-    if (!runs) {
-      console.log(`| ${screen.name} | (no run) | ≥ ${screen.goal} | | | | |`);
-      continue;
+  const several = dists.length > 1;
+  console.log(
+    `| screen |${several ? ' build |' : ''} performance | goal | LCP | TBT | main-thread work | CLS |` +
+      (several ? ' LCP, TBT, main thread vs build 1 |' : ''),
+  );
+  console.log(`|---|${several ? '---|' : ''}---|---|---|---|---|---|${several ? '---|' : ''}`);
+  for (const screen of screens)
+    for (const [d] of dists.entries()) {
+      const runs = results[d]!.get(screen.name);
+      const build = several ? ` ${d + 1} |` : '';
+      if (!runs) {
+        console.log(`| ${screen.name} |${build} (no run) | ≥ ${screen.goal} | | | | |${several ? ' |' : ''}`);
+        continue;
+      }
+      const m = (k: keyof Run, of = runs) => median(of.map((r) => r[k]));
+      const first = results[0]!.get(screen.name);
+      const vs =
+        several && d > 0 && first
+          ? ` ${ratio(m('lcp'), m('lcp', first))}, ${ratio(m('tbt'), m('tbt', first))}, ${ratio(m('mainThread'), m('mainThread', first))} |`
+          : several
+            ? ' |'
+            : '';
+      console.log(
+        `| ${screen.name} |${build} ${m('score')} | ≥ ${screen.goal} | ${(m('lcp') / 1000).toFixed(1)} s | ` +
+          `${(m('tbt') / 1000).toFixed(2)} s | ${(m('mainThread') / 1000).toFixed(1)} s | ${m('cls').toFixed(3)} |${vs}`,
+      );
     }
-    const m = (k: keyof Run) => median(runs.map((r) => r[k]));
-    console.log(
-      `| ${screen.name} | ${m('score')} | ≥ ${screen.goal} | ${(m('lcp') / 1000).toFixed(1)} s | ` +
-        `${(m('tbt') / 1000).toFixed(2)} s | ${(m('mainThread') / 1000).toFixed(1)} s | ${m('cls').toFixed(3)} |`,
+  if (opt.json)
+    writeFileSync(
+      opt.json,
+      JSON.stringify(
+        dists.map((dist, d) => ({ dist, runs: Object.fromEntries(results[d]!) })),
+        null,
+        2,
+      ),
     );
-  }
-  if (opt.json) writeFileSync(opt.json, JSON.stringify(Object.fromEntries(results), null, 2));
 }
 
 main()

@@ -14,31 +14,8 @@ export const PASSWORD_MAX_LENGTH = 256;
 /** A password's length as people count characters: code points (an emoji is one), on both sides. */
 export const passwordLength = (password: string) => [...password].length;
 
-/** Stable error codes of the auth area; the client maps them to translated texts. */
-export const authErrorCodes = {
-  /** 401, login: 'Wrong username or password' (same answer for unknown users). */
-  wrongCredentials: 'wrong_credentials',
-  /** 429 with Retry-After (seconds): too many failed logins / recovery requests. */
-  tooManyAttempts: 'too_many_attempts',
-  /** 401 on any signed-in call: missing token. */
-  unauthorized: 'unauthorized',
-  /** 401 on any signed-in call: forged, expired or revoked token. */
-  invalidToken: 'invalid_token',
-  /** 400, confirm: 'Please check the entered passwords'. */
-  passwordsDiffer: 'passwords_differ',
-  /** 400, confirm / password change: fewer than PASSWORD_MIN_LENGTH characters. */
-  passwordTooShort: 'password_too_short',
-  /** 400, password change: the current password is wrong. */
-  wrongPassword: 'wrong_password',
-  /** 410, link check / confirm: the link is past its validity. */
-  linkExpired: 'link_expired',
-  /** 404, link check / confirm: unknown or already used link. */
-  linkInvalid: 'link_invalid',
-  /** 401, second factor: the code (authenticator, recovery code) or the passkey is not right. */
-  wrongCode: 'wrong_code',
-  /** 401, second factor: the sign-in ticket is unknown, used or older than 5 minutes: sign in again. */
-  challengeExpired: 'challenge_expired',
-} as const;
+// The codes and the answer check live apart, free of zod: the web's sign-in loads them without schemas.
+export { authErrorCodes, isSecondFactor } from './auth-codes';
 
 /** "Remember me": a session of this many days instead of TOKEN_TTL_HOURS (which also ends with the browser). */
 export const REMEMBER_DAYS = 30;
@@ -80,7 +57,6 @@ export type SecondFactorAnswer = z.infer<typeof secondFactorAnswerSchema>;
 /** A session, or (two-factor accounts) the ticket of a sign-in waiting for its second factor. */
 export const loginAnswerSchema = z.union([sessionAnswerSchema, secondFactorAnswerSchema]);
 export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
-export const isSecondFactor = (a: LoginAnswer): a is SecondFactorAnswer => 'secondFactor' in a;
 
 /** A ticket of a sign-in waiting for its second factor. */
 const ticketSchema = z.string().min(1).max(200);

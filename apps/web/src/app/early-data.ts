@@ -17,11 +17,12 @@
 import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
 import type { MeAnswer, TicketListItem } from '@sportello/contracts';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
+import { fetchTicket, ticketQuery } from '../features/tickets/api/ticket-detail';
 import { loadStaffTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { warmUpIntl } from '../lib/intl-warmup';
 import { storage } from '../lib/storage';
-import { fetchMe, meQuery } from '../lib/tenant';
+import { fetchMe, meQuery, portalSettingsQuery } from '../lib/tenant';
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
@@ -29,6 +30,10 @@ const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|pr
 export const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
 /** `/:company/:contactid/tickets`, matched as react-router does: any case, optional trailing slash. */
 const MY_TICKETS = /^\/([^/]+)\/(\d+)\/tickets\/?$/i;
+/** `/:company/:contactid/tickets/:ticketid`, a ticket opened from a link (an e-mail's, a notification's). */
+const TICKET = /^\/([^/]+)\/(\d+)\/tickets\/(\d+)\/?$/i;
+/** `/:company/login`, the portal's sign-in. */
+const LOGIN = /^\/([^/]+)\/login\/?$/i;
 
 const decode = (segment: string) => {
   try {
@@ -43,6 +48,20 @@ interface Early {
   myTickets: { company: string; contactId: number; list: Promise<TicketListItem[]> } | null;
   /** The My tickets page module (router.tsx renders it without a loading step once it is here). */
   ticketsPage: Promise<typeof import('../features/tickets/tickets-page')> | null;
+  /** On a ticket: the ticket with its conversation, when the address names the remembered contact. */
+  ticket: {
+    company: string;
+    contactId: number;
+    ticketId: number;
+    detail: ReturnType<typeof fetchTicket>;
+  } | null;
+  /**
+   * The first page is this one (router.tsx then asks for its code, texts and styles as it is evaluated,
+   * not once the first render has run: the entry holds each page's import once, in router.tsx).
+   */
+  firstPage: 'ticket' | 'login' | null;
+  /** On the portal's sign-in: its portal (the header's name and logo, the page's largest text). */
+  loginCompany: string | null;
   /**
    * On the desk's inbox: its code with its texts (router.tsx draws its layout and inbox from them, and
    * main.tsx's first render waits for them), and the portal and view of the address (`seedEarlyData`).
@@ -55,7 +74,15 @@ interface Early {
 }
 
 function start(): Early {
-  const none: Early = { me: null, myTickets: null, ticketsPage: null, desk: null };
+  const none: Early = {
+    me: null,
+    myTickets: null,
+    ticketsPage: null,
+    ticket: null,
+    firstPage: null,
+    loginCompany: null,
+    desk: null,
+  };
   if (typeof window === 'undefined') return none;
   const path = window.location.pathname;
   if (DESK_INBOX.test(path) && storage.get('staffToken')) {
@@ -71,9 +98,30 @@ function start(): Early {
       desk: { ready, company: decode(path.split('/')[1]!) ?? '', search: window.location.search },
     };
   }
+  const login = LOGIN.exec(path);
+  if (login)
+    // Its header waits for the portal's settings: they leave now, with the page's code.
+    return { ...none, loginCompany: decode(login[1]!), firstPage: 'login' };
   if (!storage.get('token')) return none;
   if (STANDALONE.test(path)) return none;
-  const early: Early = { ...none, me: fetchMe() };
+  const t = TICKET.exec(path);
+  const early: Early = { ...none, me: fetchMe(), firstPage: t ? 'ticket' : null };
+  if (t) {
+    // The conversation comes first: the header's menus and the rest wait for it (the page says when it
+    // shows, then the reply's editor loads too).
+    holdForContent();
+    const company = storage.get('company');
+    const contactId = Number(t[2]);
+    const ticketId = Number(t[3]);
+    if (
+      company &&
+      company.toLowerCase() === decode(t[1]!)?.toLowerCase() &&
+      String(contactId) === storage.get('contactId') &&
+      Number.isSafeInteger(ticketId)
+    )
+      early.ticket = { company, contactId, ticketId, detail: fetchTicket(company, contactId, ticketId) };
+    return early;
+  }
   const m = MY_TICKETS.exec(path);
   if (!m) return early;
   // The list comes first: the header's menus, the filters' dropdowns and the rest wait for it.
@@ -98,7 +146,8 @@ function start(): Early {
 
 export const early = start();
 // Failures are handed to the queries (and the page's lazy import) that use these: none goes unhandled.
-for (const p of [early.me, early.myTickets?.list, early.ticketsPage, early.desk?.ready]) p?.catch(() => {});
+for (const p of [early.me, early.myTickets?.list, early.ticketsPage, early.ticket?.detail, early.desk?.ready])
+  p?.catch(() => {});
 
 /**
  * What the first render waits for besides the texts: on the desk's inbox, its code (or its failure,
@@ -135,6 +184,15 @@ export function seedEarlyData(client: QueryClient): void {
   if (early.me) {
     const options = meQuery();
     void client.prefetchQuery({ ...options, queryFn: firstThen(early.me, options.queryFn!) });
+  }
+  if (early.loginCompany) void client.prefetchQuery(portalSettingsQuery(early.loginCompany));
+  if (early.ticket) {
+    const { company, contactId, ticketId, detail } = early.ticket;
+    const options = ticketQuery(company, contactId, ticketId);
+    void client.prefetchQuery({
+      ...options,
+      queryFn: firstThen(detail, options.queryFn!),
+    });
   }
   if (early.myTickets) {
     const { company, contactId, list } = early.myTickets;

@@ -4,7 +4,7 @@ import type { MeContact } from '@sportello/contracts';
 import { DESK_INBOX, early } from './early-data';
 import { lazyPage, PageLoader, type PageModule } from '../ui/lazy-page';
 import { loadStaffTexts } from '../features/staff/i18n';
-import { loadRestTexts } from '../i18n';
+import { loadRestTexts, loadRestTextsAtStart } from '../i18n';
 import { loadRestStyles } from '../styles/load-rest-styles';
 import {
   DashboardRedirect,
@@ -20,14 +20,21 @@ import { canOpenTicket, SECTION_RULES } from './sections';
  * (load-rest-styles.ts, i18n/first-paint.ts). My tickets, where a contact lands, needs none of them: its
  * first paint waits for no more CSS nor texts.
  */
-const page = (load: () => Promise<PageModule>) =>
-  lazyPage(() => Promise.all([load(), loadRestStyles(), loadRestTexts()]).then(([m]) => m));
+const page = (load: () => Promise<PageModule>, isFirst = false) =>
+  lazyPage(
+    () => Promise.all([load(), loadRestStyles(), loadRestTexts()]).then(([m]) => m),
+    // The first page (app/early-data.ts): asked for now, while the app's other modules are evaluated.
+    isFirst ? Promise.all([load(), loadRestStyles(), loadRestTextsAtStart()]).then(([m]) => m) : null,
+  );
 
 // Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
 const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page'), early.ticketsPage);
 const AllTicketsPage = page(() => import('../features/tickets/all-tickets-page'));
 const NewTicketPage = page(() => import('../features/tickets/new-ticket-page'));
-const TicketDetailPage = page(() => import('../features/tickets/ticket-detail-page'));
+const TicketDetailPage = page(
+  () => import('../features/tickets/ticket-detail-page'),
+  early.firstPage === 'ticket',
+);
 const OverviewPage = page(() => import('../features/overview/overview-page'));
 const ReportsPage = page(() => import('../features/reports/reports-page'));
 const ActivityContractsPage = page(() => import('../features/contracts/activity-contracts-page'));
@@ -38,7 +45,7 @@ const InvoicesPage = page(() => import('../features/billing/invoices-page'));
 const EstimatesPage = page(() => import('../features/billing/estimates-page'));
 const RecurringAdvancesPage = page(() => import('../features/billing/recurring-advances-page'));
 const WikiPage = page(() => import('../features/wiki/wiki-page'));
-const LoginPage = page(() => import('../features/auth/login-page'));
+const LoginPage = page(() => import('../features/auth/login-page'), early.firstPage === 'login');
 const ConfirmPage = page(() => import('../features/auth/confirm-page'));
 const PrivacyPage = page(() => import('../features/auth/privacy-page'));
 const ViewAsPage = page(() => import('../features/auth/view-as-page'));

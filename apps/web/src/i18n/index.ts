@@ -137,7 +137,7 @@ function describePage(): void {
 i18n.on('languageChanged', describePage);
 
 const startLanguage = initialLanguage();
-void i18n.use(initReactI18next).init({
+const initialized = i18n.use(initReactI18next).init({
   resources: { 'it-IT': { translation: itFirstPaint } },
   partialBundledLanguages: true,
   lng: 'it-IT',
@@ -160,5 +160,12 @@ export const i18nReady: Promise<void> =
           () => undefined,
           () => undefined,
         );
+
+/**
+ * The rest of the start language's texts once i18next knows that language (its init completes a task
+ * later): for a first page asked for before the first render (app/router.tsx).
+ */
+export const loadRestTextsAtStart = (): Promise<void> =>
+  Promise.all([initialized, i18nReady]).then(loadRestTexts);
 
 export { i18n };

@@ -1,4 +1,6 @@
-import { authErrorCodes, staffErrorCodes } from '@sportello/contracts';
+// From their own zod-free files: the sign-in page's first load carries no schema.
+import { authErrorCodes } from '@sportello/contracts/auth-codes';
+import { staffErrorCodes } from '@sportello/contracts/staff-errors';
 import { ApiRequestError } from './api-client';
 
 /**

@@ -1,7 +1,12 @@
 import { lazy, Suspense, useId, type ReactNode } from 'react';
 import { Input, Skeleton, Textarea } from '@mantine/core';
+import { useAfterContent } from '../lib/first-content';
 
-// tiptap + ProseMirror are large: they load only when an editor is first shown.
+/*
+ * tiptap + ProseMirror are large: they load only when an editor is first shown, and after the page's main
+ * content (lib/first-content): under a ticket's conversation, building the editor took a slow phone's
+ * main thread for most of a second before the conversation showed.
+ */
 const TiptapEditor = lazy(() => import('./html-editor-tiptap'));
 
 /** SPEC A9: the editing area is 200 px high. */
@@ -35,6 +40,8 @@ export function HtmlEditor({
   const id = useId();
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
+  const mayLoad = useAfterContent();
+  const placeholder = <Skeleton height={EDITOR_HEIGHT + 44} radius="sm" aria-hidden />;
   if (plain) {
     return (
       <Textarea
@@ -58,17 +65,21 @@ export function HtmlEditor({
       // The label names a contenteditable, which `for` cannot target: it is linked by aria-labelledby.
       labelElement="div"
     >
-      <Suspense fallback={<Skeleton height={EDITOR_HEIGHT + 44} radius="sm" aria-hidden />}>
-        <TiptapEditor
-          labelId={labelId}
-          value={value}
-          onChange={onChange}
-          required={required}
-          invalid={!!error}
-          describedBy={error ? errorId : undefined}
-          disabled={disabled}
-        />
-      </Suspense>
+      {mayLoad ? (
+        <Suspense fallback={placeholder}>
+          <TiptapEditor
+            labelId={labelId}
+            value={value}
+            onChange={onChange}
+            required={required}
+            invalid={!!error}
+            describedBy={error ? errorId : undefined}
+            disabled={disabled}
+          />
+        </Suspense>
+      ) : (
+        placeholder
+      )}
     </Input.Wrapper>
   );
 }

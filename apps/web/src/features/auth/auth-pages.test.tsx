@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider, createQueryClient } from '../../app/provider';
 import { routes } from '../../app/router';
 import { afterLoginPath } from './login-page';
-import { checkNewPassword } from '../../ui/auth-fields';
+import { checkNewPassword } from '../../ui/new-password-fields';
 import { fitPrivacyHtml } from './privacy-page';
 import { contact, portalSettings, user } from '../../test/fixtures';
 import { applyLanguage } from '../../i18n';

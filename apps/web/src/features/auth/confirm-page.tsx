@@ -8,11 +8,13 @@ import { ApiRequestError } from '../../lib/api-client';
 import { storage } from '../../lib/storage';
 import { ListError } from '../../ui/list-states';
 import { useAuthLink } from './api/auth-link';
-import { isSecondFactor, type SecondFactorAnswer, type SessionAnswer } from '@sportello/contracts';
+import type { SecondFactorAnswer, SessionAnswer } from '@sportello/contracts';
+import { isSecondFactor } from '@sportello/contracts/auth-codes';
 import { SecondFactorForm } from './components/second-factor-form';
 import { useConfirmPassword } from './api/confirm';
 import { AuthFrame } from '../../ui/auth-frame';
-import { AuthErrorAlert, checkNewPassword, LinkProblem, NewPasswordFields } from '../../ui/auth-fields';
+import { AuthErrorAlert, LinkProblem } from '../../ui/auth-fields';
+import { checkNewPassword, NewPasswordFields } from '../../ui/new-password-fields';
 import { authErrorKey } from '../../lib/auth-errors';
 import { usePageTitle } from '../../ui/page-title';
 

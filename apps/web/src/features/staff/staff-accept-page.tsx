@@ -8,7 +8,8 @@ import { ListError } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
 import { useStaffConfirm, useStaffLink } from './api/link';
 import { useStaffT } from './i18n';
-import { AuthErrorAlert, checkNewPassword, LinkProblem, NewPasswordFields } from '../../ui/auth-fields';
+import { AuthErrorAlert, LinkProblem } from '../../ui/auth-fields';
+import { checkNewPassword, NewPasswordFields } from '../../ui/new-password-fields';
 import { authErrorKey } from '../../lib/auth-errors';
 import { staffPath } from './staff-paths';
 

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import type { TicketComment, TicketDetail, TicketTimelineEntry } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
+import { contentShown } from '../../lib/first-content';
 import { useTenant, type Tenant } from '../../lib/tenant';
 import { ListError } from '../../ui/list-states';
 import { useTicket } from './api/ticket-detail';
@@ -115,6 +116,12 @@ export default function TicketDetailPage() {
   const isNotFound =
     !Number.isSafeInteger(ticketId) || (query.error instanceof ApiRequestError && query.error.status === 404);
   usePageTitle(isNotFound ? t('tickets.detail.notFound') : (query.data?.title ?? null));
+  // The conversation (or the page's error) is the main content: what waited for it may load, the
+  // reply's editor among it (a ticket opened from a link, app/early-data.ts).
+  const isSettled = isNotFound || !query.isPending;
+  useEffect(() => {
+    if (isSettled) contentShown();
+  }, [isSettled]);
 
   // Seen is read: each time the conversation grows while the page shows it, the unread marker goes.
   const markRead = useMarkRead(company, contactId);
