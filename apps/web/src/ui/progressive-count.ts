@@ -9,8 +9,8 @@ const BATCH_ROWS = 15;
  * frame, so no single long task holds the page (hundreds of rows take a second on a slow phone). Rows
  * already shown are memoised and not rendered again when the next batch arrives.
  */
-export function useProgressiveCount(total: number): number {
-  const [shown, setShown] = useState(FIRST_ROWS);
+export function useProgressiveCount(total: number, first = FIRST_ROWS): number {
+  const [shown, setShown] = useState(first);
   useEffect(() => {
     if (shown >= total) return;
     // After the next paint, not before it: the frame with the first rows goes out first.

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -24,6 +24,7 @@ import { TimelineEntry } from './components/timeline-entry';
 import { TypeBadge } from '../../ui/type-badge';
 import { isClosedTicket } from './ticket-filters';
 import { usePageTitle } from '../../ui/page-title';
+import { useProgressiveCount } from '../../ui/progressive-count';
 import classes from './components/tickets.module.css';
 
 type T = (key: string) => string;
@@ -92,6 +93,12 @@ export function conversation(ticket: Pick<TicketDetail, 'comments' | 'timeline'>
   return items.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
+/**
+ * Messages of the first paint after the description (a phone's screen shows fewer): a long conversation
+ * draws the rest a batch per frame after it, and the reply box once all are there, so it never moves.
+ */
+export const FIRST_MESSAGES = 3;
+
 /** A ticket: header, the description and the comments, the reply box, and the side panel. */
 export default function TicketDetailPage() {
   const { t } = useTranslation();
@@ -119,6 +126,9 @@ export default function TicketDetailPage() {
   // The conversation (or the page's error) is the main content: what waited for it may load, the
   // reply's editor among it (a ticket opened from a link, app/early-data.ts).
   const isSettled = isNotFound || !query.isPending;
+  const items = useMemo(() => (query.data ? conversation(query.data) : []), [query.data]);
+  const shown = useProgressiveCount(items.length, FIRST_MESSAGES);
+  const isWhole = shown >= items.length;
   useEffect(() => {
     if (isSettled) contentShown();
   }, [isSettled]);
@@ -226,25 +236,27 @@ export default function TicketDetailPage() {
               attachments={ticket.attachments}
               testId="ticket-description"
             />
-            {conversation(ticket).map((item) =>
-              item.kind === 'comment' ? (
-                <ConversationMessage
-                  key={`c${item.comment.id}`}
-                  author={commentAuthor(item.comment, user.id, t)}
-                  date={item.comment.creationDate}
-                  html={item.comment.message}
-                  attachments={item.comment.attachments}
-                  viaEmail={
-                    item.comment.channel === 'email' ? { label: t('tickets.detail.viaEmail') } : undefined
-                  }
-                  testId="ticket-comment"
-                />
-              ) : (
-                <TimelineEntry key={`s${item.entry.id}`} entry={item.entry} />
-              ),
-            )}
+            {items
+              .slice(0, shown)
+              .map((item) =>
+                item.kind === 'comment' ? (
+                  <ConversationMessage
+                    key={`c${item.comment.id}`}
+                    author={commentAuthor(item.comment, user.id, t)}
+                    date={item.comment.creationDate}
+                    html={item.comment.message}
+                    attachments={item.comment.attachments}
+                    viaEmail={
+                      item.comment.channel === 'email' ? { label: t('tickets.detail.viaEmail') } : undefined
+                    }
+                    testId="ticket-comment"
+                  />
+                ) : (
+                  <TimelineEntry key={`s${item.entry.id}`} entry={item.entry} />
+                ),
+              )}
           </Stack>
-          {isClosed && (
+          {isWhole && isClosed && (
             <RatingBox
               key={`${ticket.id}:${ticket.rating?.ratedAt ?? ''}`}
               company={company}
@@ -254,7 +266,7 @@ export default function TicketDetailPage() {
               canRate={contact.manageTickets}
             />
           )}
-          {isClosed && (
+          {isWhole && isClosed && (
             <ReopenNotice
               company={company}
               contactId={contactId}
@@ -262,14 +274,16 @@ export default function TicketDetailPage() {
               canReopen={contact.manageTickets}
             />
           )}
-          <ReplyBox
-            key={ticket.id}
-            company={company}
-            contactId={contactId}
-            ticketId={ticket.id}
-            isPlain={contact.portalSettings.disableHtmlEditor}
-            isClosed={isClosed}
-          />
+          {isWhole && (
+            <ReplyBox
+              key={ticket.id}
+              company={company}
+              contactId={contactId}
+              ticketId={ticket.id}
+              isPlain={contact.portalSettings.disableHtmlEditor}
+              isClosed={isClosed}
+            />
+          )}
         </Stack>
       </div>
     </Stack>
