@@ -1,5 +1,6 @@
 // Schemas of the tickets area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
+import { TICKET_RATING_COMMENT_MAX } from './ticket-limits';
 import {
   dayOrMinuteString,
   dayString,
@@ -178,7 +179,6 @@ export const ticketCommentSchema = z.object({
 export type TicketComment = z.infer<typeof ticketCommentSchema>;
 
 /** `PUT …/tickets/{ticketid}/rating`: 1 to 5 and an optional comment; once per ticket, changeable. */
-export const TICKET_RATING_COMMENT_MAX = 2000;
 export const ticketRatingRequestSchema = z.object({
   rating: z.number().int().min(1).max(5),
   comment: z.string().max(TICKET_RATING_COMMENT_MAX).optional(),
@@ -475,3 +475,5 @@ export const ticketRoutes = {
     summary: "The portal's ticket types",
   }),
 };
+
+export { TICKET_RATING_COMMENT_MAX };

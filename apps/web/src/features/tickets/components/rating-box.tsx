@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button, Group, Paper, Rating, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { TICKET_RATING_COMMENT_MAX, type TicketRating } from '@sportello/contracts';
+import type { TicketRating } from '@sportello/contracts';
+// From its zod-free file: the ticket page loads no schema.
+import { TICKET_RATING_COMMENT_MAX } from '@sportello/contracts/ticket-limits';
 import { errorText } from '../../../lib/error-text';
 import { useRateTicket } from '../api/following';
 import { notifySuccess } from '../notify';
