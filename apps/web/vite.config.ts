@@ -53,7 +53,8 @@ const DESK_INBOX = [
   /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](staff-area|desk-start|staff-shell|inbox-page|inbox-url|desk-context|desk-keys|staff-paths)\.tsx?/,
   /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](api[\\/](session|me|keys|inbox|unread|options|ticket-writes|search)\.ts|components[\\/](inbox-row\.tsx|priority-badge\.tsx|quick-search\.tsx|badge-vars\.ts|[a-z-]+\.module\.css)|staff\.module\.css)/,
   /packages[\\/]contracts[\\/]src[\\/](route-refs[\\/]staff|staff-views)\.ts/,
-  /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(AdjustmentsHorizontal|Language|Search|Settings)\.mjs/,
+  // Not IconLanguage: the customers' language picker (the sign-in's header) would then load this chunk.
+  /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(AdjustmentsHorizontal|Search|Settings)\.mjs/,
   // Only the desk pages lists page by page.
   /node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/](infiniteQueryOptions|useInfiniteQuery)\.js/,
   /node_modules[\\/]@tanstack[\\/]query-core[\\/]build[\\/]modern[\\/]infiniteQueryObserver\.js/,

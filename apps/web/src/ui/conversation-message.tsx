@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Avatar, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconLock, IconMail } from '@tabler/icons-react';
 import type { Attachment } from '@sportello/contracts';
 import { formatDateTime } from '../lib/format';
@@ -37,7 +37,12 @@ export interface ConversationMessageProps {
 
 const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
 
-/** One message of the conversation: who, when, the sanitised HTML and its attachments. */
+/**
+ * One message of the conversation: who, when, the sanitised HTML and its attachments. Its layout is plain
+ * elements with conversation.module.css rather than Mantine's Group, Stack and Text: a ticket draws many
+ * messages on its first screen, and each Mantine component's props and styles cost a slow phone's main
+ * thread (issue 30).
+ */
 export function ConversationMessage({
   author,
   date,
@@ -67,7 +72,7 @@ export function ConversationMessage({
           </Text>
         </Group>
       )}
-      <Group gap="sm" align="flex-start" wrap="nowrap">
+      <div className={classes.row}>
         <Avatar
           src={author.imageUrl ?? undefined}
           alt=""
@@ -78,12 +83,12 @@ export function ConversationMessage({
         >
           {initial(author.initialOf || author.name)}
         </Avatar>
-        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
-          <Group gap="xs" justify="space-between" wrap="wrap">
-            <Text fw={600} size="sm" data-testid="message-author">
+        <div className={classes.body}>
+          <div className={classes.meta}>
+            <p className={classes.author} data-testid="message-author">
               {author.name}
-            </Text>
-            <Group gap={6} wrap="nowrap">
+            </p>
+            <div className={classes.when}>
               {viaEmail && (
                 <Tooltip label={viaEmail.label} withinPortal>
                   <Text
@@ -98,11 +103,9 @@ export function ConversationMessage({
                   </Text>
                 </Tooltip>
               )}
-              <Text size="xs" c="dimmed">
-                {formatDateTime(date)}
-              </Text>
-            </Group>
-          </Group>
+              <p className={classes.date}>{formatDateTime(date)}</p>
+            </div>
+          </div>
           <SafeHtml html={html} className={classes.message} fz="sm" data-testid="message-body" />
           <AttachmentList attachments={attachments} />
           {viaEmail?.fullEmail && (
@@ -110,8 +113,8 @@ export function ConversationMessage({
               {viaEmail.fullEmail.label}
             </Anchor>
           )}
-        </Stack>
-      </Group>
+        </div>
+      </div>
     </Paper>
   );
 }
