@@ -53,11 +53,17 @@ async function api<T>(
   const headers: Record<string, string> = {};
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method: init.json !== undefined || init.form ? 'POST' : 'GET',
-    headers,
-    body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : undefined),
-  });
+  let res: Response;
+  // A busy embedded database answers 503 with Retry-After (a loaded machine): ask again a few times.
+  for (let attempt = 1; ; attempt++) {
+    res = await fetch(`${base}${path}`, {
+      method: init.json !== undefined || init.form ? 'POST' : 'GET',
+      headers,
+      body: init.form ?? (init.json !== undefined ? JSON.stringify(init.json) : undefined),
+    });
+    if (res.status !== 503 || attempt === 5) break;
+    await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+  }
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }

@@ -4,10 +4,10 @@
  * build, stays untouched), starts the bench server on a fresh PGlite data directory (or a throwaway
  * PostgreSQL with --pg) with the base data and the known contact's 200 tickets, then measures the
  * pages as bench/run.ts does, several times, and prints every run and the medians: the customer's My
- * tickets (`tickets`) and the staff desk's inbox (`desk`: `/{portal}/staff` signed in as the demo's agent
+ * tickets (`tickets`), a ticket of that list with ten comments (`ticket`, on request) and the staff desk's inbox (`desk`: `/{portal}/staff` signed in as the demo's agent
  * Sara Conti, added to the bench portal).
  *
- *   options: --runs N (default 3)  --pg  --pages tickets,desk (default both)
+ *   options: --runs N (default 3)  --pg  --pages tickets,ticket,desk (default tickets,desk)
  *            --cpu: trace every load (no screenshots) for the main thread's CPU time until LCP
  *            --trace DIR (Chromium traces of every load, with screenshots, or with --cpu without them; also
  *            gives the CPU figures)
@@ -45,7 +45,9 @@ const { values: opt } = parseArgs({
     cpu: { type: 'boolean', default: false },
   },
 });
-const PAGES = opt.pages.split(',').filter((p): p is 'tickets' | 'desk' => p === 'tickets' || p === 'desk');
+const PAGES = opt.pages
+  .split(',')
+  .filter((p): p is 'tickets' | 'ticket' | 'desk' => p === 'tickets' || p === 'ticket' || p === 'desk');
 const RUNS = Math.max(1, Number(opt.runs));
 const log = (...a: unknown[]) => console.log('[page]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -128,7 +130,31 @@ async function main(): Promise<void> {
     email: DESK_AGENT,
     password: BENCH_PASSWORD,
   });
+  // A ticket of the contact's list with a conversation: ten comments (issue 30's ticket screen).
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const tenant = `${baseUrl}/api/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}`;
+  const first = (
+    (await (await fetch(`${tenant}/tickets`, { headers: auth })).json()) as { id: number }[]
+  )[0]!;
+  if (PAGES.includes('ticket'))
+    for (let i = 1; i <= 10; i++) {
+      const res = await fetch(`${tenant}/comments`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          taskId: first.id,
+          message: `<p>Aggiornamento ${i}: abbiamo riavviato lo switch e controllato il cavo. ${'Dettagli. '.repeat(20)}</p>`,
+          attachments: [],
+        }),
+      });
+      if (!res.ok) throw new Error(`comment: ${res.status} ${await res.text()}`);
+    }
   const pages = {
+    ticket: {
+      url: `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets/${first.id}`,
+      storage,
+      ready: { selector: '[data-testid="ticket-comment"]' },
+    },
     tickets: {
       url: `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets`,
       storage,

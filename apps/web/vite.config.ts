@@ -53,7 +53,8 @@ const DESK_INBOX = [
   /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](staff-area|desk-start|staff-shell|inbox-page|inbox-url|desk-context|desk-keys|staff-paths)\.tsx?/,
   /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](api[\\/](session|me|keys|inbox|unread|options|ticket-writes|search)\.ts|components[\\/](inbox-row\.tsx|priority-badge\.tsx|quick-search\.tsx|badge-vars\.ts|[a-z-]+\.module\.css)|staff\.module\.css)/,
   /packages[\\/]contracts[\\/]src[\\/](route-refs[\\/]staff|staff-views)\.ts/,
-  // Not IconLanguage: the customers' language picker (the sign-in's header) would then load this chunk.
+  // Not IconLanguage (a chunk of its own, below): the customers' language picker, in the sign-in's
+  // header, would load this chunk for it.
   /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(AdjustmentsHorizontal|Search|Settings)\.mjs/,
   // Only the desk pages lists page by page.
   /node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/](infiniteQueryOptions|useInfiniteQuery)\.js/,
@@ -184,6 +185,16 @@ export default defineConfig(({ command }) => ({
               includeDependenciesRecursively: false,
             },
             { name: 'input', test: TEXT_INPUT, priority: 1.6, includeDependenciesRecursively: false },
+            /*
+             * The language icon of the desk's header and of the customers' language picker: alone, so
+             * neither side's first load takes the other's chunk (nor a larger shared one) for it.
+             */
+            {
+              name: 'icon-language',
+              test: /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]IconLanguage\.mjs/,
+              priority: 1.55,
+              includeDependenciesRecursively: false,
+            },
             /*
              * Mantine's Combobox and Select import each other's parts (ComboboxChevron): split by the
              * sets of pages using them, they landed in two chunks importing each other, and whichever ran
