@@ -146,6 +146,7 @@ describe('desk administration: staff, API keys, webhooks', () => {
       });
     const invited = await api('POST', '/api/staff/portals/demo/admin/staff', adminToken, {
       email,
+      displayName: 'Key Maker',
       role: 'admin',
     });
     expect(invited.status).toBe(201);
