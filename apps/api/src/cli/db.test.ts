@@ -121,6 +121,13 @@ describe.skipIf(skip !== undefined)(
     };
     let tables: Table[];
     let before: Record<string, string>;
+    let indexNames: string[];
+    const indexesOf = async (sql: RawSql) =>
+      (
+        await sql.query<{ name: string }>(
+          `select indexname as name from pg_indexes where schemaname = 'public' order by 1`,
+        )
+      ).rows.map((r) => r.name);
     const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
 
     beforeAll(async () => {
@@ -141,6 +148,7 @@ describe.skipIf(skip !== undefined)(
       await database.withConnection(async (sql) => {
         tables = (await readPlan(sql)).tables;
         before = await snapshot(sql, tables);
+        indexNames = await indexesOf(sql);
       });
       await fileStore.close();
       await database.close();
@@ -162,6 +170,9 @@ describe.skipIf(skip !== undefined)(
       await c.connect();
       try {
         expect(await snapshot(clientSql(c), tables)).toEqual(before);
+        // Every index is there again (the move builds the secondary ones after the copy).
+        expect(await indexesOf(clientSql(c))).toEqual(indexNames);
+        expect(indexNames.length).toBeGreaterThan(100);
         // Each sequence hands out a value past its column's largest.
         const { rows } = await c.query<{ seq: string; tbl: string; col: string }>(
           `select s.relname as seq, d.refobjid::regclass::text as tbl, a.attname as col

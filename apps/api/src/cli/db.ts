@@ -3,7 +3,8 @@
  * an EMPTY PostgreSQL database (docs/operations.md "Moving to PostgreSQL"): the schema by this build's
  * migrations, then every table in foreign-key order in batches, sequences past their largest id, then
  * each table's row count and checksum compared on both sides, all in one transaction of the target (a
- * failed or mismatched move leaves it empty). The embedded database is only read.
+ * failed or mismatched move leaves it empty). Secondary indexes are built after the copy. The embedded
+ * database is only read.
  *
  * `npm run db -- dump [--out FILE]`: writes a plain SQL backup of the embedded database in pg_dump's
  * plain format (SET preamble, the schema, `COPY … FROM stdin` blocks, setval), which `psql -v
@@ -132,6 +133,11 @@ export async function moveDatabase(
     }
     const around = aroundData(plan);
     for (const s of around.before) await target.query(s);
+    // Secondary indexes (the inbox's and search's, trigram GIN among them) are built once after the
+    // copy instead of kept up row by row; those behind a constraint (keys, unique) stay.
+    const indexes = await secondaryIndexes(target);
+    for (const i of indexes) await target.query(`drop index ${ident(i.name)}`);
+    await target.query("set local maintenance_work_mem = '256MB'");
     let done = 0;
     for (const t of plan.tables) {
       const insert = insertStatement(t);
@@ -142,6 +148,7 @@ export async function moveDatabase(
         progress?.update(done, t.name);
       }
     }
+    for (const i of indexes) await target.query(i.definition);
     for (const s of around.after) await target.query(s);
     for (const s of plan.sequences) await target.query(setvalStatement(s, await sequenceValue(source, s)));
     const report: TableReport[] = [];
@@ -158,6 +165,20 @@ export async function moveDatabase(
     await target.query('rollback').catch(() => {});
     throw e;
   }
+}
+
+/** The target's indexes that no constraint owns or relies on, with the statement that makes each. */
+async function secondaryIndexes(target: pg.Client): Promise<{ name: string; definition: string }[]> {
+  return (
+    await target.query<{ name: string; definition: string }>(
+      `select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+        from pg_index i join pg_class c on c.oid = i.indexrelid
+        join pg_class t on t.oid = i.indrelid
+        where t.relnamespace = 'public'::regnamespace and t.relname <> 'schema_migrations'
+          and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)
+        order by c.relname`,
+    )
+  ).rows;
 }
 
 function targetSql(client: pg.Client): RawSql {
