@@ -32,6 +32,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PGLITE_MAX_WAIT_MS: '0' })).toThrow(/PGLITE_MAX_WAIT_MS/);
   });
 
+  it('reads INBOUND_SMTP_PORT as a port, unset by default', () => {
+    expect(loadConfig({}).INBOUND_SMTP_PORT).toBeUndefined();
+    expect(loadConfig({ INBOUND_SMTP_PORT: '2525' }).INBOUND_SMTP_PORT).toBe(2525);
+    for (const value of ['0', '70000', 'smtp', '25.5'])
+      expect(() => loadConfig({ INBOUND_SMTP_PORT: value })).toThrow(/INBOUND_SMTP_PORT/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DEMO_DATA: 'false' })).toMatchObject({ PORT: 3000, DEMO_DATA: false });
   });

@@ -53,6 +53,12 @@ const schema = z.object({
     .regex(/^[a-z0-9._-]+$/i, { message: 'must be a DNS label' })
     .optional(),
   DKIM_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * Receive mail by SMTP for the portals' support addresses (docs/email.md), on this port; unset: only
+   * the IMAP reader. `INBOUND_SMTP_HOST` is the address it listens on (default: HOST).
+   */
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  INBOUND_SMTP_HOST: z.string().min(1).optional(),
   DEMO_DATA: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TOKEN_TTL_HOURS: z.coerce

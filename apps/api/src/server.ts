@@ -19,6 +19,7 @@ import { notificationMailChannel } from './modules/tickets/core';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 import { WebhookWorker } from './modules/integration/webhook-worker';
 import { MailboxReader } from './modules/email/reader';
+import { SmtpIngress } from './modules/email/smtp-ingress';
 import { sealClearWebhookSecrets } from './modules/integration/webhook-secrets';
 
 /** SECRET, or one generated on first start and kept in DATA_DIR (processes sharing DATA_DIR share it). */
@@ -123,6 +124,14 @@ async function main(): Promise<void> {
   // The portals' support mailboxes (docs/email.md): one process reads each, under a lease.
   const mailboxes = new MailboxReader(ctx, app.log);
   mailboxes.start();
+  // And the mail sent to them straight to this process, when INBOUND_SMTP_PORT says so.
+  const ingress =
+    config.INBOUND_SMTP_PORT === undefined
+      ? undefined
+      : new SmtpIngress(ctx, app.log, {
+          port: config.INBOUND_SMTP_PORT,
+          host: config.INBOUND_SMTP_HOST ?? config.HOST,
+        });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -136,7 +145,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
-      await Promise.all([worker.stop(), webhooks.stop(), sweeper.stop(), mailboxes.stop()]);
+      await Promise.all([worker.stop(), webhooks.stop(), sweeper.stop(), mailboxes.stop(), ingress?.stop()]);
       await Promise.all([database.close(), ctx.fileStore.close()]);
     } finally {
       process.exit(0);
@@ -145,6 +154,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
+  await ingress?.start();
   lifecycle.phase = 'serving';
   app.log.info(
     {

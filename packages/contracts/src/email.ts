@@ -20,6 +20,8 @@ export const emailErrorCodes = {
   ticketNotFound: 'ticket_not_found',
   /** 409: attach: the message cannot become a comment or ticket (unreadable, blank…); `message` says why. */
   inboundRefused: 'inbound_refused',
+  /** 404: the address is not marked bouncing in the portal. */
+  bounceNotFound: 'bounce_not_found',
 } as const;
 
 const text = (max: number) =>
@@ -151,6 +153,24 @@ export const inboundAttachBodySchema = z.object({
 });
 export type InboundAttachBody = z.infer<typeof inboundAttachBodySchema>;
 
+/** An address a delivery status notification said fails (docs/email.md "Loops"). */
+export const emailBounceSchema = z.object({
+  address: z.string(),
+  /** The report's status (`5.1.1 …`), as the notification said it. */
+  reason: z.string(),
+  bouncedAt: isoDateTime,
+});
+export type EmailBounce = z.infer<typeof emailBounceSchema>;
+export const bounceListSchema = z.object({ items: z.array(emailBounceSchema) });
+export const bounceQuerySchema = z.object({
+  /** One address (a contact's): its bounce, if any. Absent: the portal's, newest first. */
+  address: z.email().max(320).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+export const bounceParamsSchema = staffPortalParamsSchema.extend({
+  address: z.email().max(320),
+});
+
 function mailboxRoutesUnder<const Root extends string, const A extends Access, P extends z.ZodObject>(
   root: Root,
   access: A,
@@ -254,5 +274,24 @@ export const inboundRoutes = {
     access: staff,
     tags: ['staff: e-mail'],
     summary: 'The whole message as received (message/rfc822)',
+  }),
+  bounces: defineRoute({
+    method: 'GET',
+    path: '/api/staff/portals/:company/email/bounces',
+    params: staffPortalParamsSchema,
+    query: bounceQuerySchema,
+    responses: { 200: bounceListSchema },
+    access: staff,
+    tags: ['staff: e-mail'],
+    summary: 'Addresses whose mail bounced (one address, or the newest of the portal)',
+  }),
+  clearBounce: defineRoute({
+    method: 'DELETE',
+    path: '/api/staff/portals/:company/email/bounces/:address',
+    params: bounceParamsSchema,
+    responses: { 204: null, 404: errorSchema },
+    access: staff,
+    tags: ['staff: e-mail'],
+    summary: 'Forget that an address bounced (it was corrected, or the mailbox works again)',
   }),
 };

@@ -25,6 +25,12 @@ export const inboundRoutes: RouteRefs<typeof area.inboundRoutes> = {
     path: '/api/staff/portals/:company/email/inbound/:inboundId/raw',
     access: { guard: 'staff' },
   },
+  bounces: { method: 'GET', path: '/api/staff/portals/:company/email/bounces', access: { guard: 'staff' } },
+  clearBounce: {
+    method: 'DELETE',
+    path: '/api/staff/portals/:company/email/bounces/:address',
+    access: { guard: 'staff' },
+  },
 };
 
 export const mailboxStaffRoutes: RouteRefs<typeof area.mailboxStaffRoutes> = {

@@ -7,7 +7,14 @@ import { notFound } from '../../platform/errors';
 import { contentDisposition } from '../../platform/files';
 import { route } from '../../platform/route';
 import { queryRows } from '../../platform/sql-json';
-import { attachInbound, discardInbound, inboundRaw, listInbound } from './inbound.service';
+import {
+  attachInbound,
+  clearBounce,
+  discardInbound,
+  inboundRaw,
+  listBounces,
+  listInbound,
+} from './inbound.service';
 import { deleteMailbox, getMailbox, putMailbox, testMailbox } from './mailbox.service';
 
 type StaffAccess = Parameters<typeof staffActorOf>[0];
@@ -58,6 +65,12 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, inboundRoutes.attach, async (req, _reply, access) =>
     attachInbound(ctx, access.portal!.portalId, access.staffUserId, req.params.inboundId, req.body),
   );
+  route(app, ctx, inboundRoutes.bounces, async (req, _reply, access) =>
+    listBounces(ctx, access.portal!.portalId, req.query),
+  );
+  route(app, ctx, inboundRoutes.clearBounce, async (req, _reply, access) => {
+    await clearBounce(ctx, access.portal!.portalId, req.params.address);
+  });
   route(app, ctx, inboundRoutes.raw, async (req, reply, access) => {
     const raw = await inboundRaw(ctx, access.portal!.portalId, req.params.inboundId);
     reply

@@ -696,3 +696,36 @@ export async function attachInbound(
   );
   return entryOf(row!);
 }
+
+/** The addresses of the portal whose mail bounced: one (a contact's), or the newest. */
+export async function listBounces(
+  ctx: AppContext,
+  portalId: number,
+  q: { address?: string | undefined; limit: number },
+) {
+  const rows = await queryRows<{ address: string; reason: string; bounced_at: Date | string }>(
+    ctx.database.db,
+    q.address === undefined
+      ? sql`select address, reason, bounced_at from email_bounces where portal_id = ${portalId}::int
+          order by bounced_at desc, address limit ${q.limit}::int`
+      : sql`select address, reason, bounced_at from email_bounces
+          where portal_id = ${portalId}::int and address = ${q.address.toLowerCase()}`,
+  );
+  return {
+    items: rows.map((r) => ({
+      address: r.address,
+      reason: r.reason,
+      bouncedAt: new Date(r.bounced_at).toISOString(),
+    })),
+  };
+}
+
+/** Forgets that an address bounced (corrected, or its mailbox works again); a new report marks it again. */
+export async function clearBounce(ctx: AppContext, portalId: number, address: string): Promise<void> {
+  const done = await queryRows<{ address: string }>(
+    ctx.database.db,
+    sql`delete from email_bounces where portal_id = ${portalId}::int and address = ${address.toLowerCase()}
+      returning address`,
+  );
+  if (done.length === 0) throw notFound('This address is not marked bouncing', 'bounce_not_found');
+}
