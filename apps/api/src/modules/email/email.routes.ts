@@ -78,6 +78,6 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
       .header('Content-Disposition', contentDisposition('attachment', raw.name))
       .header('Content-Length', String(raw.size))
       .header('X-Content-Type-Options', 'nosniff');
-    return reply.send(ctx.fileStore.read(raw.sha256));
+    return reply.send(await ctx.fileStore.read(raw.sha256));
   });
 }

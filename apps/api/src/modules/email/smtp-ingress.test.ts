@@ -105,7 +105,18 @@ describe('SMTP ingress', () => {
       url: '/api/staff/portals/acme/email/inbound?status=unknown',
       headers: staff.agentA,
     });
-    expect(list.json().items.map((i: { subject: string }) => i.subject)).toContain('Chi siete SMTP');
+    const item = (list.json().items as { id: number; subject: string }[]).find(
+      (i) => i.subject === 'Chi siete SMTP',
+    )!;
+    // "Show full e-mail": the bytes as received, with the envelope's recipient in front.
+    const full = await t.app.inject({
+      method: 'GET',
+      url: `/api/staff/portals/acme/email/inbound/${item.id}/raw`,
+      headers: staff.agentA,
+    });
+    expect(full.statusCode, full.body).toBe(200);
+    expect(full.headers['content-type']).toBe('message/rfc822');
+    expect(full.body).toMatch(/^Delivered-To: support@acme\.example\r\nFrom: x@elsewhere\.example\r\n/);
   });
 
   it('refuses any other recipient at RCPT with 550', async () => {
