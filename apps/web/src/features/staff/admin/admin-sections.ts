@@ -25,5 +25,6 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'branding', path: 'branding', load: () => import('./branding/branding-page') },
   { key: 'staff', path: 'staff', load: () => import('./staff/staff-page') },
   { key: 'integrations', path: 'integrations', load: () => import('./integrations/integrations-page') },
+  { key: 'email', path: 'email', load: () => import('./email/email-page') },
   { key: 'audit', path: 'audit', load: () => import('./audit/audit-page') },
 ];

@@ -35,6 +35,7 @@ import { usePageTitle } from '../../../../ui/page-title';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
+import { BounceNotice } from '../email/bounce-notice';
 import { peopleKeys } from './people-api';
 import { TableScroll } from '../table-scroll';
 
@@ -119,6 +120,7 @@ export default function ContactPage() {
           </Badge>
         )}
       </Title>
+      {!isNew && entity.data && <BounceNotice address={entity.data.email} />}
       {entity.isError ? (
         <ListError message={errorText(entity.error, t)} onRetry={() => void entity.refetch()} />
       ) : !isNew && entity.isPending ? (

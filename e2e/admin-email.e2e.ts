@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ImapFlow } from 'imapflow';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { expectAccessible, PASSWORD } from './customer-kit';
+
+// The demo portal's staff admin (apps/api/src/modules/admin/demo-staff.ts).
+const ADMIN = 'marco.ferri@sportello.example';
+const MAILBOX_API = `${baseUrl}/api/staff/portals/demo/admin/email/mailbox`;
+const EMAIL_URL = `${baseUrl}/demo/staff/admin/email`;
+const WIDTHS = [1366, 360] as const;
+const LANGUAGES = ['it-IT', 'en-EN', 'es-ES'] as const;
+const SUPPORT = 'assistenza@sportello.example';
+// Giulia Bianchi of Rossi Impianti (apps/api/src/modules/admin/demo-rossi.ts), whose mail will bounce.
+const GIULIA = 'giulia.bianchi@rossi-impianti.example';
+const GIULIA_URL = `${baseUrl}/demo/staff/admin/companies/1/contacts/12`;
+
+// Dovecot of the test machine (`.ci/dovecot start DIR PORT`), passed on by run.mjs's environment.
+const IMAP_URL = process.env.TEST_IMAP_URL;
+const imap = IMAP_URL ? new URL(IMAP_URL) : undefined;
+
+async function staffToken(): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/staff/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function adminPage(browser: Browser, token: string, width = 1366, language = 'en-EN'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
+  await context.addInitScript(
+    (o) => {
+      localStorage.setItem('language', o.language);
+      localStorage.setItem('staffToken', o.token);
+    },
+    { language, token },
+  );
+  return context.newPage();
+}
+
+const crlf = (s: string) => s.replace(/\n/g, '\r\n');
+
+/** From an address no contact has, with a failed SPF check: it waits under "Unknown senders". */
+const stranger = (n: string) =>
+  crlf(`Authentication-Results: mx.sportello.example; spf=fail smtp.mailfrom=elsewhere.example
+From: Giulia Sconosciuta <giulia@elsewhere.example>
+To: ${SUPPORT}
+Subject: Richiesta di preventivo ${n}
+Date: Tue, 24 Nov 2026 10:00:00 +0100
+Message-ID: <stranger-${n}@elsewhere.example>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+
+Buongiorno, vorrei un preventivo per l'assistenza annuale.
+`);
+
+/** A delivery report saying Giulia's mailbox does not exist (the API's test corpus). */
+const dsn = (n: string) =>
+  readFileSync(new URL('../apps/api/src/modules/email/corpus/dsn.eml', import.meta.url), 'latin1').replace(
+    /\{\{(\w+)\}\}/g,
+    (_, k: string) => ({ TO: SUPPORT, BOUNCED: GIULIA, N: n })[k] ?? k,
+  );
+
+/** No sender at all: it cannot be answered nor filed, and ends "Unprocessed". */
+const senderless = (n: string) =>
+  crlf(`To: ${SUPPORT}
+Subject: Messaggio senza mittente ${n}
+Date: Tue, 24 Nov 2026 10:05:00 +0100
+Message-ID: <senderless-${n}@nowhere.example>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+
+Chi mi ha scritto?
+`);
+
+if (!imap)
+  describe('desk administration: the support mailbox', () => {
+    it.skip('needs TEST_IMAP_URL (a Dovecot: `.ci/dovecot start /tmp/dovecot 14143`)', () => {});
+  });
+else
+  describe('desk administration: the support mailbox', () => {
+    let browser: Browser;
+    let token: string;
+    let client: ImapFlow;
+    const folder = `e2e-${randomUUID().slice(0, 8)}`;
+    const n = randomUUID().slice(0, 6);
+    const user = decodeURIComponent(imap.username);
+    const password = decodeURIComponent(imap.password);
+
+    beforeAll(async () => {
+      browser = await launch();
+      token = await staffToken();
+      client = new ImapFlow({
+        host: imap.hostname,
+        port: Number(imap.port),
+        secure: false,
+        doSTARTTLS: false,
+        auth: { user, pass: password },
+        logger: false,
+      });
+      await client.connect();
+      await client.mailboxCreate(folder);
+      await client.append(folder, stranger(n));
+      await client.append(folder, senderless(n));
+      await client.append(folder, dsn(n));
+    }, 60_000);
+
+    afterAll(async () => {
+      // The other journeys know the demo portal without a mailbox (no Reply-To on its e-mails).
+      if (token)
+        await fetch(MAILBOX_API, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      await client?.mailboxDelete(folder).catch(() => undefined);
+      await client?.logout().catch(() => undefined);
+      await browser?.close();
+    });
+
+    it('sets the mailbox: a wrong password is worded, the right one connects, and the mail read waits in the lists', async () => {
+      const page = await adminPage(browser, token);
+      await page.goto(EMAIL_URL);
+      await page.getByRole('heading', { level: 1, name: 'E-mail' }).waitFor();
+      await page.getByLabel('Support address').fill(SUPPORT);
+      await page.getByLabel('IMAP server', { exact: true }).fill(imap.hostname);
+      await page.getByLabel('Security', { exact: true }).selectOption('none');
+      await page.getByLabel('Port', { exact: true }).fill(imap.port);
+      await page.getByLabel('User name', { exact: true }).fill(user);
+      await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+      await page.getByLabel('Folder', { exact: true }).fill(folder);
+
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      const answer = page.getByTestId('mailbox-test');
+      await expect
+        .poll(() => answer.innerText(), { timeout: 20_000 })
+        .toContain('Sign-in refused: check the user name and the password.');
+      await screenshot(page, 'admin-email-auth-failed-1366-en-EN');
+
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect
+        .poll(() => answer.innerText(), { timeout: 20_000 })
+        .toMatch(/Connection works: the folder holds 3 messages/);
+
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Mailbox saved.' }).waitFor();
+      // Saved: the password is kept, never shown again.
+      await page.getByText('A password is stored: leave empty to keep it.').waitFor();
+      expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
+      const stored = (await (
+        await fetch(MAILBOX_API, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { mailbox: { hasPassword: boolean; folder: string } };
+      expect(stored.mailbox).toMatchObject({ hasPassword: true, folder });
+
+      // The server's reader takes the new mailbox on its next pass (every 30 s).
+      const unknown = page.getByTestId('inbound-unknown');
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            await page.getByRole('heading', { level: 1, name: 'E-mail' }).waitFor();
+            await page
+              .getByTestId('inbound-unknown')
+              .or(page.getByText('No message from an unknown sender.'))
+              .waitFor();
+            return unknown.isVisible();
+          },
+          { timeout: 90_000, interval: 3000 },
+        )
+        .toBe(true);
+      const row = unknown.getByRole('row').filter({ hasText: `Richiesta di preventivo ${n}` });
+      await expect.poll(() => row.innerText()).toContain('giulia@elsewhere.example');
+      await expect.poll(() => row.innerText()).toMatch(/sender not verified/i);
+
+      await row.getByRole('button', { name: 'Show full e-mail' }).click();
+      await expect
+        .poll(() => page.getByTestId('raw-message').innerText())
+        .toContain(`Message-ID: <stranger-${n}@elsewhere.example>`);
+      await screenshot(page, 'admin-email-raw-1366-en-EN');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+      await page.getByText('Unprocessed', { exact: true }).click();
+      const unprocessed = page.getByTestId('inbound-unprocessed');
+      const bad = unprocessed.getByRole('row').filter({ hasText: `Messaggio senza mittente ${n}` });
+      await expect.poll(() => bad.innerText()).toContain('no sender address (From)');
+      page.once('dialog', (d) => void d.accept());
+      await bad.getByRole('button', { name: 'Discard' }).click();
+      await bad.waitFor({ state: 'detached' });
+
+      // The delivery report marked Giulia's address: listed here, and on her contact with a way to clear it.
+      await expect.poll(() => page.getByTestId('bounces').innerText()).toContain(GIULIA);
+      await page.goto(GIULIA_URL);
+      const notice = page.getByTestId('bounce-notice');
+      await expect.poll(() => notice.innerText()).toMatch(/Address bouncing[\s\S]*came back on .*5\.1\.1/);
+      await screenshot(page, 'admin-email-contact-bouncing-1366-en-EN');
+      await notice.getByRole('button', { name: 'Clear' }).click();
+      await notice.waitFor({ state: 'detached' });
+      const left = (await (
+        await fetch(`${baseUrl}/api/staff/portals/demo/email/bounces?address=${GIULIA}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { items: unknown[] };
+      expect(left.items).toEqual([]);
+      // The reader's state says when it last read the mailbox.
+      await page.goto(EMAIL_URL);
+      await expect.poll(() => page.getByTestId('reader-state').innerText()).toMatch(/Last read/);
+      await page.context().close();
+    }, 150_000);
+
+    it('the e-mail screen at both widths in its languages, axe clean', async () => {
+      for (const [i, width] of WIDTHS.entries())
+        for (const language of languagesAt(LANGUAGES, i)) {
+          const page = await adminPage(browser, token, width, language);
+          await page.goto(EMAIL_URL);
+          await page.getByTestId('reader-state').waitFor();
+          await page.getByTestId('inbound-unknown').waitFor();
+          await expectAccessible(page);
+          await screenshot(page, `admin-email-${width}-${language}`);
+          await page.context().close();
+        }
+    }, 120_000);
+  });
