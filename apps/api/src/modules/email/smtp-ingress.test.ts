@@ -87,13 +87,20 @@ describe('SMTP ingress', () => {
     await mail.sendMail({ envelope: { from: 'mario@acme.example', to: [SUPPORT] }, raw });
     expect(await bySubject('Stampante guasta SMTP')).toEqual([
       {
-        status: 'waiting',
-        reason: 'new ticket request',
+        status: 'done',
+        reason: null,
         via: 'smtp',
         from_address: 'mario@acme.example',
         portal_id: expect.any(Number),
       },
     ]);
+    // It became Mario's ticket, once.
+    const tickets = rowsOf<{ n: number }>(
+      await t.ctx.database.db.execute(
+        sql`select count(*)::int as n from tickets where title = 'Stampante guasta SMTP'`,
+      ),
+    );
+    expect(tickets[0]!.n).toBe(1);
     // An unknown sender waits in the desk's list, as from the reader.
     await mail.sendMail({
       envelope: { from: 'x@elsewhere.example', to: [SUPPORT] },
