@@ -4,10 +4,8 @@ import { ImapFlow } from 'imapflow';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
-import { expectAccessible, PASSWORD } from './customer-kit';
+import { DEMO_ADMIN, expectAccessible, pageWith, staffLogin } from './kit';
 
-// The demo portal's staff admin (apps/api/src/modules/admin/demo-staff.ts).
-const ADMIN = 'marco.ferri@sportello.example';
 const MAILBOX_API = `${baseUrl}/api/staff/portals/demo/admin/email/mailbox`;
 const EMAIL_URL = `${baseUrl}/demo/staff/admin/email`;
 const WIDTHS = [1366, 360] as const;
@@ -21,27 +19,8 @@ const GIULIA_URL = `${baseUrl}/demo/staff/admin/companies/1/contacts/12`;
 const IMAP_URL = process.env.TEST_IMAP_URL;
 const imap = IMAP_URL ? new URL(IMAP_URL) : undefined;
 
-async function staffToken(): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/staff/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ADMIN, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function adminPage(browser: Browser, token: string, width = 1366, language = 'en-EN'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: 'reduce' });
-  await context.addInitScript(
-    (o) => {
-      localStorage.setItem('language', o.language);
-      localStorage.setItem('staffToken', o.token);
-    },
-    { language, token },
-  );
-  return context.newPage();
-}
+const adminPage = (browser: Browser, token: string, width = 1366, language = 'en-EN'): Promise<Page> =>
+  pageWith(browser, { staffToken: token, width, language });
 
 const crlf = (s: string) => s.replace(/\n/g, '\r\n');
 
@@ -94,7 +73,7 @@ else
 
     beforeAll(async () => {
       browser = await launch();
-      token = await staffToken();
+      token = await staffLogin(DEMO_ADMIN);
       client = new ImapFlow({
         host: imap.hostname,
         port: Number(imap.port),
