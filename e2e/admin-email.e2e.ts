@@ -85,6 +85,8 @@ else
       await client.connect();
       await client.mailboxCreate(folder);
       await client.append(folder, stranger(n));
+      // A second one, which stays in the list for the screens.
+      await client.append(folder, stranger(`${n}-bis`).replace('Richiesta di preventivo', 'Informazioni'));
       await client.append(folder, senderless(n));
       await client.append(folder, dsn(n));
     }, 60_000);
@@ -121,7 +123,7 @@ else
       await page.getByRole('button', { name: 'Test connection' }).click();
       await expect
         .poll(() => answer.innerText(), { timeout: 20_000 })
-        .toMatch(/Connection works: the folder holds 3 messages/);
+        .toMatch(/Connection works: the folder holds 4 messages/);
 
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Mailbox saved.' }).waitFor();
@@ -159,6 +161,29 @@ else
         .toContain(`Message-ID: <stranger-${n}@elsewhere.example>`);
       await screenshot(page, 'admin-email-raw-1366-en-EN');
       await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+      // Giulia of Elsewhere is in fact Rossi Impianti's Giulia: her mail becomes her ticket.
+      await row.getByRole('button', { name: 'Attach to contact' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog
+        .locator('input:visible')
+        .and(page.getByLabel(/^Company/))
+        .click();
+      await page.keyboard.type('Rossi');
+      await page.getByRole('option', { name: 'Rossi Impianti Srl' }).click();
+      await dialog.getByTestId('contact-picker').click();
+      await page.getByRole('option', { name: /^Giulia Bianchi/ }).click();
+      await screenshot(page, 'admin-email-attach-1366-en-EN');
+      await dialog.getByRole('button', { name: 'Attach', exact: true }).click();
+      await row.waitFor({ state: 'detached' });
+      const tickets = (await (
+        await fetch(`${baseUrl}/api/staff/portals/demo/email/inbound?status=done`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { items: { subject: string; ticketId: number | null }[] };
+      expect(tickets.items.find((i) => i.subject === `Richiesta di preventivo ${n}`)?.ticketId).toEqual(
+        expect.any(Number),
+      );
 
       await page.getByText('Unprocessed', { exact: true }).click();
       const unprocessed = page.getByTestId('inbound-unprocessed');

@@ -102,3 +102,16 @@ export function useClearBounce(company: string) {
     onSuccess: () => void qc.invalidateQueries({ queryKey: [...emailKeys.all(company), 'bounces'] }),
   });
 }
+
+/** A waiting message given to a contact: their new ticket, or with `ticketId` their comment on it. */
+export function useAttachInbound(company: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { inboundId: number; contactId: number; ticketId?: number }) =>
+      call(inboundRoutes.attach, {
+        params: { company, inboundId: v.inboundId },
+        body: { contactId: v.contactId, ...(v.ticketId === undefined ? {} : { ticketId: v.ticketId }) },
+      }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: [...emailKeys.all(company), 'inbound'] }),
+  });
+}

@@ -19,7 +19,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { InboundStatus, Mailbox, MailboxTest } from '@sportello/contracts';
+import type { InboundEmail, InboundStatus, Mailbox, MailboxTest } from '@sportello/contracts';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
@@ -29,6 +29,7 @@ import { useStaffT } from '../../i18n';
 import { ConfirmRemove } from '../confirm-remove';
 import { QueryStates } from '../query-states';
 import { TableScroll } from '../table-scroll';
+import { AttachDialog } from './attach-dialog';
 import { BounceLine } from './bounce-notice';
 import {
   useBounces,
@@ -385,6 +386,7 @@ function InboundList({ status }: { status: InboundStatus }) {
   const query = useInbound(company, status);
   const discard = useDiscardInbound(company);
   const [shown, setShown] = useState<number | null>(null);
+  const [attaching, setAttaching] = useState<InboundEmail | null>(null);
   return (
     <>
       {discard.isError && (
@@ -444,6 +446,11 @@ function InboundList({ status }: { status: InboundStatus }) {
                         </Table.Td>
                         <Table.Td>
                           <Group gap="xs" wrap="nowrap">
+                            {status !== 'unprocessed' && (
+                              <Button size="xs" variant="default" onClick={() => setAttaching(m)}>
+                                {t('email.attach.action')}
+                              </Button>
+                            )}
                             <Button size="xs" variant="default" onClick={() => setShown(m.id)}>
                               {t('email.inbound.show')}
                             </Button>
@@ -480,6 +487,7 @@ function InboundList({ status }: { status: InboundStatus }) {
         )}
       </QueryStates>
       {shown !== null && <RawMessage inboundId={shown} onClose={() => setShown(null)} />}
+      {attaching && <AttachDialog message={attaching} onClose={() => setAttaching(null)} />}
     </>
   );
 }
