@@ -7,7 +7,7 @@
  * (`PUT …/staff/:staffid/groups`); the staff list (`GET …/admin/staff`) shows each member's groups.
  */
 import { z } from 'zod';
-import { importGroupSchema, importStatusStepSchema, importTicketTypeSchema } from './admin';
+import { importGroupSchema, importNameSchema, importStatusStepSchema, importTicketTypeSchema } from './admin';
 import { errorSchema, extIdParam, rowIdSchema } from './common';
 import { defineRoute } from './route';
 import { staffPortalParamsSchema } from './staff';
@@ -24,11 +24,14 @@ export const ticketSetupErrorCodes = {
   nameTaken: 'name_taken',
 } as const;
 
-export const ticketTypeInputSchema = importTicketTypeSchema.omit({ id: true, extra: true });
+// The desk names a type or step with one name (the import may give one per language).
+export const ticketTypeInputSchema = importTicketTypeSchema
+  .omit({ id: true, extra: true })
+  .extend({ name: importNameSchema });
 export const statusStepInputSchema = importStatusStepSchema
   .omit({ id: true, extra: true })
   // The import's null means "not this one"; here a mark is set or moved, never cleared (409 instead).
-  .extend({ isDefault: z.boolean().optional(), isClosing: z.boolean().optional() });
+  .extend({ name: importNameSchema, isDefault: z.boolean().optional(), isClosing: z.boolean().optional() });
 export const assigneeGroupInputSchema = importGroupSchema.omit({ id: true, extra: true });
 export type TicketTypeInput = z.infer<typeof ticketTypeInputSchema>;
 export type StatusStepInput = z.infer<typeof statusStepInputSchema>;

@@ -21,6 +21,8 @@ function strict<S extends z.ZodRawShape>(shape: S) {
 export const importIdSchema = extIdSchema;
 const refId = importIdSchema.nullish();
 const name = z.string().trim().min(1).max(500);
+/** A name of the import: trimmed, 1 to 500 characters. */
+export const importNameSchema = name;
 const text = (max: number) => z.string().max(max);
 /** Fits numeric(14,2): an amount in euro. */
 const money = z.number().min(-999_999_999_999).max(999_999_999_999);
@@ -60,15 +62,28 @@ export const fileRefSchema = strict({
 });
 export type FileRef = z.infer<typeof fileRefSchema>;
 
+/**
+ * A type's or step's name: one text, or one per language (at least one of it-IT, en-EN, es-ES). The
+ * one name kept (the desk's, and a language's without its own) is the Italian one, else English, else
+ * Spanish.
+ */
+const localizedName = z.union([
+  name,
+  strict({ 'it-IT': name.optional(), 'en-EN': name.optional(), 'es-ES': name.optional() }).refine(
+    (n) => Object.values(n).some((v) => v !== undefined),
+    { message: 'name a type or step in at least one of it-IT, en-EN, es-ES' },
+  ),
+]);
+
 export const importTicketTypeSchema = strict({
   id: importIdSchema,
-  name,
+  name: localizedName,
   color: cssColorSchema.nullish(),
 });
 
 export const importStatusStepSchema = strict({
   id: importIdSchema,
-  name,
+  name: localizedName,
   /** 2 means closed. */
   taskStatus: int32,
   isDefault: z.boolean().nullish(),

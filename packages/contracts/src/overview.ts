@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isoDateTime, tenantParams } from './common';
 import { defineRoute } from './route';
+import { localizedNamesSchema } from './tickets';
 
 /** At most this many items per section; `total` says how many there are. */
 export const OVERVIEW_SECTION_LIMIT = 5;
@@ -12,6 +13,8 @@ export const overviewTicketSchema = z.object({
   ticketNumber: z.string(),
   internalAnnualProgressive: z.number().int(),
   stepName: z.string(),
+  /** The step's name per language, when given (tickets.ts localizedNamesSchema). */
+  stepNames: localizedNamesSchema,
   lastActivityAt: isoDateTime,
 });
 export type OverviewTicket = z.infer<typeof overviewTicketSchema>;

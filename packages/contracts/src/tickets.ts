@@ -75,9 +75,20 @@ export const allTicketsQuerySchema = ticketListQuerySchema.extend({
 });
 export type AllTicketsQuery = z.infer<typeof allTicketsQuerySchema>;
 
+/**
+ * A type's or step's name per language, when the back office gives them (docs/fixture-format.md): the
+ * screens show the one of the user's language, else `name`.
+ */
+export const localizedNamesSchema = z
+  .object({ 'it-IT': z.string(), 'en-EN': z.string(), 'es-ES': z.string() })
+  .partial()
+  .nullish();
+export type LocalizedNames = z.infer<typeof localizedNamesSchema>;
+
 export const taskTypeSchema = z.object({
   id: z.number().int(),
   name: z.string(),
+  names: localizedNamesSchema,
   color: z.string().nullable(),
 });
 export type TaskType = z.infer<typeof taskTypeSchema>;
@@ -89,7 +100,12 @@ export const ticketTypeListSchema = z.array(ticketTypeSchema);
 
 /** The status step; `taskStatus` 2 means closed (the open filter hides those). */
 export const taskStatusSchema = z.object({
-  step: z.object({ id: z.number().int(), name: z.string(), taskStatus: z.number().int() }),
+  step: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    names: localizedNamesSchema,
+    taskStatus: z.number().int(),
+  }),
 });
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 

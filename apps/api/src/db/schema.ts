@@ -133,7 +133,15 @@ export const portals = pgTable('portals', {
 
 export const ticketTypes = pgTable(
   'ticket_types',
-  { id: id(), portalId: portalRef(), extId: extId(), name: text('name').notNull(), color: text('color') },
+  {
+    id: id(),
+    portalId: portalRef(),
+    extId: extId(),
+    name: text('name').notNull(),
+    color: text('color'),
+    /** The name per language (0046), when the back office gives them; `name` otherwise. */
+    names: jsonb('names').$type<Partial<Record<'it-IT' | 'en-EN' | 'es-ES', string>>>(),
+  },
   (t) => [uniqueIndex('ticket_types_ext_uq').on(t.portalId, t.extId)],
 );
 
@@ -144,6 +152,8 @@ export const statusSteps = pgTable(
     portalId: portalRef(),
     extId: extId(),
     name: text('name').notNull(),
+    /** The name per language (0046), when the back office gives them; `name` otherwise. */
+    names: jsonb('names').$type<Partial<Record<'it-IT' | 'en-EN' | 'es-ES', string>>>(),
     taskStatus: integer('task_status').notNull(),
     isDefault: boolean('is_default').notNull().default(false),
     isClosing: boolean('is_closing').notNull().default(false),

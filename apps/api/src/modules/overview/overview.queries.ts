@@ -36,7 +36,7 @@ const publicActivity = 't.public_activity_at';
 const ticketRows = (where: string) => `
   select ${publicActivity} as ord, t.ext_id, json_build_object('id', t.ext_id, 'title', t.title,
     'ticketNumber', t.ticket_number, 'internalAnnualProgressive', t.internal_annual_progressive,
-    'stepName', ss.name, 'lastActivityAt', ${isoText(publicActivity)}) as item
+    'stepName', ss.name, 'stepNames', ss.names, 'lastActivityAt', ${isoText(publicActivity)}) as item
   from tickets t join status_steps ss on ss.id = t.status_step_id
   where t.portal_id = p.portal_id and t.company_id = p.company_id and not t.closed and (${where})
     and (p.tickets = 'company' or t.creator_contact_id = p.contact_id or exists (

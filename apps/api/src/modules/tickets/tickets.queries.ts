@@ -4,7 +4,7 @@
  * are aggregated as JSON inside the statement.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { CommentChannelValue, TicketTimelineEntry } from '@sportello/contracts';
+import type { CommentChannelValue, LocalizedNames, TicketTimelineEntry } from '@sportello/contracts';
 import { tickets } from '../../db/schema';
 import {
   intArrayParam,
@@ -32,8 +32,8 @@ export interface RawTicketItem {
   ticketNumber: string;
   internalAnnualProgressive: number;
   createdOn: string;
-  taskType: { id: number; name: string; color: string | null };
-  taskStatus: { step: { id: number; name: string; taskStatus: number } };
+  taskType: { id: number; name: string; names: LocalizedNames; color: string | null };
+  taskStatus: { step: { id: number; name: string; names: LocalizedNames; taskStatus: number } };
   nextPlannedActivityInfo: string | null;
   creatorContactWebUser: { contactId: number; referentName: string; companyName: string } | null;
   activityReport: ({ id: number; name: string; dateTime: string } & FileRef) | null;
@@ -79,9 +79,9 @@ const itemFields = `
   'ticketNumber', t.ticket_number,
   'internalAnnualProgressive', t.internal_annual_progressive,
   'createdOn', ${isoText('t.created_on')},
-  'taskType', json_build_object('id', tt.ext_id, 'name', tt.name, 'color', tt.color),
-  'taskStatus', json_build_object('step',
-    json_build_object('id', ss.ext_id, 'name', ss.name, 'taskStatus', ss.task_status)),
+  'taskType', json_build_object('id', tt.ext_id, 'name', tt.name, 'names', tt.names, 'color', tt.color),
+  'taskStatus', json_build_object('step', json_build_object('id', ss.ext_id, 'name', ss.name,
+    'names', ss.names, 'taskStatus', ss.task_status)),
   'nextPlannedActivityInfo', case when t.closed then null else t.next_planned_activity_info end,
   'creatorContactWebUser', case when cc.id is null then null else json_build_object(
     'contactId', cc.ext_id, 'referentName', cc.referent_name, 'companyName', cco.company_name) end,
@@ -357,10 +357,10 @@ export async function insertTicket(tx: Queryable, v: typeof tickets.$inferInsert
 export function listTicketTypes(
   db: Queryable,
   portalId: number,
-): Promise<{ id: number; name: string; color: string | null }[]> {
+): Promise<{ id: number; name: string; names: Record<string, string> | null; color: string | null }[]> {
   return queryJsonList(
     db,
-    sql`select coalesce(json_agg(json_build_object('id', ext_id, 'name', name, 'color', color)
+    sql`select coalesce(json_agg(json_build_object('id', ext_id, 'name', name, 'names', names, 'color', color)
         order by name, ext_id), '[]'::json) as items
       from ticket_types where portal_id = ${portalId}`,
   );

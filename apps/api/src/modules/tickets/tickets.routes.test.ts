@@ -571,8 +571,9 @@ describe('colleagues and ticket types', () => {
       headers: as('noFlag'),
     });
     expect(res.json()).toEqual([
-      { id: 1, name: 'ACME Guasto', color: '#d32f2f' },
-      { id: 2, name: 'ACME Richiesta', color: '#1976d2' },
+      // One name each (names per language: localized-names.test.ts).
+      { id: 1, name: 'ACME Guasto', names: null, color: '#d32f2f' },
+      { id: 2, name: 'ACME Richiesta', names: null, color: '#1976d2' },
     ]);
   });
 });

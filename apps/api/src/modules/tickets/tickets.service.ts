@@ -94,11 +94,12 @@ function mapItem(sign: Signer, r: RawTicketItem): TicketListItem {
     ticketNumber: r.ticketNumber,
     internalAnnualProgressive: r.internalAnnualProgressive,
     createdOn: r.createdOn,
-    taskType: { id: r.taskType.id, name: r.taskType.name, color: r.taskType.color },
+    taskType: { id: r.taskType.id, name: r.taskType.name, names: r.taskType.names, color: r.taskType.color },
     taskStatus: {
       step: {
         id: r.taskStatus.step.id,
         name: r.taskStatus.step.name,
+        names: r.taskStatus.step.names,
         taskStatus: r.taskStatus.step.taskStatus,
       },
     },

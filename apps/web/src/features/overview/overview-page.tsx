@@ -18,6 +18,7 @@ import { ListStates } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
 import { useOverview } from './api/overview';
 import classes from './overview.module.css';
+import { localName } from '../../lib/local-name';
 
 type T = (key: string, opts?: Record<string, unknown>) => string;
 
@@ -93,7 +94,7 @@ function TicketRows({ items, basePath, t }: { items: OverviewTicket[]; basePath:
       </Anchor>
       <Text size="xs" c="dimmed">
         {t('overview.ticketMeta', {
-          step: x.stepName,
+          step: localName({ name: x.stepName, names: x.stepNames }),
           date: formatDate(x.lastActivityAt),
           time: formatTime(x.lastActivityAt),
         })}

@@ -18,6 +18,7 @@ import { notifySuccess } from './notify';
 import { usePageTitle } from '../../ui/page-title';
 import { errorText } from '../../lib/error-text';
 import { draftKey, useDraft } from '../../lib/drafts';
+import { localName } from '../../lib/local-name';
 
 interface NewTicketDraft {
   typeId: string | null;
@@ -135,7 +136,7 @@ export default function NewTicketPage() {
           <Select
             label={t('tickets.new.type')}
             placeholder={t('tickets.new.typePlaceholder')}
-            data={(types.data ?? []).map((ty) => ({ value: String(ty.id), label: ty.name }))}
+            data={(types.data ?? []).map((ty) => ({ value: String(ty.id), label: localName(ty) }))}
             value={typeId}
             onChange={setTypeId}
             required

@@ -149,6 +149,30 @@ describe('my tickets', { timeout: 20_000 }, () => {
     expect(within(row).queryByText('Waiting for the customer')).toBeNull();
   });
 
+  it('shows a type and step the back office named per language in the screen’s language', async () => {
+    stubFetch((u) =>
+      u.startsWith('/api/demo/11/tickets')
+        ? json([
+            item({
+              id: 6,
+              title: 'Named',
+              taskType: {
+                id: 1,
+                name: 'Guasto',
+                names: { 'it-IT': 'Guasto', 'en-EN': 'Fault' },
+                color: null,
+              },
+              taskStatus: { step: { id: 4, name: 'Chiuso', names: { 'en-EN': 'Closed' }, taskStatus: 2 } },
+            }),
+          ])
+        : undefined,
+    );
+    renderAt('/demo/11/tickets?status=all', tenantWith());
+    const row = (await screen.findByText('Named')).closest('li')!;
+    expect(within(row).getByTestId('ticket-type').textContent).toBe('Fault');
+    expect(within(row).getByTestId('ticket-step').textContent).toBe('Closed');
+  });
+
   it('hides the report link and the wiki search without the permissions', async () => {
     renderAt('/demo/11/tickets', tenantWith({ viewContactActivityReports: false, viewContactWiki: false }));
     const row = (await screen.findByText('Open one')).closest('li')!;

@@ -205,9 +205,13 @@ export async function updateItem(
       if (step.isClosing === false && before.isClosing === true) throw stepRequired('closing');
       checkStepStatus({ ...before, ...step });
     }
+    // A name changed in the desk is the one name from now on: the back office's per-language ones
+    // (migration 0046) would show the old name to customers.
+    const renamed =
+      (kind === 'types' || kind === 'steps') && input.name !== undefined && input.name !== before.name;
     const [after] = (await tx
       .update(spec.table)
-      .set(input as never)
+      .set((renamed ? { ...input, names: null } : input) as never)
       .where(eq(spec.table.id, before.id))
       .returning()) as (Record<string, unknown> & { id: number })[];
     if (kind === 'steps') await moveStepMarks(tx, ctx, a, before.id, input as StatusStepInput);

@@ -88,12 +88,23 @@ export async function writePortalLogo(s: PortalScope, logo: ImportPortal['logo']
     .where(sql`${portals.id} = ${s.portalId} and ${portals.logoFileId} is distinct from ${logoId}::int`);
 }
 
+type Names = Partial<Record<'it-IT' | 'en-EN' | 'es-ES', string>>;
+
+/**
+ * A type's or step's name as imported (one text, or one per language) as the two columns: the one name
+ * (Italian, else English, else Spanish) and the per-language ones (null for one text).
+ */
+function namesOf(n: string | Names): { name: string; names: Names | null } {
+  if (typeof n === 'string') return { name: n, names: null };
+  return { name: n['it-IT'] ?? n['en-EN'] ?? n['es-ES'] ?? '', names: n };
+}
+
 export async function writeTicketTypes(s: PortalScope, rows: PortalItem<'ticketTypes'>[]): Promise<void> {
   await upsertByExtId(
     s,
     ticketTypes,
-    ['name', 'color'],
-    rows.map((t) => ({ portalId: s.portalId, extId: t.id, name: t.name, color: t.color ?? null })),
+    ['name', 'names', 'color'],
+    rows.map((t) => ({ portalId: s.portalId, extId: t.id, ...namesOf(t.name), color: t.color ?? null })),
     s.ids.ticketTypes,
   );
 }
@@ -102,11 +113,11 @@ export async function writeStatusSteps(s: PortalScope, rows: PortalItem<'statusS
   await upsertByExtId(
     s,
     statusSteps,
-    ['name', 'taskStatus', 'isDefault', 'isClosing'],
+    ['name', 'names', 'taskStatus', 'isDefault', 'isClosing'],
     rows.map((st) => ({
       portalId: s.portalId,
       extId: st.id,
-      name: st.name,
+      ...namesOf(st.name),
       taskStatus: st.taskStatus,
       isDefault: st.isDefault ?? false,
       isClosing: st.isClosing ?? false,

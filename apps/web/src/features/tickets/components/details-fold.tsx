@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { TicketDetail } from '@sportello/contracts';
 import { isClosedTicket } from '../ticket-filters';
 import classes from './tickets.module.css';
+import { localName } from '../../../lib/local-name';
 
 /**
  * A phone's ticket details: one line with the step, above the conversation, that unfolds the details and
@@ -36,7 +37,7 @@ export function DetailsFold({ ticket, children }: { ticket: TicketDetail; childr
               component="span"
               data-testid="fold-step"
             >
-              {ticket.taskStatus.step.name}
+              {localName(ticket.taskStatus.step)}
             </Badge>
           </Group>
           <IconChevronDown size={16} aria-hidden className={classes.foldChevron} />

@@ -8,6 +8,7 @@ import { formatDate, formatTime, ticketNumberText } from '../../../lib/format';
 import { isClosedTicket } from '../ticket-filters';
 import { typeBadgeColours } from '../../../ui/type-colour';
 import classes from './tickets.module.css';
+import { localName } from '../../../lib/local-name';
 
 export interface TicketRowProps {
   ticket: TicketListItem;
@@ -109,7 +110,7 @@ export const TicketRow = memo(function TicketRow({
             style={type ? { backgroundColor: type.background, color: type.text } : undefined}
             data-testid="ticket-type"
           >
-            <span className={BADGE_LABEL}>{ticket.taskType.name}</span>
+            <span className={BADGE_LABEL}>{localName(ticket.taskType)}</span>
           </div>
         </div>
         <div className={classes.rowMeta}>
@@ -140,7 +141,7 @@ export const TicketRow = memo(function TicketRow({
               data-closed={isClosedTicket(ticket) || undefined}
               data-testid="ticket-step"
             >
-              <span className={BADGE_LABEL}>{ticket.taskStatus.step.name}</span>
+              <span className={BADGE_LABEL}>{localName(ticket.taskStatus.step)}</span>
             </div>
           )}
           {showCreator && (

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TicketDetail } from '@sportello/contracts';
 import { formatDate } from '../../../lib/format';
 import { isClosedTicket } from '../ticket-filters';
+import { localName } from '../../../lib/local-name';
 
 function Field({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -50,7 +51,7 @@ export function TicketSidePanel({
             tt="none"
             component="span"
           >
-            {ticket.taskStatus.step.name}
+            {localName(ticket.taskStatus.step)}
           </Badge>
         </Field>
         <Field label={t('following.nextActivity')} testId="side-next-activity">
