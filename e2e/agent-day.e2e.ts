@@ -153,4 +153,67 @@ describe('the agent’s day', () => {
         await c.close();
       }
   });
+
+  it('bulk: select with a click, shift-click and x, give a priority, close; a ticket changed meanwhile is reported', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const title = `Bulk journey ${Date.now()} ${i}`;
+      const created = await json<{ id: number }>('/api/demo/11/tickets', customerToken, {
+        title,
+        taskTypeId: 1,
+        description: '<p>Part of a batch.</p>',
+        attachments: [],
+      });
+      ids.push(created.id);
+    }
+    const context = await contextWith(browser, { language: 'en-EN', staffToken });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${DESK}?q=${encodeURIComponent('Bulk journey')}&sort=created`);
+    const rows = page.getByTestId('inbox-row').filter({ hasText: 'Bulk journey' });
+    await expect.poll(() => rows.count()).toBe(3);
+    // Newest first: the rows show titles 2, 1, 0. A click on the first, shift-click on the third.
+    await rows.nth(0).getByTestId('row-select').click();
+    await rows
+      .nth(2)
+      .getByTestId('row-select')
+      .click({ modifiers: ['Shift'] });
+    await page.getByTestId('bulk-count').getByText('3 selected').waitFor();
+    // x on the focused row (the first) takes it out again.
+    await rows.nth(0).locator('[data-row-link]').focus();
+    await page.keyboard.press('x');
+    await page.getByTestId('bulk-count').getByText('2 selected').waitFor();
+    await page.getByTestId('bulk-priority').click();
+    await page.getByRole('option', { name: 'High' }).click();
+    await page.getByTestId('bulk-result').getByText('2 changed, 0 not changed.').waitFor();
+    await screenshotBoth(page, 'agent-bulk-done');
+
+    // Another agent answers on one of them; closing both reports that one and closes the other.
+    await json(`/api/staff/portals/demo/tickets/${ids[0]}/comments`, staffToken, {
+      message: 'Answered meanwhile',
+      internal: false,
+    });
+    await page.getByTestId('bulk-close').click();
+    await page.getByTestId('bulk-result').getByText('1 changed, 1 not changed.').waitFor();
+    expect(await page.getByTestId('bulk-result').innerText()).toContain('changed since the list was read');
+    const [t0, t1] = await Promise.all(
+      [ids[0], ids[1]].map((id) =>
+        json<{ closed: boolean; priority: string }>(`/api/staff/portals/demo/tickets/${id}`, staffToken),
+      ),
+    );
+    expect(t0).toMatchObject({ closed: false, priority: 'high' });
+    expect(t1).toMatchObject({ closed: true, priority: 'high' });
+    await screenshotBoth(page, 'agent-bulk-failed');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
+
+/** The page as it is at 1366 px, and again at 360 px. */
+async function screenshotBoth(page: import('playwright-core').Page, name: string): Promise<void> {
+  await screenshot(page, `${name}-1366`);
+  await page.setViewportSize({ width: 360, height: 900 });
+  await screenshot(page, `${name}-360`);
+  await page.setViewportSize({ width: 1366, height: 900 });
+}

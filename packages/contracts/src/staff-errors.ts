@@ -14,6 +14,8 @@ export const staffErrorCodes = {
   nothingToChange: 'nothing_to_change',
   /** 404, staff member routes: no staff member of this portal with that id. */
   staffNotFound: 'staff_not_found',
+  /** 409, bulk action: the ticket changed since the agent's list was read. */
+  changedMeanwhile: 'changed_meanwhile',
   /** 422, profile: the avatar upload is not a PNG, JPEG, GIF or WebP image by its bytes. */
   avatarNotImage: 'avatar_not_image',
   /** 413, profile: the avatar is larger than AVATAR_MAX_BYTES. */

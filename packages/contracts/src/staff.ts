@@ -383,6 +383,47 @@ export const staffTicketUpdateSchema = z
   .strict();
 export type StaffTicketUpdate = z.infer<typeof staffTicketUpdateSchema>;
 
+/** At most this many tickets in one bulk action (the inbox's page). */
+export const BULK_TICKETS_MAX = 100;
+
+/**
+ * `POST …/tickets/bulk`: one change for each listed ticket (issue 28 item 7). `seen` is the ticket's
+ * `lastActivityAt` as the agent's list showed it: a ticket whose activity moved since is left alone
+ * (409 changed_meanwhile in its result). `close` moves to the portal's closing status.
+ */
+export const staffBulkRequestSchema = z.object({
+  tickets: z
+    .array(z.object({ id: extIdSchema, seen: isoDateTime.max(40).optional() }).strict())
+    .min(1)
+    .max(BULK_TICKETS_MAX),
+  change: z
+    .object({
+      stepId: extIdSchema.optional(),
+      assigneeId: extIdSchema.nullable().optional(),
+      priority: ticketPrioritySchema.optional(),
+      close: z.literal(true).optional(),
+      addTags: z.array(ticketTagNameSchema).max(TICKET_TAGS_MAX).optional(),
+      removeTags: z.array(ticketTagNameSchema).max(TICKET_TAGS_MAX).optional(),
+    })
+    .strict(),
+});
+export type StaffBulkRequest = z.infer<typeof staffBulkRequestSchema>;
+
+export const staffBulkAnswerSchema = z.object({
+  done: z.number().int(),
+  failed: z.number().int(),
+  /** Per ticket, in the order asked: done, or the code and words of why not. */
+  results: z.array(
+    z.object({
+      id: z.number().int(),
+      ok: z.boolean(),
+      code: z.string().optional(),
+      message: z.string().optional(),
+    }),
+  ),
+});
+export type StaffBulkAnswer = z.infer<typeof staffBulkAnswerSchema>;
+
 /** `PUT …/tickets/{ticketid}/read`: mark read (as opening it does) or unread again. */
 export const staffReadRequestSchema = z.object({ read: z.boolean() });
 
@@ -645,6 +686,20 @@ export const staffDeskRoutes = {
     summary: 'Change step, type, assignee, group, next planned activity, priority, due date or tags',
     description:
       "400 unknown_reference (an id that is not the portal's) / nothing_to_change; 404 ticket_not_found.",
+  }),
+  bulk: defineRoute({
+    method: 'POST',
+    path: '/api/staff/portals/:company/tickets/bulk',
+    params: staffPortalParamsSchema,
+    body: staffBulkRequestSchema,
+    responses: { 200: staffBulkAnswerSchema },
+    access: { guard: 'staff' },
+    tags: ['staff'],
+    summary: 'One change (assign, status, priority, tags, close) of many tickets, each on its own',
+    description:
+      'Each ticket in a transaction of its own with its own event (ticket.closed, ticket.reopened or ' +
+      'ticket.updated); the answer lists what failed and why (ticket_not_found, changed_meanwhile, ' +
+      'unknown_reference). 400 nothing_to_change.',
   }),
   read: defineRoute({
     method: 'PUT',

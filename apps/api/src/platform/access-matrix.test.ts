@@ -560,6 +560,15 @@ describe('desk routes of agents and admins', () => {
       build: () => ({ method: 'GET', url: `${desk}/email/inbound/1/raw` }),
       expect: [404, 404, 403, 401, 401],
     },
+    // The inbox's bulk action (issue 28): every member of the portal, as the ticket's own change.
+    'POST /api/staff/portals/:company/tickets/bulk': {
+      build: () => ({
+        method: 'POST',
+        url: `${desk}/tickets/bulk`,
+        payload: { tickets: [{ id: 5003 }], change: { priority: 'high' } },
+      }),
+      expect: [200, 200, 403, 401, 401],
+    },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {
       build: () => ({

@@ -28,6 +28,7 @@ export const staffDeskRoutes: RouteRefs<typeof area.staffDeskRoutes> = {
     path: '/api/staff/portals/:company/tickets/:ticketid',
     access: { guard: 'staff' },
   },
+  bulk: { method: 'POST', path: '/api/staff/portals/:company/tickets/bulk', access: { guard: 'staff' } },
   read: {
     method: 'PUT',
     path: '/api/staff/portals/:company/tickets/:ticketid/read',

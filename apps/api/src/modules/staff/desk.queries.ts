@@ -314,3 +314,32 @@ export function countUnreadSql(s: InboxScope): SQL {
   );
   return sql`select ${sql.join(cols, sql`, `)}`;
 }
+
+/** The portal's closing step (the customer's close moves there), null when none is marked. */
+export async function closingStepId(db: Queryable, portalId: number): Promise<number | null> {
+  const rows = await queryRows<{ ext_id: number }>(
+    db,
+    sql`select ext_id from status_steps where portal_id = ${portalId}::int and is_closing
+      order by ext_id limit 1`,
+  );
+  return rows[0] ? Number(rows[0].ext_id) : null;
+}
+
+/** A ticket's last activity as ISO text (the bulk action's check that it did not change meanwhile). */
+export async function lastActivityOf(db: Queryable, ticketId: number): Promise<string> {
+  const rows = await queryRows<{ at: string }>(
+    db,
+    sql`select ${sql.raw(isoText('last_activity_at'))} as at from tickets where id = ${ticketId}::int`,
+  );
+  return rows[0]!.at;
+}
+
+/** A ticket's tag names. */
+export async function tagNamesOf(db: Queryable, ticketId: number): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`select tg.name from ticket_tag_links l join ticket_tags tg on tg.id = l.tag_id
+      where l.ticket_id = ${ticketId}::int order by lower(tg.name), tg.id`,
+  );
+  return rows.map((r) => r.name);
+}

@@ -17,17 +17,21 @@ import {
   type StaffOptions,
   type StaffPreferences,
   type StaffTicketDetail,
+  type StaffBulkAnswer,
+  type StaffBulkRequest,
   type StaffTicketUpdate,
+  TICKET_TAGS_MAX,
   type UnreadAnswer,
   type UploadResult,
   type staffCommentRequestSchema,
 } from '@sportello/contracts';
 import type { z } from 'zod';
+import type { Tx } from '../../db/client';
 import { tickets } from '../../db/schema';
 import type { AppContext } from '../../platform/context';
 import { deskSignalOf } from '../../platform/event-signal';
 import { emitTicketEvent, staffSource } from '../../platform/events';
-import { badRequest, notFound } from '../../platform/errors';
+import { AppError, badRequest, notFound } from '../../platform/errors';
 import { queryRows } from '../../platform/sql-json';
 import { lockTicket, markStaffRead, setChangeActor, writeComment } from '../tickets/core';
 import { receiveUpload } from '../../platform/uploads';
@@ -37,8 +41,11 @@ import { countViews, scopeOf, staffSigner, staffTicket } from './inbox.service';
 import { deskCachesOf } from './desk-cache';
 import type { StaffAccess, StaffPortalAccess } from './staff.access';
 import {
+  closingStepId,
   countUnread,
   groupIdsOf,
+  lastActivityOf,
+  tagNamesOf,
   heartbeat,
   listMembers,
   markUnread,
@@ -106,53 +113,118 @@ export async function updateStaffTicket(
 ): Promise<StaffTicketDetail> {
   if (Object.values(body).every((v) => v === undefined))
     throw badRequest('Nothing to change', staffErrorCodes.nothingToChange);
-  const portalId = a.portal.portalId;
-  const now = ctx.clock.now();
   await ctx.database.db.transaction(async (tx) => {
-    const ticket = await lockTicket(tx, portalId, ticketExtId, null);
+    const ticket = await lockTicket(tx, a.portal.portalId, ticketExtId, null);
     if (!ticket) throw ticketNotFound();
-    const refs = await resolveRefs(tx, portalId, {
-      ...(body.stepId !== undefined && { step: body.stepId }),
-      ...(body.typeId !== undefined && { type: body.typeId }),
-      ...(typeof body.groupId === 'number' && { group: body.groupId }),
-      ...(typeof body.assigneeId === 'number' && { agent: body.assigneeId }),
-    });
-    if (body.stepId !== undefined && refs.stepId === null) throw unknownRef('The step');
-    if (body.typeId !== undefined && refs.typeId === null) throw unknownRef('The type');
-    if (typeof body.groupId === 'number' && refs.groupId === null) throw unknownRef('The group');
-    if (typeof body.assigneeId === 'number' && refs.agentId === null) throw unknownRef('The agent');
-    const next = body.nextPlannedActivityInfo;
-    const set: Partial<typeof tickets.$inferInsert> = {
-      ...(body.priority !== undefined && { priority: PRIORITY_NAMES.indexOf(body.priority) }),
-      ...(body.dueAt !== undefined && { dueAt: body.dueAt === null ? null : new Date(body.dueAt) }),
-      ...(refs.stepId !== null && { statusStepId: refs.stepId }),
-      ...(refs.typeId !== null && { typeId: refs.typeId }),
-      ...(body.groupId !== undefined && { assignedGroupId: refs.groupId }),
-      ...(body.assigneeId !== undefined && { assignedUserId: refs.agentId }),
-      ...(next !== undefined && {
-        nextPlannedActivityInfo: next === null || next.trim() === '' ? null : next.trim(),
-      }),
-    };
-    await setChangeActor(tx, { kind: 'staff', id: a.staffUserId, name: a.displayName }, now);
-    if (Object.keys(set).length > 0)
-      await tx
-        .update(tickets)
-        .set(set)
-        .where(sql`${tickets.id} = ${ticket.id}`);
-    if (body.tags !== undefined) await replaceTicketTags(tx, portalId, ticket.id, body.tags);
-    if (refs.stepId !== null && refs.stepId !== ticket.statusStepId && refs.stepClosed !== ticket.closed) {
-      const type = refs.stepClosed ? 'ticket.closed' : 'ticket.reopened';
-      await emitTicketEvent(
-        tx,
-        ctx,
-        type,
-        ticket.id,
-        staffSource(a.staffUserId, a.displayName),
-        ticket.statusStepId,
-      );
-    }
+    await changeTicket(tx, ctx, a, ticket, body, false);
   });
   return staffTicket(ctx, a, ticketExtId, { markRead: false });
+}
+
+/**
+ * One ticket's change inside the caller's transaction, the ticket locked. The step's move into or out
+ * of a closing step emits `ticket.closed` / `ticket.reopened`; `alwaysEmit` (a bulk change, one event
+ * per ticket) emits `ticket.updated` for any other change.
+ */
+async function changeTicket(
+  tx: Tx,
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  ticket: NonNullable<Awaited<ReturnType<typeof lockTicket>>>,
+  body: StaffTicketUpdate,
+  alwaysEmit: boolean,
+): Promise<void> {
+  const portalId = a.portal.portalId;
+  const now = ctx.clock.now();
+  const refs = await resolveRefs(tx, portalId, {
+    ...(body.stepId !== undefined && { step: body.stepId }),
+    ...(body.typeId !== undefined && { type: body.typeId }),
+    ...(typeof body.groupId === 'number' && { group: body.groupId }),
+    ...(typeof body.assigneeId === 'number' && { agent: body.assigneeId }),
+  });
+  if (body.stepId !== undefined && refs.stepId === null) throw unknownRef('The step');
+  if (body.typeId !== undefined && refs.typeId === null) throw unknownRef('The type');
+  if (typeof body.groupId === 'number' && refs.groupId === null) throw unknownRef('The group');
+  if (typeof body.assigneeId === 'number' && refs.agentId === null) throw unknownRef('The agent');
+  const next = body.nextPlannedActivityInfo;
+  const set: Partial<typeof tickets.$inferInsert> = {
+    ...(body.priority !== undefined && { priority: PRIORITY_NAMES.indexOf(body.priority) }),
+    ...(body.dueAt !== undefined && { dueAt: body.dueAt === null ? null : new Date(body.dueAt) }),
+    ...(refs.stepId !== null && { statusStepId: refs.stepId }),
+    ...(refs.typeId !== null && { typeId: refs.typeId }),
+    ...(body.groupId !== undefined && { assignedGroupId: refs.groupId }),
+    ...(body.assigneeId !== undefined && { assignedUserId: refs.agentId }),
+    ...(next !== undefined && {
+      nextPlannedActivityInfo: next === null || next.trim() === '' ? null : next.trim(),
+    }),
+  };
+  await setChangeActor(tx, { kind: 'staff', id: a.staffUserId, name: a.displayName }, now);
+  if (Object.keys(set).length > 0)
+    await tx
+      .update(tickets)
+      .set(set)
+      .where(sql`${tickets.id} = ${ticket.id}`);
+  if (body.tags !== undefined) await replaceTicketTags(tx, portalId, ticket.id, body.tags);
+  const source = staffSource(a.staffUserId, a.displayName);
+  if (refs.stepId !== null && refs.stepId !== ticket.statusStepId && refs.stepClosed !== ticket.closed) {
+    const type = refs.stepClosed ? 'ticket.closed' : 'ticket.reopened';
+    await emitTicketEvent(tx, ctx, type, ticket.id, source, ticket.statusStepId);
+  } else if (alwaysEmit) {
+    await emitTicketEvent(tx, ctx, 'ticket.updated', ticket.id, source, ticket.statusStepId);
+  }
+}
+
+/**
+ * The inbox's bulk action (issue 28 item 7): the same change of each ticket, each in a transaction of
+ * its own with its own event, so one refusal leaves the others done. A ticket whose last activity is
+ * not the one the agent saw (`seen`) changed meanwhile and is left alone; the answer says, per
+ * ticket, what was done or why not.
+ */
+export async function bulkChange(
+  ctx: AppContext,
+  a: StaffPortalAccess,
+  body: StaffBulkRequest,
+): Promise<StaffBulkAnswer> {
+  const { close, addTags, removeTags, ...rest } = body.change;
+  const change: StaffTicketUpdate = { ...rest };
+  if (close) {
+    const closing = await closingStepId(ctx.database.db, a.portal.portalId);
+    if (closing === null)
+      throw badRequest('The portal has no closing status', staffErrorCodes.unknownReference);
+    change.stepId = closing;
+  }
+  if (Object.values(change).every((v) => v === undefined) && !addTags?.length && !removeTags?.length)
+    throw badRequest('Nothing to change', staffErrorCodes.nothingToChange);
+  const results: StaffBulkAnswer['results'] = [];
+  for (const item of body.tickets) {
+    try {
+      await ctx.database.db.transaction(async (tx) => {
+        const ticket = await lockTicket(tx, a.portal.portalId, item.id, null);
+        if (!ticket) throw ticketNotFound();
+        const seen = await lastActivityOf(tx, ticket.id);
+        if (item.seen !== undefined && Date.parse(item.seen) !== Date.parse(seen))
+          throw new AppError(
+            409,
+            staffErrorCodes.changedMeanwhile,
+            'The ticket changed since the list was read: open it and look again',
+          );
+        let tags = change.tags;
+        if (addTags?.length || removeTags?.length) {
+          const now = await tagNamesOf(tx, ticket.id);
+          const drop = new Set((removeTags ?? []).map((n) => n.trim().toLowerCase()));
+          tags = [...now, ...(addTags ?? [])].filter((n) => !drop.has(n.trim().toLowerCase()));
+          if (new Set(tags.map((n) => n.toLowerCase())).size > TICKET_TAGS_MAX)
+            throw badRequest(`A ticket has at most ${TICKET_TAGS_MAX} tags`);
+        }
+        await changeTicket(tx, ctx, a, ticket, { ...change, ...(tags !== undefined && { tags }) }, true);
+      });
+      results.push({ id: item.id, ok: true });
+    } catch (e) {
+      if (!(e instanceof AppError) || e.statusCode >= 500) throw e;
+      results.push({ id: item.id, ok: false, code: e.code, message: e.message });
+    }
+  }
+  return { done: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length, results };
 }
 
 export async function setTicketRead(

@@ -7,6 +7,7 @@ import { portalOf } from './staff.access';
 import { inbox, quickSearch, staffTicket } from './inbox.service';
 import {
   addStaffComment,
+  bulkChange,
   members,
   options,
   preferences,
@@ -75,6 +76,7 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, desk.update, (req, _reply, staff) =>
     updateStaffTicket(ctx, portalOf(staff), req.params.ticketid, req.body),
   );
+  route(app, ctx, desk.bulk, (req, _reply, staff) => bulkChange(ctx, portalOf(staff), req.body));
   route(app, ctx, desk.read, async (req, _reply, staff) => {
     await setTicketRead(ctx, portalOf(staff), req.params.ticketid, req.body.read);
   });

@@ -41,6 +41,9 @@ const InboxFilterPanel = lazy(() =>
   })),
 );
 
+/** The bulk actions' bar: it comes with the first ticket selected (the list needs none of its code). */
+const BulkBar = lazy(() => import('./components/bulk-bar').then((m) => ({ default: m.BulkBar })));
+
 /** The row links of the list, in order: j/k move the focus among them. */
 const rowLinks = (list: HTMLElement | null) =>
   Array.from(list?.querySelectorAll<HTMLAnchorElement>('[data-row-link]') ?? []);
@@ -67,6 +70,10 @@ export default function InboxPage() {
   const [isFilteredAtStart] = useState(showFilters);
   const [notice, setNotice] = useState<string | null>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  // The bulk actions' selection: ticket ids with the last activity each showed when selected (a
+  // ticket whose activity moves on is left alone by the bulk action); the anchor of a shift-click.
+  const [selected, setSelected] = useState<ReadonlyMap<number, string>>(() => new Map());
+  const anchor = useRef<number | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   usePageTitle(t(`views.${filters.view}`));
 
@@ -109,8 +116,30 @@ export default function InboxPage() {
       due: t('inbox.dueLabel'),
       overdue: t('inbox.overdueLabel'),
       tags: t('inbox.tag'),
+      select: t('bulk.select'),
     }),
     [t],
+  );
+  const onSelect = useCallback(
+    (id: number, range: boolean) => {
+      // Read now: the updater below runs at the next render, after the anchor has moved to `id`.
+      const last = anchor.current;
+      setSelected((before) => {
+        const next = new Map(before);
+        const ids = items.map((i) => i.id);
+        const from = last === null ? -1 : ids.indexOf(last);
+        const to = ids.indexOf(id);
+        const span =
+          range && from >= 0 && to >= 0 ? items.slice(Math.min(from, to), Math.max(from, to) + 1) : null;
+        const on = !before.has(id);
+        for (const item of span ?? items.filter((i) => i.id === id))
+          if (on) next.set(item.id, item.lastActivityAt);
+          else next.delete(item.id);
+        return next;
+      });
+      anchor.current = id;
+    },
+    [items],
   );
   const viewLabels = useMemo(() => ({ count: t('inbox.countLabel'), unread: t('inbox.unreadLabel') }), [t]);
 
@@ -155,6 +184,10 @@ export default function InboxPage() {
       const item = focusedItem();
       if (item) assignToMe(item);
     },
+    x: () => {
+      const item = focusedItem();
+      if (item) onSelect(item.id, false);
+    },
   });
 
   const filterPanel = showFilters && (
@@ -182,6 +215,8 @@ export default function InboxPage() {
             search={search}
             filterLink={filterLink}
             labels={rowLabels}
+            selected={selected.has(item.id)}
+            onSelect={onSelect}
           />
         ))}
       </ul>
@@ -224,6 +259,18 @@ export default function InboxPage() {
           </Button>
         </Group>
       </Group>
+      {selected.size > 0 && (
+        <Suspense fallback={null}>
+          <BulkBar
+            company={company}
+            tickets={items
+              .filter((i) => selected.has(i.id))
+              .map((i) => ({ id: i.id, ticketNumber: i.ticketNumber, seen: selected.get(i.id)! }))}
+            options={options.data}
+            onClear={() => setSelected(new Map())}
+          />
+        </Suspense>
+      )}
       <nav aria-label={t('inbox.views')} className={classes.views}>
         {inboxViews.map((view) => (
           <ViewLink

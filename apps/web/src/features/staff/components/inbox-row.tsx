@@ -28,6 +28,8 @@ export interface InboxRowLabels {
   overdue: string;
   /** "Tags": said before the row's tags. */
   tags: string;
+  /** "Select": the row's checkbox, said with the ticket's number. */
+  select: string;
 }
 
 /**
@@ -45,6 +47,8 @@ export const InboxRow = memo(function InboxRow({
   search,
   filterLink,
   labels,
+  selected,
+  onSelect,
 }: {
   item: InboxItem;
   company: string;
@@ -52,11 +56,31 @@ export const InboxRow = memo(function InboxRow({
   search: string;
   filterLink: (key: 'company' | 'contact', id: number) => string;
   labels: InboxRowLabels;
+  selected: boolean;
+  /** A click on the row's checkbox; `range`: with shift, from the last one clicked. */
+  onSelect: (id: number, range: boolean) => void;
 }) {
   // Whether the due date has passed: as drawn, not live (the list is drawn again as it changes).
   const overdue = item.dueAt !== null && !item.closed && Date.parse(item.dueAt) < Date.now();
   return (
-    <li className={classes.row} data-testid="inbox-row" data-unread={item.unread || undefined}>
+    <li
+      className={classes.row}
+      data-testid="inbox-row"
+      data-unread={item.unread || undefined}
+      data-selected={selected || undefined}
+    >
+      <input
+        type="checkbox"
+        className={classes.select}
+        checked={selected}
+        aria-label={`${labels.select} ${item.ticketNumber}`}
+        data-testid="row-select"
+        onClick={(e) => {
+          e.preventDefault();
+          onSelect(item.id, e.shiftKey);
+        }}
+        onChange={() => undefined}
+      />
       <span className={classes.unreadDot} data-on={item.unread || undefined} aria-hidden />
       <div className={classes.rowMain}>
         <div className={classes.titleLine}>
