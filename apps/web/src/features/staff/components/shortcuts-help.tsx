@@ -11,6 +11,7 @@ export const SHORTCUTS = [
   { keys: ['r'], what: 'shortcuts.reply' },
   { keys: ['n'], what: 'shortcuts.note' },
   { keys: ['a'], what: 'shortcuts.assign' },
+  { keys: ['x'], what: 'shortcuts.select' },
   { keys: ['u'], what: 'shortcuts.back' },
   { keys: ['?'], what: 'shortcuts.help' },
 ] as const;
