@@ -598,7 +598,7 @@ export const tickets = pgTable(
     index('tickets_inbox_due_idx').on(
       t.portalId,
       t.closed,
-      sql`coalesce(${t.dueAt}, 'infinity'::timestamptz)`,
+      sql`coalesce(${t.dueAt}, 'infinity'::timestamp with time zone)`,
       t.extId,
     ),
   ],
