@@ -37,6 +37,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ INBOUND_SMTP_PORT: '2525' }).INBOUND_SMTP_PORT).toBe(2525);
     for (const value of ['0', '70000', 'smtp', '25.5'])
       expect(() => loadConfig({ INBOUND_SMTP_PORT: value })).toThrow(/INBOUND_SMTP_PORT/);
+    expect(loadConfig({}).INBOUND_SMTP_RATE).toBe(60);
+    expect(loadConfig({ INBOUND_SMTP_RATE: '100000' }).INBOUND_SMTP_RATE).toBe(100000);
+    expect(() => loadConfig({ INBOUND_SMTP_RATE: '0' })).toThrow(/INBOUND_SMTP_RATE/);
   });
 
   it('treats empty values as unset', () => {

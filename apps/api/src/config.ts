@@ -59,6 +59,11 @@ const schema = z.object({
    */
   INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   INBOUND_SMTP_HOST: z.string().min(1).optional(),
+  /**
+   * Messages one sending address (an IPv6 /64) may start in 10 minutes; past it, 421. A mail server in
+   * front that forwards everything from one address needs it raised, as does `npm run bench:email`.
+   */
+  INBOUND_SMTP_RATE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   DEMO_DATA: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TOKEN_TTL_HOURS: z.coerce

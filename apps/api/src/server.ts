@@ -131,6 +131,7 @@ async function main(): Promise<void> {
       : new SmtpIngress(ctx, app.log, {
           port: config.INBOUND_SMTP_PORT,
           host: config.INBOUND_SMTP_HOST ?? config.HOST,
+          messagesPerIp: config.INBOUND_SMTP_RATE,
         });
 
   let stopping = false;
