@@ -129,6 +129,11 @@ export async function applyMailAction(
   },
 ): Promise<Applied | { refused: string }> {
   const staged: StagedBlob[] = [];
+  // The portal's row first, as a new ticket's numbering takes it: a reply takes the ticket's locks and
+  // then the portal's (its comment number), a new ticket the portal's and then its company's rows, so
+  // two messages written at once (the SMTP receiver's connections) would otherwise deadlock. The
+  // numbering holds this lock to the commit anyway; taking it first only puts them in one order.
+  await tx.execute(sql`select 1 from portals where id = ${p.portalId}::int for no key update`);
   try {
     return await tx.transaction((sp) => apply(sp, ctx, p, staged));
   } catch (err) {
