@@ -212,6 +212,13 @@ export function mailsTo(to: string, needle: string): string[] {
     .filter((text) => text.includes(`To: ${to}`) && text.includes(needle));
 }
 
+/** The e-mails, to anyone, whose text contains `needle`, oldest first. */
+export function mailsWith(needle: string): string[] {
+  return outboxFiles('.eml')
+    .map(mailText)
+    .filter((text) => text.includes(needle));
+}
+
 /** Waits for an e-mail to `to` containing `needle` and answers the first. */
 export async function waitForMail(to: string, needle: string, timeout = 20_000): Promise<string> {
   await expect
