@@ -5,10 +5,12 @@ import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import {
   createTheme,
   DEFAULT_THEME,
+  defaultVariantColorsResolver,
   localStorageColorSchemeManager,
   MantineProvider,
   type CSSVariablesResolver,
   type MantineColorsTuple,
+  type VariantColorsResolver,
 } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { isUnsetBaseColor } from '@sportello/contracts';
@@ -35,6 +37,22 @@ export function createQueryClient(): QueryClient {
  * The theme of one portal: the primary colour is generated from the portal base colour, and its shade is
  * the lightest that keeps 4.5:1 against white (Mantine's default blue-6 is 3.55:1, an axe failure).
  */
+/**
+ * Filled red (remove someone, cancel a booking) is always white on red-9 (5.4:1). Mantine would paint it
+ * in the portal's primary shade (6 to 9) with black or white words by luminance, 4.65:1 on the demo's
+ * colour: near enough to the line that axe failed the removal dialog once in a full journey run.
+ */
+export const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  if (input.variant !== 'filled' || input.color !== 'red') return colors;
+  return {
+    ...colors,
+    background: 'var(--mantine-color-red-9)',
+    hover: 'color-mix(in srgb, var(--mantine-color-red-9), black 15%)',
+    color: 'var(--mantine-color-white)',
+  };
+};
+
 export function buildTheme(baseColor: string | null | undefined) {
   const parsed = isUnsetBaseColor(baseColor) ? null : parseColor(baseColor!);
   const palette = (parsed
@@ -49,6 +67,7 @@ export function buildTheme(baseColor: string | null | undefined) {
     // Filled badges and buttons in light colours get black text instead of white, where it contrasts more.
     autoContrast: true,
     luminanceThreshold: BLACK_TEXT_LUMINANCE,
+    variantColorResolver,
     defaultRadius: 'sm',
     cursorType: 'pointer',
     // Users who ask the system for less motion get no transitions.
