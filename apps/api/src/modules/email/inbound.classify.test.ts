@@ -30,6 +30,27 @@ describe('what a received message is', () => {
     }
   });
 
+  it('keeps a forward whole; cuts Outlook’s "-----Messaggio originale-----" block with the history', async () => {
+    const gmail = replyText(await simpleParser(letter('gmail-forward-it', vars)));
+    expect(gmail).toMatch(/^Vi giro l'avviso del corriere: la stampante nuova è ferma a Bologna\./);
+    expect(gmail).toContain('---------- Forwarded message ---------\nDa: Corriere Espresso');
+    expect(gmail).toMatch(
+      /in giacenza presso il deposito di Bologna\.[\s\S]*-- \nCorriere Espresso S\.p\.A\.$/,
+    );
+    const outlook = replyText(await simpleParser(letter('outlook-forward-it', vars)));
+    expect(outlook).toMatch(/^Vi inoltro la conferma del fornitore/);
+    expect(outlook).toContain('Oggetto: Conferma ordine 4471');
+    expect(outlook).toMatch(/sarà consegnato entro il 27 novembre\.\n\nCordiali saluti\nUfficio Ordini$/);
+    // A reply to a forward is a reply.
+    const re = await simpleParser(
+      'From: a@b.example\r\nSubject: Re: Fwd: x\r\n\r\nOk.\r\n\r\nOn Mon, B wrote:\r\n> old\r\n',
+    );
+    expect(replyText(re)).toBe('Ok.');
+    expect(replyText(await simpleParser(letter('outlook-winmail-it', vars)))).toBe(
+      "Allego la schermata dell'errore (formato RTF di Outlook).\n\nMario",
+    );
+  });
+
   it('reads encoded-word subjects in Italian and Spanish and an HTML-only body', async () => {
     expect((await simpleParser(letter('outlook-reply-it', vars))).subject).toContain('funziona è urgente');
     expect((await simpleParser(letter('gmail-reply-es', vars))).subject).toContain('¿qué hago?');

@@ -85,14 +85,25 @@ export function referenceText(m: ParsedMail): { addresses: string; threads: stri
 const parser = new EmailReplyParser();
 
 /**
+ * A forward, by its subject's first prefix: `Fwd:`/`Fw:` (most clients), `I:` (Outlook in Italian), `RV:`
+ * (in Spanish), `TR:`, `WG:`. A reply to a forward (`Re: Fwd:`) is a reply.
+ */
+export const isForward = (m: ParsedMail) => /^\s*(?:fwd?|i|rv|tr|wg)\s*:/i.test(m.subject ?? '');
+
+/**
  * The new text of a reply: the plain part (or the HTML's text when there is none) without the quoted
  * history and the signature (email-reply-parser); the whole text when stripping would leave nothing.
+ * A forward keeps its whole text: the forwarded message is what the sender wants read, not history.
  */
 export function replyText(m: ParsedMail): string {
   const whole = (m.text ?? (typeof m.html === 'string' ? htmlToText(m.html) : '')).replace(/\0/g, '');
-  // Outlook's HTML-born text has no "On … wrote:" line, only its header block: cut there first.
+  if (isForward(m)) return whole.trim();
+  // Outlook's text has no "On … wrote:" line, only its header block (after a rule in HTML-born text,
+  // after "-----Original Message-----" in plain or RTF mail): cut there first.
   const outlook =
-    /^(?:_{10,}\s*\n)?(?:From|Da|De):\s.*\n(?:(?:Sent|Inviato|Enviado|Date|Data|Fecha):\s.*\n)/im.exec(whole);
+    /^(?:(?:_{10,}|-{3,} ?(?:Original Message|Messaggio originale|Mensaje original) ?-{3,})\s*\n)?(?:From|Da|De):\s.*\n(?:(?:Sent|Inviato|Enviado|Date|Data|Fecha):\s.*\n)/im.exec(
+      whole,
+    );
   const head = outlook ? whole.slice(0, outlook.index) : whole;
   const stripped = parser.parseReply(head).trim();
   return stripped || whole.trim();
