@@ -13,7 +13,7 @@
  *    through and started again; every message must be exactly one comment or ticket.
  *
  *   TEST_IMAP_URL=imap://user:pass@host:port npm run bench:email [-- --latency 50 --smtp 1000
- *     --connections 8 --drain 1000]
+ *     --connections 8 --drain 1000]   (a part given 0 messages is left out)
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,6 +113,8 @@ const env = {
 };
 let server: RunningServer | undefined;
 const lines: string[] = [];
+const rows: string[] = [];
+let crashOk = true;
 const out = (s: string) => {
   lines.push(s);
   console.log(s);
@@ -169,161 +171,170 @@ try {
     (await seenBy('/api/demo/11/tickets/1001', token, marker)) &&
     (await seenBy('/api/staff/portals/demo/tickets/1001', staff.token, marker));
 
-  // ------------------------------------------------------------ 1. APPEND → comment, IDLE
+  // The support mailbox (the SMTP receiver takes its address only once it is set).
   const live = await newFolder('live');
   await useFolder(live);
-  // The reader takes the new settings at its next pass (≤ 30 s): a first message waits for it.
-  const warm = `live-${RUN}-warm`;
-  const warmStart = performance.now();
-  await imap.append(live, letter(warm, ticketNumber));
-  while (!(await visible(warm))) {
-    if (performance.now() - warmStart > 120_000)
-      throw new Error('the reader did not read the folder in 120 s');
-    await sleep(200);
-  }
-  out(
-    `reader on the folder after ${((performance.now() - warmStart) / 1000).toFixed(1)} s (its pass, ≤ 30 s)`,
-  );
-  const latencies: number[] = [];
-  for (let i = 0; i < Number(opt.latency); i++) {
-    const marker = `live-${RUN}-${i}`;
-    const t0 = performance.now();
-    await imap.append(live, letter(marker, ticketNumber));
-    while (!(await visible(marker))) {
-      if (performance.now() - t0 > 60_000) throw new Error(`${marker} not visible in 60 s`);
-      await sleep(25);
+
+  // ------------------------------------------------------------ 1. APPEND → comment, IDLE
+  if (Number(opt.latency) > 0) {
+    // The reader takes the new settings at its next pass (≤ 30 s): a first message waits for it.
+    const warm = `live-${RUN}-warm`;
+    const warmStart = performance.now();
+    await imap.append(live, letter(warm, ticketNumber));
+    while (!(await visible(warm))) {
+      if (performance.now() - warmStart > 120_000)
+        throw new Error('the reader did not read the folder in 120 s');
+      await sleep(200);
     }
-    latencies.push(performance.now() - t0);
-    await sleep(200);
-  }
-  const lat = [...latencies].sort((a, b) => a - b);
-  const latencyRow =
-    `| APPEND → comment on both screens (IDLE), ${lat.length} messages | p50 ${pct(lat, 50).toFixed(0)} ms, ` +
-    `p99 ${pct(lat, 99).toFixed(0)} ms, max ${lat.at(-1)!.toFixed(0)} ms | p99 ≤ 5 s | ` +
-    `${pct(lat, 99) <= 5000 ? '**met**' : 'not met'} |`;
-  out(latencyRow);
-
-  // ------------------------------------------------------------ 2. SMTP ingress
-  const n = Number(opt.smtp);
-  const connections = Number(opt.connections);
-  const transport = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: smtpPort,
-    secure: false,
-    ignoreTLS: true,
-    pool: true,
-    maxConnections: connections,
-    maxMessages: Infinity,
-  });
-  const smtpStart = performance.now();
-  const sent = await Promise.allSettled(
-    Array.from({ length: n }, (_, i) => {
-      const marker = `smtp-${RUN}-${i}`;
-      return transport.sendMail({
-        envelope: { from: CUSTOMER, to: [SUPPORT] },
-        raw: letter(marker, i % 5 === 0 ? undefined : numbers[i % numbers.length]),
-      });
-    }),
-  );
-  const smtpSeconds = (performance.now() - smtpStart) / 1000;
-  transport.close();
-  const refused = sent.filter((s) => s.status === 'rejected');
-  if (refused.length) console.log('first refusal:', (refused[0] as PromiseRejectedResult).reason);
-  const smtpDone = Number(
-    (
-      await db.query<{ n: string }>(
-        `select count(*) as n from inbound_emails where via = 'smtp' and status = 'done' and message_key like $1`,
-        [`%smtp-${RUN}-%`],
-      )
-    ).rows[0]!.n,
-  );
-  const smtpRate = smtpDone / smtpSeconds;
-  const smtpRow =
-    `| SMTP ingress, ${n} messages over ${connections} connections (1 in 5 a new ticket) | ` +
-    `${smtpRate.toFixed(1)} messages/s accepted and written (${smtpDone} done, ${refused.length} refused, ` +
-    `${smtpSeconds.toFixed(1)} s) | ≥ 50/s | ${smtpRate >= 50 && refused.length === 0 ? '**met**' : 'not met'} |`;
-  out(smtpRow);
-
-  // ------------------------------------------------------------ 3. a queue drained across a SIGKILL
-  const total = Number(opt.drain);
-  const queue = await newFolder('queue');
-  const appendStart = performance.now();
-  for (let i = 0; i < total; i++)
-    await imap.append(
-      queue,
-      letter(`drain-${RUN}-${i}`, i % 5 === 0 ? undefined : numbers[i % numbers.length]),
+    out(
+      `reader on the folder after ${((performance.now() - warmStart) / 1000).toFixed(1)} s (its pass, ≤ 30 s)`,
     );
-  out(`${total} messages appended in ${((performance.now() - appendStart) / 1000).toFixed(1)} s`);
-  const recorded = async () =>
-    Number(
+    const latencies: number[] = [];
+    for (let i = 0; i < Number(opt.latency); i++) {
+      const marker = `live-${RUN}-${i}`;
+      const t0 = performance.now();
+      await imap.append(live, letter(marker, ticketNumber));
+      while (!(await visible(marker))) {
+        if (performance.now() - t0 > 60_000) throw new Error(`${marker} not visible in 60 s`);
+        await sleep(25);
+      }
+      latencies.push(performance.now() - t0);
+      await sleep(200);
+    }
+    const lat = [...latencies].sort((a, b) => a - b);
+    const latencyRow =
+      `| APPEND → comment on both screens (IDLE), ${lat.length} messages | p50 ${pct(lat, 50).toFixed(0)} ms, ` +
+      `p99 ${pct(lat, 99).toFixed(0)} ms, max ${lat.at(-1)!.toFixed(0)} ms | p99 ≤ 5 s | ` +
+      `${pct(lat, 99) <= 5000 ? '**met**' : 'not met'} |`;
+    out(latencyRow);
+    rows.push(latencyRow);
+  }
+  // ------------------------------------------------------------ 2. SMTP ingress
+  if (Number(opt.smtp) > 0) {
+    const n = Number(opt.smtp);
+    const connections = Number(opt.connections);
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: smtpPort,
+      secure: false,
+      ignoreTLS: true,
+      pool: true,
+      maxConnections: connections,
+      maxMessages: Infinity,
+    });
+    const smtpStart = performance.now();
+    const sent = await Promise.allSettled(
+      Array.from({ length: n }, (_, i) => {
+        const marker = `smtp-${RUN}-${i}`;
+        return transport.sendMail({
+          envelope: { from: CUSTOMER, to: [SUPPORT] },
+          raw: letter(marker, i % 5 === 0 ? undefined : numbers[i % numbers.length]),
+        });
+      }),
+    );
+    const smtpSeconds = (performance.now() - smtpStart) / 1000;
+    transport.close();
+    const refused = sent.filter((s) => s.status === 'rejected');
+    if (refused.length) console.log('first refusal:', (refused[0] as PromiseRejectedResult).reason);
+    const smtpDone = Number(
       (
-        await db.query<{ n: string }>(`select count(*) as n from inbound_emails where message_key like $1`, [
-          `%drain-${RUN}-%`,
-        ])
+        await db.query<{ n: string }>(
+          `select count(*) as n from inbound_emails where via = 'smtp' and status = 'done' and message_key like $1`,
+          [`%smtp-${RUN}-%`],
+        )
       ).rows[0]!.n,
     );
-  const drainStart = performance.now();
-  await useFolder(queue);
-  let before = 0;
-  while ((before = await recorded()) < total / 2) {
-    if (performance.now() - drainStart > 600_000) throw new Error(`only ${before} read in 10 min`);
-    await sleep(100);
+    const smtpRate = smtpDone / smtpSeconds;
+    const smtpRow =
+      `| SMTP ingress, ${n} messages over ${connections} connections (1 in 5 a new ticket) | ` +
+      `${smtpRate.toFixed(1)} messages/s accepted and written (${smtpDone} done, ${refused.length} refused, ` +
+      `${smtpSeconds.toFixed(1)} s) | ≥ 50/s | ${smtpRate >= 50 && refused.length === 0 ? '**met**' : 'not met'} |`;
+    out(smtpRow);
+    rows.push(smtpRow);
   }
-  const killedAt = performance.now();
-  server.child.kill('SIGKILL');
-  await server.exited;
-  const atKill = await recorded();
-  const firstRate = atKill / ((killedAt - drainStart) / 1000);
-  server = await startServer(env, port);
-  const restartedAt = performance.now();
-  let after = atKill;
-  let resumedAt: number | undefined;
-  while ((after = await recorded()) < total) {
-    if (after > atKill && resumedAt === undefined) resumedAt = performance.now();
-    if (performance.now() - restartedAt > 600_000) break;
-    await sleep(200);
+  // ------------------------------------------------------------ 3. a queue drained across a SIGKILL
+  if (Number(opt.drain) > 0) {
+    const total = Number(opt.drain);
+    const queue = await newFolder('queue');
+    const appendStart = performance.now();
+    for (let i = 0; i < total; i++)
+      await imap.append(
+        queue,
+        letter(`drain-${RUN}-${i}`, i % 5 === 0 ? undefined : numbers[i % numbers.length]),
+      );
+    out(`${total} messages appended in ${((performance.now() - appendStart) / 1000).toFixed(1)} s`);
+    const recorded = async () =>
+      Number(
+        (
+          await db.query<{ n: string }>(
+            `select count(*) as n from inbound_emails where message_key like $1`,
+            [`%drain-${RUN}-%`],
+          )
+        ).rows[0]!.n,
+      );
+    const drainStart = performance.now();
+    await useFolder(queue);
+    let before = 0;
+    while ((before = await recorded()) < total / 2) {
+      if (performance.now() - drainStart > 600_000) throw new Error(`only ${before} read in 10 min`);
+      await sleep(100);
+    }
+    const killedAt = performance.now();
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const atKill = await recorded();
+    const firstRate = atKill / ((killedAt - drainStart) / 1000);
+    server = await startServer(env, port);
+    const restartedAt = performance.now();
+    let after = atKill;
+    let resumedAt: number | undefined;
+    while ((after = await recorded()) < total) {
+      if (after > atKill && resumedAt === undefined) resumedAt = performance.now();
+      if (performance.now() - restartedAt > 600_000) break;
+      await sleep(200);
+    }
+    const doneAt = performance.now();
+    resumedAt ??= doneAt;
+    // Every message once: a comment whose text holds its marker, or a ticket whose title does.
+    const { rows: perMarker } = await db.query<{ marker: string; n: string }>(
+      `select marker, count(*) as n from (
+         select substring(message from $1) as marker from ticket_comments where message like $2
+         union all
+         select substring(title from $1) from tickets where title like $2) m
+       group by marker`,
+      [`drain-${RUN}-[0-9]+`, `%drain-${RUN}-%`],
+    );
+    const counts = new Map(perMarker.map((r) => [r.marker, Number(r.n)]));
+    const doubled = perMarker.filter((r) => Number(r.n) > 1).length;
+    const lost = Array.from({ length: total }, (_, i) => `drain-${RUN}-${i}`).filter(
+      (m) => !counts.has(m),
+    ).length;
+    const notDone = Number(
+      (
+        await db.query<{ n: string }>(
+          `select count(*) as n from inbound_emails where message_key like $1 and status <> 'done'`,
+          [`%drain-${RUN}-%`],
+        )
+      ).rows[0]!.n,
+    );
+    out(
+      `drain: ${atKill} recorded at the SIGKILL after ${((killedAt - drainStart) / 1000).toFixed(1)} s ` +
+        `(${firstRate.toFixed(1)}/s, from the settings' change), server up again ` +
+        `${((restartedAt - killedAt) / 1000).toFixed(1)} s later, reading resumed after ` +
+        `${((resumedAt - restartedAt) / 1000).toFixed(1)} s (the dead process's lease expiring, ≤ 90 s), ` +
+        `all ${after} after ${((doneAt - resumedAt) / 1000).toFixed(1)} s more`,
+    );
+    const drainRow =
+      `| ${total} queued messages read across a SIGKILL and a restart (1 in 5 a new ticket) | ` +
+      `${counts.size} once, ${lost} lost, ${doubled} doubled, ${notDone} not done | every message once | ` +
+      `${lost === 0 && doubled === 0 && notDone === 0 && counts.size === total ? '**met**' : 'not met'} |`;
+    out(drainRow);
+    rows.push(drainRow);
+    crashOk = drainRow.endsWith('**met** |');
   }
-  const doneAt = performance.now();
-  resumedAt ??= doneAt;
-  // Every message once: a comment whose text holds its marker, or a ticket whose title does.
-  const { rows } = await db.query<{ marker: string; n: string }>(
-    `select marker, count(*) as n from (
-       select substring(message from $1) as marker from ticket_comments where message like $2
-       union all
-       select substring(title from $1) from tickets where title like $2) m
-     group by marker`,
-    [`drain-${RUN}-[0-9]+`, `%drain-${RUN}-%`],
-  );
-  const counts = new Map(rows.map((r) => [r.marker, Number(r.n)]));
-  const doubled = rows.filter((r) => Number(r.n) > 1).length;
-  const lost = Array.from({ length: total }, (_, i) => `drain-${RUN}-${i}`).filter(
-    (m) => !counts.has(m),
-  ).length;
-  const notDone = Number(
-    (
-      await db.query<{ n: string }>(
-        `select count(*) as n from inbound_emails where message_key like $1 and status <> 'done'`,
-        [`%drain-${RUN}-%`],
-      )
-    ).rows[0]!.n,
-  );
-  out(
-    `drain: ${atKill} recorded at the SIGKILL after ${((killedAt - drainStart) / 1000).toFixed(1)} s ` +
-      `(${firstRate.toFixed(1)}/s, from the settings' change), server up again ` +
-      `${((restartedAt - killedAt) / 1000).toFixed(1)} s later, reading resumed after ` +
-      `${((resumedAt - restartedAt) / 1000).toFixed(1)} s (the dead process's lease expiring, ≤ 90 s), ` +
-      `all ${after} after ${((doneAt - resumedAt) / 1000).toFixed(1)} s more`,
-  );
-  const drainRow =
-    `| ${total} queued messages read across a SIGKILL and a restart (1 in 5 a new ticket) | ` +
-    `${counts.size} once, ${lost} lost, ${doubled} doubled, ${notDone} not done | every message once | ` +
-    `${lost === 0 && doubled === 0 && notDone === 0 && counts.size === total ? '**met**' : 'not met'} |`;
-  out(drainRow);
   out(`load average at the end ${load()}`);
-  console.log(
-    `\n| measure | figure | target | status |\n|---|---|---|---|\n${latencyRow}\n${smtpRow}\n${drainRow}`,
-  );
-  if (!drainRow.endsWith('**met** |')) process.exitCode = 1;
+  console.log(['', '| measure | figure | target | status |', '|---|---|---|---|', ...rows].join('\n'));
+  if (!crashOk) process.exitCode = 1;
 } finally {
   if (server) {
     server.child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HTML_POLICY_REVISION } from '@sportello/contracts/html-policy';
-import { htmlSourceDigest, sanitizeHtml, sanitizerFingerprint } from './html';
+import { htmlSourceDigest, htmlToText, sanitizeHtml, sanitizerFingerprint } from './html';
 
 describe('sanitizeHtml', () => {
   it('keeps formatting, lists and safe links', () => {
@@ -72,6 +72,18 @@ describe('sanitizerFingerprint and htmlSourceDigest', () => {
     const file = new URL('../../../../packages/contracts/src/html-policy.ts', import.meta.url);
     const text = readFileSync(fileURLToPath(file), 'utf8');
     expect(createHash('sha256').update(text).digest('hex')).toBe(POLICY_SHA256);
+  });
+});
+
+describe('htmlToText', () => {
+  it('answers the text of each fragment alone, entities read, spaces collapsed, scripts dropped', () => {
+    expect(htmlToText('<p>Ciao&nbsp;<b>Marco</b>,</p>\n<p>a &amp; b &lt;c&gt;</p>')).toBe(
+      'Ciao Marco, a & b <c>',
+    );
+    // One document serves every call: nothing of the previous fragment is left in it.
+    expect(htmlToText('<ul><li>uno</li><li>due</li></ul><script>alert(1)</script>')).toBe('unodue');
+    expect(htmlToText('')).toBe('');
+    expect(htmlToText('</body><p>dopo</p>')).toBe('dopo');
   });
 });
 

@@ -107,8 +107,16 @@ export function htmlSourceDigest(html: string): string {
   return hash('sha256', `${sanitizerFingerprint()}\0${html}`, 'base64');
 }
 
-/** Plain text of an HTML fragment (e-mail bodies, search). */
+let textBody: InstanceType<typeof JsdomClass>['window']['document']['body'] | undefined;
+
+/**
+ * Plain text of an HTML fragment (e-mail bodies, search). One document serves every call: a new jsdom
+ * window each time cost more than the rest of writing a message received by e-mail (bench/email.ts).
+ */
 export function htmlToText(html: string): string {
-  const { window } = new (getJsdom())(`<body>${sanitizeHtml(html)}</body>`);
-  return (window.document.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  textBody ??= new (getJsdom())('').window.document.body;
+  textBody.innerHTML = sanitizeHtml(html);
+  const text = textBody.textContent ?? '';
+  textBody.textContent = '';
+  return text.replace(/\s+/g, ' ').trim();
 }
