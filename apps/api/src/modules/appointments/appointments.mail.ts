@@ -1,4 +1,5 @@
 import type { EmailMessage } from '../../platform/outbox';
+import { escapeHtml } from '../../platform/account-mail';
 import { formatInZone, localDay } from '@sportello/contracts/time-zone';
 import { buildIcs, type IcsEvent } from './ics';
 
@@ -103,12 +104,6 @@ export interface AppointmentMailData {
     notes: string;
   };
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /**
  * The text part shows what people typed as it is, so tags in it would reach a mail client that renders

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import type { AppContext } from '../../../platform/context';
-import { langOf } from '../../../platform/account-mail';
+import { escapeHtml, langOf } from '../../../platform/account-mail';
 import { senderDomain } from '../../../platform/mail';
 import { threadHeaders, type ThreadHeaders } from '../../../platform/mail-threading';
 import { enqueueEmail, type EmailMessage } from '../../../platform/outbox';
@@ -33,12 +33,6 @@ const texts = {
     optOut: 'Recibes este mensaje porque abriste el ticket en el portal.',
   },
 } as const;
-
-export const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** Plain text of sanitised HTML (for the text part). */
 export function htmlToText(html: string): string {

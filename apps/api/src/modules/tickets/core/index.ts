@@ -4,7 +4,7 @@
  * writer, the change log's actor, the e-mails a ticket's change sends to its customers and its staff.
  * Other modules import this index only; the core imports no module but its own.
  */
-export { agentAnswerEmail, escapeHtml, htmlToText, queueAgentAnswerEmails, safeColor } from './agent-answer';
+export { agentAnswerEmail, htmlToText, queueAgentAnswerEmails, safeColor } from './agent-answer';
 export { insertAttachments, isBlankHtml, stripNul, userHtml } from './conversation';
 export {
   markActor,
