@@ -148,6 +148,23 @@ interface MatchedTicket {
   by: 'reply-to' | 'thread' | 'subject';
 }
 
+type TicketRow = {
+  id: number;
+  ext_id: number;
+  company_id: number;
+  creator_contact_id: number | null;
+  ticket_number: string;
+};
+
+const matchedOf = (t: TicketRow, by: MatchedTicket['by']): MatchedTicket => ({
+  id: Number(t.id),
+  extId: Number(t.ext_id),
+  companyId: Number(t.company_id),
+  creatorContactId: t.creator_contact_id === null ? null : Number(t.creator_contact_id),
+  ticketNumber: t.ticket_number,
+  by,
+});
+
 /**
  * The ticket a message answers: a genuine token in its recipients (our Reply-To), then in In-Reply-To/
  * References (our Message-IDs), then a ticket number in the subject among the tickets of the sender's
@@ -167,37 +184,17 @@ async function matchTicket(
   ];
   for (const [by, exts] of candidates) {
     if (exts.length === 0) continue;
-    const [t] = await queryRows<{
-      id: number;
-      ext_id: number;
-      company_id: number;
-      creator_contact_id: number | null;
-      ticket_number: string;
-    }>(
+    const [t] = await queryRows<TicketRow>(
       tx,
       sql`select id, ext_id, company_id, creator_contact_id, ticket_number from tickets
         where portal_id = ${portalId}::int and ext_id = ${exts[0]!}`,
     );
-    if (t)
-      return {
-        id: Number(t.id),
-        extId: Number(t.ext_id),
-        companyId: Number(t.company_id),
-        creatorContactId: t.creator_contact_id === null ? null : Number(t.creator_contact_id),
-        ticketNumber: t.ticket_number,
-        by,
-      };
+    if (t) return matchedOf(t, by);
   }
   const subject = m.subject ?? '';
   if (companyIds.length === 0 || subject.length === 0) return undefined;
   const hash = /#(\d{1,15})\b/.exec(subject);
-  const [t] = await queryRows<{
-    id: number;
-    ext_id: number;
-    company_id: number;
-    creator_contact_id: number | null;
-    ticket_number: string;
-  }>(
+  const [t] = await queryRows<TicketRow>(
     tx,
     sql`select id, ext_id, company_id, creator_contact_id, ticket_number from tickets
       where portal_id = ${portalId}::int and company_id = any(${sql.param(companyIds)}::int[])
@@ -205,15 +202,7 @@ async function matchTicket(
           or (ticket_number = '' and ext_id = ${hash ? Number(hash[1]) : -1}))
       order by length(ticket_number) desc, last_activity_at desc limit 1`,
   );
-  if (!t) return undefined;
-  return {
-    id: Number(t.id),
-    extId: Number(t.ext_id),
-    companyId: Number(t.company_id),
-    creatorContactId: t.creator_contact_id === null ? null : Number(t.creator_contact_id),
-    ticketNumber: t.ticket_number,
-    by: 'subject',
-  };
+  return t && matchedOf(t, 'subject');
 }
 
 /** Our own addresses: the portal's support address (any +tag of it) and the installation's sender. */
