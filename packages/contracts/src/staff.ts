@@ -241,6 +241,8 @@ export const staffCommentSchema = z.object({
   channel: commentChannelSchema,
   /** A comment that came by e-mail: a signed link (1 hour) to the message as received ("show full e-mail"). */
   originalEmail: z.string().nullable(),
+  /** It came by e-mail and the receiving server said SPF or DKIM failed: the sender may be forged. */
+  senderUnverified: z.boolean(),
 });
 export type StaffComment = z.infer<typeof staffCommentSchema>;
 
@@ -321,6 +323,8 @@ export const staffTicketDetailSchema = inboxItemSchema.extend({
   comments: z.array(staffCommentSchema),
   /** Files attached when the ticket was opened (signed, 1 hour). */
   attachments: z.array(attachmentSchema),
+  /** Opened by an e-mail: the message as received (signed, 1 hour) and its sender mark, as on comments. */
+  openingEmail: z.object({ originalEmail: z.string().nullable(), senderUnverified: z.boolean() }).nullable(),
   /** Every change of the ticket, public or not, oldest first. */
   timeline: z.array(staffTimelineEntrySchema),
   /** Other staff users who have the ticket open now (not the caller). */

@@ -1677,6 +1677,13 @@ export const inboundEmails = pgTable(
   (t) => [
     uniqueIndex('inbound_emails_key_uq').on(t.portalId, t.messageKey),
     index('inbound_emails_status_idx').on(t.portalId, t.status, t.id.desc()),
+    // The desk's ticket screen finds the message a comment or ticket came from (migration 0050).
+    index('inbound_emails_comment_idx')
+      .on(t.commentId)
+      .where(sql`${t.commentId} is not null`),
+    index('inbound_emails_ticket_idx')
+      .on(t.ticketId)
+      .where(sql`${t.ticketId} is not null`),
   ],
 );
 

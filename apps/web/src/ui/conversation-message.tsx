@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Anchor, Avatar, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconLock, IconMail } from '@tabler/icons-react';
 import type { Attachment } from '@sportello/contracts';
@@ -33,6 +34,8 @@ export interface ConversationMessageProps {
    * (agents only), a link to the message as received ("show full e-mail").
    */
   viaEmail?: { label: string; fullEmail?: { href: string; label: string } | undefined };
+  /** A mark shown above the text (the desk's "Sender not verified"). */
+  flag?: ReactNode;
 }
 
 const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
@@ -51,6 +54,7 @@ export function ConversationMessage({
   testId,
   internalLabel,
   viaEmail,
+  flag,
 }: ConversationMessageProps) {
   return (
     <Paper
@@ -106,6 +110,7 @@ export function ConversationMessage({
               <p className={classes.date}>{formatDateTime(date)}</p>
             </div>
           </div>
+          {flag}
           <SafeHtml html={html} className={classes.message} fz="sm" data-testid="message-body" />
           <AttachmentList attachments={attachments} />
           {viaEmail?.fullEmail && (

@@ -425,7 +425,10 @@ export interface RawStaffDetail extends RawInboxItem {
     channel: CommentChannelValue;
     /** The e-mail it came in, as received. */
     originalEmail: RawStaffAttachment | null;
+    senderUnverified: boolean;
   }[];
+  /** The e-mail that opened the ticket (an `inbound_emails` row done with no comment). */
+  openingEmail: { originalEmail: RawStaffAttachment | null; senderUnverified: boolean } | null;
   timeline: StaffTimelineEntry[];
   presence: Presence[];
   rated: { rating: number; comment: string; ratedAt: string; by: string; low: boolean } | null;
@@ -448,7 +451,8 @@ export const staffCommentsJson = (where: string) => `(select coalesce(jsonb_agg(
     'attachments', ${attachmentsJson('a.comment_id = cm.id')},
     'channel', cm.channel,
     'originalEmail', case when cm.original_email_file_id is null then null else jsonb_build_object(
-      'id', 0, 'name', oe.name, 'fileId', oe.id) end
+      'id', 0, 'name', oe.name, 'fileId', oe.id) end,
+    'senderUnverified', exists(select 1 from inbound_emails ie where ie.comment_id = cm.id and ie.auth_failed)
   ) order by cm.creation_date, cm.ext_id), '[]'::jsonb)
   from ticket_comments cm
   left join staff_users su on su.id = cm.sender_staff_id
@@ -482,6 +486,12 @@ export async function getStaffTicket(
         'nextPlannedActivityInfo', t.next_planned_activity_info,
         'attachments', ${sql.raw(attachmentsJson('a.ticket_id = t.id and a.comment_id is null'))},
         'comments', ${sql.raw(staffCommentsJson('cm.ticket_id = t.id'))},
+        'openingEmail', (select jsonb_build_object('senderUnverified', ie.auth_failed,
+            'originalEmail', case when f.id is null then null
+              else jsonb_build_object('id', 0, 'name', f.name, 'fileId', f.id) end)
+          from inbound_emails ie left join files f on f.id = ie.raw_file_id
+          where ie.ticket_id = t.id and ie.comment_id is null and ie.status = 'done'
+          order by ie.id limit 1),
         'timeline', ${sql.raw(timelineJson(false))}::jsonb,
         'presence', ${presenceJson(s.staffUserId, now)},
         'rated', (select jsonb_build_object('rating', r.rating, 'comment', r.comment,

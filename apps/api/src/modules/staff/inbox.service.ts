@@ -161,6 +161,10 @@ export function mapStaffDetail(ctx: AppContext, r: RawStaffDetail): StaffTicketD
   return {
     ...(r as unknown as StaffTicketDetail),
     attachments: r.attachments.map(sign),
+    openingEmail: r.openingEmail && {
+      senderUnverified: r.openingEmail.senderUnverified,
+      originalEmail: r.openingEmail.originalEmail && sign(r.openingEmail.originalEmail).url,
+    },
     comments: r.comments.map((c) => ({
       ...c,
       attachments: c.attachments.map(sign),

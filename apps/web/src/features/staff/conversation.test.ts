@@ -11,6 +11,7 @@ const comment = (id: number, creationDate: string, internal = false): StaffComme
   attachments: [],
   channel: 'desk',
   originalEmail: null,
+  senderUnverified: false,
 });
 const change = (id: number, at: string): StaffTimelineEntry => ({
   id,

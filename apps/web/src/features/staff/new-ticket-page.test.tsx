@@ -47,6 +47,7 @@ const DETAIL: StaffTicketDetail = {
   description: '<p>E42</p>',
   nextPlannedActivityInfo: null,
   attachments: [],
+  openingEmail: null,
   comments: [],
   timeline: [],
   presence: [],

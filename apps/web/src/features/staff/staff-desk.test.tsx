@@ -55,6 +55,8 @@ const DETAIL: StaffTicketDetail = {
   description: '<p>E42 on the display</p>',
   nextPlannedActivityInfo: null,
   attachments: [],
+  // Opened by e-mail, from a sender that verified.
+  openingEmail: { originalEmail: '/api/files/76/message-1.eml?e=1&s=x', senderUnverified: false },
   comments: [
     {
       id: 1,
@@ -65,6 +67,7 @@ const DETAIL: StaffTicketDetail = {
       attachments: [],
       channel: 'desk',
       originalEmail: null,
+      senderUnverified: false,
     },
     {
       id: 2,
@@ -76,6 +79,8 @@ const DETAIL: StaffTicketDetail = {
       // Answered by replying to a staff notice: the message as received is one link away.
       channel: 'email',
       originalEmail: '/api/files/77/message-3.eml?e=1&s=x',
+      // The receiving server said its SPF or DKIM failed.
+      senderUnverified: true,
     },
   ],
   timeline: [
@@ -233,6 +238,16 @@ describe('staff desk', { timeout: 30_000 }, () => {
     );
     expect(within(note).queryByTestId('via-email')).toBeNull();
     expect(within(note).queryByTestId('full-email')).toBeNull();
+    // Its sender did not verify: the mark in words, with what it means for a screen reader too.
+    const mark = within(reply).getByTestId('sender-unverified');
+    expect(mark.textContent).toMatch(/^Sender not verified: The mail server that received this message/);
+    expect(within(note).queryByTestId('sender-unverified')).toBeNull();
+    // The opening message came by e-mail too, from a sender that verified.
+    const opening = screen.getByText('E42 on the display').closest('article') as HTMLElement;
+    expect(within(opening).getByRole('link', { name: 'Show full e-mail' }).getAttribute('href')).toBe(
+      '/api/files/76/message-1.eml?e=1&s=x',
+    );
+    expect(within(opening).queryByTestId('sender-unverified')).toBeNull();
     expect(screen.getByTestId('timeline-entry').textContent).toContain(
       'changed the assignee: none → Sara Conti',
     );

@@ -14,6 +14,7 @@ import { staffKeys } from './api/keys';
 import { usePresence } from './api/presence';
 import { staffTicketQuery } from './api/ticket';
 import { Composer, type ComposeMode } from './components/composer';
+import { SenderUnverifiedBadge } from './components/sender-unverified-badge';
 import { badgeVars } from './components/badge-vars';
 import { TaskLinksPanel } from './components/task-links-panel';
 import { TicketSidePanel } from './components/ticket-side-panel';
@@ -280,6 +281,17 @@ function Conversation({ ticket }: { ticket: StaffTicketDetail }) {
               html={ticket.description}
               attachments={ticket.attachments}
               testId="message"
+              viaEmail={
+                ticket.openingEmail
+                  ? {
+                      label: t('ticket.viaEmail'),
+                      fullEmail: ticket.openingEmail.originalEmail
+                        ? { href: ticket.openingEmail.originalEmail, label: t('ticket.fullEmail') }
+                        : undefined,
+                    }
+                  : undefined
+              }
+              flag={ticket.openingEmail?.senderUnverified ? <SenderUnverifiedBadge /> : undefined}
             />
           );
         if (entry.kind === 'change') return <TimelineLine key={`t${entry.change.id}`} entry={entry.change} />;
@@ -303,6 +315,7 @@ function Conversation({ ticket }: { ticket: StaffTicketDetail }) {
                   }
                 : undefined
             }
+            flag={c.senderUnverified ? <SenderUnverifiedBadge /> : undefined}
           />
         );
       })}
