@@ -31,6 +31,7 @@ import {
   extIdParam,
   isoDateTime,
   rowIdParam,
+  rowIdSchema,
 } from './common';
 import {
   activityContractCreateSchema,
@@ -64,7 +65,7 @@ import {
 import { entityFileInputSchema, entityFileSchema } from './entity-files';
 import { staffPortalParamsSchema, staffTicketParamsSchema } from './staff';
 import { ticketPriorities } from './staff-views';
-import { TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX } from './tickets';
+import { MAX_ATTACHMENTS, TICKET_BODY_LIMIT, TICKET_DESCRIPTION_MAX } from './tickets';
 import { permissionShape } from './permissions';
 import { binaryAnswer, defineRoute, type Access, type RouteContract } from './route';
 
@@ -816,6 +817,8 @@ export const deskTicketCreateSchema = ticketFields
     creatorContactId: importIdSchema,
     /** HTML, sanitised as every description. */
     description: z.string().max(TICKET_DESCRIPTION_MAX).nullish(),
+    /** The agent's own uploads (`POST …/uploads`), attached to the ticket in this order. */
+    attachmentIds: z.array(rowIdSchema).max(MAX_ATTACHMENTS).default([]),
   });
 export type DeskTicketCreate = z.infer<typeof deskTicketCreateSchema>;
 

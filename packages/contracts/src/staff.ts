@@ -320,6 +320,8 @@ export type PresenceAnswer = z.infer<typeof presenceAnswerSchema>;
 export const staffTicketDetailSchema = inboxItemSchema.extend({
   description: z.string(),
   nextPlannedActivityInfo: z.string().nullable(),
+  /** The agent who opened the ticket on the desk for its contact (a caller), or null. */
+  openedBy: z.string().nullable(),
   comments: z.array(staffCommentSchema),
   /** Files attached when the ticket was opened (signed, 1 hour). */
   attachments: z.array(attachmentSchema),

@@ -225,6 +225,11 @@ export type TicketTimelineEntry = z.infer<typeof ticketTimelineEntrySchema>;
 export const ticketDetailSchema = ticketListItemSchema.extend({
   /** Sanitised HTML, shown as the first message 'from you'. */
   description: z.string(),
+  /**
+   * The display name of the agent who opened the ticket for the contact (a customer who phoned), or
+   * null. Optional only so that answers written before it (fixtures) stay valid.
+   */
+  openedBy: z.string().nullable().optional(),
   /** Files attached when the ticket was opened. */
   attachments: z.array(attachmentSchema),
   assignedGroup: z.object({ name: z.string() }).nullable(),

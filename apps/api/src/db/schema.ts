@@ -505,6 +505,10 @@ export const tickets = pgTable(
       .references(() => statusSteps.id),
     nextPlannedActivityInfo: text('next_planned_activity_info'),
     creatorContactId: integer('creator_contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    /** 0054: the agent who opened it on the desk for the contact (a customer who phoned). */
+    openedByStaffId: integer('opened_by_staff_id').references((): AnyPgColumn => staffUsers.id, {
+      onDelete: 'set null',
+    }),
     assignedGroupId: integer('assigned_group_id').references(() => assigneeGroups.id, {
       onDelete: 'set null',
     }),

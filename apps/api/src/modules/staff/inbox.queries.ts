@@ -414,6 +414,7 @@ export interface RawStaffAttachment {
 export interface RawStaffDetail extends RawInboxItem {
   description: string;
   nextPlannedActivityInfo: string | null;
+  openedBy: string | null;
   attachments: RawStaffAttachment[];
   comments: {
     id: number;
@@ -484,6 +485,7 @@ export async function getStaffTicket(
     sql`select t.id as internal_id, (${itemJson(s.staffUserId)}::jsonb || jsonb_build_object(
         'description', t.description,
         'nextPlannedActivityInfo', t.next_planned_activity_info,
+        'openedBy', (select ou.display_name from staff_users ou where ou.id = t.opened_by_staff_id),
         'attachments', ${sql.raw(attachmentsJson('a.ticket_id = t.id and a.comment_id is null'))},
         'comments', ${sql.raw(staffCommentsJson('cm.ticket_id = t.id'))},
         'openingEmail', (select jsonb_build_object('senderUnverified', ie.auth_failed,

@@ -52,6 +52,7 @@ export interface RawComment {
 }
 export interface RawTicketDetail extends RawTicketItem {
   description: string;
+  openedBy: string | null;
   assignedGroup: { name: string } | null;
   assignedUser: { firstName: string; lastName: string } | null;
   attachments: RawAttachment[];
@@ -173,6 +174,7 @@ export async function getTicketDetail(
     db,
     sql`select json_build_object(${sql.raw(itemFields)},
         'description', t.description,
+        'openedBy', (select ou.display_name from staff_users ou where ou.id = t.opened_by_staff_id),
         'assignedGroup', case when ag.id is null then null else json_build_object('name', ag.name) end,
         'assignedUser', case when au.id is null then null else json_build_object(
           'firstName', au.first_name, 'lastName', au.last_name) end,

@@ -153,6 +153,7 @@ function mapDetail(sign: Signer, r: RawTicketDetail): TicketDetail {
   return {
     ...mapItem(sign, r),
     description: r.description,
+    openedBy: r.openedBy,
     attachments: r.attachments.map((a) => mapAttachment(sign, a)),
     assignedGroup: r.assignedGroup && { name: r.assignedGroup.name },
     assignedUser: r.assignedUser && {

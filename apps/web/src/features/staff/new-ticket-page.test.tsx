@@ -46,6 +46,7 @@ const DETAIL: StaffTicketDetail = {
   unread: false,
   description: '<p>E42</p>',
   nextPlannedActivityInfo: null,
+  openedBy: null,
   attachments: [],
   openingEmail: null,
   comments: [],
@@ -180,6 +181,7 @@ describe('a new ticket from the desk', { timeout: 60_000 }, () => {
       assignedGroupId: 4,
       assignedUserId: 2,
       nextPlannedActivityInfo: 'Call back tomorrow',
+      attachmentIds: [],
     });
   });
 

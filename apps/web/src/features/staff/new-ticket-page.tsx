@@ -8,6 +8,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Text,
   Textarea,
   TextInput,
   Title,
@@ -19,10 +20,12 @@ import { deskEntityRoutes } from '@sportello/contracts/route-refs';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorText } from '../../lib/error-text';
 import { portalSettingsQuery } from '../../lib/tenant';
+import { FileUpload, useFileUploads } from '../../ui/file-upload';
 import { HtmlEditor, isBlankMessage } from '../../ui/html-editor';
 import { usePageTitle } from '../../ui/page-title';
 import { CompanyPicker } from './admin/company-picker';
 import { useCreateDeskTicket } from './api/new-ticket';
+import { staffUploadUrl } from './api/ticket-writes';
 import { useDeskOptions } from './api/options';
 import { ContactPicker } from './components/contact-picker';
 import { useDesk } from './desk-context';
@@ -60,6 +63,7 @@ export default function NewTicketPage() {
   const options = useDeskOptions(company);
   const settings = useQuery(portalSettingsQuery(company));
   const create = useCreateDeskTicket(company);
+  const uploads = useFileUploads(staffUploadUrl(company));
   const [draft, setDraft] = useState<Draft>({
     companyId: null,
     contactId: null,
@@ -88,7 +92,7 @@ export default function NewTicketPage() {
     if (!draft.typeId) found.type = t('newTicket.required');
     if (!draft.title.trim()) found.title = t('newTicket.required');
     setProblems(found);
-    if (Object.keys(found).length > 0 || !stepId) return;
+    if (Object.keys(found).length > 0 || !stepId || uploads.isUploading) return;
     const body: DeskTicketCreate = {
       companyId: draft.companyId!,
       creatorContactId: draft.contactId!,
@@ -99,6 +103,7 @@ export default function NewTicketPage() {
       assignedGroupId: draft.groupId ? Number(draft.groupId) : null,
       assignedUserId: draft.assigneeId ? Number(draft.assigneeId) : null,
       nextPlannedActivityInfo: draft.next.trim() || null,
+      attachmentIds: uploads.uploadedIds,
     };
     // The server's own rules, checked here first (the same schema).
     if (!deskTicketCreateSchema.safeParse(body).success) {
@@ -190,6 +195,7 @@ export default function NewTicketPage() {
             plain={settings.data?.disableHtmlEditor}
             disabled={create.isPending}
           />
+          <FileUpload uploads={uploads} label={t('composer.attachments')} disabled={create.isPending} />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <Select
               label={t('inbox.group')}
@@ -223,6 +229,9 @@ export default function NewTicketPage() {
             maxLength={NEXT_ACTIVITY_MAX}
             rows={2}
           />
+          <Text size="sm" c="dimmed">
+            {t('newTicket.confirmationHint')}
+          </Text>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" component={Link} to={inboxLink}>
               {t('catalog.cancel')}

@@ -54,6 +54,7 @@ const DETAIL: StaffTicketDetail = {
   ...item({ id: 5, title: 'Printer jam' }),
   description: '<p>E42 on the display</p>',
   nextPlannedActivityInfo: null,
+  openedBy: null,
   attachments: [],
   // Opened by e-mail, from a sender that verified.
   openingEmail: { originalEmail: '/api/files/76/message-1.eml?e=1&s=x', senderUnverified: false },

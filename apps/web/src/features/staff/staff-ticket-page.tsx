@@ -273,7 +273,12 @@ function Conversation({ ticket }: { ticket: StaffTicketDetail }) {
             <ConversationMessage
               key="opening"
               author={{
-                name: ticket.contact?.referentName ?? ticket.company.name,
+                name: ticket.openedBy
+                  ? t('ticket.openedBy', {
+                      agent: ticket.openedBy,
+                      contact: ticket.contact?.referentName ?? ticket.company.name,
+                    })
+                  : (ticket.contact?.referentName ?? ticket.company.name),
                 isSelf: false,
                 isAgent: false,
               }}

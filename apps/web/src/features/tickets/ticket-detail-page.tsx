@@ -27,7 +27,7 @@ import { usePageTitle } from '../../ui/page-title';
 import { useProgressiveCount } from '../../ui/progressive-count';
 import classes from './components/tickets.module.css';
 
-type T = (key: string) => string;
+type T = (key: string, options?: Record<string, string>) => string;
 
 /** Where the details stop fitting beside the conversation (tickets.module.css, `.detail`). */
 export const NARROW_DETAIL_QUERY = '(max-width: 62em)';
@@ -57,7 +57,8 @@ export function commentAuthor(comment: TicketComment, currentUserId: number, t: 
 
 /**
  * The author of the original description: 'you' for one's own ticket. An administrator may open a
- * colleague's ticket (SPEC B1), which then reads as from its creator, or from an agent.
+ * colleague's ticket (SPEC B1), which then reads as from its creator, or from an agent. A ticket an
+ * agent opened for its creator (a customer who phoned) names that agent too.
  */
 export function descriptionAuthor(
   ticket: TicketDetail,
@@ -66,14 +67,20 @@ export function descriptionAuthor(
 ): MessageAuthor {
   const creator = ticket.creatorContactWebUser;
   if (!creator) return { name: t('tickets.detail.agent'), isSelf: false, isAgent: true };
+  const agent = ticket.openedBy;
   if (creator.contactId === tenant.contactId)
     return {
-      name: t('tickets.detail.you'),
+      name: agent ? t('tickets.detail.openedForYou', { agent }) : t('tickets.detail.you'),
       isSelf: true,
       isAgent: false,
       initialOf: creator.referentName || creator.companyName,
     };
-  return { name: creator.referentName || creator.companyName, isSelf: false, isAgent: false };
+  const name = creator.referentName || creator.companyName;
+  return {
+    name: agent ? t('tickets.detail.openedFor', { agent, contact: name }) : name,
+    isSelf: false,
+    isAgent: false,
+  };
 }
 
 type ConversationItem =

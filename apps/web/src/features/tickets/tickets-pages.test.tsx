@@ -349,7 +349,16 @@ const comment = (over: Partial<TicketComment>): TicketComment => ({
 });
 
 describe('ticket detail', { timeout: 30_000 }, () => {
-  const t = (k: string) => ({ 'tickets.detail.you': 'You', 'tickets.detail.agent': 'Agent' })[k] ?? k;
+  // The English texts, with i18next's {{name}} placeholders filled.
+  const t = (k: string, o: Record<string, string> = {}) =>
+    (
+      ({
+        'tickets.detail.you': 'You',
+        'tickets.detail.agent': 'Agent',
+        'tickets.detail.openedForYou': 'Opened for you by {{agent}}',
+        'tickets.detail.openedFor': 'Opened by {{agent}} for {{contact}}',
+      })[k] ?? k
+    ).replace(/\{\{(\w+)\}\}/g, (_, name: string) => o[name] ?? '');
 
   it('names comment authors: you, a colleague, or an agent with image or initial', () => {
     const me = comment({
@@ -391,6 +400,14 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     expect(descriptionAuthor(own, { contactId: 11 }, t)).toMatchObject({ name: 'You', initialOf: 'Marco' });
     expect(descriptionAuthor(other, { contactId: 11 }, t).name).toBe('Giulia');
     expect(descriptionAuthor(byAgent, { contactId: 11 }, t).name).toBe('Agent');
+    const phoned = { ...own, openedBy: 'Sara Conti' } as TicketDetail;
+    expect(descriptionAuthor(phoned, { contactId: 11 }, t)).toMatchObject({
+      name: 'Opened for you by Sara Conti',
+      isSelf: true,
+    });
+    expect(descriptionAuthor({ ...other, openedBy: 'Sara Conti' }, { contactId: 11 }, t).name).toBe(
+      'Opened by Sara Conti for Giulia',
+    );
   });
 
   it('renders the conversation sanitised, the side panel, and refuses an empty reply', async () => {

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { seedPersonas, type Persona, type PersonaAccess } from '../../../test/personas';
+import { multipartFile, seedPersonas, type Persona, type PersonaAccess } from '../../../test/personas';
 import { staffMember } from '../../staff/staff.fixture';
 
 let t: TestApp;
@@ -157,11 +157,62 @@ describe('a ticket opened on the desk for a contact', () => {
     expect(await ticketMailsTo('boss@acme.example')).toBe(1);
     expect(await ticketMailsTo('sara@acme.example')).toBe(1);
 
-    // Assigned to luca himself (agent 1): the assignee is the one to hear of it, and he knows.
+    // Assigned to luca himself (agent 1): the assignee is the one to hear of it, and he knows; only
+    // the customer's confirmation goes.
     const before = await count('outbox');
     const own = await call('POST', `${DESK}/tickets`, luca, { ...phoned, assignedUserId: 1, title: 'Mio' });
     expect(own.statusCode, own.body).toBe(201);
-    expect(await count('outbox')).toBe(before);
+    expect(await count('outbox')).toBe(before + 1);
+    expect((await mailTo('anna@acme.example'))?.subject).toContain('Mio');
+  });
+
+  it("names the agent, takes the agent's uploads and confirms to the customer in their language", async () => {
+    await t.ctx.database.db.execute(sql`update users set language = 'en-EN' where user_name = 'anna.verdi'`);
+    const upload = async (who: Record<string, string>, name: string) => {
+      const m = multipartFile(name, 'foto', 'text/plain');
+      const up = await t.app.inject({
+        method: 'POST',
+        url: `${DESK}/uploads`,
+        headers: { ...who, ...m.headers },
+        payload: m.payload,
+      });
+      expect(up.statusCode, up.body).toBe(201);
+      return up.json().id as number;
+    };
+    const [a, b] = [await upload(luca, 'errore.txt'), await upload(luca, 'etichetta.txt')];
+    const theirs = await upload(sara, 'di-sara.txt');
+
+    // Another agent's upload is refused, and nothing is written.
+    const before = await snapshot();
+    const stolen = await call('POST', `${DESK}/tickets`, luca, { ...phoned, attachmentIds: [a, theirs] });
+    expect(stolen.statusCode).toBe(400);
+    expect(stolen.json()).toMatchObject({ code: 'attachment_unavailable' });
+    expect(await snapshot()).toEqual(before);
+
+    const res = await call('POST', `${DESK}/tickets`, luca, {
+      ...phoned,
+      title: 'Con foto',
+      attachmentIds: [b, a],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = (res.json() as { id: number }).id;
+    const detail = await call('GET', `/api/acme/102/tickets/${id}`, personas.owner.headers);
+    expect(detail.json()).toMatchObject({
+      openedBy: 'ACME Agent Luca',
+      attachments: [{ name: 'etichetta.txt' }, { name: 'errore.txt' }],
+    });
+    const desk = await call('GET', `${DESK}/tickets/${id}`, sara);
+    expect(desk.json()).toMatchObject({ openedBy: 'ACME Agent Luca' });
+    // The customer's own tickets are not "opened by" anyone.
+    expect((await call('GET', '/api/acme/102/tickets/5003', personas.owner.headers)).json()).toMatchObject({
+      openedBy: null,
+    });
+
+    const mail = (await mailTo('anna@acme.example'))!;
+    expect(mail.subject).toMatch(/^\[.+\] Ticket \d{4}\/\d{4} received: Con foto$/);
+    expect(mail.text).toContain('ACME Agent Luca opened ticket');
+    expect(mail.text).toContain(`/acme/102/tickets/${id}`);
+    await t.ctx.database.db.execute(sql`update users set language = null where user_name = 'anna.verdi'`);
   });
 
   it('refuses bad input with {code, message} and writes nothing', async () => {

@@ -56,7 +56,12 @@ import { invitationEmail, recoveryEmail } from '../../../platform/account-mail';
 import { enqueueEmail, kickOutbox } from '../../../platform/outbox';
 import { withIdempotency, type Answer } from '../../../platform/idempotency';
 import { reserveExtIds } from '../../../platform/portal-sequences';
-import { type ChangeActor, changeActorSetting, queueStaffNotices } from '../../tickets/core';
+import {
+  type ChangeActor,
+  changeActorSetting,
+  completeDeskTicketIn,
+  queueStaffNotices,
+} from '../../tickets/core';
 import { portalTicketNumber } from '../../../platform/ticket-numbers';
 import { ImportFiles } from '../import.files';
 import { writeEstimates, writeInvoices } from '../writers/billing';
@@ -571,11 +576,20 @@ function writeNewTicket(
       after,
       emit: (audit) => emitTicketEvent(tx, ctx, 'ticket.created', stored.rowId, sourceOf(actor), null, audit),
     });
-    if (fromDesk && actor.type === 'staff')
+    if (fromDesk && actor.type === 'staff') {
+      await completeDeskTicketIn(tx, ctx, {
+        portalId: actor.portalId,
+        ticketId: stored.rowId,
+        staffUserId: actor.staffUserId,
+        agentName: actor.name,
+        attachmentIds: (body as DeskTicketCreate).attachmentIds,
+        now,
+      });
       await queueStaffNotices(tx, ctx, 'new_ticket', stored.rowId, null, now, {
         staffUserId: actor.staffUserId,
         name: actor.name,
       });
+    }
     return { status: 201, body: after };
   });
 }

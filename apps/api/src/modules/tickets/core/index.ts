@@ -32,6 +32,6 @@ export {
   type CommentInput,
   type WrittenComment,
 } from './write-comment';
-export { emailTicketDefaults, openTicketIn, type OpenTicketInput } from './open-ticket';
+export { completeDeskTicketIn, emailTicketDefaults, openTicketIn, type OpenTicketInput } from './open-ticket';
 export { queueTicketReceivedEmail } from './ticket-received-mail';
 export { ensureStaffAgent, lockTicket, markStaffRead, type LockedTicket } from './write-comment.queries';

@@ -16,7 +16,7 @@ import { queueStaffNotices } from './staff-notify';
 import { portalTicketNumber } from '../../../platform/ticket-numbers';
 import { insertAttachments } from './conversation';
 import { queueTicketReceivedEmail } from './ticket-received-mail';
-import { claimFiles } from './write-comment.queries';
+import { claimFiles, type FileOwner } from './write-comment.queries';
 
 export interface OpenTicketInput {
   portalId: number;
@@ -63,21 +63,48 @@ export async function openTicketIn(
     })
     .returning({ id: tickets.id });
   const ticketId = row!.id;
-  const ids = input.attachmentIds;
-  const taken = await claimFiles(tx, { portalId, owner: { contactId: input.contactId }, fileIds: ids, now });
-  if (taken.length !== ids.length)
-    throw badRequest(
-      'An attachment is not one of your uploads, or is already attached',
-      ticketErrorCodes.attachmentUnavailable,
-    );
-  // Keep the order the contact chose.
-  const byId = new Map(taken.map((f) => [f.id, f]));
-  await insertAttachments(tx, { portalId, ticketId, commentId: null, files: ids.map((id) => byId.get(id)!) });
+  await attachUploads(tx, {
+    portalId,
+    ticketId,
+    owner: { contactId: input.contactId },
+    ids: input.attachmentIds,
+    now,
+  });
   await emitTicketEvent(tx, ctx, 'ticket.created', ticketId, contactSource(input));
   await queueStaffNotices(tx, ctx, 'new_ticket', ticketId, null, now);
   // The customer's own confirmation, in their language (issue 29).
   await queueTicketReceivedEmail(tx, ctx, input.confirmTo, ticketId, now);
   return { id: ticketId, extId };
+}
+
+/**
+ * What a ticket an agent opened on the desk for a contact (a customer who phoned; issue 28 item 12) gets
+ * beyond the entity service's row, in its transaction: the agent named as who opened it, the agent's
+ * uploads attached in the order chosen, and the contact's confirmation e-mail naming the agent.
+ */
+export async function completeDeskTicketIn(
+  tx: Tx,
+  ctx: AppContext,
+  p: {
+    portalId: number;
+    ticketId: number;
+    staffUserId: number;
+    agentName: string;
+    attachmentIds: number[];
+    now: Date;
+  },
+): Promise<void> {
+  await tx.execute(
+    sql`update tickets set opened_by_staff_id = ${p.staffUserId}::int where id = ${p.ticketId}::int`,
+  );
+  await attachUploads(tx, {
+    portalId: p.portalId,
+    ticketId: p.ticketId,
+    owner: { staffUserId: p.staffUserId },
+    ids: p.attachmentIds,
+    now: p.now,
+  });
+  await queueTicketReceivedEmail(tx, ctx, { openedBy: p.agentName }, p.ticketId, p.now);
 }
 
 /**
@@ -99,4 +126,24 @@ export async function emailTicketDefaults(
   );
   if (!r || r.type_id === null || r.step_id === null) return null;
   return { typeId: Number(r.type_id), statusStepId: Number(r.step_id), timeZone: r.time_zone };
+}
+
+/** The uploader's unattached files become the new ticket's own attachments, in the order chosen. */
+async function attachUploads(
+  tx: Tx,
+  p: { portalId: number; ticketId: number; owner: FileOwner; ids: number[]; now: Date },
+): Promise<void> {
+  const taken = await claimFiles(tx, { portalId: p.portalId, owner: p.owner, fileIds: p.ids, now: p.now });
+  if (taken.length !== p.ids.length)
+    throw badRequest(
+      'An attachment is not one of your uploads, or is already attached',
+      ticketErrorCodes.attachmentUnavailable,
+    );
+  const byId = new Map(taken.map((f) => [f.id, f]));
+  await insertAttachments(tx, {
+    portalId: p.portalId,
+    ticketId: p.ticketId,
+    commentId: null,
+    files: p.ids.map((id) => byId.get(id)!),
+  });
 }
