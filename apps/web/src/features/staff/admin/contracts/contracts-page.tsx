@@ -7,29 +7,25 @@ import {
   NativeSelect,
   NumberInput,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { CompanyPicker } from '../company-picker';
 import { type ActivityContractEntity, type SubscriptionEntity } from '@sportello/contracts';
-import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
 import { formatDate, formatEuro, formatNumber } from '../../../../lib/format';
 import { portalDayOf, todayInPortal } from '../../../../lib/zone-days';
 import { usePageTitle } from '../../../../ui/page-title';
-import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
-import { TableScroll } from '../table-scroll';
+import { useActivityContracts, useSaveActivityContract } from '../api/activity-contracts';
+import { useSaveSubscription, useSubscriptions } from '../api/subscriptions';
+import { AdminListEditor } from '../components/admin-list-editor';
 import { ServiceContractsPanel } from './service-contracts-panel';
 import { TagsPanel } from './tags-panel';
-import { QueryStates } from '../query-states';
 
 /**
  * Contracts (issue 14 item 2): a company's hour and unit contracts with their activities, its service
@@ -71,79 +67,48 @@ type ContractForm = Omit<ActivityContractEntity, 'id' | 'companyId' | 'activitie
 function ContractsPanel({ companyId }: { companyId: number }) {
   const { t, i18n } = useStaffT();
   const { company } = useDesk();
-  const [editing, setEditing] = useState<ActivityContractEntity | 'new' | null>(null);
-  const key = [...staffKeys.portal(company), 'admin', 'activity-contracts', companyId] as const;
-  const list = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.activityContracts, { params: { company }, query: { companyId }, signal }),
-  });
-  if (editing)
-    return (
-      <ContractEditor
-        companyId={companyId}
-        contract={editing === 'new' ? null : editing}
-        onDone={() => setEditing(null)}
-      />
-    );
   const amountOf = (c: ActivityContractEntity) => {
     const n = c.activityContractType === 0 ? c.hoursAmount : c.unitAmount;
     return n === null ? '—' : formatNumber(n, i18n.language);
   };
   return (
-    <Stack gap="sm">
-      <Group justify="space-between">
-        <Title order={2} size="h3">
-          {t('catalog.contracts.hourContracts')}
-        </Title>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-          {t('catalog.contracts.newContract')}
-        </Button>
-      </Group>
-      <QueryStates
-        query={list}
-        isEmpty={(data) => data.items.length === 0}
-        empty={t('catalog.contracts.noContracts')}
-      >
-        {(data) => (
-          <TableScroll minWidth={560}>
-            <Table verticalSpacing="xs" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('catalog.contracts.name')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.start')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.end')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.amount')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.activities')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((c) => (
-                  <Table.Tr key={c.id}>
-                    <Table.Td>{c.name}</Table.Td>
-                    <Table.Td>{formatDate(c.start)}</Table.Td>
-                    <Table.Td>{c.end ? formatDate(c.end) : '—'}</Table.Td>
-                    <Table.Td>
-                      {amountOf(c)}{' '}
-                      <Badge variant="outline" color="gray.7" size="sm">
-                        {t(`catalog.contracts.types.${c.activityContractType}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{c.activities.length}</Table.Td>
-                    <Table.Td>
-                      <Button size="xs" variant="default" onClick={() => setEditing(c)}>
-                        {t('catalog.contracts.edit')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-    </Stack>
+    <AdminListEditor
+      title={t('catalog.contracts.hourContracts')}
+      newLabel={t('catalog.contracts.newContract')}
+      query={useActivityContracts(company, companyId)}
+      rows={(data) => data.items}
+      rowKey={(c) => c.id}
+      minWidth={560}
+      empty={t('catalog.contracts.noContracts')}
+      columns={[
+        { header: t('catalog.contracts.name'), cell: (c) => c.name },
+        { header: t('catalog.contracts.start'), cell: (c) => formatDate(c.start) },
+        { header: t('catalog.contracts.end'), cell: (c) => (c.end ? formatDate(c.end) : '—') },
+        {
+          header: t('catalog.contracts.amount'),
+          cell: (c) => (
+            <>
+              {amountOf(c)}{' '}
+              <Badge variant="outline" color="gray.7" size="sm">
+                {t(`catalog.contracts.types.${c.activityContractType}`)}
+              </Badge>
+            </>
+          ),
+        },
+        { header: t('catalog.contracts.activities'), cell: (c) => c.activities.length },
+        { cell: (_c, act) => <EditButton onClick={act.edit} /> },
+      ]}
+      editor={(contract, done) => <ContractEditor companyId={companyId} contract={contract} onDone={done} />}
+    />
+  );
+}
+
+function EditButton({ onClick }: { onClick: () => void }) {
+  const { t } = useStaffT();
+  return (
+    <Button size="xs" variant="default" onClick={onClick}>
+      {t('catalog.contracts.edit')}
+    </Button>
   );
 }
 
@@ -158,7 +123,6 @@ function ContractEditor({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const client = useQueryClient();
   const [form, setForm] = useState<ContractForm>(() =>
     contract
       ? {
@@ -187,35 +151,21 @@ function ContractEditor({
   const setActivity = (i: number, patch: Partial<ContractForm['activities'][number]>) =>
     setForm((f) => ({ ...f, activities: f.activities.map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
   const hours = form.activityContractType === 0;
-  const save = useMutation({
-    mutationFn: () => {
-      const body = {
+  const save = useSaveActivityContract(company, companyId, contract?.id ?? null);
+  const onSave = () =>
+    save.mutate(
+      {
         ...form,
         end: form.end || null,
         activities: form.activities.map((a) => ({ ...a, units: hours ? null : a.units })),
-      };
-      return contract
-        ? call(entityStaffRoutes.updateActivityContract, {
-            params: { company, contractid: contract.id },
-            body,
-          })
-        : call(entityStaffRoutes.createActivityContract, {
-            params: { company },
-            body: { ...body, companyId },
-          });
-    },
-    onSuccess: async () => {
-      await client.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'admin', 'activity-contracts', companyId],
-      });
-      onDone();
-    },
-  });
+      },
+      { onSuccess: onDone },
+    );
   const nextActivityId = () => Math.max(0, ...form.activities.map((a) => a.id)) + 1;
   return (
     <EditorCard
       title={contract ? contract.name : t('catalog.contracts.newContract')}
-      onSave={() => save.mutate()}
+      onSave={onSave}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
@@ -355,70 +305,30 @@ type SubscriptionForm = Omit<SubscriptionEntity, 'id' | 'companyId'>;
 function SubscriptionsPanel({ companyId }: { companyId: number }) {
   const { t, i18n } = useStaffT();
   const { company } = useDesk();
-  const [editing, setEditing] = useState<SubscriptionEntity | 'new' | null>(null);
-  const key = [...staffKeys.portal(company), 'admin', 'subscriptions', companyId] as const;
-  const list = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.subscriptions, { params: { company }, query: { companyId }, signal }),
-  });
-  if (editing)
-    return (
-      <SubscriptionEditor
-        companyId={companyId}
-        subscription={editing === 'new' ? null : editing}
-        onDone={() => setEditing(null)}
-      />
-    );
   return (
-    <Stack gap="sm">
-      <Group justify="space-between">
-        <Title order={2} size="h3">
-          {t('catalog.contracts.subscriptions')}
-        </Title>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-          {t('catalog.contracts.newSubscription')}
-        </Button>
-      </Group>
-      <QueryStates
-        query={list}
-        isEmpty={(data) => data.items.length === 0}
-        empty={t('catalog.contracts.noSubscriptions')}
-      >
-        {(data) => (
-          <TableScroll minWidth={560}>
-            <Table verticalSpacing="xs" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('catalog.contracts.code')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.description')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.taxedTotal')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.advanceDate')}</Table.Th>
-                  <Table.Th>{t('catalog.contracts.recurrence')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td>{s.code}</Table.Td>
-                    <Table.Td>{s.description}</Table.Td>
-                    <Table.Td>{formatEuro(s.taxedTotal, i18n.language)}</Table.Td>
-                    <Table.Td>{formatDate(s.advanceDate)}</Table.Td>
-                    <Table.Td>{t(`catalog.contracts.recurrences.${s.trigger.recurrenceType}`)}</Table.Td>
-                    <Table.Td>
-                      <Button size="xs" variant="default" onClick={() => setEditing(s)}>
-                        {t('catalog.contracts.edit')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-    </Stack>
+    <AdminListEditor
+      title={t('catalog.contracts.subscriptions')}
+      newLabel={t('catalog.contracts.newSubscription')}
+      query={useSubscriptions(company, companyId)}
+      rows={(data) => data.items}
+      rowKey={(s) => s.id}
+      minWidth={560}
+      empty={t('catalog.contracts.noSubscriptions')}
+      columns={[
+        { header: t('catalog.contracts.code'), cell: (s) => s.code },
+        { header: t('catalog.contracts.description'), cell: (s) => s.description },
+        { header: t('catalog.contracts.taxedTotal'), cell: (s) => formatEuro(s.taxedTotal, i18n.language) },
+        { header: t('catalog.contracts.advanceDate'), cell: (s) => formatDate(s.advanceDate) },
+        {
+          header: t('catalog.contracts.recurrence'),
+          cell: (s) => t(`catalog.contracts.recurrences.${s.trigger.recurrenceType}`),
+        },
+        { cell: (_s, act) => <EditButton onClick={act.edit} /> },
+      ]}
+      editor={(subscription, done) => (
+        <SubscriptionEditor companyId={companyId} subscription={subscription} onDone={done} />
+      )}
+    />
   );
 }
 
@@ -433,7 +343,6 @@ function SubscriptionEditor({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const client = useQueryClient();
   const [form, setForm] = useState<SubscriptionForm>(() =>
     subscription
       ? { ...subscription, advanceDate: portalDayOf(subscription.advanceDate) }
@@ -457,29 +366,17 @@ function SubscriptionEditor({
     setForm((f) => ({ ...f, [k]: v }));
   const setTrigger = (patch: Partial<SubscriptionForm['trigger']>) =>
     setForm((f) => ({ ...f, trigger: { ...f.trigger, ...patch } }));
-  const save = useMutation({
-    mutationFn: () => {
-      const { id: _i, companyId: _c, ...body } = { id: 0, companyId: 0, ...form };
-      return subscription
-        ? call(entityStaffRoutes.updateSubscription, {
-            params: { company, subscriptionid: subscription.id },
-            body,
-          })
-        : call(entityStaffRoutes.createSubscription, { params: { company }, body: { ...body, companyId } });
-    },
-    onSuccess: async () => {
-      await client.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'admin', 'subscriptions', companyId],
-      });
-      onDone();
-    },
-  });
+  const save = useSaveSubscription(company, companyId, subscription?.id ?? null);
+  const onSave = () => {
+    const { id: _i, companyId: _c, ...body } = { id: 0, companyId: 0, ...form };
+    save.mutate(body, { onSuccess: onDone });
+  };
   const num = (v: string | number) => (v === '' ? null : Number(v));
   const type = form.trigger.recurrenceType;
   return (
     <EditorCard
       title={subscription ? subscription.code : t('catalog.contracts.newSubscription')}
-      onSave={() => save.mutate()}
+      onSave={onSave}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}

@@ -1,34 +1,35 @@
-import { useState } from 'react';
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from '@mantine/form';
 import { useSearchParams } from 'react-router';
-import { WIKI_DATA_TYPES, type WikiElementEntity, type WikiFolderEntity } from '@sportello/contracts';
-import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
-import { errorText } from '../../../../lib/error-text';
-import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
+import {
+  WIKI_DATA_TYPES,
+  wikiElementUpdateSchema,
+  type WikiElementEntity,
+  type WikiFolderEntity,
+} from '@sportello/contracts';
 import { usePageTitle } from '../../../../ui/page-title';
-import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker } from '../company-picker';
-import { TableScroll } from '../table-scroll';
+import { useAdminWiki, useSaveWikiElement } from '../api/wiki';
+import { AdminListEditor } from '../components/admin-list-editor';
+import { saveWhenValid, validateWith } from '../components/contract-form';
 
 type Property = WikiElementEntity['properties'][number];
 type DataType = Property['dataType'];
+type ElementForm = { name: string; folderId: number; properties: Property[] };
+
+/** The request's body: a file property keeps its file (not sent), an empty value is none. */
+const elementBody = ({ name, folderId, properties }: ElementForm) => ({
+  name,
+  folderId,
+  properties: properties.map(({ fileId: _f, ...p }) => ({
+    ...p,
+    value: p.dataType === 'file' || p.value === '' ? null : p.value,
+  })),
+});
 
 /**
  * Wiki (issue 14 item 2): a company's folders and elements with their typed properties; create and edit
@@ -56,77 +57,46 @@ export default function WikiAdminPage() {
 function WikiPanel({ companyId }: { companyId: number }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [editing, setEditing] = useState<WikiElementEntity | 'new' | null>(null);
-  const wiki = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'wiki', companyId] as const,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.wiki, { params: { company }, query: { companyId }, signal }),
-  });
-  if (wiki.isPending) return <ListLoading />;
-  if (wiki.isError)
-    return <ListError onRetry={() => void wiki.refetch()} message={errorText(wiki.error, t)} />;
-  const { folders, elements } = wiki.data;
-  if (editing)
-    return (
-      <ElementEditor
-        companyId={companyId}
-        folders={folders}
-        element={editing === 'new' ? null : editing}
-        onDone={() => setEditing(null)}
-      />
-    );
-  const folderName = (id: number) => folders.find((f) => f.id === id)?.name ?? `#${id}`;
   return (
-    <Stack gap="sm">
-      <Group justify="flex-end">
-        <Button
-          leftSection={<IconPlus size={16} aria-hidden />}
-          onClick={() => setEditing('new')}
-          disabled={folders.length === 0}
-        >
-          {t('catalog.wiki.newElement')}
-        </Button>
-      </Group>
-      {elements.length === 0 ? (
-        <ListEmpty text={t('catalog.wiki.empty')} />
-      ) : (
-        <TableScroll minWidth={520}>
-          <Table verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('catalog.wiki.name')}</Table.Th>
-                <Table.Th>{t('catalog.wiki.folder')}</Table.Th>
-                <Table.Th>{t('catalog.wiki.properties')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {elements.map((e) => (
-                <Table.Tr key={e.id}>
-                  <Table.Td>{e.name}</Table.Td>
-                  <Table.Td>{folderName(e.folderId)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {e.properties.map((p) => (
-                        <Badge key={p.id} variant="outline" color="gray.7" tt="none">
-                          {p.typologyName}
-                          {p.dataType === 'file' ? '' : `: ${p.value ?? '—'}`}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="default" onClick={() => setEditing(e)}>
-                      {t('catalog.contracts.edit')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
+    <AdminListEditor
+      query={useAdminWiki(company, companyId)}
+      rows={(data) => data.elements}
+      rowKey={(e) => e.id}
+      minWidth={520}
+      empty={t('catalog.wiki.empty')}
+      newLabel={t('catalog.wiki.newElement')}
+      newDisabled={(data) => !data || data.folders.length === 0}
+      columns={[
+        { header: t('catalog.wiki.name'), cell: (e) => e.name },
+        {
+          header: t('catalog.wiki.folder'),
+          cell: (e, _act, data) => data.folders.find((f) => f.id === e.folderId)?.name ?? `#${e.folderId}`,
+        },
+        {
+          header: t('catalog.wiki.properties'),
+          cell: (e) => (
+            <Group gap={4}>
+              {e.properties.map((p) => (
+                <Badge key={p.id} variant="outline" color="gray.7" tt="none">
+                  {p.typologyName}
+                  {p.dataType === 'file' ? '' : `: ${p.value ?? '—'}`}
+                </Badge>
               ))}
-            </Table.Tbody>
-          </Table>
-        </TableScroll>
+            </Group>
+          ),
+        },
+        {
+          cell: (_e, act) => (
+            <Button size="xs" variant="default" onClick={act.edit}>
+              {t('catalog.contracts.edit')}
+            </Button>
+          ),
+        },
+      ]}
+      editor={(element, done, data) => (
+        <ElementEditor companyId={companyId} folders={data.folders} element={element} onDone={done} />
       )}
-    </Stack>
+    />
   );
 }
 
@@ -143,51 +113,36 @@ function ElementEditor({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const client = useQueryClient();
-  const [name, setName] = useState(element?.name ?? '');
-  const [folderId, setFolderId] = useState(element?.folderId ?? folders[0]?.id ?? 0);
-  const [properties, setProperties] = useState<Property[]>(element?.properties ?? []);
-  const put = (i: number, patch: Partial<Property>) =>
-    setProperties((ps) => ps.map((p, j) => (j === i ? { ...p, ...patch } : p)));
-  const save = useMutation({
-    mutationFn: () => {
-      const body = {
-        name,
-        folderId,
-        properties: properties.map(({ fileId: _f, ...p }) => ({
-          ...p,
-          value: p.dataType === 'file' || p.value === '' ? null : p.value,
-        })),
-      };
-      return element
-        ? call(entityStaffRoutes.updateWikiElement, { params: { company, elementid: element.id }, body })
-        : call(entityStaffRoutes.createWikiElement, { params: { company }, body: { ...body, companyId } });
+  const save = useSaveWikiElement(company, companyId, element?.id ?? null);
+  const form = useForm<ElementForm>({
+    initialValues: {
+      name: element?.name ?? '',
+      folderId: element?.folderId ?? folders[0]?.id ?? 0,
+      properties: element?.properties ?? [],
     },
-    onSuccess: async () => {
-      await client.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'admin', 'wiki', companyId],
-      });
-      onDone();
-    },
+    validate: validateWith(
+      wikiElementUpdateSchema,
+      elementBody,
+      (field) => (/(^name|typologyName)$/.test(field) ? t('auth.requiredField') : t('newTicket.invalid')),
+      /^(name|properties\.\d+\.(typologyName|value))$/,
+    ),
   });
+  const { properties } = form.getValues();
+  const put = (i: number, patch: Partial<Property>) =>
+    form.setFieldValue(`properties.${i}`, { ...properties[i]!, ...patch });
   return (
     <EditorCard
       title={element ? element.name : t('catalog.wiki.newElement')}
-      onSave={() => save.mutate()}
+      onSave={saveWhenValid(form, (values) => save.mutate(elementBody(values), { onSuccess: onDone }))}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
     >
-      <TextInput
-        label={t('catalog.wiki.name')}
-        required
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-      />
+      <TextInput label={t('catalog.wiki.name')} required {...form.getInputProps('name')} />
       <NativeSelect
         label={t('catalog.wiki.folder')}
-        value={String(folderId)}
-        onChange={(e) => setFolderId(Number(e.currentTarget.value))}
+        value={String(form.getValues().folderId)}
+        onChange={(e) => form.setFieldValue('folderId', Number(e.currentTarget.value))}
         data={folders.map((f) => ({ value: String(f.id), label: f.name }))}
       />
       <Text fw={600} size="sm">
@@ -200,6 +155,7 @@ function ElementEditor({
             required
             value={p.typologyName}
             onChange={(e) => put(i, { typologyName: e.currentTarget.value })}
+            error={form.errors[`properties.${i}.typologyName`]}
             miw={160}
           />
           <NativeSelect
@@ -229,6 +185,7 @@ function ElementEditor({
               type={p.dataType === 'date' ? 'date' : p.dataType === 'number' ? 'number' : 'text'}
               value={p.value ?? ''}
               onChange={(e) => put(i, { value: e.currentTarget.value })}
+              error={form.errors[`properties.${i}.value`]}
               miw={180}
             />
           )}
@@ -237,7 +194,7 @@ function ElementEditor({
             color="red"
             mb={4}
             aria-label={t('catalog.wiki.removeProperty')}
-            onClick={() => setProperties((ps) => ps.filter((_, j) => j !== i))}
+            onClick={() => form.removeListItem('properties', i)}
           >
             <IconTrash size={16} aria-hidden />
           </ActionIcon>
@@ -248,16 +205,13 @@ function ElementEditor({
         w="fit-content"
         leftSection={<IconPlus size={14} aria-hidden />}
         onClick={() =>
-          setProperties((ps) => [
-            ...ps,
-            {
-              id: Math.max(0, ...ps.map((p) => p.id)) + 1,
-              typologyName: '',
-              dataType: 'text',
-              value: '',
-              fileId: null,
-            },
-          ])
+          form.insertListItem('properties', {
+            id: Math.max(0, ...properties.map((p) => p.id)) + 1,
+            typologyName: '',
+            dataType: 'text',
+            value: '',
+            fileId: null,
+          })
         }
       >
         {t('catalog.wiki.addProperty')}
