@@ -15,7 +15,7 @@ import { integrationErrorCodes } from './integration';
 import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
 import { signingErrorCodes } from './signing';
-import { staffErrorCodes } from './staff-errors';
+import { macroErrorCodes, staffErrorCodes } from './staff-errors';
 import { taskPageErrorCodes } from './tasks';
 import { ticketErrorCodes } from './tickets';
 
@@ -99,6 +99,7 @@ export const errorCodes = {
   ...taskPageErrorCodes,
   ...integrationErrorCodes,
   ...staffErrorCodes,
+  ...macroErrorCodes,
   ...entityErrorCodes,
   ...contentErrorCodes,
   ...peopleErrorCodes,

@@ -17,6 +17,7 @@ export * from './appointments';
 export * from './tasks';
 export * from './integration';
 export * from './staff';
+export * from './staff-macros';
 export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';

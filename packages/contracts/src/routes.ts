@@ -24,6 +24,7 @@ import { searchRoutes } from './search';
 import type { RouteContract } from './route';
 import { signingRoutes } from './signing';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
+import { staffMacroRoutes } from './staff-macros';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -50,6 +51,7 @@ export const apiRoutes = {
   staffAuth: staffAuthRoutes,
   staffInbox: staffInboxRoutes,
   staffDesk: staffDeskRoutes,
+  staffMacros: staffMacroRoutes,
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   deskEntities: deskEntityRoutes,

@@ -23,3 +23,11 @@ export const staffErrorCodes = {
   /** 422, profile: the avatar's uploadId is not an unattached upload of the caller in this portal. */
   uploadNotFound: 'upload_not_found',
 } as const;
+
+/** Stable error codes of the macros. */
+export const macroErrorCodes = {
+  /** 400: a macro's text names a placeholder that is not one of MACRO_PLACEHOLDERS. */
+  unknownPlaceholder: 'unknown_placeholder',
+  /** 404: no macro of that id the caller may see in this portal. */
+  macroNotFound: 'macro_not_found',
+} as const;

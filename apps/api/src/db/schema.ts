@@ -1411,6 +1411,28 @@ export const staffPreferences = pgTable('staff_preferences', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
+/**
+ * Canned replies (issue 28 item 6, migration 0051): personal (`ownerStaffUserId`) or shared with the
+ * portal (null, admins write them). `texts`: one per language; `actions`: ticket changes applied with
+ * the reply, by the back office's ids (`MacroActions` of the contracts).
+ */
+export const staffMacros = pgTable(
+  'staff_macros',
+  {
+    id: id(),
+    portalId: portalRef(),
+    ownerStaffUserId: integer('owner_staff_user_id').references(() => staffUsers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    texts: jsonb('texts').notNull(),
+    actions: jsonb('actions').notNull().default({}),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('staff_macros_portal_owner_idx').on(t.portalId, t.ownerStaffUserId, sql`lower(${t.name})`, t.id),
+  ],
+);
+
 export const staffTicketReads = pgTable(
   'staff_ticket_reads',
   {

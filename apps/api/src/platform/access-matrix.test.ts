@@ -488,6 +488,21 @@ describe('desk routes of agents and admins', () => {
   const headersOf = (who: (typeof STAFF_COLUMNS)[number]) =>
     who === 'contact' ? personas.owner.headers : who === 'anonymous' ? {} : staff[who];
   const desk = '/api/staff/portals/acme';
+  const matrixMacro = (shared: boolean) => ({
+    name: 'Matrix',
+    shared,
+    texts: { 'it-IT': 'Ciao {{customer.first_name}}' },
+  });
+  /** A fresh shared macro of acme, made by its admin. */
+  const sharedMacro = async () =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: `${desk}/macros`,
+        headers: staff.adminA,
+        payload: matrixMacro(true),
+      })
+    ).json().id as number;
   const rows: Record<string, { build: () => Promise<InjectOptions> | InjectOptions; expect: number[] }> = {
     'POST /api/staff/portals/:company/tickets': {
       build: () => ({ method: 'POST', url: `${desk}/tickets`, payload: newTicket }),
@@ -568,6 +583,43 @@ describe('desk routes of agents and admins', () => {
         payload: { tickets: [{ id: 5003 }], change: { priority: 'high' } },
       }),
       expect: [200, 200, 403, 401, 401],
+    },
+    // Canned replies (issue 28): each member's own, the portal's shared ones written by its admins.
+    'GET /api/staff/portals/:company/macros': {
+      build: () => ({ method: 'GET', url: `${desk}/macros?q=matrix` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/macros': {
+      build: () => ({ method: 'POST', url: `${desk}/macros`, payload: matrixMacro(false) }),
+      expect: [201, 201, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/macros (shared)': {
+      build: () => ({ method: 'POST', url: `${desk}/macros`, payload: matrixMacro(true) }),
+      expect: [403, 201, 403, 401, 401],
+    },
+    'PUT /api/staff/portals/:company/macros/:macroid (shared)': {
+      build: async () => ({
+        method: 'PUT',
+        url: `${desk}/macros/${await sharedMacro()}`,
+        payload: matrixMacro(true),
+      }),
+      expect: [403, 200, 403, 401, 401],
+    },
+    'DELETE /api/staff/portals/:company/macros/:macroid (shared)': {
+      build: async () => ({ method: 'DELETE', url: `${desk}/macros/${await sharedMacro()}` }),
+      expect: [403, 204, 403, 401, 401],
+    },
+    'GET /api/staff/portals/:company/tickets/:ticketid/macros/:macroid': {
+      build: async () => ({ method: 'GET', url: `${desk}/tickets/5003/macros/${await sharedMacro()}` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/tickets/:ticketid/reply-with-actions': {
+      build: () => ({
+        method: 'POST',
+        url: `${desk}/tickets/5003/reply-with-actions`,
+        payload: { message: 'Matrix', internal: true, actions: { priority: 'normal' } },
+      }),
+      expect: [201, 201, 403, 401, 401],
     },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {

@@ -85,6 +85,11 @@ export async function addStaffComment(
     internal: body.internal,
     attachments: body.attachments.map((fileId) => ({ fileId })),
   });
+  return staffCommentAnswer(ctx, commentId);
+}
+
+/** A comment as the desk shows it, its files signed. */
+export async function staffCommentAnswer(ctx: AppContext, commentId: number): Promise<StaffComment> {
   const rows = await queryRows<{ items: RawStaffDetail['comments'] | string }>(
     ctx.database.db,
     sql`with wanted as (select ${commentId}::int as id)
@@ -126,7 +131,7 @@ export async function updateStaffTicket(
  * of a closing step emits `ticket.closed` / `ticket.reopened`; `alwaysEmit` (a bulk change, one event
  * per ticket) emits `ticket.updated` for any other change.
  */
-async function changeTicket(
+export async function changeTicket(
   tx: Tx,
   ctx: AppContext,
   a: StaffPortalAccess,

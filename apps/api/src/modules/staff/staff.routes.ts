@@ -1,4 +1,5 @@
 import { registerAccessRoutes } from './access.routes';
+import { registerMacroRoutes } from './macros.routes';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
@@ -34,6 +35,7 @@ const STAFF_URL = /^\/api\/staff(\/|$|\?)/i;
 
 export function registerStaffRoutes(app: App, ctx: AppContext): void {
   registerAccessRoutes(app, ctx);
+  registerMacroRoutes(app, ctx);
   // Nothing of a staff session or a staff answer may be cached by a browser or a proxy. A change made
   // through this process is committed when its answer leaves: the desk's kept answers are cleared at
   // once, so the writer's next page reads again without waiting for the NOTIFY. A callback hook: it
