@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { constants, createWriteStream, mkdirSync } from 'node:fs';
+import { access, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,7 @@ import { BlobStore, isSha256, type ByteRange } from './files';
 export class LocalFileStore extends BlobStore {
   readonly tmpDir: string;
   readonly description: string;
+  readonly kind = 'local';
 
   constructor(readonly root: string) {
     super();
@@ -62,6 +63,11 @@ export class LocalFileStore extends BlobStore {
     // Opened first, so a missing blob rejects here instead of failing the answer half sent.
     const fh = await open(this.pathOf(sha256), 'r');
     return fh.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  /** Staging is where every upload is written first. */
+  probe(): Promise<void> {
+    return access(this.tmpDir, constants.W_OK);
   }
 
   async exists(sha256: string): Promise<boolean> {

@@ -56,6 +56,7 @@ const notFound = (e: unknown) =>
  */
 export class S3FileStore extends BlobStore {
   readonly description: string;
+  readonly kind = 's3';
   private readonly client: S3Client;
   private readonly blobPrefix: string;
   private readonly tmpPrefix: string;
@@ -125,6 +126,11 @@ export class S3FileStore extends BlobStore {
       }),
     );
     return r.Body as Readable;
+  }
+
+  /** A HEAD of a blob nobody has: tells whether the bucket answers to these credentials, costs nothing. */
+  async probe(): Promise<void> {
+    await this.exists('0'.repeat(64));
   }
 
   async exists(sha256: string): Promise<boolean> {

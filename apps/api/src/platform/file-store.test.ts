@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,31 @@ describe.each(kinds)('FileStore: $name', (kind) => {
     expect((await store.head(a.sha256, 3)).toString()).toBe('hel');
     // Both staged copies are gone: one became the blob, the other was dropped.
     expect(await store.removeDeadStaging(FUTURE())).toBe(0);
+  });
+
+  it('tells the health report which store it is and that it answers, and when it does not', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.json()).toMatchObject({ files: { kind: store.kind, ok: true } });
+    expect(store.kind).toBe(kind.name.startsWith('s3') ? 's3' : 'local');
+    if (store instanceof S3FileStore) {
+      // Nothing listens there: the closed port of a server just stopped.
+      const closed = createServer();
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise((r) => closed.close(r));
+      const refused = new S3FileStore({
+        ...(childOptions as S3Options),
+        endpoint: `http://127.0.0.1:${port}`,
+      });
+      await expect(refused.probe()).rejects.toThrow();
+      await refused.close();
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'sportello-store-'));
+      dirs.push(dir);
+      const gone = new LocalFileStore(dir);
+      rmSync(gone.tmpDir, { recursive: true });
+      await expect(gone.probe()).rejects.toThrow();
+    }
   });
 
   it('refuses bytes above the limit while they stream, and keeps nothing', async () => {

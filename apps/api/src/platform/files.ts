@@ -81,6 +81,10 @@ export interface DirectDownload {
 export interface FileStore {
   /** For logs and the operator: where the bytes are (no credentials). */
   readonly description: string;
+  /** Which store, for `GET /api/health` alone. */
+  readonly kind: 'local' | 's3';
+  /** Resolves when the store answers and takes bytes (the health report's check); rejects otherwise. */
+  probe(): Promise<void>;
   /** Hashes whose transaction failed after `record`: the sweeper checks them on its next pass. */
   readonly suspects: Set<string>;
   /** Streams `input` to the staging place; above `maxBytes` it throws 413 and keeps nothing. */
@@ -131,6 +135,8 @@ export const isSha256 = (s: string) => SHA.test(s);
 /** What both stores share: hashing and limiting while staging, recording under the lock, reading. */
 export abstract class BlobStore implements FileStore {
   abstract readonly description: string;
+  abstract readonly kind: 'local' | 's3';
+  abstract probe(): Promise<void>;
   readonly suspects = new Set<string>();
 
   /** Writes what `source` gives to a new staging place and answers its name; keeps nothing on error. */

@@ -14,7 +14,6 @@ import type { Health } from '@sportello/contracts';
 import { MIGRATION_LOCK, migrationNames } from '../../db/migrate';
 import type { AppContext } from '../../platform/context';
 import { AppError } from '../../platform/errors';
-import { LocalFileStore } from '../../platform/file-store-local';
 import { isServing, startingError } from '../../platform/lifecycle';
 import { queryRows } from '../../platform/sql-json';
 
@@ -26,8 +25,6 @@ export const PROBE_TIMEOUT_MS = 3_000;
 export const CACHE_MS = 15_000;
 /** A mailbox read within this long counts as being read (the reader polls every 30 s). */
 const READ_LATELY_MS = 5 * 60_000;
-/** A blob nobody has: asking for it tells whether the store answers, and costs nothing. */
-const ABSENT_BLOB = '0'.repeat(64);
 
 const databaseUnavailable = () => new AppError(503, 'database_unavailable', 'The database does not answer');
 
@@ -105,15 +102,10 @@ async function readers(ctx: AppContext): Promise<Health['mail']['readers']> {
 export async function health(ctx: AppContext): Promise<Health> {
   if (!isServing(ctx)) throw startingError();
   const { config, fileStore } = ctx;
-  const local = fileStore instanceof LocalFileStore;
   const outboxDir = join(config.DATA_DIR, 'outbox');
   const [database, files, outgoing, mailboxes] = await Promise.all([
     probe(HEALTH_TIMEOUT_MS, () => ctx.database.db.execute(sql`select 1`)),
-    cachedProbe(ctx, 'files', () =>
-      fileStore instanceof LocalFileStore
-        ? access(fileStore.tmpDir, constants.W_OK)
-        : fileStore.exists(ABSENT_BLOB),
-    ),
+    cachedProbe(ctx, 'files', () => fileStore.probe()),
     config.SMTP_URL
       ? cachedProbe(ctx, 'smtp', () => smtpProbe(config.SMTP_URL!))
       : // The outbox directory is made on the first message; until then DATA_DIR must take it.
@@ -127,7 +119,7 @@ export async function health(ctx: AppContext): Promise<Health> {
   return {
     status: 'ok',
     database: { kind: ctx.database.kind === 'pg' ? 'postgresql' : 'embedded', ...database },
-    files: { kind: local ? 'local' : 's3', ...files },
+    files: { kind: fileStore.kind, ...files },
     mail: { outgoing: { kind: config.SMTP_URL ? 'smtp' : 'file', ...outgoing }, readers: mailboxes },
   };
 }
