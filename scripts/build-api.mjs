@@ -84,9 +84,17 @@ export async function bundle({ entryPoints, outdir, sourceRoot = root }) {
 }
 
 export async function buildApi() {
-  rmSync(apiDist, { recursive: true, force: true });
-  await bundle({ entryPoints: { server: join(api, 'src/server.ts') }, outdir: apiDist });
-  cpSync(join(api, 'src/db/migrations'), join(apiDist, 'migrations'), {
+  await buildServerInto(apiDist);
+}
+
+/**
+ * The server's build (`server.js` and its migrations) into `outdir`, which must lie inside the
+ * project, where Node finds the packages the bundle imports. The two-process test runs its own copy.
+ */
+export async function buildServerInto(outdir) {
+  rmSync(outdir, { recursive: true, force: true });
+  await bundle({ entryPoints: { server: join(api, 'src/server.ts') }, outdir });
+  cpSync(join(api, 'src/db/migrations'), join(outdir, 'migrations'), {
     recursive: true,
     filter: (src) => !src.includes(`${join('migrations', 'meta')}`),
   });

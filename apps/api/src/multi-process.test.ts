@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,13 +13,54 @@ import { startS3rver, type RunningS3 } from './test/s3rver';
 
 /**
  * Two API processes on one PostgreSQL and one S3 endpoint, each with a DATA_DIR of its own (no shared
- * disk), started as an operator starts them (deploy/compose.yaml runs the same variables). Needs a
- * PostgreSQL server: CI's PostgreSQL pass provides TEST_DATABASE_URL.
+ * disk), started as an operator starts them: the compiled server (scripts/build-api.mjs, what
+ * deploy/Dockerfile runs) with the variables deploy/compose.yaml gives its app processes, checked
+ * below. Needs a PostgreSQL server: CI's PostgreSQL pass provides TEST_DATABASE_URL.
  */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const url = process.env.TEST_DATABASE_URL;
 const ADMIN_KEY = 'multi-process-admin-key-0123';
 const PASSWORD = 'Sportello-Demo-2026';
+
+/** What every process of the installation is given, here as in deploy/compose.yaml. */
+const INSTALLATION_VARIABLES = [
+  'DATABASE_URL',
+  'SECRET',
+  'FILE_STORE',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'REQUIRE_SHARED_FILES',
+] as const;
+/**
+ * compose.yaml's others: TRUST_PROXY (its processes sit behind Caddy; here they are called directly)
+ * and DEMO_DATA (false there; this test signs in as the demo's users). The test's own others:
+ * PORTAL_ADMIN_KEY (an integration key for the webhook and signing steps), WEBHOOK_ALLOW_PRIVATE (the
+ * receiver is on loopback), HOST, PORT, DATA_DIR (the Dockerfile sets them), LOG_LEVEL and WEB_DIST.
+ */
+const COMPOSE_ONLY = ['TRUST_PROXY', 'DEMO_DATA'];
+
+interface BuildApi {
+  buildServerInto(outdir: string): Promise<void>;
+  apiEntry: string;
+}
+const buildApi = () => import(join(root, 'scripts/build-api.mjs')) as Promise<BuildApi>;
+
+describe('deploy/ runs what the two-process test runs', () => {
+  it('gives the app processes the same variables and the same compiled server', async () => {
+    const compose = readFileSync(join(root, 'deploy/compose.yaml'), 'utf8');
+    // The app's `environment: &env` block: its keys, up to the next line indented less.
+    const block = /environment: &env\n((?: {6}.*\n)+)/.exec(compose)?.[1] ?? '';
+    const keys = [...block.matchAll(/^ {6}([A-Z0-9_]+):/gm)].map((m) => m[1]);
+    expect(keys.sort()).toEqual([...INSTALLATION_VARIABLES, ...COMPOSE_ONLY].sort());
+    const dockerfile = readFileSync(join(root, 'deploy/Dockerfile'), 'utf8');
+    const { apiEntry } = await buildApi();
+    expect(dockerfile).toContain(`CMD ["node", "${relative(root, apiEntry)}"]`);
+    expect(dockerfile).toMatch(/RUN .*npm run build\b/);
+  });
+});
 
 interface Proc {
   child: ChildProcess;
@@ -41,6 +82,8 @@ describe.skipIf(!url)('two processes, no shared disk (needs TEST_DATABASE_URL)',
   let database: Database;
   let dbUrl: string;
   const dbName = `sportello_two_${process.pid}_${Date.now()}`;
+  // Inside the project (Node resolves the bundle's packages from there), ignored by git and the linters.
+  const build = join(root, 'node_modules/.cache', `sportello-two-process-${process.pid}`);
   const procs: Proc[] = [];
   let receiver: Server;
   const received: string[] = [];
@@ -50,14 +93,24 @@ describe.skipIf(!url)('two processes, no shared disk (needs TEST_DATABASE_URL)',
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), `sportello-${name}-`));
     let out = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    const store = s3.env('installation');
+    const installation: Record<(typeof INSTALLATION_VARIABLES)[number], string> = {
+      FILE_STORE: store.FILE_STORE!,
+      S3_ENDPOINT: store.S3_ENDPOINT!,
+      S3_REGION: store.S3_REGION!,
+      S3_FORCE_PATH_STYLE: store.S3_FORCE_PATH_STYLE!,
+      AWS_ACCESS_KEY_ID: store.AWS_ACCESS_KEY_ID!,
+      AWS_SECRET_ACCESS_KEY: store.AWS_SECRET_ACCESS_KEY!,
+      DATABASE_URL: dbUrl,
+      SECRET: 'one-secret-for-every-process-0123456789',
+      REQUIRE_SHARED_FILES: 'true',
+    };
+    // deploy/Dockerfile's command: node on the compiled server.
+    const child = spawn(process.execPath, [join(build, 'server.js')], {
       cwd: root,
       env: {
         ...process.env,
-        ...s3.env('installation'),
-        DATABASE_URL: dbUrl,
-        SECRET: 'one-secret-for-every-process-0123456789',
-        REQUIRE_SHARED_FILES: 'true',
+        ...installation,
         PORTAL_ADMIN_KEY: ADMIN_KEY,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         DEMO_DATA: 'true',
@@ -110,6 +163,8 @@ describe.skipIf(!url)('two processes, no shared disk (needs TEST_DATABASE_URL)',
   let demo: string;
 
   beforeAll(async () => {
+    // A build of its own: CI's browser journeys may be (re)building apps/api/dist meanwhile.
+    await (await buildApi()).buildServerInto(build);
     s3 = await startS3rver();
     const admin = await openDatabase({ databaseUrl: url, maxConnections: 1 });
     await admin.withConnection((sql) => sql.exec(`create database ${dbName}`));
@@ -146,6 +201,7 @@ describe.skipIf(!url)('two processes, no shared disk (needs TEST_DATABASE_URL)',
     await database?.close();
     receiver?.close();
     await s3?.close();
+    rmSync(build, { recursive: true, force: true });
     if (url) {
       const admin = await openDatabase({ databaseUrl: url, maxConnections: 1 });
       await admin.withConnection((sql) => sql.exec(`drop database if exists ${dbName} with (force)`));
