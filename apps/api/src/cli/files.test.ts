@@ -47,7 +47,7 @@ describe('npm run files -- copy', () => {
 
   it('copies to S3 and back verifying each SHA-256, resumes, and refuses bytes that do not match their name', async () => {
     const dataDir = join(dir, 'data');
-    const local = new LocalFileStore(join(dataDir, 'files'));
+    const local = LocalFileStore.inDataDir(dataDir);
     const blobs = await Promise.all(
       ['first', 'second', Buffer.alloc(6 * 1024 * 1024, 9)].map((b) => local.putBuffer(Buffer.from(b))),
     );

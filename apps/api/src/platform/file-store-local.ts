@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants, createWriteStream, mkdirSync } from 'node:fs';
 import { access, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobStore, isSha256, type ByteRange } from './files';
@@ -15,6 +15,11 @@ export class LocalFileStore extends BlobStore {
   readonly tmpDir: string;
   readonly description: string;
   readonly kind = 'local';
+
+  /** The installation's store: `files` in DATA_DIR (the one place that names that directory). */
+  static inDataDir(dataDir: string): LocalFileStore {
+    return new LocalFileStore(join(resolve(dataDir), 'files'));
+  }
 
   constructor(readonly root: string) {
     super();

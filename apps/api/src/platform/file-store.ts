@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Config } from '../config';
 import { LocalFileStore } from './file-store-local';
 import { parseS3Url, S3FileStore } from './file-store-s3';
@@ -19,8 +19,7 @@ type StoreConfig = Pick<
  * local store, `s3://…` for a bucket with the configuration's S3_* settings.
  */
 export function openFileStore(config: StoreConfig, fileStore = config.FILE_STORE): FileStore {
-  if (fileStore === undefined || fileStore === 'local')
-    return new LocalFileStore(join(resolve(config.DATA_DIR), 'files'));
+  if (fileStore === undefined || fileStore === 'local') return LocalFileStore.inDataDir(config.DATA_DIR);
   if (!fileStore.startsWith('s3://')) return new LocalFileStore(resolve(fileStore));
   const location = parseS3Url(fileStore);
   if (!location) throw new Error(`${fileStore} is not an s3://bucket/prefix address`);
