@@ -39,10 +39,11 @@ export interface Cannon {
 
 /**
  * autocannon's CLI in its own process (client and server then do not share one event loop).
- * `onChild` sees the process, so a runner interrupted mid-run can kill it.
+ * `onChild` sees the process, so a runner interrupted mid-run can kill it. Several URLs: the
+ * connections are dealt among them in turn (autocannon's own round robin; bench/two-process.ts).
  */
 export function autocannon(
-  url: string,
+  url: string | string[],
   seconds: number,
   opts: {
     token?: string | undefined;
@@ -59,7 +60,7 @@ export function autocannon(
   if (opts.rate) args.push('-R', String(opts.rate));
   if (opts.json !== undefined)
     args.push('-m', 'POST', '-H', 'content-type=application/json', '-b', JSON.stringify(opts.json));
-  args.push(url);
+  args.push(...(Array.isArray(url) ? url : [url]));
   return new Promise((res, rej) => {
     const child = spawn(join(root, 'node_modules/.bin/autocannon'), args, {
       stdio: ['ignore', 'pipe', 'pipe'],
