@@ -201,6 +201,13 @@ describe('staff desk', () => {
     await page.getByTestId('new-ticket-assignee').click();
     await page.getByRole('option', { name: 'Sara Conti' }).click();
     await form.getByLabel('Next planned activity').fill('Call back at 9');
+    // The agent attaches the photo the customer sent by other means; Create waits for the upload.
+    await form.getByLabel('Attachments').setInputFiles({
+      name: 'pressure-log.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('1.2 bar at 22:00, 0.4 bar at 07:00'),
+    });
+    await form.getByRole('button', { name: 'Create ticket' }).and(page.locator(':enabled')).waitFor();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Create ticket' }).click();
 
@@ -211,6 +218,16 @@ describe('staff desk', () => {
     const id = Number(/\/tickets\/(\d+)$/.exec(new URL(page.url()).pathname)![1]);
     phoned = { id, title };
     await expect.poll(() => page.getByTestId('side-assignee').inputValue()).toBe('Sara Conti');
+    // The description names who typed it and carries the file; the customer is told, naming Sara.
+    await page.getByText('Opened by Sara Conti for Marco Rossi', { exact: true }).waitFor();
+    await page
+      .getByRole('link', { name: /pressure-log\.txt/ })
+      .first()
+      .waitFor();
+    // In Marco's language (Italian: his user has none, the portal's).
+    expect(await waitForMail('marco.rossi@rossi-impianti.example', title)).toContain(
+      'Sara Conti ha aperto per te il ticket',
+    );
 
     // Share a task page link: the full address, which opens the read-only page without signing in.
     const panel = page.getByTestId('task-links');

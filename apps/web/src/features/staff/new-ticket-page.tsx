@@ -92,7 +92,7 @@ export default function NewTicketPage() {
     if (!draft.typeId) found.type = t('newTicket.required');
     if (!draft.title.trim()) found.title = t('newTicket.required');
     setProblems(found);
-    if (Object.keys(found).length > 0 || !stepId || uploads.isUploading) return;
+    if (Object.keys(found).length > 0 || !stepId) return;
     const body: DeskTicketCreate = {
       companyId: draft.companyId!,
       creatorContactId: draft.contactId!,
@@ -236,7 +236,12 @@ export default function NewTicketPage() {
             <Button variant="default" component={Link} to={inboxLink}>
               {t('catalog.cancel')}
             </Button>
-            <Button type="submit" loading={create.isPending} disabled={!o} data-testid="new-ticket-submit">
+            <Button
+              type="submit"
+              loading={create.isPending}
+              disabled={!o || uploads.isUploading}
+              data-testid="new-ticket-submit"
+            >
               {t('newTicket.create')}
             </Button>
           </Group>
