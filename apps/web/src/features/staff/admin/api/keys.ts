@@ -15,4 +15,9 @@ export const adminKeys = {
   serviceContracts: (company: string, companyId: number) =>
     [...adminKeys.all(company), 'service-contracts', companyId] as const,
   appointmentLinks: (company: string) => [...adminKeys.all(company), 'appointment-links'] as const,
+  /** Without the filters: every bookings list (a cancel refreshes them all). */
+  bookings: (company: string, eventKey?: string, all?: boolean) =>
+    eventKey === undefined
+      ? ([...adminKeys.all(company), 'bookings'] as const)
+      : ([...adminKeys.all(company), 'bookings', eventKey, all] as const),
 };

@@ -11,27 +11,34 @@ import {
   NumberInput,
   Stack,
   Switch,
-  Table,
   Tabs,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { APPOINTMENT_DURATION_STEP, type AppointmentLinkEntity, type Booking } from '@sportello/contracts';
-import { catalogAdminRoutes, entityStaffRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
+import { useForm } from '@mantine/form';
+import {
+  APPOINTMENT_DURATION_STEP,
+  appointmentLinkCreateSchema,
+  type AppointmentLinkEntity,
+  type Booking,
+} from '@sportello/contracts';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDeskOptions } from '../../api/options';
-import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
-import { TableScroll } from '../table-scroll';
-import { QueryStates } from '../query-states';
+import {
+  useAppointmentLinks,
+  useBookings,
+  useCancelBooking,
+  useSaveAppointmentLink,
+} from '../api/appointments';
+import { AdminListEditor } from '../components/admin-list-editor';
+import { saveWhenValid, validateWith } from '../components/contract-form';
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 type Day = (typeof DAYS)[number];
@@ -70,74 +77,46 @@ export default function AppointmentsAdminPage() {
   );
 }
 
-const linksKey = (company: string) => [...staffKeys.portal(company), 'admin', 'appointment-links'] as const;
-
 function LinksPanel() {
   const { t } = useStaffT();
   const { company } = useDesk();
   const options = useDeskOptions(company);
-  const [editing, setEditing] = useState<AppointmentLinkEntity | 'new' | null>(null);
-  const links = useQuery({
-    queryKey: linksKey(company),
-    queryFn: ({ signal }) => call(catalogAdminRoutes.appointmentLinks, { params: { company }, signal }),
-  });
   const agentName = (id: number) => options.data?.agents.find((a) => a.id === id)?.displayName ?? `#${id}`;
-
-  if (editing)
-    return <LinkEditor link={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />;
   return (
-    <Stack gap="sm">
-      <Group justify="flex-end">
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-          {t('catalog.appointments.newLink')}
-        </Button>
-      </Group>
-      <QueryStates
-        query={links}
-        isEmpty={(data) => data.items.length === 0}
-        empty={t('catalog.appointments.noLinks')}
-      >
-        {(data) => (
-          <TableScroll minWidth={560}>
-            <Table verticalSpacing="xs" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('catalog.appointments.title')}</Table.Th>
-                  <Table.Th>{t('catalog.appointments.agent')}</Table.Th>
-                  <Table.Th>{t('catalog.appointments.duration')}</Table.Th>
-                  <Table.Th>{t('catalog.appointments.daysAhead')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((l) => (
-                  <Table.Tr key={l.eventKey}>
-                    <Table.Td>
-                      <Stack gap={0}>
-                        <Anchor component="button" type="button" onClick={() => setEditing(l)} ta="left">
-                          {l.title}
-                        </Anchor>
-                        <Anchor
-                          href={`/appointments/${encodeURIComponent(company)}/${l.eventKey}`}
-                          target="_blank"
-                          size="xs"
-                        >
-                          {t('catalog.appointments.publicPage')}
-                        </Anchor>
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>{agentName(l.agentId)}</Table.Td>
-                    <Table.Td>
-                      {t('catalog.appointments.minutes', { count: l.defaultDurationMinutes })}
-                    </Table.Td>
-                    <Table.Td>{l.daysAhead}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-    </Stack>
+    <AdminListEditor
+      newLabel={t('catalog.appointments.newLink')}
+      query={useAppointmentLinks(company)}
+      rows={(data) => data.items}
+      rowKey={(l) => l.eventKey}
+      minWidth={560}
+      empty={t('catalog.appointments.noLinks')}
+      columns={[
+        {
+          header: t('catalog.appointments.title'),
+          cell: (l, act) => (
+            <Stack gap={0}>
+              <Anchor component="button" type="button" onClick={act.edit} ta="left">
+                {l.title}
+              </Anchor>
+              <Anchor
+                href={`/appointments/${encodeURIComponent(company)}/${l.eventKey}`}
+                target="_blank"
+                size="xs"
+              >
+                {t('catalog.appointments.publicPage')}
+              </Anchor>
+            </Stack>
+          ),
+        },
+        { header: t('catalog.appointments.agent'), cell: (l) => agentName(l.agentId) },
+        {
+          header: t('catalog.appointments.duration'),
+          cell: (l) => t('catalog.appointments.minutes', { count: l.defaultDurationMinutes }),
+        },
+        { header: t('catalog.appointments.daysAhead'), cell: (l) => l.daysAhead },
+      ]}
+      editor={(link, done) => <LinkEditor link={link} onDone={done} />}
+    />
   );
 }
 
@@ -145,10 +124,9 @@ function LinkEditor({ link, onDone }: { link: AppointmentLinkEntity | null; onDo
   const { t } = useStaffT();
   const { company } = useDesk();
   const options = useDeskOptions(company);
-  const client = useQueryClient();
   const agents = options.data?.agents ?? [];
-  const [form, setForm] = useState<LinkForm>(() =>
-    link
+  const form = useForm<LinkForm>({
+    initialValues: link
       ? {
           title: link.title,
           agentId: link.agentId,
@@ -165,47 +143,34 @@ function LinkEditor({ link, onDone }: { link: AppointmentLinkEntity | null; onDo
           daysAhead: 30,
           weeklyHours: emptyHours(),
         },
-  );
-  const set = <K extends keyof LinkForm>(key: K, value: LinkForm[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
-  const setDay = (day: Day, hours: [string, string][]) =>
-    setForm((f) => ({ ...f, weeklyHours: { ...f.weeklyHours, [day]: hours } }));
-  const agentId = form.agentId || agents[0]?.id || 0;
-  const save = useMutation({
-    mutationFn: () =>
-      link
-        ? call(entityStaffRoutes.updateAppointmentLink, {
-            params: { company, eventkey: link.eventKey },
-            body: { ...form, agentId },
-          })
-        : call(entityStaffRoutes.createAppointmentLink, { params: { company }, body: { ...form, agentId } }),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: linksKey(company) });
-      onDone();
-    },
+    validate: validateWith(
+      appointmentLinkCreateSchema,
+      (v) => v,
+      () => t('auth.requiredField'),
+      /^title$/,
+    ),
   });
+  const values = form.getValues();
+  const setDay = (day: Day, hours: [string, string][]) => form.setFieldValue(`weeklyHours.${day}`, hours);
+  const agentId = values.agentId || agents[0]?.id || 0;
+  const save = useSaveAppointmentLink(company, link?.eventKey ?? null);
   const durationOk = (n: number) => Number.isInteger(n) && n > 0 && n % APPOINTMENT_DURATION_STEP === 0;
   const stepError = t('catalog.appointments.step', { step: APPOINTMENT_DURATION_STEP });
 
   return (
     <EditorCard
       title={link ? link.title : t('catalog.appointments.newLink')}
-      onSave={() => save.mutate()}
+      onSave={saveWhenValid(form, (v) => save.mutate({ ...v, agentId }, { onSuccess: onDone }))}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
-      saveDisabled={!durationOk(form.defaultDurationMinutes)}
+      saveDisabled={!durationOk(values.defaultDurationMinutes)}
     >
-      <TextInput
-        label={t('catalog.appointments.title')}
-        required
-        value={form.title}
-        onChange={(e) => set('title', e.currentTarget.value)}
-      />
+      <TextInput label={t('catalog.appointments.title')} required {...form.getInputProps('title')} />
       <NativeSelect
         label={t('catalog.appointments.agent')}
         value={String(agentId)}
-        onChange={(e) => set('agentId', Number(e.currentTarget.value))}
+        onChange={(e) => form.setFieldValue('agentId', Number(e.currentTarget.value))}
         data={agents.map((a) => ({ value: String(a.id), label: a.displayName }))}
       />
       <Group grow align="start" wrap="wrap">
@@ -213,25 +178,25 @@ function LinkEditor({ link, onDone }: { link: AppointmentLinkEntity | null; onDo
           label={t('catalog.appointments.duration')}
           min={APPOINTMENT_DURATION_STEP}
           step={APPOINTMENT_DURATION_STEP}
-          value={form.defaultDurationMinutes}
-          onChange={(v) => set('defaultDurationMinutes', Number(v))}
-          error={durationOk(form.defaultDurationMinutes) ? undefined : stepError}
+          value={values.defaultDurationMinutes}
+          onChange={(v) => form.setFieldValue('defaultDurationMinutes', Number(v))}
+          error={durationOk(values.defaultDurationMinutes) ? undefined : stepError}
           miw={140}
         />
         <NumberInput
           label={t('catalog.appointments.slot')}
           min={APPOINTMENT_DURATION_STEP}
           step={APPOINTMENT_DURATION_STEP}
-          value={form.slotMinutes}
-          onChange={(v) => set('slotMinutes', Number(v))}
+          value={values.slotMinutes}
+          onChange={(v) => form.setFieldValue('slotMinutes', Number(v))}
           miw={140}
         />
         <NumberInput
           label={t('catalog.appointments.daysAhead')}
           min={1}
           max={366}
-          value={form.daysAhead}
-          onChange={(v) => set('daysAhead', Number(v))}
+          value={values.daysAhead}
+          onChange={(v) => form.setFieldValue('daysAhead', Number(v))}
           miw={140}
         />
       </Group>
@@ -240,7 +205,7 @@ function LinkEditor({ link, onDone }: { link: AppointmentLinkEntity | null; onDo
       </Text>
       <Stack gap={6}>
         {DAYS.map((day) => (
-          <DayHours key={day} day={day} hours={form.weeklyHours[day]} onChange={(h) => setDay(day, h)} />
+          <DayHours key={day} day={day} hours={values.weeklyHours[day]} onChange={(h) => setDay(day, h)} />
         ))}
       </Stack>
     </EditorCard>
@@ -312,128 +277,109 @@ function DayHours({
 function BookingsPanel() {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const client = useQueryClient();
   const [eventKey, setEventKey] = useState('');
   const [all, setAll] = useState(false);
   const [confirm, setConfirm] = useState<Booking | null>(null);
-  const links = useQuery({
-    queryKey: linksKey(company),
-    queryFn: ({ signal }) => call(catalogAdminRoutes.appointmentLinks, { params: { company }, signal }),
-  });
-  const key = [...staffKeys.portal(company), 'admin', 'bookings', eventKey, all] as const;
-  const bookings = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.bookings, {
-        params: { company },
-        query: { eventKey: eventKey || undefined, when: all ? 'all' : 'upcoming' },
-        signal,
-      }),
-  });
-  const cancel = useMutation({
-    mutationFn: (b: Booking) =>
-      call(catalogAdminRoutes.cancelBooking, { params: { company, bookingid: b.id } }),
-    onSuccess: async () => {
-      setConfirm(null);
-      await client.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'admin', 'bookings'] });
-    },
-  });
+  const links = useAppointmentLinks(company);
+  const cancel = useCancelBooking(company);
   return (
-    <Stack gap="sm">
-      <Group gap="md" align="end" wrap="wrap">
-        <NativeSelect
-          label={t('catalog.appointments.link')}
-          value={eventKey}
-          onChange={(e) => setEventKey(e.currentTarget.value)}
-          data={[
-            { value: '', label: t('catalog.appointments.allLinks') },
-            ...(links.data?.items ?? []).map((l) => ({ value: l.eventKey, label: l.title })),
-          ]}
-        />
-        <Switch
-          label={t('catalog.appointments.includePast')}
-          checked={all}
-          onChange={(e) => setAll(e.currentTarget.checked)}
-        />
-      </Group>
-      <QueryStates
-        query={bookings}
-        isEmpty={(data) => data.items.length === 0}
-        empty={t('catalog.appointments.noBookings')}
-      >
-        {(data) => (
-          <TableScroll minWidth={640}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('catalog.appointments.when')}</Table.Th>
-                  <Table.Th>{t('catalog.appointments.link')}</Table.Th>
-                  <Table.Th>{t('catalog.appointments.customer')}</Table.Th>
-                  <Table.Th>{t('catalog.appointments.status')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((b) => (
-                  <Table.Tr key={b.id}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(b.start)}</Table.Td>
-                    <Table.Td>{b.title}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm">
-                        {b.firstName} {b.lastName}
-                        {b.companyName ? ` · ${b.companyName}` : ''}
-                      </Text>
-                      <Text size="xs">{[b.email, b.phone].filter(Boolean).join(' · ')}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {/* Teal, not green: Mantine's darkest green reaches 4.3:1 on white, under AA. */}
-                      <Badge variant="outline" color={b.status === 'booked' ? 'teal.9' : 'gray.7'}>
-                        {t(`catalog.appointments.statuses.${b.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {b.status === 'booked' && (
-                        <Button size="xs" variant="default" color="red" onClick={() => setConfirm(b)}>
-                          {t('catalog.appointments.cancelBooking')}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-      <Modal
-        opened={confirm !== null}
-        onClose={() => setConfirm(null)}
-        title={t('catalog.appointments.confirmTitle')}
-      >
-        {confirm && (
-          <Stack gap="sm">
-            <Text size="sm">
-              {t('catalog.appointments.confirmText', {
-                name: `${confirm.firstName} ${confirm.lastName}`,
-                when: formatDateTime(confirm.start),
-              })}
-            </Text>
-            {cancel.isError && (
-              <Alert color="red" variant="light" role="alert">
-                {errorText(cancel.error, t)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirm(null)}>
-                {t('catalog.appointments.keep')}
-              </Button>
-              <Button color="red" loading={cancel.isPending} onClick={() => cancel.mutate(confirm)}>
+    <AdminListEditor
+      before={
+        <Group gap="md" align="end" wrap="wrap">
+          <NativeSelect
+            label={t('catalog.appointments.link')}
+            value={eventKey}
+            onChange={(e) => setEventKey(e.currentTarget.value)}
+            data={[
+              { value: '', label: t('catalog.appointments.allLinks') },
+              ...(links.data?.items ?? []).map((l) => ({ value: l.eventKey, label: l.title })),
+            ]}
+          />
+          <Switch
+            label={t('catalog.appointments.includePast')}
+            checked={all}
+            onChange={(e) => setAll(e.currentTarget.checked)}
+          />
+        </Group>
+      }
+      query={useBookings(company, eventKey, all)}
+      rows={(data) => data.items}
+      rowKey={(b) => b.id}
+      minWidth={640}
+      highlightOnHover={false}
+      empty={t('catalog.appointments.noBookings')}
+      columns={[
+        {
+          header: t('catalog.appointments.when'),
+          td: { style: { whiteSpace: 'nowrap' } },
+          cell: (b) => formatDateTime(b.start),
+        },
+        { header: t('catalog.appointments.link'), cell: (b) => b.title },
+        {
+          header: t('catalog.appointments.customer'),
+          cell: (b) => (
+            <>
+              <Text size="sm">
+                {b.firstName} {b.lastName}
+                {b.companyName ? ` · ${b.companyName}` : ''}
+              </Text>
+              <Text size="xs">{[b.email, b.phone].filter(Boolean).join(' · ')}</Text>
+            </>
+          ),
+        },
+        {
+          header: t('catalog.appointments.status'),
+          cell: (b) => (
+            // Teal, not green: Mantine's darkest green reaches 4.3:1 on white, under AA.
+            <Badge variant="outline" color={b.status === 'booked' ? 'teal.9' : 'gray.7'}>
+              {t(`catalog.appointments.statuses.${b.status}`)}
+            </Badge>
+          ),
+        },
+        {
+          cell: (b) =>
+            b.status === 'booked' && (
+              <Button size="xs" variant="default" color="red" onClick={() => setConfirm(b)}>
                 {t('catalog.appointments.cancelBooking')}
               </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
-    </Stack>
+            ),
+        },
+      ]}
+      footer={
+        <Modal
+          opened={confirm !== null}
+          onClose={() => setConfirm(null)}
+          title={t('catalog.appointments.confirmTitle')}
+        >
+          {confirm && (
+            <Stack gap="sm">
+              <Text size="sm">
+                {t('catalog.appointments.confirmText', {
+                  name: `${confirm.firstName} ${confirm.lastName}`,
+                  when: formatDateTime(confirm.start),
+                })}
+              </Text>
+              {cancel.isError && (
+                <Alert color="red" variant="light" role="alert">
+                  {errorText(cancel.error, t)}
+                </Alert>
+              )}
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setConfirm(null)}>
+                  {t('catalog.appointments.keep')}
+                </Button>
+                <Button
+                  color="red"
+                  loading={cancel.isPending}
+                  onClick={() => cancel.mutate(confirm.id, { onSuccess: () => setConfirm(null) })}
+                >
+                  {t('catalog.appointments.cancelBooking')}
+                </Button>
+              </Group>
+            </Stack>
+          )}
+        </Modal>
+      }
+    />
   );
 }

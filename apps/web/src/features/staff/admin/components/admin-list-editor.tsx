@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Stack, Table, Title, type TableThProps } from '@mantine/core';
+import { Button, Group, Stack, Table, Title, type TableTdProps, type TableThProps } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ConfirmRemove } from '../confirm-remove';
@@ -19,6 +19,7 @@ export interface RowActions {
 export interface AdminColumn<T, D = unknown> {
   header?: ReactNode;
   th?: TableThProps;
+  td?: TableTdProps;
   cell: (row: T, act: RowActions, data: D) => ReactNode;
 }
 
@@ -55,6 +56,7 @@ export function AdminListEditor<D, T>({
   editInRow,
   removal,
   rowProps,
+  highlightOnHover = true,
   before,
   footer,
   ...section
@@ -75,6 +77,7 @@ export function AdminListEditor<D, T>({
   editInRow?: boolean;
   removal?: AdminRemoval<T>;
   rowProps?: (row: T) => Record<string, unknown>;
+  highlightOnHover?: boolean;
   /** Shown between the heading and the list (a hint, a filter). */
   before?: ReactNode;
   footer?: ReactNode;
@@ -117,7 +120,7 @@ export function AdminListEditor<D, T>({
       <QueryStates query={query} isEmpty={(data) => rows(data).length === 0} empty={empty}>
         {(data) => (
           <TableScroll minWidth={minWidth}>
-            <Table verticalSpacing="xs" highlightOnHover>
+            <Table verticalSpacing="xs" highlightOnHover={highlightOnHover}>
               <Table.Thead>
                 <Table.Tr>
                   {columns.map((c, i) => (
@@ -136,7 +139,9 @@ export function AdminListEditor<D, T>({
                   ) : (
                     <Table.Tr key={rowKey(row)} {...rowProps?.(row)}>
                       {columns.map((c, i) => (
-                        <Table.Td key={i}>{c.cell(row, actions(row), data)}</Table.Td>
+                        <Table.Td key={i} {...c.td}>
+                          {c.cell(row, actions(row), data)}
+                        </Table.Td>
                       ))}
                     </Table.Tr>
                   ),
