@@ -17,15 +17,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   LOGO_MAX_BYTES,
   type AdminPortalSettings,
   type AdminPortalSettingsPatch,
   type PortalSettings,
 } from '@sportello/contracts';
-import { settingsAdminRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
-import { call, uploadTo } from '../../../../lib/api-client';
 import { brandingContrast } from '../../../../lib/branding';
 import {
   PREVIEW_READY,
@@ -37,7 +34,7 @@ import { errorText } from '../../../../lib/error-text';
 import { LANGUAGES } from '../../../../i18n';
 import { ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
-import { staffKeys } from '../../api/keys';
+import { useAdminSettings, useDeskUpload, useSaveSettings } from '../api/settings';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 
@@ -106,11 +103,7 @@ export default function BrandingPage() {
   const { t } = useStaffT();
   const { company } = useDesk();
   usePageTitle(t('admin.sections.branding'));
-  const key = [...staffKeys.portal(company), 'admin-settings'] as const;
-  const settings = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => call(settingsAdminRoutes.get, { params: { company }, signal }),
-  });
+  const settings = useAdminSettings(company);
   // Kept here: a save remounts the form with what the server stored.
   const [isSaved, setIsSaved] = useState(false);
   return (
@@ -131,7 +124,6 @@ export default function BrandingPage() {
         <SettingsForm
           key={settings.data.updatedAt}
           saved={settings.data}
-          queryKey={key}
           onSaved={() => setIsSaved(true)}
           onEdit={() => setIsSaved(false)}
         />
@@ -142,18 +134,15 @@ export default function BrandingPage() {
 
 function SettingsForm({
   saved,
-  queryKey,
   onSaved,
   onEdit,
 }: {
   saved: AdminPortalSettings;
-  queryKey: readonly unknown[];
   onSaved: () => void;
   onEdit: () => void;
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const qc = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
   const [logo, setLogo] = useState<LogoChoice>(undefined);
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => {
@@ -162,20 +151,12 @@ function SettingsForm({
   };
   const patch = patchOf(draft, saved, logo);
 
-  const upload = useMutation({
-    mutationFn: (file: File) => uploadTo(staffDeskRoutes.upload, { company }, file),
-    onSuccess: (r, file) => setLogo({ uploadId: r.id, url: URL.createObjectURL(file), name: file.name }),
-  });
-  const save = useMutation({
-    mutationFn: (body: AdminPortalSettingsPatch) =>
-      call(settingsAdminRoutes.update, { params: { company }, body }),
-    onSuccess: (answer) => {
-      onSaved();
-      qc.setQueryData(queryKey, answer);
-      // The desk's own shell reads the portal's name and settings too.
-      void qc.invalidateQueries({ queryKey: staffKeys.portal(company) });
-    },
-  });
+  const upload = useDeskUpload(company);
+  const uploadLogo = (file: File) =>
+    upload.mutate(file, {
+      onSuccess: (r) => setLogo({ uploadId: r.id, url: URL.createObjectURL(file), name: file.name }),
+    });
+  const save = useSaveSettings(company);
   const logoUrl = logo === undefined ? (saved.logo?.url ?? null) : logo === null ? null : logo.url;
   const contrast = brandingContrast(draft.baseColor.trim() || null);
   const preview = useMemo<PortalSettings>(
@@ -204,7 +185,7 @@ function SettingsForm({
           component="form"
           onSubmit={(e) => {
             e.preventDefault();
-            if (patch) save.mutate(patch);
+            if (patch) save.mutate(patch, { onSuccess: onSaved });
           }}
         >
           <Stack gap="sm">
@@ -239,7 +220,7 @@ function SettingsForm({
                 )}
                 <FileButton
                   accept="image/png,image/jpeg,image/gif,image/webp"
-                  onChange={(f) => f && upload.mutate(f)}
+                  onChange={(f) => f && uploadLogo(f)}
                 >
                   {(props) => (
                     <Button {...props} size="xs" variant="default" loading={upload.isPending}>

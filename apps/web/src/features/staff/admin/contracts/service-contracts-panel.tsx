@@ -10,33 +10,29 @@ import {
   NativeSelect,
   NumberInput,
   Stack,
-  Table,
   Text,
   TextInput,
-  Title,
   VisuallyHidden,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ServiceContractEntity } from '@sportello/contracts';
-import {
-  catalogAdminRoutes,
-  contractRoutes,
-  entityStaffRoutes,
-  settingsAdminRoutes,
-  staffDeskRoutes,
-} from '@sportello/contracts/route-refs';
-import { call, pathOf } from '../../../../lib/api-client';
+import { staffDeskRoutes } from '@sportello/contracts/route-refs';
+import { pathOf } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
 import { portalDayOf, todayInPortal } from '../../../../lib/zone-days';
 import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
-import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
-import { TableScroll } from '../table-scroll';
-import { QueryStates } from '../query-states';
-import { ConfirmRemove } from '../confirm-remove';
+import {
+  useRemoveServiceContract,
+  useSaveServiceContract,
+  useServiceContracts,
+} from '../api/service-contracts';
+import { useAdminSettings } from '../api/settings';
+import { useTags } from '../api/tags';
+import { useAdminWiki } from '../api/wiki';
+import { AdminListEditor } from '../components/admin-list-editor';
 
 const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
@@ -61,112 +57,81 @@ const nextId = (list: { id: number }[]) => Math.max(0, ...list.map((x) => x.id))
 export function ServiceContractsPanel({ companyId }: { companyId: number }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [editing, setEditing] = useState<ServiceContractEntity | 'new' | null>(null);
-  const [removing, setRemoving] = useState<ServiceContractEntity | null>(null);
-  const list = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId] as const,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.serviceContracts, { params: { company }, query: { companyId }, signal }),
-  });
+  const removeContract = useRemoveServiceContract(company, companyId);
   // The customers' menu shows service contracts only while the portal's switch is on (the same query
   // as Branding and settings, so a change there shows here at once).
-  const settings = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin-settings'] as const,
-    queryFn: ({ signal }) => call(settingsAdminRoutes.get, { params: { company }, signal }),
-  });
-  if (editing)
-    return (
-      <ServiceContractEditor
-        companyId={companyId}
-        contract={editing === 'new' ? null : editing}
-        onDone={() => setEditing(null)}
-      />
-    );
+  const settings = useAdminSettings(company);
   return (
-    <Stack gap="sm">
-      <Group justify="space-between">
-        <Title order={2} size="h3">
-          {t('catalog.service.title')}
-        </Title>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-          {t('catalog.service.new')}
-        </Button>
-      </Group>
-      {settings.data && !settings.data.enableServiceContracts && (
-        <Alert color="yellow" variant="light" p="xs">
-          {t('catalog.service.switchOff')}
-        </Alert>
+    <AdminListEditor
+      title={t('catalog.service.title')}
+      newLabel={t('catalog.service.new')}
+      before={
+        settings.data &&
+        !settings.data.enableServiceContracts && (
+          <Alert color="yellow" variant="light" p="xs">
+            {t('catalog.service.switchOff')}
+          </Alert>
+        )
+      }
+      query={useServiceContracts(company, companyId)}
+      rows={(data) => data.items}
+      rowKey={(c) => c.id}
+      minWidth={620}
+      empty={t('catalog.service.empty')}
+      columns={[
+        { header: t('catalog.contracts.name'), cell: (c) => c.name },
+        {
+          header: t('catalog.service.status'),
+          cell: (c) => (
+            <Badge variant="outline" color={c.status === 1 ? 'teal.9' : 'gray.7'} size="sm" miw="max-content">
+              {t(`catalog.service.statuses.${c.status}`)}
+            </Badge>
+          ),
+        },
+        { header: t('catalog.service.activeFrom'), cell: (c) => formatDate(c.activeFrom) },
+        { header: t('catalog.service.activeTo'), cell: (c) => (c.activeTo ? formatDate(c.activeTo) : '—') },
+        {
+          header: t('catalog.service.packages'),
+          cell: (c) => c.packages.map((p) => p.name).join(', ') || '—',
+        },
+        {
+          // Positioned: the hidden text stays inside the table's scroll region on a phone.
+          header: <VisuallyHidden>{t('content.actions')}</VisuallyHidden>,
+          th: { pos: 'relative' },
+          cell: (c, act) => (
+            <Group gap={4} wrap="nowrap">
+              <Button
+                size="xs"
+                variant="default"
+                onClick={act.edit}
+                aria-label={t('content.editOf', { name: c.name })}
+              >
+                {t('catalog.contracts.edit')}
+              </Button>
+              <Button
+                size="xs"
+                variant="subtle"
+                color="red"
+                onClick={act.remove}
+                aria-label={t('catalog.service.deleteOf', { name: c.name })}
+              >
+                {t('catalog.contracts.delete')}
+              </Button>
+            </Group>
+          ),
+        },
+      ]}
+      editor={(contract, done) => (
+        <ServiceContractEditor companyId={companyId} contract={contract} onDone={done} />
       )}
-      <QueryStates
-        query={list}
-        isEmpty={(data) => data.items.length === 0}
-        empty={t('catalog.service.empty')}
-      >
-        {(data) => (
-          <TableScroll minWidth={620}>
-            <Table verticalSpacing="xs" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('catalog.contracts.name')}</Table.Th>
-                  <Table.Th>{t('catalog.service.status')}</Table.Th>
-                  <Table.Th>{t('catalog.service.activeFrom')}</Table.Th>
-                  <Table.Th>{t('catalog.service.activeTo')}</Table.Th>
-                  <Table.Th>{t('catalog.service.packages')}</Table.Th>
-                  {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
-                  <Table.Th pos="relative">
-                    <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((c) => (
-                  <Table.Tr key={c.id}>
-                    <Table.Td>{c.name}</Table.Td>
-                    <Table.Td>
-                      <Badge
-                        variant="outline"
-                        color={c.status === 1 ? 'teal.9' : 'gray.7'}
-                        size="sm"
-                        miw="max-content"
-                      >
-                        {t(`catalog.service.statuses.${c.status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{formatDate(c.activeFrom)}</Table.Td>
-                    <Table.Td>{c.activeTo ? formatDate(c.activeTo) : '—'}</Table.Td>
-                    <Table.Td>{c.packages.map((p) => p.name).join(', ') || '—'}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          onClick={() => setEditing(c)}
-                          aria-label={t('content.editOf', { name: c.name })}
-                        >
-                          {t('catalog.contracts.edit')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          onClick={() => setRemoving(c)}
-                          aria-label={t('catalog.service.deleteOf', { name: c.name })}
-                        >
-                          {t('catalog.contracts.delete')}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-      {removing && (
-        <RemoveServiceContract companyId={companyId} contract={removing} onClose={() => setRemoving(null)} />
-      )}
-    </Stack>
+      removal={{
+        title: (c) => t('catalog.service.deleteOf', { name: c.name }),
+        text: (c) => t('catalog.service.removeConfirm', { name: c.name }),
+        action: t('catalog.contracts.delete'),
+        cancel: t('catalog.cancel'),
+        remove: (c) => removeContract(c.id),
+      }}
+    />
   );
 }
 
@@ -181,17 +146,9 @@ function ServiceContractEditor({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const client = useQueryClient();
   // The portal's tags (the customers' own tags call) and the company's wiki elements, to pick by name.
-  const tags = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'tags'] as const,
-    queryFn: ({ signal }) => call(contractRoutes.tags, { params: { company }, signal }),
-  });
-  const wiki = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin', 'wiki', companyId] as const,
-    queryFn: ({ signal }) =>
-      call(catalogAdminRoutes.wiki, { params: { company }, query: { companyId }, signal }),
-  });
+  const tags = useTags(company);
+  const wiki = useAdminWiki(company, companyId);
   const [form, setForm] = useState<ServiceForm>(() =>
     contract
       ? {
@@ -228,36 +185,21 @@ function ServiceContractEditor({
   const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
   const [names, setNames] = useState<Record<string, string>>({});
   const uploaded = uploads.items.filter((it) => it.status === 'done' && it.result);
-  const save = useMutation({
-    mutationFn: () => {
-      const first = nextId(form.documents);
-      const added = uploaded.map((it, i) => ({
-        id: first + i,
-        documentName: (names[it.key] ?? baseName(it.name)).trim() || it.name,
-        file: { uploadId: it.result!.id },
-      }));
-      const body = { ...form, activeTo: form.activeTo || null, documents: [...form.documents, ...added] };
-      return contract
-        ? call(entityStaffRoutes.updateServiceContract, {
-            params: { company, servicecontractid: contract.id },
-            body,
-          })
-        : call(entityStaffRoutes.createServiceContract, {
-            params: { company },
-            body: { ...body, companyId },
-          });
-    },
-    onSuccess: async () => {
-      await client.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId],
-      });
-      onDone();
-    },
-  });
+  const save = useSaveServiceContract(company, companyId, contract?.id ?? null);
+  const onSave = () => {
+    const first = nextId(form.documents);
+    const added = uploaded.map((it, i) => ({
+      id: first + i,
+      documentName: (names[it.key] ?? baseName(it.name)).trim() || it.name,
+      file: { uploadId: it.result!.id },
+    }));
+    const body = { ...form, activeTo: form.activeTo || null, documents: [...form.documents, ...added] };
+    save.mutate(body, { onSuccess: onDone });
+  };
   return (
     <EditorCard
       title={contract ? contract.name : t('catalog.service.new')}
-      onSave={() => save.mutate()}
+      onSave={onSave}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
@@ -526,36 +468,5 @@ function PackageFields({
         </Button>
       </Stack>
     </Card>
-  );
-}
-
-function RemoveServiceContract({
-  companyId,
-  contract,
-  onClose,
-}: {
-  companyId: number;
-  contract: ServiceContractEntity;
-  onClose: () => void;
-}) {
-  const { t } = useStaffT();
-  const { company } = useDesk();
-  const client = useQueryClient();
-  return (
-    <ConfirmRemove
-      title={t('catalog.service.deleteOf', { name: contract.name })}
-      text={t('catalog.service.removeConfirm', { name: contract.name })}
-      action={t('catalog.contracts.delete')}
-      cancel={t('catalog.cancel')}
-      onClose={onClose}
-      remove={async () => {
-        await call(entityStaffRoutes.deleteServiceContract, {
-          params: { company, servicecontractid: contract.id },
-        });
-        await client.invalidateQueries({
-          queryKey: [...staffKeys.portal(company), 'admin', 'service-contracts', companyId],
-        });
-      }}
-    />
   );
 }
