@@ -38,8 +38,9 @@ export interface AdminRemoval<T> {
  * scrolls sideways on a phone, the loading, error and empty states, the editor of a new or an existing
  * row and the confirmation before a row is removed. The section says what the rows are (`rows`, from
  * the query's answer), its columns, and its editor: `editor(row, done, data)` (row null: a new one),
- * drawn instead of the list (`editInRow`: in the row's place, the table kept). `footer` comes after
- * the table, such as an add form kept open.
+ * drawn instead of the list; `editAs` 'row': in the row's place, the table kept (new rows then come
+ * from a form in `footer`); 'dialog': after the list, the editor drawing its own modal. `footer` comes
+ * after the table, such as an add form kept open.
  */
 export function AdminListEditor<D, T>({
   query,
@@ -53,7 +54,7 @@ export function AdminListEditor<D, T>({
   newLabel,
   newDisabled,
   editor,
-  editInRow,
+  editAs = 'page',
   removal,
   rowProps,
   highlightOnHover = true,
@@ -74,7 +75,7 @@ export function AdminListEditor<D, T>({
   newLabel?: string;
   newDisabled?: (data: D | undefined) => boolean;
   editor?: (row: T | null, done: () => void, data: D) => ReactNode;
-  editInRow?: boolean;
+  editAs?: 'page' | 'row' | 'dialog';
   removal?: AdminRemoval<T>;
   rowProps?: (row: T) => Record<string, unknown>;
   highlightOnHover?: boolean;
@@ -88,7 +89,7 @@ export function AdminListEditor<D, T>({
   const [editing, setEditing] = useState<{ row: T | null } | null>(null);
   const [removing, setRemoving] = useState<T | null>(null);
   const done = () => setEditing(null);
-  if (editing && !editInRow && editor && query.data !== undefined)
+  if (editing && editAs === 'page' && editor && query.data !== undefined)
     return <>{editor(editing.row, done, query.data)}</>;
   const actions = (row: T): RowActions => ({
     edit: () => setEditing({ row }),
@@ -132,7 +133,7 @@ export function AdminListEditor<D, T>({
               </Table.Thead>
               <Table.Tbody>
                 {rows(data).map((row) =>
-                  editInRow && editor && isEditing(row) ? (
+                  editAs === 'row' && editor && isEditing(row) ? (
                     <Table.Tr key={rowKey(row)}>
                       <Table.Td colSpan={columns.length}>{editor(row, done, data)}</Table.Td>
                     </Table.Tr>
@@ -152,6 +153,9 @@ export function AdminListEditor<D, T>({
         )}
       </QueryStates>
       {footer}
+      {editing && editAs === 'dialog' && editor && query.data !== undefined
+        ? editor(editing.row, done, query.data)
+        : null}
       {removal && removing !== null && (
         <ConfirmRemove
           title={removal.title(removing)}

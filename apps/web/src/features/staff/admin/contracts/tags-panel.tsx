@@ -66,7 +66,7 @@ export function TagsPanel() {
           ),
         },
       ]}
-      editInRow
+      editAs="row"
       editor={(tag, done) => <TagForm tag={tag} onDone={done} />}
       footer={<TagForm tag={null} onDone={() => undefined} />}
       removal={{

@@ -1,31 +1,22 @@
-import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, Modal, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type PublicFileEntity } from '@sportello/contracts';
-import { contentStaffRoutes, entityStaffRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
-import { call, pathOf } from '../../../../lib/api-client';
+import { useForm } from '@mantine/form';
+import { publicFileUpdateSchema, type PublicFileEntity } from '@sportello/contracts';
+import { staffDeskRoutes } from '@sportello/contracts/route-refs';
+import { pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatFileSize } from '../../../../lib/format';
 import { FileUpload, useFileUploads, type UploadItem } from '../../../../ui/file-upload';
-import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
-import { TableScroll } from '../table-scroll';
-import { QueryStates } from '../query-states';
-import { ConfirmRemove } from '../confirm-remove';
+import {
+  usePublicFiles,
+  usePublishFile,
+  useRemovePublicFile,
+  useRenamePublicFile,
+} from '../api/public-files';
+import { AdminListEditor } from '../components/admin-list-editor';
+import { validateWith } from '../components/contract-form';
 
 const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
@@ -35,135 +26,112 @@ const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
  * each and publish it by `{uploadId}`; rename and remove (confirmed) through `…/admin/public-files`.
  */
 export function PublicFilesPanel() {
-  const { t } = useStaffT();
+  const { t, i18n } = useStaffT();
   const { company } = useDesk();
   const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
-  const [renaming, setRenaming] = useState<PublicFileEntity | null>(null);
-  const [removing, setRemoving] = useState<PublicFileEntity | null>(null);
-  const list = useQuery({
-    queryKey: [...staffKeys.portal(company), 'content', 'public-files'] as const,
-    queryFn: ({ signal }) => call(contentStaffRoutes.publicFiles, { params: { company }, signal }),
-  });
+  const removeFile = useRemovePublicFile(company);
   return (
-    <Stack gap="sm" component="section" aria-labelledby="public-files-title">
-      <Title order={2} size="h3" id="public-files-title">
-        {t('content.publicFiles.title')}
-      </Title>
-      <Text size="sm" c="dimmed">
-        {t('content.publicFiles.hint')}
-      </Text>
-      <FileUpload uploads={uploads} label={t('content.publicFiles.drop')} />
-      {uploads.items
-        .filter((it) => it.status === 'done')
-        .map((it) => (
-          <PublishForm key={it.key} item={it} onPublished={() => uploads.remove(it.key)} />
-        ))}
-      <QueryStates
-        query={list}
-        isEmpty={(data) => data.items.length === 0}
-        empty={t('content.publicFiles.empty')}
-      >
-        {(data) => (
-          <TableScroll minWidth={480}>
-            <Table verticalSpacing="xs" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('content.publicFiles.name')}</Table.Th>
-                  <Table.Th>{t('content.fileName')}</Table.Th>
-                  {/* Positioned: the hidden text stays inside the table's scroll region on a phone. */}
-                  <Table.Th pos="relative">
-                    <VisuallyHidden>{t('content.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((f) => (
-                  <PublicFileRow key={f.id} file={f} onRename={setRenaming} onRemove={setRemoving} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-      {renaming && <RenameModal file={renaming} onClose={() => setRenaming(null)} />}
-      {removing && <RemoveModal file={removing} onClose={() => setRemoving(null)} />}
-    </Stack>
+    <AdminListEditor
+      component="section"
+      aria-labelledby="public-files-title"
+      title={t('content.publicFiles.title')}
+      titleId="public-files-title"
+      before={
+        <>
+          <Text size="sm" c="dimmed">
+            {t('content.publicFiles.hint')}
+          </Text>
+          <FileUpload uploads={uploads} label={t('content.publicFiles.drop')} />
+          {uploads.items
+            .filter((it) => it.status === 'done')
+            .map((it) => (
+              <PublishForm key={it.key} item={it} onPublished={() => uploads.remove(it.key)} />
+            ))}
+        </>
+      }
+      query={usePublicFiles(company)}
+      rows={(data) => data.items}
+      rowKey={(f) => f.id}
+      minWidth={480}
+      empty={t('content.publicFiles.empty')}
+      columns={[
+        { header: t('content.publicFiles.name'), cell: (f) => f.fileName },
+        {
+          header: t('content.fileName'),
+          cell: (f) => (
+            <>
+              {f.file.name}{' '}
+              <Text span c="dimmed" size="xs">
+                {formatFileSize(f.file.size, i18n.language)}
+              </Text>
+            </>
+          ),
+        },
+        {
+          // Positioned: the hidden text stays inside the table's scroll region on a phone.
+          header: <VisuallyHidden>{t('content.actions')}</VisuallyHidden>,
+          th: { pos: 'relative' },
+          cell: (f, act) => (
+            <Group gap={4} wrap="nowrap">
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                leftSection={<IconPencil size={14} aria-hidden />}
+                onClick={act.edit}
+                aria-label={t('content.publicFiles.renameOf', { name: f.fileName })}
+              >
+                {t('content.publicFiles.rename')}
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="subtle"
+                color="red"
+                leftSection={<IconTrash size={14} aria-hidden />}
+                onClick={act.remove}
+                aria-label={t('content.removeOf', { name: f.fileName })}
+              >
+                {t('content.remove')}
+              </Button>
+            </Group>
+          ),
+        },
+      ]}
+      editAs="dialog"
+      editor={(file, done) => file && <RenameModal file={file} onClose={done} />}
+      removal={{
+        title: (f) => t('content.removeOf', { name: f.fileName }),
+        text: (f) => t('content.publicFiles.removeConfirm', { name: f.fileName }),
+        action: t('content.remove'),
+        cancel: t('content.cancel'),
+        remove: (f) => removeFile(f.id),
+      }}
+    />
   );
 }
 
-function PublicFileRow({
-  file: f,
-  onRename,
-  onRemove,
-}: {
-  file: PublicFileEntity;
-  onRename: (f: PublicFileEntity) => void;
-  onRemove: (f: PublicFileEntity) => void;
-}) {
-  const { t, i18n } = useStaffT();
-  return (
-    <Table.Tr>
-      <Table.Td>{f.fileName}</Table.Td>
-      <Table.Td>
-        {f.file.name}{' '}
-        <Text span c="dimmed" size="xs">
-          {formatFileSize(f.file.size, i18n.language)}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Group gap={4} wrap="nowrap">
-          <Button
-            size="compact-sm"
-            variant="subtle"
-            leftSection={<IconPencil size={14} aria-hidden />}
-            onClick={() => onRename(f)}
-            aria-label={t('content.publicFiles.renameOf', { name: f.fileName })}
-          >
-            {t('content.publicFiles.rename')}
-          </Button>
-          <Button
-            size="compact-sm"
-            variant="subtle"
-            color="red"
-            leftSection={<IconTrash size={14} aria-hidden />}
-            onClick={() => onRemove(f)}
-            aria-label={t('content.removeOf', { name: f.fileName })}
-          >
-            {t('content.remove')}
-          </Button>
-        </Group>
-      </Table.Td>
-    </Table.Tr>
-  );
+/** The name of a public file, checked with the contract's schema (blank: the desk's words for it). */
+function useNameForm(initial: string) {
+  const { t } = useStaffT();
+  return useForm({
+    initialValues: { fileName: initial },
+    validate: validateWith(
+      publicFileUpdateSchema,
+      (v: { fileName: string }) => ({ fileName: v.fileName.trim() }),
+      () => t('content.publicFiles.needName'),
+    ),
+  });
 }
 
 /** One uploaded file waiting for its name; a refused publish keeps the upload for another try. */
 function PublishForm({ item, onPublished }: { item: UploadItem; onPublished: () => void }) {
   const { t, i18n } = useStaffT();
   const { company } = useDesk();
-  const queryClient = useQueryClient();
-  const [name, setName] = useState(baseName(item.name));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const publish = async () => {
-    setError(null);
-    if (!name.trim()) return setError(t('content.publicFiles.needName'));
-    setBusy(true);
-    try {
-      await call(entityStaffRoutes.createPublicFile, {
-        params: { company },
-        body: { fileName: name.trim(), file: { uploadId: item.result!.id } },
-      });
-      await queryClient.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'content', 'public-files'],
-      });
-      onPublished();
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useNameForm(baseName(item.name));
+  const publish = usePublishFile(company);
+  const onSubmit = form.onSubmit(({ fileName }) =>
+    publish.mutate({ fileName: fileName.trim(), uploadId: item.result!.id }, { onSuccess: onPublished }),
+  );
+  const error = form.errors.fileName ?? (publish.isError ? errorText(publish.error, t) : null);
   return (
     <Card withBorder padding="sm" component="section" aria-label={item.name}>
       <Stack gap="xs">
@@ -176,12 +144,12 @@ function PublishForm({ item, onPublished }: { item: UploadItem; onPublished: () 
         <Group align="end" gap="sm" wrap="wrap">
           <TextInput
             label={t('content.publicFiles.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            {...form.getInputProps('fileName')}
+            error={undefined}
             required
             miw={220}
           />
-          <Button onClick={() => void publish()} loading={busy}>
+          <Button onClick={() => onSubmit()} loading={publish.isPending}>
             {t('content.publicFiles.publish')}
           </Button>
         </Group>
@@ -198,29 +166,10 @@ function PublishForm({ item, onPublished }: { item: UploadItem; onPublished: () 
 function RenameModal({ file, onClose }: { file: PublicFileEntity; onClose: () => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const queryClient = useQueryClient();
-  const [name, setName] = useState(file.fileName);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setError(null);
-    if (!name.trim()) return setError(t('content.publicFiles.needName'));
-    setBusy(true);
-    try {
-      await call(entityStaffRoutes.updatePublicFile, {
-        params: { company, publicfileid: file.id },
-        body: { fileName: name.trim() },
-      });
-      await queryClient.invalidateQueries({
-        queryKey: [...staffKeys.portal(company), 'content', 'public-files'],
-      });
-      onClose();
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useNameForm(file.fileName);
+  const rename = useRenamePublicFile(company, file.id);
+  const submit = form.onSubmit(({ fileName }) => rename.mutate(fileName.trim(), { onSuccess: onClose }));
+  const error = form.errors.fileName ?? (rename.isError ? errorText(rename.error, t) : null);
   return (
     <Modal
       opened
@@ -233,13 +182,13 @@ function RenameModal({ file, onClose }: { file: PublicFileEntity; onClose: () =>
         component="form"
         onSubmit={(e) => {
           e.preventDefault();
-          void submit();
+          submit();
         }}
       >
         <TextInput
           label={t('content.publicFiles.name')}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          {...form.getInputProps('fileName')}
+          error={undefined}
           required
           data-autofocus
         />
@@ -252,32 +201,11 @@ function RenameModal({ file, onClose }: { file: PublicFileEntity; onClose: () =>
           <Button variant="default" onClick={onClose}>
             {t('content.cancel')}
           </Button>
-          <Button type="submit" loading={busy}>
+          <Button type="submit" loading={rename.isPending}>
             {t('content.save')}
           </Button>
         </Group>
       </Stack>
     </Modal>
-  );
-}
-
-function RemoveModal({ file, onClose }: { file: PublicFileEntity; onClose: () => void }) {
-  const { t } = useStaffT();
-  const { company } = useDesk();
-  const queryClient = useQueryClient();
-  return (
-    <ConfirmRemove
-      title={t('content.removeOf', { name: file.fileName })}
-      text={t('content.publicFiles.removeConfirm', { name: file.fileName })}
-      action={t('content.remove')}
-      cancel={t('content.cancel')}
-      onClose={onClose}
-      remove={async () => {
-        await call(entityStaffRoutes.deletePublicFile, { params: { company, publicfileid: file.id } });
-        await queryClient.invalidateQueries({
-          queryKey: [...staffKeys.portal(company), 'content', 'public-files'],
-        });
-      }}
-    />
   );
 }
