@@ -18,6 +18,7 @@ export * from './tasks';
 export * from './integration';
 export * from './staff';
 export * from './staff-macros';
+export * from './staff-notifications';
 export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';

@@ -25,6 +25,7 @@ import type { RouteContract } from './route';
 import { signingRoutes } from './signing';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
 import { staffMacroRoutes } from './staff-macros';
+import { staffBellRoutes, staffSavedViewRoutes } from './staff-notifications';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -52,6 +53,8 @@ export const apiRoutes = {
   staffInbox: staffInboxRoutes,
   staffDesk: staffDeskRoutes,
   staffMacros: staffMacroRoutes,
+  staffBell: staffBellRoutes,
+  staffSavedViews: staffSavedViewRoutes,
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   deskEntities: deskEntityRoutes,

@@ -22,6 +22,10 @@ export const staffErrorCodes = {
   avatarTooLarge: 'avatar_too_large',
   /** 422, profile: the avatar's uploadId is not an unattached upload of the caller in this portal. */
   uploadNotFound: 'upload_not_found',
+  /** 404, saved views: no view of the caller (or shared, for an admin) with that id in this portal. */
+  viewNotFound: 'view_not_found',
+  /** 409, saved views: the caller has SAVED_VIEWS_MAX views, or the portal shares that many. */
+  tooManyViews: 'too_many_views',
 } as const;
 
 /** Stable error codes of the macros. */

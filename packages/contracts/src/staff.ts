@@ -500,6 +500,10 @@ export const staffPreferencesSchema = z.object({
   emailCustomerReply: z.boolean(),
   /** A customer rates such a ticket at or below the portal's low-rating threshold. */
   emailLowRating: z.boolean(),
+  /** A ticket is assigned to the user (by someone else). */
+  emailAssigned: z.boolean(),
+  /** Someone mentions the user (`@handle`) in an internal note. */
+  emailMention: z.boolean(),
 });
 export type StaffPreferences = z.infer<typeof staffPreferencesSchema>;
 export const staffPreferencesUpdateSchema = staffPreferencesSchema.partial().strict();

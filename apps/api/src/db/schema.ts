@@ -1408,6 +1408,10 @@ export const staffPreferences = pgTable('staff_preferences', {
   emailCustomerReply: boolean('email_customer_reply').notNull().default(true),
   /** A customer's rating at or below the portal's threshold on a ticket the user is to hear of (0038). */
   emailLowRating: boolean('email_low_rating').notNull().default(true),
+  /** The ticket was assigned to the user (0053). */
+  emailAssigned: boolean('email_assigned').notNull().default(true),
+  /** The user was mentioned (`@handle`) in an internal note (0053). */
+  emailMention: boolean('email_mention').notNull().default(true),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
@@ -1430,6 +1434,60 @@ export const staffMacros = pgTable(
   },
   (t) => [
     index('staff_macros_portal_owner_idx').on(t.portalId, t.ownerStaffUserId, sql`lower(${t.name})`, t.id),
+  ],
+);
+
+/** The desk's bell (issue 28, migration 0053): written by tickets/core/staff-bell.ts only. */
+export const staffNotifications = pgTable(
+  'staff_notifications',
+  {
+    id: id(),
+    key: uuid('key').notNull().defaultRandom().unique(),
+    staffUserId: integer('staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    portalId: portalRef(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: ['assigned', 'customer_reply', 'mention', 'low_rating', 'sla_breach'],
+    }).notNull(),
+    actorName: text('actor_name').notNull().default(''),
+    rating: smallint('rating'),
+    commentId: integer('comment_id').references(() => ticketComments.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    readAt: ts('read_at'),
+  },
+  (t) => [
+    index('staff_notifications_list_idx').on(t.staffUserId, t.portalId, t.id.desc()),
+    index('staff_notifications_unread_idx')
+      .on(t.staffUserId, t.portalId)
+      .where(sql`${t.readAt} is null`),
+    index('staff_notifications_ticket_idx').on(t.ticketId),
+  ],
+);
+
+/** The inbox's saved views (issue 28, migration 0053): personal, or shared by a portal admin. */
+export const staffSavedViews = pgTable(
+  'staff_saved_views',
+  {
+    id: id(),
+    portalId: portalRef(),
+    ownerStaffUserId: integer('owner_staff_user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    query: jsonb('query').notNull(),
+    shared: boolean('shared').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('staff_saved_views_owner_idx').on(t.portalId, t.ownerStaffUserId),
+    index('staff_saved_views_shared_idx')
+      .on(t.portalId)
+      .where(sql`${t.shared}`),
   ],
 );
 

@@ -321,6 +321,7 @@ describe('staff and contact sessions', () => {
     }
   });
 
+  // Every staff route, several requests each (this and the next): the list grows with the desk.
   it('never lets a contact token work on a staff route, and keeps staff in their own portals', async () => {
     const routes = guardedBy(['staff']);
     expect(routes.length).toBeGreaterThan(1);
@@ -349,7 +350,7 @@ describe('staff and contact sessions', () => {
       const admin = await t.app.inject({ method: c.method, url: adminUrl, headers: staff.adminA });
       expect([200, 201, 204, 400, 404, 409], `${routeKey(c)} as admin of acme`).toContain(admin.statusCode);
     }
-  });
+  }, 120_000);
 
   it('never takes an API key or the installation key for a staff session', async () => {
     const made = await t.app.inject({
@@ -370,7 +371,7 @@ describe('staff and contact sessions', () => {
         expect(res.statusCode, `${routeKey(c)} with a key`).toBe(401);
       }
     }
-  });
+  }, 120_000);
 
   it('never shows an internal note written on the desk on any contact route, whoever asks', async () => {
     const NOTE = 'MATRIX-NOTE-interna';
@@ -503,6 +504,16 @@ describe('desk routes of agents and admins', () => {
         payload: matrixMacro(true),
       })
     ).json().id as number;
+  /** A fresh view of acme's admin (not shared: the bound of shared views stays far). */
+  const adminView = async () =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: `${desk}/views`,
+        headers: staff.adminA,
+        payload: { name: 'Matrix admin', query: {} },
+      })
+    ).json().id as number;
   const rows: Record<string, { build: () => Promise<InjectOptions> | InjectOptions; expect: number[] }> = {
     'POST /api/staff/portals/:company/tickets': {
       build: () => ({ method: 'POST', url: `${desk}/tickets`, payload: newTicket }),
@@ -620,6 +631,53 @@ describe('desk routes of agents and admins', () => {
         payload: { message: 'Matrix', internal: true, actions: { priority: 'normal' } },
       }),
       expect: [201, 201, 403, 401, 401],
+    },
+    // The bell (issue 28): each member's own notices of the portal; another portal's member nothing.
+    'GET /api/staff/portals/:company/notifications': {
+      build: () => ({ method: 'GET', url: `${desk}/notifications?limit=5` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'GET /api/staff/portals/:company/notifications/count': {
+      build: () => ({ method: 'GET', url: `${desk}/notifications/count` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/notifications/read': {
+      build: () => ({ method: 'POST', url: `${desk}/notifications/read`, payload: { all: true } }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    // Saved views (issue 28): a member's own; a view the admin shared is theirs to change, and sharing
+    // is the admins' (an agent finds no other's view: 404).
+    'GET /api/staff/portals/:company/views': {
+      build: () => ({ method: 'GET', url: `${desk}/views` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/views': {
+      build: () => ({
+        method: 'POST',
+        url: `${desk}/views`,
+        payload: { name: 'Matrix', query: { view: 'mine' } },
+      }),
+      expect: [201, 201, 403, 401, 401],
+    },
+    'PATCH /api/staff/portals/:company/views/:viewid': {
+      build: async () => ({
+        method: 'PATCH',
+        url: `${desk}/views/${await adminView()}`,
+        payload: { name: 'Renamed' },
+      }),
+      expect: [404, 200, 403, 401, 401],
+    },
+    'DELETE /api/staff/portals/:company/views/:viewid': {
+      build: async () => ({ method: 'DELETE', url: `${desk}/views/${await adminView()}` }),
+      expect: [404, 204, 403, 401, 401],
+    },
+    'PUT /api/staff/portals/:company/views/:viewid/shared': {
+      build: async () => ({
+        method: 'PUT',
+        url: `${desk}/views/${await adminView()}/shared`,
+        payload: { shared: true },
+      }),
+      expect: [403, 200, 403, 401, 401],
     },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {

@@ -199,24 +199,30 @@ export interface RawPreferences {
   emailNewTicket: boolean;
   emailCustomerReply: boolean;
   emailLowRating: boolean;
+  emailAssigned: boolean;
+  emailMention: boolean;
 }
 
+/** Each switch and its column (each on unless turned off). */
+const PREF_COLUMNS: Record<keyof RawPreferences, string> = {
+  emailNewTicket: 'email_new_ticket',
+  emailCustomerReply: 'email_customer_reply',
+  emailLowRating: 'email_low_rating',
+  emailAssigned: 'email_assigned',
+  emailMention: 'email_mention',
+};
+const prefKeys = Object.keys(PREF_COLUMNS) as (keyof RawPreferences)[];
+
 export async function readPreferences(db: Queryable, staffUserId: number): Promise<RawPreferences> {
-  const rows = await queryRows<{
-    email_new_ticket: boolean;
-    email_customer_reply: boolean;
-    email_low_rating: boolean;
-  }>(
+  const rows = await queryRows<Record<string, boolean>>(
     db,
-    sql`select email_new_ticket, email_customer_reply, email_low_rating from staff_preferences
+    sql`select ${sql.raw(Object.values(PREF_COLUMNS).join(', '))} from staff_preferences
       where staff_user_id = ${staffUserId}::int`,
   );
   const r = rows[0];
-  return {
-    emailNewTicket: r?.email_new_ticket ?? true,
-    emailCustomerReply: r?.email_customer_reply ?? true,
-    emailLowRating: r?.email_low_rating ?? true,
-  };
+  return Object.fromEntries(
+    prefKeys.map((k) => [k, r?.[PREF_COLUMNS[k]] ?? true]),
+  ) as unknown as RawPreferences;
 }
 
 export async function writePreferences(
@@ -226,15 +232,18 @@ export async function writePreferences(
   now: Date,
 ): Promise<void> {
   const v = (b: boolean | undefined) => sql`${b ?? null}::boolean`;
+  const col = (k: keyof RawPreferences) => sql.raw(PREF_COLUMNS[k]);
   await db.execute(
-    sql`insert into staff_preferences as sp (staff_user_id, email_new_ticket, email_customer_reply,
-        email_low_rating, updated_at)
-      values (${staffUserId}::int, coalesce(${v(p.emailNewTicket)}, true),
-        coalesce(${v(p.emailCustomerReply)}, true), coalesce(${v(p.emailLowRating)}, true), ${tsParam(now)})
+    sql`insert into staff_preferences as sp (staff_user_id, ${sql.join(prefKeys.map(col), sql`, `)}, updated_at)
+      values (${staffUserId}::int, ${sql.join(
+        prefKeys.map((k) => sql`coalesce(${v(p[k])}, true)`),
+        sql`, `,
+      )}, ${tsParam(now)})
       on conflict (staff_user_id) do update set
-        email_new_ticket = coalesce(${v(p.emailNewTicket)}, sp.email_new_ticket),
-        email_customer_reply = coalesce(${v(p.emailCustomerReply)}, sp.email_customer_reply),
-        email_low_rating = coalesce(${v(p.emailLowRating)}, sp.email_low_rating),
+        ${sql.join(
+          prefKeys.map((k) => sql`${col(k)} = coalesce(${v(p[k])}, sp.${col(k)})`),
+          sql`, `,
+        )},
         updated_at = excluded.updated_at`,
   );
 }

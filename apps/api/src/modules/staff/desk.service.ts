@@ -33,7 +33,8 @@ import { deskSignalOf } from '../../platform/event-signal';
 import { emitTicketEvent, staffSource } from '../../platform/events';
 import { AppError, badRequest, notFound } from '../../platform/errors';
 import { queryRows } from '../../platform/sql-json';
-import { lockTicket, markStaffRead, setChangeActor, writeComment } from '../tickets/core';
+import { lockTicket, markStaffRead, noticeAssignment, setChangeActor, writeComment } from '../tickets/core';
+import { kickOutbox } from '../../platform/outbox';
 import { receiveUpload } from '../../platform/uploads';
 import { sql } from 'drizzle-orm';
 import { PRIORITY_NAMES, staffCommentsJson, type RawStaffDetail } from './inbox.queries';
@@ -123,6 +124,8 @@ export async function updateStaffTicket(
     if (!ticket) throw ticketNotFound();
     await changeTicket(tx, ctx, a, ticket, body, false);
   });
+  // An assignment's e-mail (and the events) leave now rather than at the outbox's next round.
+  kickOutbox();
   return staffTicket(ctx, a, ticketExtId, { markRead: false });
 }
 
@@ -164,12 +167,32 @@ export async function changeTicket(
     }),
   };
   await setChangeActor(tx, { kind: 'staff', id: a.staffUserId, name: a.displayName }, now);
+  // The agent it was given to hears of it (the bell, an e-mail): read before the change.
+  const previousAgent =
+    body.assigneeId === undefined
+      ? undefined
+      : (
+          await queryRows<{ a: number | null }>(
+            tx,
+            sql`select assigned_user_id as a from tickets where id = ${ticket.id}`,
+          )
+        )[0]!.a;
   if (Object.keys(set).length > 0)
     await tx
       .update(tickets)
       .set(set)
       .where(sql`${tickets.id} = ${ticket.id}`);
   if (body.tags !== undefined) await replaceTicketTags(tx, portalId, ticket.id, body.tags);
+  if (previousAgent !== undefined)
+    await noticeAssignment(
+      tx,
+      ctx,
+      ticket.id,
+      refs.agentId,
+      previousAgent === null ? null : Number(previousAgent),
+      { staffUserId: a.staffUserId, name: a.displayName },
+      now,
+    );
   const source = staffSource(a.staffUserId, a.displayName);
   if (refs.stepId !== null && refs.stepId !== ticket.statusStepId && refs.stepClosed !== ticket.closed) {
     const type = refs.stepClosed ? 'ticket.closed' : 'ticket.reopened';
@@ -229,6 +252,7 @@ export async function bulkChange(
       results.push({ id: item.id, ok: false, code: e.code, message: e.message });
     }
   }
+  kickOutbox();
   return { done: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length, results };
 }
 

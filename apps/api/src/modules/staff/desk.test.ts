@@ -415,6 +415,8 @@ describe('agent e-mails and preferences', () => {
       emailNewTicket: false,
       emailCustomerReply: true,
       emailLowRating: true,
+      emailAssigned: true,
+      emailMention: true,
     });
     expect((await staffGet(staff.adminA, '/api/staff/me/preferences')).json()).toEqual(pref.json());
     const mail0 = await lastOutboxId();

@@ -399,6 +399,20 @@ export function countInboxSql(s: InboxScope): SQL {
   return sql`select ${sql.join(cols, sql`, `)}`;
 }
 
+/**
+ * The count of a saved view (issue 28 item 5) as a scalar sub-select: its view and filters as its
+ * pages read them (the same conditions, so the same indexes), stopping at INBOX_COUNT_CAP.
+ */
+export function filteredCountSql(s: InboxScope, view: InboxView, f: InboxFilters): SQL {
+  const conds = [
+    sql`t.portal_id = ${s.portalId}`,
+    viewCondition(view, s),
+    ...filterConditions(s, { ...f, after: undefined }),
+  ];
+  return sql`(select count(*)::int from (select 1 from tickets t where ${sql.join(conds, sql` and `)}
+    limit ${INBOX_COUNT_CAP}) x)`;
+}
+
 export async function countInbox(db: Queryable, s: InboxScope): Promise<Record<InboxView, number>> {
   const rows = await queryRows<Record<InboxView, number>>(db, countInboxSql(s));
   return rows[0]!;

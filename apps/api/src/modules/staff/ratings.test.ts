@@ -144,7 +144,13 @@ describe('a rating on the desk', () => {
       headers: staff.agentA,
       payload: { emailLowRating: false },
     });
-    expect(prefs.json()).toEqual({ emailNewTicket: true, emailCustomerReply: true, emailLowRating: false });
+    expect(prefs.json()).toEqual({
+      emailNewTicket: true,
+      emailCustomerReply: true,
+      emailLowRating: false,
+      emailAssigned: true,
+      emailMention: true,
+    });
     await rate(1, 'Worse');
     expect(await mails()).toHaveLength(2);
 

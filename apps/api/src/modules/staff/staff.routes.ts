@@ -1,5 +1,6 @@
 import { registerAccessRoutes } from './access.routes';
 import { registerMacroRoutes } from './macros.routes';
+import { registerBellRoutes } from './bell.routes';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
@@ -36,6 +37,7 @@ const STAFF_URL = /^\/api\/staff(\/|$|\?)/i;
 export function registerStaffRoutes(app: App, ctx: AppContext): void {
   registerAccessRoutes(app, ctx);
   registerMacroRoutes(app, ctx);
+  registerBellRoutes(app, ctx);
   // Nothing of a staff session or a staff answer may be cached by a browser or a proxy. A change made
   // through this process is committed when its answer leaves: the desk's kept answers are cleared at
   // once, so the writer's next page reads again without waiting for the NOTIFY. A callback hook: it

@@ -13,7 +13,17 @@ export {
   renderNotificationMail,
   type NotificationMail,
 } from './notifications';
-export { queueLowRatingNotices, queueStaffNotices, staffTicketUrl, type StaffNotice } from './staff-notify';
+export {
+  handlesOf,
+  mentionedHandles,
+  noticeAssignment,
+  noticeMentions,
+  writeStaffNotifications,
+  type StaffBellKind,
+  type StaffBellNotice,
+} from './staff-bell';
+export { queueLowRatingNotices, queueStaffNotices, type StaffNotice } from './staff-notify';
+export { staffTicketUrl } from './staff-url';
 export { changeActorSetting, setChangeActor, timelineJson, type ChangeActor } from './ticket-changes';
 export {
   companyScopeWhere,

@@ -17,6 +17,8 @@ import { senderDomain } from '../../../platform/mail';
 import { threadHeaders } from '../../../platform/mail-threading';
 import { enqueueEmail } from '../../../platform/outbox';
 import { queryRows } from '../../../platform/sql-json';
+import { writeStaffNotifications } from './staff-bell';
+import { staffTicketUrl } from './staff-url';
 
 export type StaffNotice = 'new_ticket' | 'customer_reply';
 
@@ -89,9 +91,46 @@ const texts = {
   },
 } as const;
 
-/** The desk's address of a ticket (the web desk's route). */
-export const staffTicketUrl = (ctx: Pick<AppContext, 'config'>, portalKey: string, ticketExtId: number) =>
-  `${ctx.config.publicUrl}/${encodeURIComponent(portalKey)}/staff/tickets/${ticketExtId}`;
+/**
+ * The bell's notice (staff-bell.ts) to everyone `chosenStaff` names, whatever their e-mail switches:
+ * a customer's reply (`commentId`) or a low rating.
+ */
+async function ringChosen(
+  tx: Tx,
+  ctx: Pick<AppContext, 'config'>,
+  kind: 'customer_reply' | 'low_rating',
+  ticketId: number,
+  commentId: number | null,
+  now: Date,
+): Promise<void> {
+  const rows = await queryRows<{ staff_user_id: number; actor: string | null; rating: number | null }>(
+    tx,
+    sql`${chosenStaff(ticketId)}
+      select c.staff_user_id,
+        case when ${kind} = 'low_rating' then rc.referent_name else sc.referent_name end as actor, r.rating
+      from chosen c cross join t
+      left join ticket_comments cm on cm.id = ${commentId}::int and cm.ticket_id = t.id
+      left join contacts sc on sc.id = cm.sender_contact_id
+      join portals p on p.id = t.portal_id
+      left join ticket_ratings r on r.ticket_id = t.id
+      left join contacts rc on rc.id = r.contact_id
+      where ${kind} <> 'low_rating' or r.rating <= p.low_rating_threshold`,
+  );
+  if (rows.length === 0) return;
+  await writeStaffNotifications(
+    tx,
+    ctx,
+    {
+      kind,
+      ticketId,
+      staffUserIds: rows.map((r) => Number(r.staff_user_id)),
+      actorName: rows[0]!.actor ?? '',
+      commentId,
+      rating: kind === 'low_rating' && rows[0]!.rating !== null ? Number(rows[0]!.rating) : null,
+    },
+    now,
+  );
+}
 
 /** One notice: the intro, the quoted text, the desk's link, why they get it; in the portal's language. */
 async function mailNotice(
@@ -145,6 +184,7 @@ export async function queueStaffNotices(
   by?: { staffUserId: number; name: string },
 ): Promise<number> {
   const wants = notice === 'new_ticket' ? sql.raw('email_new_ticket') : sql.raw('email_customer_reply');
+  if (notice === 'customer_reply') await ringChosen(tx, ctx, 'customer_reply', ticketId, commentId, now);
   const rows = await queryRows<NoticeRow>(
     tx,
     sql`${chosenStaff(ticketId)}
@@ -194,6 +234,7 @@ export async function queueLowRatingNotices(
   ticketId: number,
   now: Date,
 ): Promise<number> {
+  await ringChosen(tx, ctx, 'low_rating', ticketId, null, now);
   const rows = await queryRows<NoticeRow & { rating: number }>(
     tx,
     sql`${chosenStaff(ticketId)}

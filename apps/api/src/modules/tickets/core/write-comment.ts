@@ -23,6 +23,7 @@ import { payloadTooLarge } from '../../../platform/files';
 import { markActor } from './notifications';
 import { kickOutbox } from '../../../platform/outbox';
 import { reserveExtIds } from '../../../platform/portal-sequences';
+import { noticeMentions } from './staff-bell';
 import { queueStaffNotices } from './staff-notify';
 import { setChangeActor } from './ticket-changes';
 import type { TicketScope } from './visibility';
@@ -276,6 +277,10 @@ async function write(
   } else if (!internal) {
     await emitCommentEvent(tx, ctx, 'agent.comment_added', id, sourceOf(author));
     answerEmails = await queueAgentAnswerEmails(tx, ctx, id, now);
+  } else if (author.kind === 'staff') {
+    // `@handle` in a note tells that member (staff-bell.ts).
+    const by = { staffUserId: author.staffUserId, name: author.displayName };
+    await noticeMentions(tx, ctx, { id: ticket.id, portalId }, id, message, by, now);
   }
   // The writer has read their own comment (a contact's own message is never unread to them).
   if (author.kind === 'staff') await markStaffRead(tx, author.staffUserId, ticket.id, now);
@@ -296,6 +301,7 @@ export async function writeComment(ctx: AppContext, input: CommentInput): Promis
   // The checks without the database first: a refused comment takes no connection.
   const prepared = prepare(input);
   const written = await ctx.database.db.transaction((tx) => write(tx, ctx, input, prepared));
-  if (!input.internal) kickOutbox();
+  // A note's mentions may have queued e-mails too.
+  kickOutbox();
   return written;
 }
