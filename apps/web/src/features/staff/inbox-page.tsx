@@ -7,7 +7,7 @@ import { inboxViews, type InboxView } from '@sportello/contracts/staff-views';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { loadRestStyles } from '../../styles/load-rest-styles';
 import { errorText } from '../../lib/error-text';
-import { contentShown } from '../../lib/first-content';
+import { contentShown, importAfterContent } from '../../lib/first-content';
 import { formatNumber } from '../../lib/format';
 import { ListEmpty, ListError, ListLoading } from '../../ui/list-states';
 import { useProgressiveCount } from '../../ui/progressive-count';
@@ -43,6 +43,13 @@ const InboxFilterPanel = lazy(() =>
 
 /** The bulk actions' bar: it comes with the first ticket selected (the list needs none of its code). */
 const BulkBar = lazy(() => import('./components/bulk-bar').then((m) => ({ default: m.BulkBar })));
+
+/** The saved views (issue 28): after the inbox's first paint, with their counts. */
+const SavedViews = lazy(() =>
+  importAfterContent(() => Promise.all([import('./components/saved-views'), loadRestStyles()])).then(
+    ([m]) => ({ default: m.SavedViews }),
+  ),
+);
 
 /** The row links of the list, in order: j/k move the focus among them. */
 const rowLinks = (list: HTMLElement | null) =>
@@ -285,6 +292,9 @@ export default function InboxPage() {
           />
         ))}
       </nav>
+      <Suspense fallback={null}>
+        <SavedViews company={company} filters={filters} />
+      </Suspense>
       <Group gap="xs" wrap="nowrap" align="flex-end">
         <QuickSearch
           key={filters.q ?? ''}

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Alert, Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChevronDown, IconLanguage, IconSettings } from '@tabler/icons-react';
+import { IconBell, IconChevronDown, IconLanguage, IconSettings } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
@@ -41,6 +41,12 @@ const LanguagePicker = lazy(() =>
 const UserMenu = lazy(() =>
   importAfterContent(() => withRestStyles(() => import('./components/user-menu'))).then((m) => ({
     default: m.UserMenu,
+  })),
+);
+/** The bell (issue 28): its count and list after the inbox's first paint, as the menus. */
+const DeskBell = lazy(() =>
+  importAfterContent(() => withRestStyles(() => import('./components/desk-bell'))).then((m) => ({
+    default: m.DeskBell,
   })),
 );
 const ShortcutsHelp = lazy(() =>
@@ -148,6 +154,11 @@ export function StaffShell() {
                 <span className={classes.adminLabel}>{t('admin.link')}</span>
               </Anchor>
             )}
+            {desk && (
+              <Suspense fallback={<BellFace />}>
+                <DeskBell company={desk.company} />
+              </Suspense>
+            )}
             <Suspense fallback={<LanguageFace />}>
               <LanguagePicker />
             </Suspense>
@@ -191,6 +202,15 @@ export function StaffShell() {
 function UnreadPoller({ company }: { company: string }) {
   useUnreadPolling(company);
   return null;
+}
+
+/** The bell's button as it looks, before its code is here. */
+function BellFace() {
+  return (
+    <span className={classes.bellFace}>
+      <IconBell size={20} aria-hidden />
+    </span>
+  );
 }
 
 /** The language menu's button as it looks, before its menu's code is here. */

@@ -10,6 +10,15 @@ import { useStaffT } from '../i18n';
 
 const prefsKey = [...staffKeys.me(), 'preferences'] as const;
 
+/** The switches, in the order shown (the bell shows everything whatever they say). */
+const PREFERENCES = [
+  'emailNewTicket',
+  'emailCustomerReply',
+  'emailAssigned',
+  'emailMention',
+  'emailLowRating',
+] as const satisfies readonly (keyof StaffPreferences)[];
+
 /**
  * The agent's preferences (issue 13), from the desk's user menu: what they are e-mailed about, for
  * every portal they belong to. Each switch saves at once.
@@ -40,24 +49,15 @@ export function PreferencesDialog({ opened, onClose }: { opened: boolean; onClos
       ) : (
         <Stack gap="md">
           <Text size="sm">{t('preferences.intro')}</Text>
-          <Switch
-            label={t('preferences.emailNewTicket')}
-            checked={prefs.data.emailNewTicket}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ emailNewTicket: e.currentTarget.checked })}
-          />
-          <Switch
-            label={t('preferences.emailCustomerReply')}
-            checked={prefs.data.emailCustomerReply}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ emailCustomerReply: e.currentTarget.checked })}
-          />
-          <Switch
-            label={t('preferences.emailLowRating')}
-            checked={prefs.data.emailLowRating}
-            disabled={save.isPending}
-            onChange={(e) => save.mutate({ emailLowRating: e.currentTarget.checked })}
-          />
+          {PREFERENCES.map((key) => (
+            <Switch
+              key={key}
+              label={t(`preferences.${key}`)}
+              checked={prefs.data[key]}
+              disabled={save.isPending}
+              onChange={(e) => save.mutate({ [key]: e.currentTarget.checked })}
+            />
+          ))}
           {save.isError && (
             <Text c="red" size="sm" role="alert">
               {errorText(save.error, t)}

@@ -1,0 +1,166 @@
+// The desk's bell (issue 28): the unread count in the header, the list, mark read, the ticket's link;
+// and the inbox's saved views beside the fixed ones.
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { InboxAnswer, SavedViewList, StaffNotificationList, StaffOptions } from '@sportello/contracts';
+import { storage } from '../../../lib/storage';
+import { portalSettings } from '../../../test/fixtures';
+import { json, renderApp, staffMe, stubFetch, where, type Call } from '../desk-test-kit';
+import { bellCountText } from './desk-bell';
+
+const OPTIONS: StaffOptions = {
+  steps: [{ id: 1, name: 'New', taskStatus: 0, isDefault: true, isClosing: false }],
+  types: [{ id: 1, name: 'Fault', color: '#e03131' }],
+  groups: [],
+  agents: [{ id: 2, displayName: 'Sara Conti', staffUserId: 7 }],
+  ticketTags: [],
+  lowRatingThreshold: 2,
+  me: { staffUserId: 7, agentId: 2, groupIds: [] },
+};
+const COUNTS = { unassigned: 0, mine: 0, groups: 0, waiting: 0, open: 0, closed: 0 };
+const EMPTY_INBOX: InboxAnswer = { items: [], counts: COUNTS, countCap: 1000, nextCursor: null };
+const NOTICES: StaffNotificationList = {
+  unread: 2,
+  nextCursor: null,
+  items: [
+    {
+      id: '00000000-0000-4000-8000-000000000001',
+      kind: 'assigned',
+      ticketId: 7001,
+      ticketNumber: '2026/0042',
+      title: 'Printer jam',
+      actor: 'Marco Bianchi',
+      rating: null,
+      createdAt: '2026-11-18T09:30:00Z',
+      read: false,
+    },
+    {
+      id: '00000000-0000-4000-8000-000000000002',
+      kind: 'low_rating',
+      ticketId: 7002,
+      ticketNumber: '2026/0043',
+      title: 'Slow answer',
+      actor: 'Anna Verdi',
+      rating: 1,
+      createdAt: '2026-11-18T08:30:00Z',
+      read: false,
+    },
+  ],
+};
+const VIEWS: SavedViewList = {
+  countCap: 1000,
+  items: [
+    {
+      id: 5,
+      name: 'Urgent open',
+      query: { view: 'open', priority: 'urgent', sort: 'activity' },
+      shared: false,
+      mine: true,
+      owner: 'Sara Conti',
+      count: 4,
+    },
+  ],
+};
+
+function deskApi(state: { unread: number }) {
+  return stubFetch((url, init) => {
+    const u = new URL(url, 'http://x');
+    const method = init?.method ?? 'GET';
+    const p = u.pathname;
+    if (p === '/api/staff/me') return json(staffMe('agent'));
+    if (p === '/api/Settings/portals/demo') return json(portalSettings({ disableHtmlEditor: true }));
+    if (p === '/api/staff/portals/demo/options') return json(OPTIONS);
+    if (p === '/api/staff/portals/demo/unread')
+      return json({ unread: COUNTS, counts: COUNTS, countCap: 1000, version: 'v1' });
+    if (p === '/api/staff/portals/demo/tickets' && method === 'GET') return json(EMPTY_INBOX);
+    if (p === '/api/staff/portals/demo/notifications/count') return json({ unread: state.unread });
+    if (p === '/api/staff/portals/demo/notifications') return json({ ...NOTICES, unread: state.unread });
+    if (p === '/api/staff/portals/demo/notifications/read' && method === 'POST') {
+      const body = JSON.parse(String(init?.body)) as { all?: true; ids?: string[] };
+      state.unread = body.all ? 0 : state.unread - (body.ids?.length ?? 0);
+      return json({ unread: state.unread });
+    }
+    if (p === '/api/staff/portals/demo/views' && method === 'GET') return json(VIEWS);
+    if (p === '/api/staff/portals/demo/views' && method === 'POST')
+      return json({ ...VIEWS.items[0], id: 6, name: 'Mine', count: 0 }, 201);
+    return undefined;
+  });
+}
+
+const sent = (calls: Call[], method: string, path: string) =>
+  calls.filter((c) => c.init?.method === method && new URL(c.url, 'http://x').pathname === path);
+
+configure({ asyncUtilTimeout: 8000 });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  storage.set('staffToken', null);
+});
+
+describe('the bell', { timeout: 60_000 }, () => {
+  it('caps the count it shows', () => {
+    expect(bellCountText(0)).toBe('0');
+    expect(bellCountText(99)).toBe('99');
+    expect(bellCountText(100)).toBe('99+');
+  });
+
+  it('shows the unread count, lists the notices, marks all read', async () => {
+    storage.set('staffToken', 'staff-token');
+    const state = { unread: 2 };
+    const calls = deskApi(state);
+    renderApp('/demo/staff');
+    const bell = await screen.findByRole('button', { name: 'Notifications, 2 unread' });
+    expect(within(screen.getByTestId('bell-count')).getByText('2')).toBeTruthy();
+    const user = userEvent.setup();
+    await user.click(bell);
+    const panel = await screen.findByTestId('bell-panel');
+    expect(await within(panel).findByText('Marco Bianchi assigned you 2026/0042')).toBeTruthy();
+    expect(within(panel).getByText('Anna Verdi rated 2026/0043 1/5')).toBeTruthy();
+    await user.click(within(panel).getByRole('button', { name: 'Mark all read' }));
+    await waitFor(() =>
+      expect(sent(calls, 'POST', '/api/staff/portals/demo/notifications/read')).toHaveLength(1),
+    );
+    expect(
+      JSON.parse(String(sent(calls, 'POST', '/api/staff/portals/demo/notifications/read')[0]!.init!.body)),
+    ).toEqual({
+      all: true,
+    });
+    await screen.findByRole('button', { name: 'Notifications' });
+  });
+
+  it("opens a notice's ticket and marks it read", async () => {
+    storage.set('staffToken', 'staff-token');
+    const state = { unread: 2 };
+    const calls = deskApi(state);
+    renderApp('/demo/staff');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Notifications, 2 unread' }));
+    await user.click(await screen.findByText('Marco Bianchi assigned you 2026/0042'));
+    await waitFor(() => expect(where()).toBe('/demo/staff/tickets/7001'));
+    const marked = sent(calls, 'POST', '/api/staff/portals/demo/notifications/read');
+    expect(JSON.parse(String(marked[0]!.init!.body))).toEqual({ ids: [NOTICES.items[0]!.id] });
+  });
+});
+
+describe('saved views', { timeout: 60_000 }, () => {
+  it('shows each with its count, and saves the current filters without the search words', async () => {
+    storage.set('staffToken', 'staff-token');
+    const calls = deskApi({ unread: 0 });
+    renderApp('/demo/staff?view=mine&priority=high&sort=due&q=printer');
+    const link = await screen.findByTestId('saved-view-5');
+    expect(link.textContent).toContain('Urgent open');
+    expect(within(link).getByText('4')).toBeTruthy();
+    expect(link.getAttribute('href')).toBe('/demo/staff?priority=urgent');
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('save-view'));
+    await user.click(await screen.findByTestId('saved-view-name'));
+    await user.paste('Mine');
+    await user.click(screen.getByTestId('saved-view-submit'));
+    await waitFor(() => expect(sent(calls, 'POST', '/api/staff/portals/demo/views')).toHaveLength(1));
+    expect(JSON.parse(String(sent(calls, 'POST', '/api/staff/portals/demo/views')[0]!.init!.body))).toEqual({
+      name: 'Mine',
+      query: { view: 'mine', priority: 'high', sort: 'due' },
+    });
+  });
+});
