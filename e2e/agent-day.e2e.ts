@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
-import { contextWith, DEMO_AGENT as AGENT, json, login, staffLogin } from './kit';
+import { contextWith, DEMO_ADMIN, DEMO_AGENT as AGENT, json, login, staffLogin } from './kit';
 
 const DESK = `${baseUrl}/demo/staff`;
 const WIDTHS = [1366, 360] as const;
@@ -207,6 +207,79 @@ describe('the agent’s day', () => {
     await screenshotBoth(page, 'agent-bulk-failed');
     expect(errors).toEqual([]);
     await context.close();
+  });
+
+  it('the bell shows an assignment and opens its ticket; a saved view is created and counted', async () => {
+    const desk = '/api/staff/portals/demo';
+    const adminToken = await staffLogin(DEMO_ADMIN);
+    const sara = (await json<{ me: { agentId: number } }>(`${desk}/options`, staffToken)).me.agentId;
+    await json(`${desk}/notifications/read`, staffToken, { all: true });
+    const title = `Bell journey ${Date.now()}`;
+    const created = await json<{ id: number }>('/api/demo/11/tickets', customerToken, {
+      title,
+      taskTypeId: 1,
+      description: '<p>The badge reader is dead.</p>',
+      attachments: [],
+    });
+    // The admin gives it to Sara and makes it urgent: her bell rings.
+    await json(
+      `${desk}/tickets/${created.id}`,
+      adminToken,
+      { assigneeId: sara, priority: 'urgent' },
+      'PATCH',
+    );
+
+    const context = await contextWith(browser, { language: 'en-EN', staffToken });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(DESK);
+    const bell = page.getByRole('button', { name: 'Notifications, 1 unread' });
+    await bell.click();
+    const item = page.getByTestId('bell-panel').getByTestId('bell-item-assigned').first();
+    await item.waitFor();
+    expect(await item.innerText()).toContain(title);
+    await screenshotBoth(page, 'agent-bell-open');
+    await item.click();
+    await page.waitForURL(`**/demo/staff/tickets/${created.id}`);
+    await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
+
+    // A personal view of the urgent open tickets, counted as the inbox counts them.
+    await page.goto(`${DESK}?priority=urgent`);
+    await page.getByTestId('inbox-row').first().waitFor();
+    await page.getByTestId('save-view').click();
+    await page.getByTestId('saved-view-name').fill('Urgent');
+    await page.getByTestId('saved-view-submit').click();
+    const views = await json<{ items: { id: number; name: string; count: number }[] }>(
+      `${desk}/views`,
+      staffToken,
+    );
+    const view = views.items.find((v) => v.name === 'Urgent')!;
+    const urgent = await json<{ items: unknown[] }>(
+      `${desk}/tickets?view=open&priority=urgent&limit=100`,
+      staffToken,
+    );
+    expect(view.count).toBe(urgent.items.length);
+    const link = page.getByTestId(`saved-view-${view.id}`);
+    await expect.poll(() => link.getAttribute('aria-current')).toBe('page');
+    expect(await page.getByTestId(`saved-count-${view.id}`).innerText()).toBe(String(view.count));
+    await screenshotBoth(page, 'agent-saved-view');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    for (const [index, width] of WIDTHS.entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const c = await contextWith(browser, { width, language, staffToken });
+        const p = await c.newPage();
+        await p.goto(`${DESK}?priority=urgent`);
+        await p.getByTestId(`saved-view-${view.id}`).waitFor();
+        await screenshot(p, `agent-saved-views-${width}-${short}`);
+        await p.getByTestId('bell').click();
+        await p.getByTestId('bell-panel').waitFor();
+        await screenshot(p, `agent-bell-${width}-${short}`);
+        await c.close();
+      }
+    await json(`${desk}/views/${view.id}`, staffToken, undefined, 'DELETE');
   });
 });
 
