@@ -292,7 +292,8 @@ export default function InboxPage() {
           />
         ))}
       </nav>
-      <Suspense fallback={null}>
+      {/* The row's height is kept while its code comes, so the list does not move down. */}
+      <Suspense fallback={<div style={{ minHeight: 28 }} />}>
         <SavedViews company={company} filters={filters} />
       </Suspense>
       <Group gap="xs" wrap="nowrap" align="flex-end">

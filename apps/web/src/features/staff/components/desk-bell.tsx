@@ -69,7 +69,7 @@ export function DeskBell({ company }: { company: string }) {
       opened={opened}
       onChange={(o) => !o && close()}
       position="bottom-end"
-      width={360}
+      width="min(360px, calc(100vw - 16px))"
       withinPortal
       shadow="md"
     >

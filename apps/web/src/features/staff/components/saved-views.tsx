@@ -105,7 +105,14 @@ export function SavedViews({ company, filters }: { company: string; filters: Inb
 
   return (
     <>
-      <Group gap={6} wrap="wrap" component="nav" aria-label={t('savedViews.label')} data-testid="saved-views">
+      <Group
+        gap={6}
+        wrap="wrap"
+        mih={28}
+        component="nav"
+        aria-label={t('savedViews.label')}
+        data-testid="saved-views"
+      >
         {items.map((v) => {
           const isCurrent = savedViewSearch(v.query) === current;
           const canChange = v.mine || (isAdmin && v.shared);
