@@ -13,27 +13,18 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import {
-  auditActorTypes,
-  entityActions,
-  entityKinds,
-  type AuditEntry,
-  type AuditQuery,
-} from '@sportello/contracts';
+import { auditActorTypes, entityActions, entityKinds, type AuditEntry } from '@sportello/contracts';
 import { auditRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
-import { call, downloadFrom } from '../../../../lib/api-client';
+import { downloadFrom } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { usePageTitle } from '../../../../ui/page-title';
-import { staffKeys } from '../../api/keys';
+import { useAuditLog, type AuditFilters } from '../api/audit';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
-
-type AuditFilters = Pick<AuditQuery, 'entity' | 'action' | 'actorType' | 'entityId' | 'from' | 'to'>;
 
 /** The filters of the log, kept in the URL so a filtered view can be linked and reloaded. */
 function filtersOf(params: URLSearchParams): AuditFilters {
@@ -70,17 +61,7 @@ export default function AuditPage() {
   const [open, setOpen] = useState<number | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   usePageTitle(t('admin.sections.audit'));
-  const query = useInfiniteQuery({
-    queryKey: [...staffKeys.portal(company), 'audit', filters] as const,
-    queryFn: ({ pageParam, signal }) =>
-      call(auditRoutes.list, {
-        params: { company },
-        query: { ...filters, cursor: pageParam ?? undefined, limit: 50 },
-        signal,
-      }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  const query = useAuditLog(company, filters);
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   const set = (name: string, value: string) => {
     const next = new URLSearchParams(params);

@@ -17,18 +17,17 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { contentKinds, type ContentContact, type ContentItem, type ContentKind } from '@sportello/contracts';
-import { contentStaffRoutes, entityStaffRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
+import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
-import { call, pathOf } from '../../../../lib/api-client';
+import { pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatEuro, formatFileSize } from '../../../../lib/format';
 import { todayInPortal } from '../../../../lib/zone-days';
 import { FileUpload, useFileUploads, type UploadItem } from '../../../../ui/file-upload';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
-import { staffKeys } from '../../api/keys';
+import { useContentItems, useRemoveContentItem, useSaveContentItem } from '../api/content';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from './pickers';
@@ -88,46 +87,6 @@ function bodyOf(d: Draft, companyId: number, file?: { uploadId: number }) {
         ...(file ? { document: file } : {}),
       };
   }
-}
-
-const routesOf = (kind: ContentKind) => {
-  const r = entityStaffRoutes;
-  switch (kind) {
-    case 'invoice':
-      return { create: r.createInvoice, update: r.updateInvoice, remove: r.deleteInvoice, id: 'invoiceid' };
-    case 'estimate':
-      return {
-        create: r.createEstimate,
-        update: r.updateEstimate,
-        remove: r.deleteEstimate,
-        id: 'estimateid',
-      };
-    case 'document':
-      return {
-        create: r.createDocument,
-        update: r.updateDocument,
-        remove: r.deleteDocument,
-        id: 'documentid',
-      };
-    case 'report':
-      return { create: r.createReport, update: r.updateReport, remove: r.deleteReport, id: 'reportid' };
-  }
-};
-
-/** The calls of a kind, typed loosely: the four kinds share one form. */
-async function save(
-  company: string,
-  kind: ContentKind,
-  body: Record<string, unknown>,
-  id?: number,
-): Promise<unknown> {
-  const r = routesOf(kind);
-  const route = id === undefined ? r.create : r.update;
-  const params = id === undefined ? { company } : { company, [r.id]: id };
-  return call(route as typeof entityStaffRoutes.createInvoice, {
-    params: params as { company: string },
-    body: body as never,
-  });
 }
 
 /**
@@ -293,7 +252,7 @@ function NewItemForm({
 }) {
   const { t, i18n } = useStaffT();
   const { company } = useDesk();
-  const queryClient = useQueryClient();
+  const save = useSaveContentItem(company);
   const [draft, setDraft] = useState<Draft>({
     kind: 'invoice',
     title: baseName(item.name),
@@ -311,8 +270,10 @@ function NewItemForm({
     if (draft.kind === 'document' && draft.contactId === null) return setError(t('content.needContact'));
     setBusy(true);
     try {
-      await save(company, draft.kind, bodyOf(draft, companyId, { uploadId: item.result!.id }));
-      await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
+      await save.mutateAsync({
+        kind: draft.kind,
+        body: bodyOf(draft, companyId, { uploadId: item.result!.id }),
+      });
       onFiled(draft.kind);
     } catch (e) {
       setError(errorText(e, t));
@@ -356,17 +317,7 @@ function ItemList({
   const { company } = useDesk();
   const [editing, setEditing] = useState<ContentItem | null>(null);
   const [removing, setRemoving] = useState<ContentItem | null>(null);
-  const query = useInfiniteQuery({
-    queryKey: [...staffKeys.portal(company), 'content', 'items', companyId, kind] as const,
-    queryFn: ({ pageParam, signal }) =>
-      call(contentStaffRoutes.items, {
-        params: { company, id: companyId },
-        query: { kind, cursor: pageParam ?? undefined, limit: 50 },
-        signal,
-      }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  const query = useContentItems(company, companyId, kind);
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   const contactName = (id: number | null) => contacts.find((c) => c.contactId === id)?.referentName ?? '';
   if (query.isPending) return <ListLoading />;
@@ -477,7 +428,7 @@ function EditModal({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const queryClient = useQueryClient();
+  const save = useSaveContentItem(company);
   const [draft, setDraft] = useState<Draft>({
     kind: item.kind,
     title: item.title,
@@ -497,8 +448,7 @@ function EditModal({
       const body: Record<string, unknown> = bodyOf(draft, companyId);
       // An estimate's number is not in the list: kept unless typed.
       if (item.kind === 'estimate' && !draft.number) delete body.estimateNumber;
-      await save(company, item.kind, body, item.id);
-      await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
+      await save.mutateAsync({ kind: item.kind, body, id: item.id });
       onClose();
     } catch (e) {
       setError(errorText(e, t));
@@ -541,7 +491,7 @@ function EditModal({
 function RemoveModal({ item, onClose }: { item: ContentItem; onClose: () => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const queryClient = useQueryClient();
+  const removeItem = useRemoveContentItem(company);
   return (
     <ConfirmRemove
       title={t('content.removeOf', { name: item.title })}
@@ -549,13 +499,7 @@ function RemoveModal({ item, onClose }: { item: ContentItem; onClose: () => void
       action={t('content.remove')}
       cancel={t('content.cancel')}
       onClose={onClose}
-      remove={async () => {
-        const r = routesOf(item.kind);
-        await call(r.remove as typeof entityStaffRoutes.deleteInvoice, {
-          params: { company, [r.id]: item.id } as { company: string; invoiceid: number },
-        });
-        await queryClient.invalidateQueries({ queryKey: [...staffKeys.portal(company), 'content', 'items'] });
-      }}
+      remove={() => removeItem(item.kind, item.id)}
     />
   );
 }

@@ -1,11 +1,8 @@
 import { useState } from 'react';
 import { NativeSelect, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ContentContact } from '@sportello/contracts';
-import { contentStaffRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
-import { staffKeys } from '../../api/keys';
+import { useContentCompanies, useContentCompany, useContentContacts } from '../api/content';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 
@@ -21,19 +18,13 @@ export function CompanyPicker({
   const { company } = useDesk();
   const [search, setSearch] = useState('');
   const [term] = useDebouncedValue(search.trim(), 200);
-  const companies = useQuery({
-    queryKey: [...staffKeys.portal(company), 'content', 'companies', term] as const,
-    queryFn: ({ signal }) =>
-      call(contentStaffRoutes.companies, { params: { company }, query: { q: term || undefined }, signal }),
-    placeholderData: keepPreviousData,
-  });
+  const companies = useContentCompanies(company, term);
   // The chosen company (e.g. from the URL) by its id, when the first results do not hold it.
-  const chosen = useQuery({
-    queryKey: [...staffKeys.portal(company), 'content', 'companies', 'id', value] as const,
-    queryFn: ({ signal }) =>
-      call(contentStaffRoutes.companies, { params: { company }, query: { q: String(value) }, signal }),
-    enabled: value !== null && !!companies.data && !companies.data.some((c) => c.id === value),
-  });
+  const chosen = useContentCompany(
+    company,
+    value,
+    value !== null && !!companies.data && !companies.data.some((c) => c.id === value),
+  );
   const found = [...(companies.data ?? []), ...(chosen.data ?? []).filter((c) => c.id === value)];
   const data = [...new Map(found.map((c) => [c.id, c])).values()].map((c) => ({
     value: String(c.id),
@@ -61,12 +52,7 @@ export function CompanyPicker({
 /** The contacts of a company (the first 500 by name). */
 export function useContacts(companyId: number | null) {
   const { company } = useDesk();
-  return useQuery({
-    queryKey: [...staffKeys.portal(company), 'content', 'contacts', companyId] as const,
-    queryFn: ({ signal }) =>
-      call(contentStaffRoutes.contacts, { params: { company, id: companyId! }, signal }),
-    enabled: companyId !== null,
-  });
+  return useContentContacts(company, companyId);
 }
 
 export function ContactPicker({

@@ -17,17 +17,21 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconDownload, IconPlus } from '@tabler/icons-react';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { signatureStatuses, type SignatureRequestEntity, type SignatureStatus } from '@sportello/contracts';
 import { signatureStaffRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
-import { call, downloadFrom, pathOf } from '../../../../lib/api-client';
+import { downloadFrom, pathOf } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDate, formatDateTime } from '../../../../lib/format';
 import { FileUpload, useFileUploads } from '../../../../ui/file-upload';
 import { ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
-import { staffKeys } from '../../api/keys';
+import {
+  useCancelSignatureRequest,
+  useCreateSignatureRequest,
+  useSignatureRequest,
+  useSignatureRequests,
+} from '../api/signatures';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from '../documents/pickers';
@@ -61,8 +65,6 @@ export function StatusBadge({ status }: { status: SignatureStatus }) {
 
 const fileTitle = (fileName: string) => fileName.replace(/\.pdf$/i, '');
 
-const keysOf = (company: string) => [...staffKeys.portal(company), 'signatures'] as const;
-
 /**
  * Signature requests (issue 14 item 3): send a PDF to a contact to sign (SMS code or acceptance, an
  * expiry), follow each request by status, see its timeline, download the signed PDF, cancel.
@@ -83,17 +85,7 @@ export default function SignaturesPage() {
     else next.delete(name);
     setParams(next, { replace: true });
   };
-  const query = useInfiniteQuery({
-    queryKey: [...keysOf(company), 'list', status ?? null] as const,
-    queryFn: ({ pageParam, signal }) =>
-      call(signatureStaffRoutes.signatureRequests, {
-        params: { company },
-        query: { status, cursor: pageParam ?? undefined, limit: 50 },
-        signal,
-      }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  const query = useSignatureRequests(company, status);
   const items = query.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -175,7 +167,7 @@ export default function SignaturesPage() {
 function NewRequest({ onDone }: { onDone: (documentKey: string | null) => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const queryClient = useQueryClient();
+  const create = useCreateSignatureRequest(company);
   const [companyId, setCompanyId] = useState<number | null>(null);
   const [contactId, setContactId] = useState<number | null>(null);
   const [documentName, setDocumentName] = useState('');
@@ -193,18 +185,14 @@ function NewRequest({ onDone }: { onDone: (documentKey: string | null) => void }
     if (contactId === null || !uploaded?.result || !name) return setError(t('signatures.fillFields'));
     setBusy(true);
     try {
-      const r = await call(signatureStaffRoutes.createSignatureRequest, {
-        params: { company },
-        body: {
-          contactId,
-          documentName: name,
-          file: { uploadId: uploaded.result.id },
-          method,
-          // The end of the chosen day in the browser's zone.
-          expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
-        },
+      const r = await create.mutateAsync({
+        contactId,
+        documentName: name,
+        file: { uploadId: uploaded.result.id },
+        method,
+        // The end of the chosen day in the browser's zone.
+        expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
       });
-      await queryClient.invalidateQueries({ queryKey: keysOf(company) });
       onDone(r.documentKey);
     } catch (e) {
       setError(errorText(e, t));
@@ -289,14 +277,10 @@ function NewRequest({ onDone }: { onDone: (documentKey: string | null) => void }
 function RequestDetail({ documentKey, onClose }: { documentKey: string; onClose: () => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const detail = useQuery({
-    queryKey: [...keysOf(company), 'detail', documentKey] as const,
-    queryFn: ({ signal }) =>
-      call(signatureStaffRoutes.signatureRequest, { params: { company, documentkey: documentKey }, signal }),
-  });
+  const detail = useSignatureRequest(company, documentKey);
+  const cancelRequest = useCancelSignatureRequest(company, documentKey);
   const r = detail.data;
   const download = (req: SignatureRequestEntity) => {
     setError(null);
@@ -310,11 +294,7 @@ function RequestDetail({ documentKey, onClose }: { documentKey: string; onClose:
   const cancel = async () => {
     setError(null);
     try {
-      await call(signatureStaffRoutes.cancelSignatureRequest, {
-        params: { company, documentkey: documentKey },
-      });
-      setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: keysOf(company) });
+      await cancelRequest.mutateAsync(undefined, { onSuccess: () => setConfirming(false) });
     } catch (e) {
       setError(errorText(e, t));
     }

@@ -1,10 +1,7 @@
 import { useState } from 'react';
 import { Button, Checkbox, Code, Group, List, Modal, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import type { AccessMember } from '@sportello/contracts';
-import { accessRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
-import { staffKeys } from '../../api/keys';
+import { useLoseAccess, useStaffMade } from '../../api/admin-staff';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 
@@ -29,23 +26,17 @@ export function LoseAccessModal({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const params = { company, staffid: m.id };
-  const made = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin-staff-made', m.id] as const,
-    queryFn: ({ signal }) => call(accessRoutes.made, { params, signal }),
-  });
+  const made = useStaffMade(company, m.id);
   const [revoke, setRevoke] = useState(true);
-  const act = useMutation({
-    mutationFn: () =>
-      kind === 'remove'
-        ? call(accessRoutes.remove, { params, body: { revokeMade: revoke } })
-        : call(accessRoutes.setRole, { params, body: { role: 'agent', revokeMade: revoke } }),
-    onSuccess: onDone,
-    onError: (e) => {
-      onClose();
-      onError(e);
-    },
-  });
+  const lose = useLoseAccess(company, m.id, kind);
+  const act = () =>
+    lose.mutate(revoke, {
+      onSuccess: onDone,
+      onError: (e) => {
+        onClose();
+        onError(e);
+      },
+    });
   const keys = made.data?.apiKeys ?? [];
   const hooks = made.data?.webhookEndpoints ?? [];
   const any = keys.length + hooks.length > 0;
@@ -115,7 +106,7 @@ export function LoseAccessModal({
           <Button variant="default" onClick={onClose}>
             {t('access.staff.lose.cancel')}
           </Button>
-          <Button color="red" loading={act.isPending} disabled={made.isPending} onClick={() => act.mutate()}>
+          <Button color="red" loading={lose.isPending} disabled={made.isPending} onClick={act}>
             {t(kind === 'remove' ? 'access.staff.lose.confirmRemove' : 'access.staff.lose.confirmDemote')}
           </Button>
         </Group>

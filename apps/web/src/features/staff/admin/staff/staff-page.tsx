@@ -11,14 +11,24 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { STAFF_DISPLAY_NAME_MAX, type AccessMember, type StaffRole } from '@sportello/contracts';
-import { accessRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  accessInviteSchema,
+  STAFF_DISPLAY_NAME_MAX,
+  type AccessMember,
+  type StaffRole,
+} from '@sportello/contracts';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { usePageTitle } from '../../../../ui/page-title';
-import { useAdminStaff } from '../../api/admin-staff';
+import {
+  useAdminStaff,
+  useInviteStaff,
+  useResendInvite,
+  useSetStaffGroups,
+  useSetStaffRole,
+} from '../../api/admin-staff';
 import { useDeskOptions } from '../../api/options';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
@@ -26,7 +36,11 @@ import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
 import { LoseAccessModal } from './lose-access';
+import { validateWith } from '../components/contract-form';
 import { badgeVars } from '../../components/badge-vars';
+
+type InviteForm = { email: string; displayName: string; role: StaffRole; groupIds: string[] };
+const inviteBody = ({ groupIds, ...v }: InviteForm) => ({ ...v, groupIds: groupIds.map(Number) });
 
 /**
  * The portal's staff (issue 14 item 5): who is on the desk with which role, status and groups; invite
@@ -47,59 +61,52 @@ export default function StaffPage() {
   };
   const failed = (e: unknown) => setMessage({ ok: false, text: errorText(e, t) });
 
-  const [email, setEmail] = useState('');
-  const [displayName, setDisplayName] = useState('');
-  const [role, setRole] = useState<StaffRole>('agent');
-  const [groupIds, setGroupIds] = useState<string[]>([]);
-  const invite = useMutation({
-    mutationFn: () =>
-      call(accessRoutes.invite, {
-        params: { company },
-        body: { email, displayName, role, groupIds: groupIds.map(Number) },
-      }),
-    onSuccess: (r) => {
-      setEmail('');
-      setDisplayName('');
-      setGroupIds([]);
-      // The same answer whether or not the address signs in elsewhere (not this portal's to know).
-      done(t('access.staff.invited', { email: r.member.email }));
-    },
-    onError: failed,
+  const form = useForm<InviteForm>({
+    initialValues: { email: '', displayName: '', role: 'agent', groupIds: [] },
+    validate: validateWith(
+      accessInviteSchema,
+      inviteBody,
+      () => t('auth.requiredField'),
+      /^(email|displayName)$/,
+    ),
   });
+  const invite = useInviteStaff(company);
+  const onInvite = form.onSubmit((values) =>
+    invite.mutate(inviteBody(values), {
+      onSuccess: (r) => {
+        form.setValues({ email: '', displayName: '', groupIds: [] });
+        // The same answer whether or not the address signs in elsewhere (not this portal's to know).
+        done(t('access.staff.invited', { email: r.member.email }));
+      },
+      onError: failed,
+    }),
+  );
 
   return (
     <Stack gap="md">
       <Title order={1} size="h2">
         {t('admin.sections.staff')}
       </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          invite.mutate();
-        }}
-      >
+      <form onSubmit={onInvite}>
         <Group align="end" gap="sm" wrap="wrap">
           <TextInput
             type="email"
             required
             label={t('access.staff.email')}
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
+            {...form.getInputProps('email')}
             miw={240}
           />
           <TextInput
             required
             label={t('access.staff.displayName')}
             title={t('access.staff.displayNameHint')}
-            value={displayName}
             maxLength={STAFF_DISPLAY_NAME_MAX}
-            onChange={(e) => setDisplayName(e.currentTarget.value)}
+            {...form.getInputProps('displayName')}
             miw={200}
           />
           <NativeSelect
             label={t('access.staff.role')}
-            value={role}
-            onChange={(e) => setRole(e.currentTarget.value as StaffRole)}
+            {...form.getInputProps('role')}
             data={[
               { value: 'agent', label: t('access.staff.roles.agent') },
               { value: 'admin', label: t('access.staff.roles.admin') },
@@ -108,8 +115,7 @@ export default function StaffPage() {
           <MultiSelect
             label={t('access.staff.groups')}
             data={groups}
-            value={groupIds}
-            onChange={setGroupIds}
+            {...form.getInputProps('groupIds')}
             miw={200}
             clearable
           />
@@ -162,23 +168,10 @@ function MemberRow({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const params = { company, staffid: m.id };
-  const setRole = useMutation({
-    mutationFn: (role: StaffRole) => call(accessRoutes.setRole, { params, body: { role } }),
-    onSuccess: () => onDone(t('access.staff.saved', { email: m.email })),
-    onError,
-  });
-  const setGroups = useMutation({
-    mutationFn: (ids: string[]) =>
-      call(staffDeskRoutes.setGroups, { params, body: { groupIds: ids.map(Number) } }),
-    onSuccess: () => onDone(t('access.staff.saved', { email: m.email })),
-    onError,
-  });
-  const resend = useMutation({
-    mutationFn: () => call(accessRoutes.resend, { params }),
-    onSuccess: () => onDone(t('access.staff.resent', { email: m.email })),
-    onError,
-  });
+  const saved = { onSuccess: () => onDone(t('access.staff.saved', { email: m.email })), onError };
+  const setRole = useSetStaffRole(company, m.id);
+  const setGroups = useSetStaffGroups(company, m.id);
+  const resend = useResendInvite(company, m.id);
   // Removal and demotion of an admin go through the dialog that lists what the member made.
   const [losing, setLosing] = useState<'remove' | 'demote' | null>(null);
   return (
@@ -205,7 +198,7 @@ function MemberRow({
           onChange={(e) => {
             const role = e.currentTarget.value as StaffRole;
             if (m.role === 'admin' && role === 'agent') setLosing('demote');
-            else setRole.mutate(role);
+            else setRole.mutate(role, saved);
           }}
           data={[
             { value: 'agent', label: t('access.staff.roles.agent') },
@@ -218,7 +211,7 @@ function MemberRow({
           aria-label={t('access.staff.groupsOf', { name: m.displayName })}
           data={groups}
           value={m.groupIds.map(String)}
-          onChange={(ids) => setGroups.mutate(ids)}
+          onChange={(ids) => setGroups.mutate(ids.map(Number), saved)}
           miw={160}
         />
       </Table.Td>
@@ -228,7 +221,17 @@ function MemberRow({
       <Table.Td>
         <Group gap="xs" wrap="nowrap">
           {m.status === 'invited' && (
-            <Button size="xs" variant="default" loading={resend.isPending} onClick={() => resend.mutate()}>
+            <Button
+              size="xs"
+              variant="default"
+              loading={resend.isPending}
+              onClick={() =>
+                resend.mutate(undefined, {
+                  onSuccess: () => onDone(t('access.staff.resent', { email: m.email })),
+                  onError,
+                })
+              }
+            >
               {t('access.staff.resend')}
             </Button>
           )}
