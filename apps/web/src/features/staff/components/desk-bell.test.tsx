@@ -63,12 +63,24 @@ const VIEWS: SavedViewList = {
   ],
 };
 
-function deskApi(state: { unread: number }) {
+const SHARED = {
+  id: 7,
+  name: 'Team: waiting',
+  query: { view: 'waiting' as const, sort: 'activity' as const },
+  shared: true,
+  mine: false,
+  owner: 'Marco Ferri',
+  count: 12,
+};
+
+function deskApi(state: { unread: number }, role: 'agent' | 'admin' = 'agent') {
   return stubFetch((url, init) => {
     const u = new URL(url, 'http://x');
     const method = init?.method ?? 'GET';
     const p = u.pathname;
-    if (p === '/api/staff/me') return json(staffMe('agent'));
+    if (p === '/api/staff/me') return json(staffMe(role));
+    if (p === '/api/staff/portals/demo/views/7/shared' && method === 'PUT')
+      return json({ ...SHARED, shared: false });
     if (p === '/api/Settings/portals/demo') return json(portalSettings({ disableHtmlEditor: true }));
     if (p === '/api/staff/portals/demo/options') return json(OPTIONS);
     if (p === '/api/staff/portals/demo/unread')
@@ -81,7 +93,8 @@ function deskApi(state: { unread: number }) {
       state.unread = body.all ? 0 : state.unread - (body.ids?.length ?? 0);
       return json({ unread: state.unread });
     }
-    if (p === '/api/staff/portals/demo/views' && method === 'GET') return json(VIEWS);
+    if (p === '/api/staff/portals/demo/views' && method === 'GET')
+      return json({ ...VIEWS, items: [...VIEWS.items, SHARED] });
     if (p === '/api/staff/portals/demo/views' && method === 'POST')
       return json({ ...VIEWS.items[0], id: 6, name: 'Mine', count: 0 }, 201);
     return undefined;
@@ -161,6 +174,27 @@ describe('saved views', { timeout: 60_000 }, () => {
     expect(JSON.parse(String(sent(calls, 'POST', '/api/staff/portals/demo/views')[0]!.init!.body))).toEqual({
       name: 'Mine',
       query: { view: 'mine', priority: 'high', sort: 'due' },
+    });
+  });
+});
+
+describe('shared views in the administration', { timeout: 60_000 }, () => {
+  it('lists the shared views only, with who made them and their counts, and stops sharing one', async () => {
+    storage.set('staffToken', 'staff-token');
+    const calls = deskApi({ unread: 0 }, 'admin');
+    renderApp('/demo/staff/admin/shared-views');
+    const list = await screen.findByTestId('shared-views');
+    const link = await within(list).findByRole('link', { name: 'Team: waiting' });
+    expect(link.getAttribute('href')).toBe('/demo/staff?view=waiting');
+    expect(within(list).getByText('Marco Ferri')).toBeTruthy();
+    expect(within(list).getByText('12')).toBeTruthy();
+    expect(within(list).queryByText('Urgent open')).toBeNull();
+    await userEvent.setup().click(within(list).getByRole('button', { name: 'Stop sharing' }));
+    await waitFor(() => expect(sent(calls, 'PUT', '/api/staff/portals/demo/views/7/shared')).toHaveLength(1));
+    expect(
+      JSON.parse(String(sent(calls, 'PUT', '/api/staff/portals/demo/views/7/shared')[0]!.init!.body)),
+    ).toEqual({
+      shared: false,
     });
   });
 });
