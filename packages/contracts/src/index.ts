@@ -19,6 +19,7 @@ export * from './integration';
 export * from './staff';
 export * from './staff-macros';
 export * from './staff-notifications';
+export * from './staff-sla';
 export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';

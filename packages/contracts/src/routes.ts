@@ -26,6 +26,7 @@ import { signingRoutes } from './signing';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
 import { staffMacroRoutes } from './staff-macros';
 import { staffBellRoutes, staffSavedViewRoutes } from './staff-notifications';
+import { staffSlaRoutes } from './staff-sla';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -55,6 +56,7 @@ export const apiRoutes = {
   staffMacros: staffMacroRoutes,
   staffBell: staffBellRoutes,
   staffSavedViews: staffSavedViewRoutes,
+  staffSla: staffSlaRoutes,
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   deskEntities: deskEntityRoutes,

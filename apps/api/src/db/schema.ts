@@ -532,6 +532,20 @@ export const tickets = pgTable(
     priority: smallint('priority').notNull().default(1),
     /** When the ticket is due, set by an agent (0049). */
     dueAt: ts('due_at'),
+    /**
+     * The service-level clock (0055), written by the tickets core (core/sla-clock.ts) only: both targets'
+     * due times, the first public answer from staff, the business minutes paused while waiting for the
+     * customer, the pending target's due time and "soon" instant, breach events sent (bit 1 first
+     * response, 2 resolution) and when the breach sweep must next look.
+     */
+    firstResponseDueAt: ts('first_response_due_at'),
+    firstRespondedAt: ts('first_responded_at'),
+    resolutionDueAt: ts('resolution_due_at'),
+    slaPausedMinutes: integer('sla_paused_minutes').notNull().default(0),
+    slaNextDueAt: ts('sla_next_due_at'),
+    slaSoonAt: ts('sla_soon_at'),
+    slaBreached: smallint('sla_breached').notNull().default(0),
+    slaSweepAt: ts('sla_sweep_at'),
     /** Words of title and description, stored by PostgreSQL (migration 0019) for the searches. */
     searchVector: tsvector('search_vector').generatedAlwaysAs(
       sql`to_tsvector('simple', "title" || ' ' || "description")`,
@@ -605,8 +619,37 @@ export const tickets = pgTable(
       sql`coalesce(${t.dueAt}, 'infinity'::timestamp with time zone)`,
       t.extId,
     ),
+    // "Breaching soon" and its count (0055): open tickets whose clock runs, soonest first.
+    index('tickets_inbox_sla_idx')
+      .on(t.portalId, t.slaSoonAt, t.extId)
+      .where(sql`${t.slaSoonAt} is not null and not ${t.closed} and not ${t.waitingOnCustomer}`),
+    index('tickets_sla_sweep_idx')
+      .on(t.slaSweepAt)
+      .where(sql`${t.slaSweepAt} is not null`),
   ],
 );
+
+/**
+ * A portal's service-level policy (issue 28 item 13, migration 0055): opening hours per weekday (Sunday
+ * first), holidays, targets in business minutes per priority; read in the portal's time zone.
+ */
+export const slaPolicies = pgTable('sla_policies', {
+  portalId: integer('portal_id')
+    .primaryKey()
+    .references(() => portals.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(true),
+  hours: jsonb('hours').$type<[string, string][][]>().notNull(),
+  holidays: jsonb('holidays').$type<string[]>().notNull().default([]),
+  targets: jsonb('targets')
+    .$type<
+      Record<
+        'low' | 'normal' | 'high' | 'urgent',
+        { firstResponse: number | null; resolution: number | null }
+      >
+    >()
+    .notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
 
 /** The tickets' own tags (issue 28, migration 0049), by name per portal; not the contracts' `tags`. */
 export const ticketTags = pgTable(

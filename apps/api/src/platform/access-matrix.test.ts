@@ -494,6 +494,14 @@ describe('desk routes of agents and admins', () => {
     shared,
     texts: { 'it-IT': 'Ciao {{customer.first_name}}' },
   });
+  const slaDay = [['09:00', '18:00']];
+  const slaTarget = { firstResponse: 60, resolution: 480 };
+  const matrixSlaPolicy = {
+    enabled: true,
+    hours: [[], slaDay, slaDay, slaDay, slaDay, slaDay, []],
+    holidays: ['2026-12-25'],
+    targets: { low: slaTarget, normal: slaTarget, high: slaTarget, urgent: slaTarget },
+  };
   /** A fresh shared macro of acme, made by its admin. */
   const sharedMacro = async () =>
     (
@@ -677,6 +685,15 @@ describe('desk routes of agents and admins', () => {
         url: `${desk}/views/${await adminView()}/shared`,
         payload: { shared: true },
       }),
+      expect: [403, 200, 403, 401, 401],
+    },
+    // Service levels (issue 28): every member reads the policy, its admins replace it.
+    'GET /api/staff/portals/:company/admin/sla': {
+      build: () => ({ method: 'GET', url: `${desk}/admin/sla` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'PUT /api/staff/portals/:company/admin/sla': {
+      build: () => ({ method: 'PUT', url: `${desk}/admin/sla`, payload: matrixSlaPolicy }),
       expect: [403, 200, 403, 401, 401],
     },
     // The entity routes stay the admins': the desk's agents go through the rows above.

@@ -33,7 +33,14 @@ import { deskSignalOf } from '../../platform/event-signal';
 import { emitTicketEvent, staffSource } from '../../platform/events';
 import { AppError, badRequest, notFound } from '../../platform/errors';
 import { queryRows } from '../../platform/sql-json';
-import { lockTicket, markStaffRead, noticeAssignment, setChangeActor, writeComment } from '../tickets/core';
+import {
+  lockTicket,
+  markStaffRead,
+  noticeAssignment,
+  refreshSlaClock,
+  setChangeActor,
+  writeComment,
+} from '../tickets/core';
 import { kickOutbox } from '../../platform/outbox';
 import { receiveUpload } from '../../platform/uploads';
 import { sql } from 'drizzle-orm';
@@ -193,6 +200,8 @@ export async function changeTicket(
       { staffUserId: a.staffUserId, name: a.displayName },
       now,
     );
+  // The targets follow the priority; a close stops the clock, a reopen starts it again.
+  if (set.priority !== undefined || set.statusStepId !== undefined) await refreshSlaClock(tx, ticket.id);
   const source = staffSource(a.staffUserId, a.displayName);
   if (refs.stepId !== null && refs.stepId !== ticket.statusStepId && refs.stepClosed !== ticket.closed) {
     const type = refs.stepClosed ? 'ticket.closed' : 'ticket.reopened';

@@ -1,6 +1,7 @@
 import { registerAccessRoutes } from './access.routes';
 import { registerMacroRoutes } from './macros.routes';
 import { registerBellRoutes } from './bell.routes';
+import { registerSlaRoutes } from './sla.routes';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
@@ -38,6 +39,7 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   registerAccessRoutes(app, ctx);
   registerMacroRoutes(app, ctx);
   registerBellRoutes(app, ctx);
+  registerSlaRoutes(app, ctx);
   // Nothing of a staff session or a staff answer may be cached by a browser or a proxy. A change made
   // through this process is committed when its answer leaves: the desk's kept answers are cleared at
   // once, so the writer's next page reads again without waiting for the NOTIFY. A callback hook: it

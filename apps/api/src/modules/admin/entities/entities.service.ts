@@ -60,6 +60,7 @@ import {
   type ChangeActor,
   changeActorSetting,
   completeDeskTicketIn,
+  refreshSlaClock,
   queueStaffNotices,
 } from '../../tickets/core';
 import { portalTicketNumber } from '../../../platform/ticket-numbers';
@@ -567,6 +568,7 @@ function writeNewTicket(
     };
     await writeTicket(ctx, tx, actor, id, fields, clean);
     const stored = (await readTicket(tx, actor.portalId, id))!;
+    await refreshSlaClock(tx, stored.rowId);
     const after = publicOf(stored)!;
     await record(ctx, tx, actor, {
       entity: 'ticket',
@@ -619,6 +621,9 @@ export async function updateTicket(
       await writeTicket(ctx, tx, actor, id, fields, cleanerFor(patch.description, before.description));
       after = publicOf(await readTicket(tx, actor.portalId, id))!;
     }
+    // A new step (closed or reopened) or creation date moves the service-level clock.
+    if (changed.some((k) => k === 'statusStepId' || k === 'createdOn'))
+      await refreshSlaClock(tx, stored.rowId);
     await record(ctx, tx, actor, {
       entity: 'ticket',
       entityId: id,

@@ -44,4 +44,5 @@ export {
 } from './write-comment';
 export { completeDeskTicketIn, emailTicketDefaults, openTicketIn, type OpenTicketInput } from './open-ticket';
 export { queueTicketReceivedEmail } from './ticket-received-mail';
+export { refreshSlaClock } from './sla-clock';
 export { ensureStaffAgent, lockTicket, markStaffRead, type LockedTicket } from './write-comment.queries';

@@ -15,6 +15,7 @@ import { queryRows } from '../../../platform/sql-json';
 import { queueStaffNotices } from './staff-notify';
 import { portalTicketNumber } from '../../../platform/ticket-numbers';
 import { insertAttachments } from './conversation';
+import { refreshSlaClock } from './sla-clock';
 import { queueTicketReceivedEmail } from './ticket-received-mail';
 import { claimFiles, type FileOwner } from './write-comment.queries';
 
@@ -63,6 +64,7 @@ export async function openTicketIn(
     })
     .returning({ id: tickets.id });
   const ticketId = row!.id;
+  await refreshSlaClock(tx, ticketId);
   await attachUploads(tx, {
     portalId,
     ticketId,

@@ -4,6 +4,7 @@ import type { Tx } from '../../../db/client';
 import { agents, staffMemberships, ticketComments, tickets } from '../../../db/schema';
 import { reserveExtIds } from '../../../platform/portal-sequences';
 import { intArrayParam, queryRows, tsParam, type Queryable } from '../../../platform/sql-json';
+import { refreshSlaClock } from './sla-clock';
 import { ticketScopeWhere, type TicketScope } from './visibility';
 
 export interface LockedTicket {
@@ -155,6 +156,8 @@ export async function reopeningStepId(
 
 export async function setTicketStep(db: Queryable, ticketId: number, stepId: number): Promise<void> {
   await db.execute(sql`update ${tickets} set status_step_id = ${stepId} where id = ${ticketId}`);
+  // A close stops the service-level clock, a reopen starts it again.
+  await refreshSlaClock(db, ticketId);
 }
 
 /** Records that the staff user has seen the ticket as it is now. */

@@ -24,6 +24,7 @@ import { markActor } from './notifications';
 import { kickOutbox } from '../../../platform/outbox';
 import { reserveExtIds } from '../../../platform/portal-sequences';
 import { noticeMentions } from './staff-bell';
+import { refreshSlaClock } from './sla-clock';
 import { queueStaffNotices } from './staff-notify';
 import { setChangeActor } from './ticket-changes';
 import type { TicketScope } from './visibility';
@@ -269,6 +270,8 @@ async function write(
       : { senderAgentId: agentId, senderStaffId: author.kind === 'staff' ? author.staffUserId : null }),
   });
   await insertAttachments(tx, { portalId, ticketId: ticket.id, commentId: id, files });
+  // A public message may answer first, start the wait for the customer or end it (docs/staff.md, SLA).
+  if (!internal) await refreshSlaClock(tx, ticket.id);
 
   let answerEmails = 0;
   if (author.kind === 'contact') {
