@@ -70,6 +70,9 @@ else
     const n = randomUUID().slice(0, 6);
     const user = decodeURIComponent(imap.username);
     const password = decodeURIComponent(imap.password);
+    const paolo = `paolo-${n}@elsewhere.example`;
+    /** The ticket Paolo's mail opened once he was invited. */
+    let paoloTicket = 0;
 
     beforeAll(async () => {
       browser = await launch();
@@ -87,6 +90,13 @@ else
       await client.append(folder, stranger(n));
       // A second one, which stays in the list for the screens.
       await client.append(folder, stranger(`${n}-bis`).replace('Richiesta di preventivo', 'Informazioni'));
+      // Paolo, whom an agent invites as a new contact of Bottega Verdi.
+      await client.append(
+        folder,
+        stranger(`${n}-ter`)
+          .replace('Giulia Sconosciuta <giulia@elsewhere.example>', `Paolo Nuovo <${paolo}>`)
+          .replace('Richiesta di preventivo', 'Vetrina rotta'),
+      );
       await client.append(folder, senderless(n));
       await client.append(folder, dsn(n));
     }, 60_000);
@@ -123,7 +133,7 @@ else
       await page.getByRole('button', { name: 'Test connection' }).click();
       await expect
         .poll(() => answer.innerText(), { timeout: 20_000 })
-        .toMatch(/Connection works: the folder holds 4 messages/);
+        .toMatch(/Connection works: the folder holds 5 messages/);
 
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Mailbox saved.' }).waitFor();
@@ -185,6 +195,40 @@ else
         expect.any(Number),
       );
 
+      // Paolo is nobody's yet: the agent invites him as a contact of Bottega Verdi, and his mail is his ticket.
+      const paoloRow = unknown.getByRole('row').filter({ hasText: `Vetrina rotta ${n}-ter` });
+      await paoloRow.getByRole('button', { name: 'Invite as contact' }).click();
+      const invite = page.getByRole('dialog');
+      // The name comes from the mail's From.
+      expect(await invite.getByLabel(/^Contact's name/).inputValue()).toBe('Paolo Nuovo');
+      await invite
+        .locator('input:visible')
+        .and(page.getByLabel(/^Company/))
+        .click();
+      await page.keyboard.type('Bottega');
+      await page.getByRole('option', { name: 'Bottega Verdi Snc' }).click();
+      await screenshot(page, 'admin-email-invite-1366-en-EN');
+      await invite.getByRole('button', { name: 'Invite and open the ticket' }).click();
+      await expect
+        .poll(() => page.getByTestId('invited').innerText())
+        .toMatch(new RegExp(`${paolo} was invited and their message is now ticket \\d+`));
+      await paoloRow.waitFor({ state: 'detached' });
+      const done = (await (
+        await fetch(`${baseUrl}/api/staff/portals/demo/email/inbound?status=done`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as { items: { subject: string; ticketId: number | null }[] };
+      paoloTicket = done.items.find((i) => i.subject === `Vetrina rotta ${n}-ter`)!.ticketId!;
+      // His ticket on the desk: the opening message came by e-mail, from a sender SPF did not verify.
+      await page.goto(`${baseUrl}/demo/staff/tickets/${paoloTicket}`);
+      const opening = page.getByTestId('message').first();
+      await expect
+        .poll(() => opening.getByTestId('sender-unverified').innerText())
+        .toMatch(/^Sender not verified/);
+      await opening.getByTestId('full-email').waitFor();
+      await page.goto(EMAIL_URL);
+      await page.getByTestId('inbound-unknown').waitFor();
+
       await page.getByText('Unprocessed', { exact: true }).click();
       const unprocessed = page.getByTestId('inbound-unprocessed');
       const bad = unprocessed.getByRole('row').filter({ hasText: `Messaggio senza mittente ${n}` });
@@ -222,7 +266,17 @@ else
           await page.getByTestId('inbound-unknown').waitFor();
           await expectAccessible(page);
           await screenshot(page, `admin-email-${width}-${language}`);
+          // The invitation's dialog, on the message that stays in the list.
+          await page.getByTestId('inbound-unknown').getByTestId('invite-sender').first().click();
+          await page.getByRole('dialog').getByRole('textbox').first().waitFor();
+          await expectAccessible(page);
+          await screenshot(page, `admin-email-invite-${width}-${language}`);
+          // The mark on the ticket Paolo's mail opened.
+          await page.goto(`${baseUrl}/demo/staff/tickets/${paoloTicket}`);
+          await page.getByTestId('sender-unverified').waitFor();
+          await expectAccessible(page);
+          await screenshot(page, `ticket-sender-unverified-${width}-${language}`);
           await page.context().close();
         }
-    }, 120_000);
+    }, 300_000);
   });

@@ -24,6 +24,7 @@ import { registerStaffRoutes } from './modules/staff/staff.routes';
 import { registerSearchRoutes } from './modules/search/search.routes';
 import { registerNotificationRoutes } from './modules/notifications/notifications.routes';
 import { registerEmailRoutes } from './modules/email/email.routes';
+import { createContactIn, inviteUserIn } from './modules/admin/entities/entities.service';
 
 /** Every module's routes, in one visible order. */
 export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -49,7 +50,8 @@ export async function registerRoutes(app: App, ctx: AppContext): Promise<void> {
   registerStaffRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerNotificationRoutes(app, ctx);
-  registerEmailRoutes(app, ctx);
+  // "Invite as contact" writes the contact and the invitation through the entity service.
+  registerEmailRoutes(app, ctx, { createContactIn, inviteUserIn });
   // Built once, on first ask: every route is registered by then.
   let docs: Record<string, unknown> | undefined;
   route(app, ctx, platformRoutes.docs, async () => {

@@ -2,6 +2,7 @@
 // from it that wait for someone (unknown senders, mails a contact may not act on, unreadable ones).
 import { z } from 'zod';
 import { errorSchema, extIdParam, extIdSchema, isoDateTime } from './common';
+import { userInviteSchema } from './entities';
 import { portalParamSchema } from './integration';
 import { binaryAnswer, defineRoute, type Access } from './route';
 import { staffPortalParamsSchema } from './staff';
@@ -22,6 +23,10 @@ export const emailErrorCodes = {
   inboundRefused: 'inbound_refused',
   /** 404: the address is not marked bouncing in the portal. */
   bounceNotFound: 'bounce_not_found',
+  /** 404: invite: no company with this id in the portal. */
+  companyNotFound: 'company_not_found',
+  /** 409: invite: the sender's address is a contact of that company already (attach the message to it). */
+  contactExists: 'contact_exists',
 } as const;
 
 const text = (max: number) =>
@@ -153,6 +158,27 @@ export const inboundAttachBodySchema = z.object({
 });
 export type InboundAttachBody = z.infer<typeof inboundAttachBodySchema>;
 
+/**
+ * "Invite as contact": the sender of a waiting message becomes a new contact of a company of the portal
+ * (their address, this name, the ticket right), is sent the portal's invitation, and the message becomes
+ * their new ticket as `attach` makes it, in one transaction. `userName` (default: the address) is the
+ * sign-in name the invitation gives them.
+ */
+export const inboundInviteBodySchema = z.strictObject({
+  companyId: extIdSchema,
+  referentName: z.string().trim().min(1).max(200),
+  userName: userInviteSchema.shape.userName.optional(),
+});
+export type InboundInviteBody = z.infer<typeof inboundInviteBodySchema>;
+export const inboundInviteAnswerSchema = z.object({
+  entry: inboundEmailSchema,
+  /** The new contact's back-office id. */
+  contactId: z.number().int(),
+  /** The user the invitation went to. */
+  userName: z.string(),
+});
+export type InboundInviteAnswer = z.infer<typeof inboundInviteAnswerSchema>;
+
 /** An address a delivery status notification said fails (docs/email.md "Loops"). */
 export const emailBounceSchema = z.object({
   address: z.string(),
@@ -265,6 +291,21 @@ export const inboundRoutes = {
     access: staff,
     tags: ['staff: e-mail'],
     summary: "Make a waiting message a contact's new ticket, or their comment on one of their tickets",
+  }),
+  invite: defineRoute({
+    method: 'POST',
+    path: '/api/staff/portals/:company/email/inbound/:inboundId/invite',
+    params: inboundParamsSchema,
+    body: inboundInviteBodySchema,
+    responses: { 200: inboundInviteAnswerSchema, 404: errorSchema, 409: errorSchema },
+    access: staff,
+    tags: ['staff: e-mail'],
+    summary: "Make a waiting message's sender a contact of a company, invite them, and open their ticket",
+    description:
+      '404 `company_not_found`, `inbound_not_found`; 409 `contact_exists` when the address is a contact of ' +
+      'that company already (attach the message to it instead), `entity_exists` when the user name is ' +
+      'taken, `inbound_refused` when the message cannot become a ticket. Emits `contact.created`, ' +
+      '`user.invited` and `ticket.created`.',
   }),
   raw: defineRoute({
     method: 'GET',

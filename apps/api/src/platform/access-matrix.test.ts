@@ -586,6 +586,15 @@ describe('desk routes of agents and admins', () => {
       build: () => ({ method: 'POST', url: `${desk}/email/inbound/1/attach`, payload: { contactId: 102 } }),
       expect: [404, 404, 403, 401, 401],
     },
+    // Inviting the sender is the attach of an unknown sender: every member of the portal (docs/email.md).
+    'POST /api/staff/portals/:company/email/inbound/:inboundId/invite': {
+      build: () => ({
+        method: 'POST',
+        url: `${desk}/email/inbound/1/invite`,
+        payload: { companyId: 10, referentName: 'Matrix' },
+      }),
+      expect: [404, 404, 403, 401, 401],
+    },
     'POST /api/staff/portals/:company/email/inbound/:inboundId/discard': {
       build: () => ({ method: 'POST', url: `${desk}/email/inbound/1/discard` }),
       expect: [404, 404, 403, 401, 401],

@@ -20,6 +20,11 @@ export const inboundRoutes: RouteRefs<typeof area.inboundRoutes> = {
     path: '/api/staff/portals/:company/email/inbound/:inboundId/attach',
     access: { guard: 'staff' },
   },
+  invite: {
+    method: 'POST',
+    path: '/api/staff/portals/:company/email/inbound/:inboundId/invite',
+    access: { guard: 'staff' },
+  },
   raw: {
     method: 'GET',
     path: '/api/staff/portals/:company/email/inbound/:inboundId/raw',

@@ -15,6 +15,7 @@ import {
   listBounces,
   listInbound,
 } from './inbound.service';
+import { inviteInbound, type PeopleWriters } from './inbound.invite';
 import { deleteMailbox, getMailbox, putMailbox, testMailbox } from './mailbox.service';
 
 type StaffAccess = Parameters<typeof staffActorOf>[0];
@@ -33,7 +34,7 @@ async function portalIdOfKey(ctx: AppContext, key: string): Promise<number> {
  * portal, resolved by the guard) and `/api/admin/portals/:portal` (the installation key). The messages
  * that wait for someone are the desk's, for every agent of the portal.
  */
-export function registerEmailRoutes(app: App, ctx: AppContext): void {
+export function registerEmailRoutes(app: App, ctx: AppContext, people: PeopleWriters): void {
   const actorOf = async (req: FastifyRequest, access: unknown): Promise<AdminActor> => {
     if (access && typeof access === 'object' && 'staffUserId' in access)
       return { type: 'staff', ...staffActorOf(access as StaffAccess) };
@@ -64,6 +65,22 @@ export function registerEmailRoutes(app: App, ctx: AppContext): void {
   });
   route(app, ctx, inboundRoutes.attach, async (req, _reply, access) =>
     attachInbound(ctx, access.portal!.portalId, access.staffUserId, req.params.inboundId, req.body),
+  );
+  route(app, ctx, inboundRoutes.invite, async (req, _reply, access) =>
+    inviteInbound(
+      ctx,
+      people,
+      {
+        type: 'staff',
+        staffUserId: access.staffUserId,
+        name: access.displayName,
+        portalId: access.portal!.portalId,
+        portalKey: access.portal!.portalKey,
+        timeZone: access.portal!.timeZone,
+      },
+      req.params.inboundId,
+      req.body,
+    ),
   );
   route(app, ctx, inboundRoutes.bounces, async (req, _reply, access) =>
     listBounces(ctx, access.portal!.portalId, req.query),

@@ -154,4 +154,106 @@ describe('received mail on the desk', () => {
     expect(theirs.statusCode).toBe(200);
     expect(theirs.body).not.toMatch(/senderUnverified|authFailed|openingEmail|\.eml/);
   });
+
+  it('invites an unknown sender as a contact: contact, invitation and ticket in one go', async () => {
+    const address = `g-${randomUUID().slice(0, 6)}@elsewhere.example`;
+    const entry = await ingestMessage(
+      t.ctx,
+      portalId,
+      mail({
+        from: `Giovanni Neri <${address}>`,
+        subject: 'Caldaia in blocco',
+        body: 'La caldaia del secondo piano è in blocco da stamattina.',
+        auth: GENUINE,
+      }),
+      'smtp',
+    );
+    const again = await ingestMessage(
+      t.ctx,
+      portalId,
+      mail({ from: address, subject: 'Ancora la caldaia', body: 'Sempre in blocco.', auth: GENUINE }),
+      'smtp',
+    );
+    expect([entry.status, again.status]).toEqual(['unknown', 'unknown']);
+    const invite = (payload: object, headers: Record<string, string> = staff.agentA, id = entry.id) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/staff/portals/acme/email/inbound/${id}/invite`,
+        headers,
+        payload,
+      });
+    const [betaPortal] = await q<{ id: number }>(sql`select id from portals where key = 'beta'`);
+    await t.ctx.database.db.execute(
+      sql`insert into companies (portal_id, ext_id, company_name) values (${betaPortal!.id}::int, 77, 'Solo Beta')`,
+    );
+    const counts = async () =>
+      (
+        await q<{ contacts: number; users: number; tickets: number; mails: number }>(
+          sql`select (select count(*)::int from contacts where lower(email) = ${address}) as contacts,
+            (select count(*)::int from users where lower(email) = ${address}) as users,
+            (select count(*)::int from tickets where portal_id = ${portalId}::int) as tickets,
+            (select count(*)::int from outbox where payload->>'to' = ${address}) as mails`,
+        )
+      )[0]!;
+    const before = await counts();
+
+    // Refused, nothing written: another portal's agent, a customer, a company of another portal, a bad body.
+    expect((await invite({ companyId: 10, referentName: 'Giovanni Neri' }, staff.agentB)).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await invite({ companyId: 10, referentName: 'Giovanni Neri' }, personas.admin.headers)).statusCode,
+    ).toBe(401);
+    const foreign = await invite({ companyId: 77, referentName: 'Giovanni Neri' });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().code).toBe('company_not_found');
+    expect((await invite({ companyId: 10, referentName: '' })).statusCode).toBe(400);
+    expect((await invite({ companyId: 10, referentName: 'x'.repeat(201) })).statusCode).toBe(400);
+    expect((await invite({ companyId: 10, referentName: 'Giovanni', extra: 1 })).statusCode).toBe(400);
+    // A user name someone has: 409, and the whole invitation rolled back (no contact left behind).
+    const taken = await invite({ companyId: 10, referentName: 'Giovanni Neri', userName: 'anna.verdi' });
+    expect(taken.statusCode, taken.body).toBe(409);
+    expect(await counts()).toEqual(before);
+
+    const made = await invite({ companyId: 10, referentName: 'Giovanni Neri' });
+    expect(made.statusCode, made.body).toBe(200);
+    const answer = made.json();
+    expect(answer).toMatchObject({ userName: address, entry: { id: entry.id, status: 'done' } });
+    const after = await counts();
+    expect(after).toMatchObject({ contacts: 1, users: 1, tickets: before.tickets + 1 });
+    // The invitation and the new ticket's confirmation, queued with the rest.
+    expect(after.mails).toBe(before.mails + 2);
+    const [contact] = await q<{ company: number; name: string; manage_tickets: boolean; admin: boolean }>(
+      sql`select co.ext_id::int as company, c.referent_name as name, c.manage_tickets, c.administrator as admin
+        from contacts c join companies co on co.id = c.company_id
+        where c.portal_id = ${portalId}::int and c.ext_id = ${answer.contactId}`,
+    );
+    expect(contact).toEqual({ company: 10, name: 'Giovanni Neri', manage_tickets: true, admin: false });
+    const [invitation] = await q<{ subject: string; text: string }>(
+      sql`select payload->>'subject' as subject, payload->>'text' as text from outbox
+        where payload->>'to' = ${address} and payload->>'text' like '%/confirm?token=%'`,
+    );
+    expect(invitation!.text).toContain('company=acme');
+    const [ticket] = await q<{ creator: number; title: string }>(
+      sql`select c.ext_id::int as creator, t.title from tickets t join contacts c on c.id = t.creator_contact_id
+        where t.portal_id = ${portalId}::int and t.ext_id = ${answer.entry.ticketId}`,
+    );
+    expect(ticket).toEqual({ creator: answer.contactId, title: 'Caldaia in blocco' });
+    // Audited as the desk's own contact and invitation changes, by the agent.
+    const audit = await q<{ entity: string; action: string }>(
+      sql`select entity, action from audit_log where portal_id = ${portalId}::int
+        and entity_id in (${String(answer.contactId)}, ${address}) order by id`,
+    );
+    expect(audit).toEqual([
+      { entity: 'contact', action: 'created' },
+      { entity: 'user', action: 'invited' },
+    ]);
+    // Done: not again.
+    expect((await invite({ companyId: 10, referentName: 'Giovanni Neri' })).statusCode).toBe(404);
+
+    // Their second mail, which waited beside the first: the address is that company's now, attach it.
+    const twice = await invite({ companyId: 10, referentName: 'Giovanni Neri' }, staff.agentA, again.id!);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().code).toBe('contact_exists');
+  });
 });

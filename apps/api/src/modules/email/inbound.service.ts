@@ -581,6 +581,122 @@ export async function inboundRaw(ctx: AppContext, portalId: number, id: number) 
   return { sha256: row.sha256, size: Number(row.size), name: row.name };
 }
 
+/** A waiting message of the portal, read back from its stored bytes (before any transaction). */
+export async function readWaiting(
+  ctx: AppContext,
+  portalId: number,
+  id: number,
+): Promise<{ mail: ParsedMail; fileId: number }> {
+  const [entry] = await queryRows<{ sha256: string | null; file_id: number | null }>(
+    ctx.database.db,
+    sql`select f.sha256, f.id as file_id from inbound_emails e left join files f on f.id = e.raw_file_id
+      where e.id = ${id}::bigint and e.portal_id = ${portalId}::int and e.status in ('unknown', 'waiting', 'unprocessed')`,
+  );
+  if (!entry) throw notFound('No such message waiting in this portal', emailErrorCodes.inboundNotFound);
+  if (!entry.sha256 || entry.file_id === null)
+    throw conflict('The message was not kept (too large)', emailErrorCodes.inboundRefused);
+  try {
+    const mail = await simpleParser(await ctx.fileStore.readAll(entry.sha256), {
+      skipImageLinks: true,
+      skipTextLinks: true,
+    });
+    return { mail, fileId: Number(entry.file_id) };
+  } catch (err) {
+    throw conflict(
+      `The message cannot be read: ${cleanText((err as Error).message, 200)}`,
+      emailErrorCodes.inboundRefused,
+    );
+  }
+}
+
+/** Locks a waiting message in `tx`: of two agents at once, the second finds it handled (404). */
+export async function lockWaiting(tx: Tx, portalId: number, id: number): Promise<void> {
+  const [locked] = await queryRows<{ id: number }>(
+    tx,
+    sql`select id from inbound_emails where id = ${id}::bigint and portal_id = ${portalId}::int
+      and status in ('unknown', 'waiting', 'unprocessed') for update`,
+  );
+  if (!locked) throw notFound('No such message waiting in this portal', emailErrorCodes.inboundNotFound);
+}
+
+/**
+ * Makes a locked waiting message the contact's new ticket or, with `ticketId`, their comment on that
+ * ticket of their company, and records its entry as done by the agent.
+ */
+export async function attachIn(
+  tx: Tx,
+  ctx: AppContext,
+  p: {
+    portalId: number;
+    staffUserId: number;
+    id: number;
+    mail: ParsedMail;
+    fileId: number;
+    contact: { id: number; extId: number; companyId: number };
+    ticketId?: number | undefined;
+    now: Date;
+  },
+): Promise<void> {
+  const { portalId, contact: c, mail } = p;
+  let action: MailAction;
+  if (p.ticketId !== undefined) {
+    const [ticket] = await queryRows<{ id: number }>(
+      tx,
+      sql`select id from tickets where portal_id = ${portalId}::int and ext_id = ${p.ticketId}::bigint
+        and company_id = ${c.companyId}::int`,
+    );
+    if (!ticket) throw notFound("No such ticket of the contact's company", emailErrorCodes.ticketNotFound);
+    action = {
+      kind: 'comment',
+      ticketExtId: p.ticketId,
+      // The agent chose the ticket: the contact writes on it as one who reaches the company's tickets.
+      author: {
+        kind: 'contact',
+        contactId: c.id,
+        contactExtId: c.extId,
+        userId: null,
+        scope: {
+          portalId,
+          companyId: c.companyId,
+          creatorContactId: null,
+          followerUserId: null,
+          withReports: false,
+        },
+      },
+    };
+  } else
+    action = {
+      kind: 'ticket',
+      contact: c,
+      address: senderOf(mail)?.address ?? '',
+      messageId: mail.messageId,
+    };
+  const applied = await applyMailAction(tx, ctx, {
+    portalId,
+    action,
+    mail,
+    text: replyText(mail),
+    rawFileId: p.fileId,
+    now: p.now,
+  });
+  if ('refused' in applied) throw conflict(applied.refused, emailErrorCodes.inboundRefused);
+  await tx.execute(sql`update inbound_emails set status = 'done', reason = ${applied.note},
+      ticket_id = ${applied.ticketId}::int, comment_id = ${applied.commentId}::int,
+      handled_at = ${p.now.toISOString()}::timestamptz, handled_by_staff_id = ${p.staffUserId}::int
+    where id = ${p.id}::bigint`);
+}
+
+/** A message's entry as the desk lists it. */
+export async function inboundEntry(ctx: AppContext, id: number): Promise<InboundEmail> {
+  const [row] = await queryRows<InboundRow>(
+    ctx.database.db,
+    sql`select e.id, e.status, e.reason, e.from_address, e.from_name, e.subject, e.preview, e.received_at,
+        e.auth_failed, t.ext_id as ticket_ext
+      from inbound_emails e left join tickets t on t.id = e.ticket_id where e.id = ${id}::bigint`,
+  );
+  return entryOf(row!);
+}
+
 /**
  * An agent gives a waiting message to a contact of the portal (docs/email.md "Unknown senders"): it
  * becomes the contact's new ticket or, with `ticketId`, their comment on that ticket of their company,
@@ -593,97 +709,33 @@ export async function attachInbound(
   id: number,
   body: InboundAttachBody,
 ): Promise<InboundEmail> {
-  const db = ctx.database.db;
-  const [entry] = await queryRows<{ sha256: string | null; file_id: number | null }>(
-    db,
-    sql`select f.sha256, f.id as file_id from inbound_emails e left join files f on f.id = e.raw_file_id
-      where e.id = ${id}::bigint and e.portal_id = ${portalId}::int and e.status in ('unknown', 'waiting', 'unprocessed')`,
-  );
-  if (!entry) throw notFound('No such message waiting in this portal', emailErrorCodes.inboundNotFound);
-  if (!entry.sha256 || entry.file_id === null)
-    throw conflict('The message was not kept (too large)', emailErrorCodes.inboundRefused);
-  let mail: ParsedMail;
-  try {
-    mail = await simpleParser(await ctx.fileStore.readAll(entry.sha256), {
-      skipImageLinks: true,
-      skipTextLinks: true,
-    });
-  } catch (err) {
-    throw conflict(
-      `The message cannot be read: ${cleanText((err as Error).message, 200)}`,
-      emailErrorCodes.inboundRefused,
-    );
-  }
+  const { mail, fileId } = await readWaiting(ctx, portalId, id);
   const now = ctx.clock.now();
-  const from = senderOf(mail)?.address;
-  await db.transaction(async (tx) => {
-    // Two agents at once: the second finds it handled.
-    const [locked] = await queryRows<{ id: number }>(
-      tx,
-      sql`select id from inbound_emails where id = ${id}::bigint and portal_id = ${portalId}::int
-        and status in ('unknown', 'waiting', 'unprocessed') for update`,
-    );
-    if (!locked) throw notFound('No such message waiting in this portal', emailErrorCodes.inboundNotFound);
+  await ctx.database.db.transaction(async (tx) => {
+    await lockWaiting(tx, portalId, id);
     const [contact] = await queryRows<{ id: number; ext_id: number; company_id: number }>(
       tx,
       sql`select id, ext_id, company_id from contacts
         where portal_id = ${portalId}::int and ext_id = ${body.contactId}::bigint`,
     );
     if (!contact) throw notFound('No contact with this id in the portal', emailErrorCodes.contactNotFound);
-    const c = {
-      id: Number(contact.id),
-      extId: Number(contact.ext_id),
-      companyId: Number(contact.company_id),
-    };
-    let action: MailAction;
-    if (body.ticketId !== undefined) {
-      const [ticket] = await queryRows<{ id: number }>(
-        tx,
-        sql`select id from tickets where portal_id = ${portalId}::int and ext_id = ${body.ticketId}::bigint
-          and company_id = ${c.companyId}::int`,
-      );
-      if (!ticket) throw notFound("No such ticket of the contact's company", emailErrorCodes.ticketNotFound);
-      action = {
-        kind: 'comment',
-        ticketExtId: body.ticketId,
-        // The agent chose the ticket: the contact writes on it as one who reaches the company's tickets.
-        author: {
-          kind: 'contact',
-          contactId: c.id,
-          contactExtId: c.extId,
-          userId: null,
-          scope: {
-            portalId,
-            companyId: c.companyId,
-            creatorContactId: null,
-            followerUserId: null,
-            withReports: false,
-          },
-        },
-      };
-    } else action = { kind: 'ticket', contact: c, address: from ?? '', messageId: mail.messageId };
-    const applied = await applyMailAction(tx, ctx, {
+    await attachIn(tx, ctx, {
       portalId,
-      action,
+      staffUserId,
+      id,
       mail,
-      text: replyText(mail),
-      rawFileId: Number(entry.file_id),
+      fileId,
+      contact: {
+        id: Number(contact.id),
+        extId: Number(contact.ext_id),
+        companyId: Number(contact.company_id),
+      },
+      ticketId: body.ticketId,
       now,
     });
-    if ('refused' in applied) throw conflict(applied.refused, emailErrorCodes.inboundRefused);
-    await tx.execute(sql`update inbound_emails set status = 'done', reason = ${applied.note},
-        ticket_id = ${applied.ticketId}::int, comment_id = ${applied.commentId}::int,
-        handled_at = ${now.toISOString()}::timestamptz, handled_by_staff_id = ${staffUserId}::int
-      where id = ${id}::bigint`);
   });
   kickOutbox();
-  const [row] = await queryRows<InboundRow>(
-    db,
-    sql`select e.id, e.status, e.reason, e.from_address, e.from_name, e.subject, e.preview, e.received_at,
-        e.auth_failed, t.ext_id as ticket_ext
-      from inbound_emails e left join tickets t on t.id = e.ticket_id where e.id = ${id}::bigint`,
-  );
-  return entryOf(row!);
+  return inboundEntry(ctx, id);
 }
 
 /** The addresses of the portal whose mail bounced: one (a contact's), or the newest. */

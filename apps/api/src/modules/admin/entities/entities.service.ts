@@ -345,22 +345,33 @@ export function createContact(
   body: ContactCreate,
   idem?: Idem,
 ): Promise<Answer<ContactEntity>> {
-  return inTransaction(ctx, actor, idem, body, async (tx) => {
-    await lockPortal(tx, actor.portalId);
-    const id = body.contactId ?? (await nextExtId(tx, 'contacts', actor.portalId));
-    if (await readContact(tx, actor.portalId, id))
-      throw conflict(`A contact with id ${id} exists`, entityErrorCodes.entityExists);
-    await writeContact(ctx, tx, actor, id, {
-      companyId: body.companyId,
-      referentName: body.referentName,
-      email: body.email ?? null,
-      phone: body.phone ?? null,
-      permissions: flagsOf(body.permissions),
-    });
-    const after = publicOf(await readContact(tx, actor.portalId, id))!;
-    await record(ctx, tx, actor, { entity: 'contact', entityId: id, action: 'created', before: null, after });
-    return { status: 201, body: after };
+  return inTransaction(ctx, actor, idem, body, async (tx) => ({
+    status: 201,
+    body: await createContactIn(ctx, tx, actor, body),
+  }));
+}
+
+/** A new contact, recorded (audit, `contact.created`), inside a transaction of the caller's. */
+export async function createContactIn(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  body: ContactCreate,
+): Promise<ContactEntity> {
+  await lockPortal(tx, actor.portalId);
+  const id = body.contactId ?? (await nextExtId(tx, 'contacts', actor.portalId));
+  if (await readContact(tx, actor.portalId, id))
+    throw conflict(`A contact with id ${id} exists`, entityErrorCodes.entityExists);
+  await writeContact(ctx, tx, actor, id, {
+    companyId: body.companyId,
+    referentName: body.referentName,
+    email: body.email ?? null,
+    phone: body.phone ?? null,
+    permissions: flagsOf(body.permissions),
   });
+  const after = publicOf(await readContact(tx, actor.portalId, id))!;
+  await record(ctx, tx, actor, { entity: 'contact', entityId: id, action: 'created', before: null, after });
+  return after;
 }
 
 export async function updateContact(
@@ -700,7 +711,31 @@ export async function inviteUser(
   body: UserInvite,
   idem?: Idem,
 ): Promise<Answer<UserEntity>> {
-  const prepared = await prepareUsers(ctx.database.db, [
+  const answer = await inTransaction(ctx, actor, idem, body, async (tx) => ({
+    status: 201,
+    body: await inviteUserIn(ctx, tx, actor, body),
+  }));
+  kickOutbox();
+  return answer;
+}
+
+/**
+ * The invitation inside a transaction of the caller's: the user, their contacts, the invitation e-mail
+ * queued and the change recorded (audit, `user.invited`) all commit with it; the caller kicks the outbox.
+ */
+export async function inviteUserIn(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  body: UserInvite,
+): Promise<UserEntity> {
+  await lockPortal(tx, actor.portalId);
+  if (await userNameTaken(tx, body.userName))
+    throw conflict(`The user name ${body.userName} is taken`, entityErrorCodes.entityExists);
+  const unknown = await missingContacts(tx, actor.portalId, body.contactIds);
+  if (unknown.length > 0) throw unknownReference('contactIds', unknown[0]!);
+  // An invitation has no password to hash: preparing it is one lookup, in the transaction.
+  const prepared = await prepareUsers(tx, [
     {
       userName: body.userName,
       email: body.email,
@@ -708,25 +743,16 @@ export async function inviteUser(
       contacts: body.contactIds.map((contactId) => ({ webPortalKey: actor.portalKey, contactId })),
     },
   ]);
-  const answer = await inTransaction(ctx, actor, idem, body, async (tx) => {
-    await lockPortal(tx, actor.portalId);
-    if (await userNameTaken(tx, body.userName))
-      throw conflict(`The user name ${body.userName} is taken`, entityErrorCodes.entityExists);
-    const unknown = await missingContacts(tx, actor.portalId, body.contactIds);
-    if (unknown.length > 0) throw unknownReference('contactIds', unknown[0]!);
-    await writeUsers(tx, prepared, ctx.clock.now(), ctx.config.publicUrl);
-    const after = userImage(await mustUser(ctx, tx, actor, body.userName));
-    await record(ctx, tx, actor, {
-      entity: 'user',
-      entityId: after.userName,
-      action: 'invited',
-      before: null,
-      after,
-    });
-    return { status: 201, body: after };
+  await writeUsers(tx, prepared, ctx.clock.now(), ctx.config.publicUrl);
+  const after = userImage(await mustUser(ctx, tx, actor, body.userName));
+  await record(ctx, tx, actor, {
+    entity: 'user',
+    entityId: after.userName,
+    action: 'invited',
+    before: null,
+    after,
   });
-  kickOutbox();
-  return answer;
+  return after;
 }
 
 /** Runs an action on a user of the portal, recording it when `act` answers true. */

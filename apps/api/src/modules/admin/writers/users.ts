@@ -54,7 +54,7 @@ async function loadUsers(db: Db | Tx, keys: string[]): Promise<Map<string, Store
  * Hashes the document's passwords (in parallel, ~15 ms each) outside the transaction. A password equal
  * to the stored one keeps its hash, so a re-import changes nothing and signs nobody out.
  */
-export async function prepareUsers(db: Db, list: ImportUser[]): Promise<PreparedUser[]> {
+export async function prepareUsers(db: Db | Tx, list: ImportUser[]): Promise<PreparedUser[]> {
   const stored = await loadUsers(
     db,
     list.map((u) => keyOf(u.userName)),

@@ -18,7 +18,10 @@ export function SenderUnverifiedBadge() {
         variant="light"
         tt="none"
         radius="sm"
-        leftSection={<IconAlertTriangle size={12} aria-hidden />}
+        // Mantine writes a light badge's words in shade 6 (under 3:1 on its tint): the text colour instead,
+        // with the orange in the tint and the icon.
+        vars={() => ({ root: { '--badge-color': 'var(--mantine-color-text)' } })}
+        leftSection={<IconAlertTriangle size={12} aria-hidden color="var(--mantine-color-orange-filled)" />}
         tabIndex={0}
         data-testid="sender-unverified"
         style={{ alignSelf: 'flex-start', cursor: 'help' }}

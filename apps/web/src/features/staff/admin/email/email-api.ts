@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { InboundStatus, MailboxSettings } from '@sportello/contracts';
+import type { InboundInviteBody, InboundStatus, MailboxSettings } from '@sportello/contracts';
 import { inboundRoutes, mailboxStaffRoutes } from '@sportello/contracts/route-refs';
 import { api, call, pathOf } from '../../../../lib/api-client';
 import { staffKeys } from '../../api/keys';
@@ -112,6 +112,16 @@ export function useAttachInbound(company: string) {
         params: { company, inboundId: v.inboundId },
         body: { contactId: v.contactId, ...(v.ticketId === undefined ? {} : { ticketId: v.ticketId }) },
       }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: [...emailKeys.all(company), 'inbound'] }),
+  });
+}
+
+/** "Invite as contact": the sender becomes a contact of `companyId`, is invited, and the message their ticket. */
+export function useInviteInbound(company: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { inboundId: number; body: InboundInviteBody }) =>
+      call(inboundRoutes.invite, { params: { company, inboundId: v.inboundId }, body: v.body }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: [...emailKeys.all(company), 'inbound'] }),
   });
 }

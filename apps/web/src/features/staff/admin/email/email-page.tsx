@@ -19,7 +19,13 @@ import {
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { InboundEmail, InboundStatus, Mailbox, MailboxTest } from '@sportello/contracts';
+import type {
+  InboundEmail,
+  InboundInviteAnswer,
+  InboundStatus,
+  Mailbox,
+  MailboxTest,
+} from '@sportello/contracts';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
@@ -31,6 +37,7 @@ import { QueryStates } from '../query-states';
 import { TableScroll } from '../table-scroll';
 import { AttachDialog } from './attach-dialog';
 import { BounceLine } from './bounce-notice';
+import { InviteDialog } from './invite-dialog';
 import {
   useBounces,
   useDeleteMailbox,
@@ -387,8 +394,23 @@ function InboundList({ status }: { status: InboundStatus }) {
   const discard = useDiscardInbound(company);
   const [shown, setShown] = useState<number | null>(null);
   const [attaching, setAttaching] = useState<InboundEmail | null>(null);
+  const [inviting, setInviting] = useState<InboundEmail | null>(null);
+  const [invited, setInvited] = useState<(InboundInviteAnswer & { address: string }) | null>(null);
   return (
     <>
+      {invited && (
+        <Alert
+          color="green"
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('close')}
+          onClose={() => setInvited(null)}
+          data-testid="invited"
+        >
+          {t('email.invite.done', { address: invited.address, ticket: invited.entry.ticketId ?? '—' })}
+        </Alert>
+      )}
       {discard.isError && (
         <Alert color="red" variant="light" role="alert">
           {errorText(discard.error, t)}
@@ -451,6 +473,16 @@ function InboundList({ status }: { status: InboundStatus }) {
                                 {t('email.attach.action')}
                               </Button>
                             )}
+                            {status === 'unknown' && m.fromAddress && (
+                              <Button
+                                size="xs"
+                                variant="default"
+                                onClick={() => setInviting(m)}
+                                data-testid="invite-sender"
+                              >
+                                {t('email.invite.action')}
+                              </Button>
+                            )}
                             <Button size="xs" variant="default" onClick={() => setShown(m.id)}>
                               {t('email.inbound.show')}
                             </Button>
@@ -488,6 +520,16 @@ function InboundList({ status }: { status: InboundStatus }) {
       </QueryStates>
       {shown !== null && <RawMessage inboundId={shown} onClose={() => setShown(null)} />}
       {attaching && <AttachDialog message={attaching} onClose={() => setAttaching(null)} />}
+      {inviting && (
+        <InviteDialog
+          message={inviting}
+          onClose={() => setInviting(null)}
+          onInvited={(answer) => {
+            setInvited({ ...answer, address: inviting.fromAddress });
+            setInviting(null);
+          }}
+        />
+      )}
     </>
   );
 }
