@@ -4,7 +4,7 @@
  * (a presigned GET, what S3_PRESIGNED_DOWNLOADS hands the browser), alternately, in rounds, and the
  * API process's resident memory sampled from /proc while it serves them.
  *
- *   npm run bench:s3-download -- [--mb 25] [--rounds 9] [--parallel 4]
+ *   npm run bench:s3-download -- [--mb 25] [--rounds 15] [--parallel 4]
  *
  * Targets (issue 27): the API's median throughput ≥ 70 % of the direct GET's in the same run, and
  * its memory flat: whole-file buffering would add the file's size per download in flight, so the RSS
@@ -27,12 +27,13 @@ import { migrate } from '../apps/api/src/db/migrate';
 import { parseS3Url, S3FileStore } from '../apps/api/src/platform/file-store-s3';
 import { FileUrlSigner } from '../apps/api/src/platform/files';
 import { freePort } from './lib/pg';
+import { cpuOf } from './lib/proc-cpu';
 import { root, startServer, type RunningServer } from './lib/server';
 
 const { values: opt } = parseArgs({
   options: {
     mb: { type: 'string', default: '25' },
-    rounds: { type: 'string', default: '9' },
+    rounds: { type: 'string', default: '15' },
     parallel: { type: 'string', default: '4' },
   },
 });
@@ -167,51 +168,65 @@ async function main(): Promise<void> {
       disposition: 'attachment',
     }))!;
 
-    // Warm-up: JIT, the SDK's client, s3rver's file cache; then the RSS the downloads start from.
-    for (let i = 0; i < 2; i++) {
-      await download(directUrl);
-      await download(apiUrl);
-    }
+    // Several at once: buffering would show as the file's size per download in flight.
+    const atOnce = (url: string, n: number) => Promise.all(Array.from({ length: n }, () => download(url)));
+    // One sample: `n` downloads at once from one side, timed, with the CPU each process spent on them.
+    const s3pid = s3.child.pid!;
+    const sample = async (which: 'api' | 'direct', n: number) => {
+      const cpu0 = [cpuOf(pid), cpuOf(s3pid), process.cpuUsage()] as const;
+      const started = performance.now();
+      await atOnce(which === 'api' ? apiUrl : directUrl, n);
+      const ms = performance.now() - started;
+      const c = process.cpuUsage(cpu0[2]);
+      return {
+        ms,
+        api: cpuOf(pid) - cpu0[0],
+        s3: cpuOf(s3pid) - cpu0[1],
+        client: (c.user + c.system) / 1000,
+      };
+    };
+    type Sample = Awaited<ReturnType<typeof sample>>;
+
+    // Warm-up, both sides, one and several at once: JIT, the SDK's connections, s3rver's file cache,
+    // V8's young generation grown to what streaming needs. Then the RSS the downloads start from.
+    for (let i = 0; i < 2; i++)
+      for (const n of [1, PARALLEL]) for (const w of ['direct', 'api'] as const) await sample(w, n);
     await new Promise((r) => setTimeout(r, 2000));
     const before = rssOf(pid);
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
 
     const loadStart = load();
-    const times = { api: [] as number[], direct: [] as number[] };
+    const runs = { api: [] as Sample[], direct: [] as Sample[] };
+    const par = { api: [] as Sample[], direct: [] as Sample[] };
     for (let round = 1; round <= ROUNDS; round++) {
       // Alternating which goes first, so neither always meets the other's leftovers.
       const order = round % 2 ? (['direct', 'api'] as const) : (['api', 'direct'] as const);
-      for (const which of order) times[which].push(await download(which === 'api' ? apiUrl : directUrl));
-      const mbps = (ms: number) => (SIZE / 1024 / 1024 / (ms / 1000)).toFixed(0);
+      for (const which of order) runs[which].push(await sample(which, 1));
+      const mbps = (x: Sample) => (SIZE / 1024 / 1024 / (x.ms / 1000)).toFixed(0);
       log(
-        `round ${round}: direct ${mbps(times.direct.at(-1)!)} MB/s, API ${mbps(times.api.at(-1)!)} MB/s, RSS peak ${mb(peak)} MB`,
+        `round ${round}: direct ${mbps(runs.direct.at(-1)!)} MB/s, API ${mbps(runs.api.at(-1)!)} MB/s, RSS peak ${mb(peak)} MB, load ${load()}`,
       );
     }
     const peakSingle = peak;
-
-    // Several at once: buffering would show here as the file's size per download in flight.
-    const atOnce = async (url: string) => {
-      const started = performance.now();
-      await Promise.all(Array.from({ length: PARALLEL }, () => download(url)));
-      return performance.now() - started;
-    };
-    const par = { api: [] as number[], direct: [] as number[] };
     for (let round = 1; round <= 3; round++) {
       const order = round % 2 ? (['direct', 'api'] as const) : (['api', 'direct'] as const);
-      for (const which of order) par[which].push(await atOnce(which === 'api' ? apiUrl : directUrl));
+      for (const which of order) par[which].push(await sample(which, PARALLEL));
     }
     clearInterval(sampler);
     const loadEnd = load();
 
-    const rate = (ms: number, n = 1) => (n * SIZE) / 1024 / 1024 / (ms / 1000);
-    const api = rate(median(times.api));
-    const direct = rate(median(times.direct));
+    const rate = (xs: Sample[], n = 1) => (n * SIZE) / 1024 / 1024 / (median(xs.map((x) => x.ms)) / 1000);
+    const api = rate(runs.api);
+    const direct = rate(runs.direct);
     const ratio = api / direct;
-    const parApi = rate(median(par.api), PARALLEL);
-    const parDirect = rate(median(par.direct), PARALLEL);
+    const parApi = rate(par.api, PARALLEL);
+    const parDirect = rate(par.direct, PARALLEL);
     const growth = peak - before;
     const flat = growth < SIZE;
+    // CPU ms per download of each process (medians): where the time of the extra hop goes.
+    const cpu = (xs: Sample[]) =>
+      (['api', 's3', 'client'] as const).map((k) => median(xs.map((x) => x[k])).toFixed(0)).join(' / ');
     console.log(
       [
         '',
@@ -219,8 +234,9 @@ async function main(): Promise<void> {
         '',
         '| | direct s3rver GET (presigned) | through the API (signed link, proxied) | API / direct |',
         '|---|---:|---:|---:|',
-        `| one download, MB/s (median ms) | ${direct.toFixed(0)} (${median(times.direct).toFixed(0)}) | ${api.toFixed(0)} (${median(times.api).toFixed(0)}) | **${(ratio * 100).toFixed(0)} %** |`,
+        `| one download, MB/s (median ms) | ${direct.toFixed(0)} (${median(runs.direct.map((x) => x.ms)).toFixed(0)}) | ${api.toFixed(0)} (${median(runs.api.map((x) => x.ms)).toFixed(0)}) | **${(ratio * 100).toFixed(0)} %** |`,
         `| ${PARALLEL} at once, MB/s in all | ${parDirect.toFixed(0)} | ${parApi.toFixed(0)} | ${((parApi / parDirect) * 100).toFixed(0)} % |`,
+        `| CPU ms per download: API / s3rver / client | ${cpu(runs.direct)} | ${cpu(runs.api)} | |`,
         '',
         `API process RSS: ${mb(before)} MB before, peak ${mb(peakSingle)} MB during single downloads, ` +
           `${mb(peak)} MB with ${PARALLEL} at once (+${mb(growth)} MB; ${PARALLEL} × the file would be +${mb(PARALLEL * SIZE)} MB).`,
