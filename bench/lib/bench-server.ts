@@ -154,6 +154,7 @@ app.get('/bench/admin/stats', async () => {
     heapUsed: m.heapUsed,
     heapTotal: m.heapTotal,
     external: m.external,
+    arrayBuffers: m.arrayBuffers,
     kind: database.kind,
     bareUrl,
   };
