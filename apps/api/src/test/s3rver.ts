@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 
-/** s3rver's fixed credentials (it checks the signature with them). */
+/**
+ * s3rver's fixed credentials. It answered a request signed with a wrong secret all the same (checked
+ * 2026-11-29): a test of refused credentials cannot rely on it.
+ */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export interface RunningS3 {
