@@ -1,13 +1,20 @@
 import { useState } from 'react';
 import { Badge, Button, Checkbox, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { apiKeyScopes, type ApiKeyScope } from '@sportello/contracts';
-import { accessRoutes, webhookStaffRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { usePageTitle } from '../../../../ui/page-title';
-import { staffKeys } from '../../api/keys';
+import {
+  apiKeysKey,
+  useApiKeys,
+  useCreateApiKey,
+  useCreateWebhook,
+  useRevokeApiKey,
+  useRotateApiKey,
+  useWebhooks,
+  webhooksKey,
+} from '../api/integrations';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
@@ -40,19 +47,15 @@ function KeysPanel() {
   const { t } = useStaffT();
   const { company } = useDesk();
   const qc = useQueryClient();
-  const key = [...staffKeys.portal(company), 'admin-keys'] as const;
-  const list = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => call(accessRoutes.keys, { params: { company }, signal }),
-  });
+  const key = apiKeysKey(company);
+  const list = useApiKeys(company);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiKeyScope[]>(['read']);
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: key });
   const onError = (e: unknown) => setError(errorText(e, t));
-  const create = useMutation({
-    mutationFn: () => call(accessRoutes.createKey, { params: { company }, body: { name, scopes } }),
+  const create = useCreateApiKey(company, {
     onSuccess: (k) => {
       setName('');
       setSecret(k.secret);
@@ -61,16 +64,14 @@ function KeysPanel() {
     },
     onError,
   });
-  const rotate = useMutation({
-    mutationFn: (keyId: number) => call(accessRoutes.rotateKey, { params: { company, keyId }, body: {} }),
+  const rotate = useRotateApiKey(company, {
     onSuccess: (k) => {
       setSecret(k.secret);
       refresh();
     },
     onError,
   });
-  const revoke = useMutation({
-    mutationFn: (keyId: number) => call(accessRoutes.revokeKey, { params: { company, keyId } }),
+  const revoke = useRevokeApiKey(company, {
     onSuccess: refresh,
     onError,
   });
@@ -82,7 +83,7 @@ function KeysPanel() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate({ name, scopes });
         }}
       >
         <Group align="end" gap="sm" wrap="wrap">
@@ -181,17 +182,13 @@ function WebhooksPanel() {
   const { t } = useStaffT();
   const { company } = useDesk();
   const qc = useQueryClient();
-  const key = [...staffKeys.portal(company), 'admin-webhooks'] as const;
-  const list = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => call(webhookStaffRoutes.list, { params: { company }, signal }),
-  });
+  const key = webhooksKey(company);
+  const list = useWebhooks(company);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: key });
-  const create = useMutation({
-    mutationFn: () => call(webhookStaffRoutes.create, { params: { company }, body: { url } }),
+  const create = useCreateWebhook(company, {
     onSuccess: (w) => {
       setUrl('');
       setSecret(w.secret);
@@ -208,7 +205,7 @@ function WebhooksPanel() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(url);
         }}
       >
         <Group align="end" gap="sm" wrap="wrap">

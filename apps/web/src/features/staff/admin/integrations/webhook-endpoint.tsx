@@ -12,7 +12,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   eventTypes,
   webhookReplaySchema,
@@ -21,12 +20,16 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointUpdate,
 } from '@sportello/contracts';
-import { webhookStaffRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { ListEmpty, ListError, ListLoading } from '../../../../ui/list-states';
-import { staffKeys } from '../../api/keys';
+import {
+  useRemoveWebhook,
+  useReplayWebhook,
+  useRotateWebhook,
+  useUpdateWebhook,
+  useWebhookAttempts,
+} from '../api/integrations';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
@@ -106,12 +109,7 @@ export function WebhookEndpointCard({
 function DeliveryLog({ endpointId }: { endpointId: number }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const attempts = useQuery({
-    queryKey: [...staffKeys.portal(company), 'admin-webhook-attempts', endpointId] as const,
-    queryFn: ({ signal }) =>
-      call(webhookStaffRoutes.attempts, { params: { company, endpointId }, query: { limit: 50 }, signal }),
-    refetchInterval: 5000,
-  });
+  const attempts = useWebhookAttempts(company, endpointId);
   if (attempts.isPending) return <ListLoading />;
   if (attempts.isError)
     return <ListError onRetry={() => void attempts.refetch()} message={errorText(attempts.error, t)} />;
@@ -169,7 +167,6 @@ function changesOf(
 function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint; onChanged: () => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const params = { company, endpointId: w.id };
   const [url, setUrl] = useState(w.url);
   const [types, setTypes] = useState<string[]>(w.eventTypes);
   const [enabled, setEnabled] = useState(w.enabled);
@@ -179,16 +176,14 @@ function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint;
   const changes = changesOf(w, { url, types, enabled });
   const failed = (e: unknown) => setNote({ ok: false, text: errorText(e, t) });
 
-  const save = useMutation({
-    mutationFn: () => call(webhookStaffRoutes.update, { params, body: changes }),
+  const save = useUpdateWebhook(company, w.id, {
     onSuccess: () => {
       setNote({ ok: true, text: t('access.hooks.saved') });
       onChanged();
     },
     onError: failed,
   });
-  const rotate = useMutation({
-    mutationFn: () => call(webhookStaffRoutes.rotate, { params, body: {} }),
+  const rotate = useRotateWebhook(company, w.id, {
     onSuccess: (r) => {
       setRotated({ secret: r.secret, until: r.previousValidUntil });
       setNote(null);
@@ -196,14 +191,11 @@ function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint;
     },
     onError: failed,
   });
-  const replay = useMutation({
-    mutationFn: (after: string | undefined) =>
-      call(webhookStaffRoutes.replay, { params, body: after ? { after } : {} }),
+  const replay = useReplayWebhook(company, w.id, {
     onSuccess: (r) => setNote({ ok: true, text: t('access.hooks.replayed', { count: r.queued }) }),
     onError: failed,
   });
-  const remove = useMutation({
-    mutationFn: () => call(webhookStaffRoutes.remove, { params }),
+  const remove = useRemoveWebhook(company, w.id, {
     onSuccess: onChanged,
     onError: failed,
   });
@@ -216,7 +208,7 @@ function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint;
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate();
+          save.mutate(changes);
         }}
       >
         <Stack gap="xs">
