@@ -14,21 +14,19 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type StaffOptions } from '@sportello/contracts';
-import { ticketSetupRoutes } from '@sportello/contracts/route-refs';
-import { ApiRequestError, call } from '../../../../lib/api-client';
+import { ApiRequestError } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { ListError, ListLoading } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useAdminStaff } from '../../api/admin-staff';
 import { useDeskOptions } from '../../api/options';
-import { staffKeys } from '../../api/keys';
+import { useSaveGroupMembers, useSetupKind, type SetupKind } from '../api/ticket-setup';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 
-type Kind = 'types' | 'steps' | 'groups';
+type Kind = SetupKind;
 type Step = StaffOptions['steps'][number];
 /** A step's task status that makes its tickets closed (the import's convention). */
 const CLOSED = 2;
@@ -90,28 +88,10 @@ export default function TicketSetupPage() {
   );
 }
 
-/** The mutations of one kind; each success reloads the desk's options (every picker). */
+/** The mutations of one kind (admin/api/ticket-setup.ts). */
 function useKind(kind: Kind) {
   const { company } = useDesk();
-  const qc = useQueryClient();
-  const r = ticketSetupRoutes[kind];
-  const onSuccess = () => void qc.invalidateQueries({ queryKey: staffKeys.portal(company) });
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
-      call(r.create, { params: { company }, body: body as never }),
-    onSuccess,
-  });
-  const update = useMutation({
-    mutationFn: ({ id, body }: { id: number; body: Record<string, unknown> }) =>
-      call(r.update, { params: { company, id }, body: body as never }),
-    onSuccess,
-  });
-  const remove = useMutation({
-    mutationFn: (id: number) => call(r.remove, { params: { company, id } }),
-    onSuccess,
-  });
-  const error = create.error ?? update.error ?? remove.error;
-  return { create, update, remove, error };
+  return useSetupKind(company, kind);
 }
 
 function Block({
@@ -413,16 +393,8 @@ function StepsBlock({ steps }: { steps: Step[] }) {
 function GroupMembersSelect({ group }: { group: { id: number; name: string } }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const qc = useQueryClient();
   const staff = useAdminStaff(company);
-  const save = useMutation({
-    mutationFn: (ids: string[]) =>
-      call(ticketSetupRoutes.groups.members, {
-        params: { company, id: group.id },
-        body: { staffIds: ids.map(Number) },
-      }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: staffKeys.portal(company) }),
-  });
+  const save = useSaveGroupMembers(company, group.id);
   const people = staff.data ?? [];
   return (
     <Stack gap={2}>
