@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { splitTexts, type Texts } from './src/i18n/first-paint.ts';
+import { escapeHtml, signInShellMarkup } from './src/app/sign-in-shell.ts';
 
 /**
  * `./it-IT.json?first-paint` and `./it-IT.json?rest`: the two parts of a translation file that
@@ -134,8 +135,89 @@ function deskHtml(): Plugin {
   };
 }
 
+/** Language codes as the server names the sign-in pages (`sign-in.it-IT.html`): the app's three. */
+const SHELL_LANGUAGES = [
+  ['it-IT', 'Italiano'],
+  ['en-EN', 'English'],
+  ['es-ES', 'Español'],
+] as const;
+
+/**
+ * `sign-in.<language>.html`: index.html with the portal's sign-in already drawn in `#root`
+ * (src/app/sign-in-shell.ts, in each language's words), the script that sets the colour scheme before
+ * the first paint, and Mantine's styles of the form's components that the first paint's stylesheet
+ * lacks. The server fills in the portal (apps/api modules/portals/sign-in-page.ts).
+ */
+function signInShell(): Plugin {
+  const require = createRequire(import.meta.url);
+  const css = (component: string) =>
+    readFileSync(require.resolve(`@mantine/core/styles/${component}.layer.css`), 'utf8');
+  return {
+    name: 'sportello:sign-in-shell',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') return this.error('sign-in shell: index.html is missing');
+      const source = String(html.source);
+      const criticalCss = ['InlineInput', 'Checkbox', 'PasswordInput'].map(css).join('');
+      for (const [lang, languageLabel] of SHELL_LANGUAGES) {
+        const texts = JSON.parse(
+          readFileSync(new URL(`./src/i18n/${lang}.json`, import.meta.url), 'utf8'),
+        ) as Record<string, unknown>;
+        const text = (key: string): string => {
+          const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], texts);
+          if (typeof value !== 'string') this.error(`sign-in shell: no text ${key} in ${lang}`);
+          return value as string;
+        };
+        const markup = signInShellMarkup(
+          {
+            skipToContent: text('common.skipToContent'),
+            language: text('layout.language'),
+            languageLabel,
+            languageCode: lang.slice(0, 2).toUpperCase(),
+            loginTitle: text('auth.loginTitle'),
+            userName: text('auth.userName'),
+            password: text('auth.password'),
+            showPassword: text('auth.showPassword'),
+            rememberMe: text('account.login.rememberMe'),
+            rememberMeHint: text('account.login.rememberMeHint'),
+            login: text('auth.login'),
+            forgotPassword: text('auth.forgotPassword'),
+            privacyLink: text('auth.privacyLink'),
+          },
+          criticalCss,
+        );
+        const page = source
+          .replace(/<html lang="[^"]*"/, `<html lang="${lang}"`)
+          .replace(
+            /<title>[^<]*<\/title>/,
+            `<title>${escapeHtml(text('auth.loginTitle'))} · {{portalName}}</title>`,
+          )
+          .replace(
+            /<meta name="theme-color" content="[^"]*"/,
+            '<meta name="theme-color" content="{{themeColor}}"',
+          )
+          .replace(
+            /(\s*)<script type="module"/,
+            '$1<script src="/sign-in-shell.js"></script>$1<script type="module"',
+          )
+          .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+        for (const mark of [
+          '{{portalName}}</title>',
+          '{{themeColor}}',
+          'sign-in-shell.js',
+          'data-sign-in-shell',
+        ])
+          if (!page.includes(mark)) this.error(`sign-in shell: index.html changed, ${mark} not placed`);
+        this.emitFile({ type: 'asset', fileName: `sign-in.${lang}.html`, source: page });
+      }
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), translationParts(), deskHtml()],
+  plugins: [react(), translationParts(), deskHtml(), signInShell()],
   resolve: { alias: command === 'build' ? reactRouterProduction() : [] },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },

@@ -31,6 +31,7 @@ import { installSecurityHeaders, securityHeaders } from './platform/security-hea
 import type { HelmetOptions } from 'helmet';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
+import { signInPage, signInPortal } from './modules/portals/sign-in-page';
 
 // Validation as plain code, no `new Function` (as in the browser, where the CSP forbids it): one way to
 // run the shared schemas on both sides, and nothing generated from input at run time.
@@ -234,7 +235,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     });
   }
 
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     if (/^\/api(\/|$)/i.test(path)) {
       return reply.code(404).send({ code: 'not_found', message: `No API route ${req.method} ${path}` });
@@ -249,6 +250,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       return reply.code(404).type('text/plain').send('Not found');
     }
     reply.header('Cache-Control', 'no-cache');
+    // A portal's sign-in comes drawn, so a phone shows the form before the app has run.
+    const company = req.method === 'GET' ? signInPortal(req.url) : null;
+    if (company !== null) {
+      const html = await signInPage(ctx, webDist, company, req.headers['accept-language']);
+      // Its words follow the browser's languages: a cache must keep one answer per language.
+      if (html !== null)
+        return reply.type('text/html; charset=utf-8').header('Vary', 'Accept-Language').send(html);
+    }
     // The desk's pages get the page that also announces the desk's code (apps/web vite.config.ts).
     const page = DESK_PAGE.test(path) && existsSync(join(webDist, 'desk.html')) ? 'desk.html' : 'index.html';
     return reply.sendFile(page);

@@ -15,6 +15,7 @@ import { isSecondFactor } from '@sportello/contracts/auth-codes';
 import { SecondFactorForm } from './components/second-factor-form';
 import { usePageTitle } from '../../ui/page-title';
 import { AuthErrorAlert, IdentityField, SignInPasswordField } from '../../ui/auth-fields';
+import { forgetSignInShell, signInShellState } from '../../lib/sign-in-shell';
 
 /** Where to go after signing in: back to the deep link the guard refused, else the portal's layout. */
 export function afterLoginPath(from: unknown, company: string | undefined): string {
@@ -67,12 +68,24 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
   const location = useLocation();
   const queryClient = useQueryClient();
   const heading = useHeadingFocus(focusHeading);
-  const [userName, setUserName] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
+  // The form the server drew, which this one replaces: what was typed there, and where (lib/sign-in-shell).
+  const [shell] = useState(signInShellState);
+  const [userName, setUserName] = useState(shell?.userName ?? '');
+  const [password, setPassword] = useState(shell?.password ?? '');
+  const [remember, setRemember] = useState(shell?.remember ?? false);
   const [isSubmitted, setIsSubmitted] = useState(false);
   const [challenge, setChallenge] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
   const mutation = useLogin();
+  const form = useRef<HTMLFormElement>(null);
+  const tookShell = useRef(false);
+  useEffect(() => {
+    if (!shell || tookShell.current) return;
+    tookShell.current = true;
+    forgetSignInShell();
+    const field = shell.focused ? form.current?.elements.namedItem(shell.focused) : null;
+    if (field instanceof HTMLElement) field.focus();
+    if (shell.submitted) form.current?.requestSubmit();
+  }, [shell]);
 
   const signedIn = ({ token }: SessionAnswer) => {
     storage.setToken(token, remember);
@@ -123,7 +136,7 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
     );
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={onSubmit} noValidate ref={form}>
       <Stack gap="md">
         <Title order={1} size="h2" ref={heading} tabIndex={-1}>
           {t('auth.loginTitle')}
