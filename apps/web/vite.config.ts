@@ -143,7 +143,7 @@ const SHELL_LANGUAGES = [
 ] as const;
 
 /**
- * `sign-in.<language>.html`: index.html with the portal's sign-in already drawn in `#root`
+ * `sign-in.<language>.html`: index.html with the portal's sign-in already drawn before `#root`
  * (src/app/sign-in-shell.ts, in each language's words), the script that sets the colour scheme before
  * the first paint, and Mantine's styles of the form's components that the first paint's stylesheet
  * lacks. The server fills in the portal (apps/api modules/portals/sign-in-page.ts).
@@ -212,7 +212,7 @@ function signInShell(): Plugin {
             /<link rel="modulepreload" crossorigin/g,
             '<link rel="modulepreload" fetchpriority="low" crossorigin',
           )
-          .replace('<div id="root"></div>', `<div id="root">${markup}</div>`);
+          .replace('<div id="root"></div>', `${markup}<div id="root"></div>`);
         for (const mark of [
           '{{portalName}}</title>',
           '{{themeColor}}',

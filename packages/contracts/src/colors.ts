@@ -90,7 +90,7 @@ export function parseColor(input: string, resolve: ColorResolver = noResolver): 
     return hslToRgb(parseFloat(a), pct(b), pct(c));
   }
   const resolved = resolve(v);
-  return resolved && resolved !== v ? parseColor(resolved, () => null) : null;
+  return resolved && resolved !== v ? parseColor(resolved) : null;
 }
 
 export const toHex = ({ r, g, b }: Rgb) =>
@@ -147,7 +147,7 @@ export function brandPalette(base: Rgb): string[] {
  */
 export function readablePrimaryShade(palette: readonly string[]): 6 | 7 | 8 | 9 {
   for (let i = 6; i < 9; i++) {
-    const shade = parseColor(palette[i] ?? '', () => null);
+    const shade = parseColor(palette[i] ?? '');
     if (shade && contrastRatio(shade, WHITE) >= 4.5) return i as 6 | 7 | 8;
   }
   return 9;
@@ -162,9 +162,9 @@ export const DARK_SURFACE = '#2e2e2e';
  * contrast (the theme's autoContrast and luminanceThreshold).
  */
 export function readableDarkShade(palette: readonly string[]): 0 | 1 | 2 | 3 | 4 | 5 | 6 {
-  const surface = parseColor(DARK_SURFACE, () => null)!;
+  const surface = parseColor(DARK_SURFACE)!;
   for (let i = 6; i > 0; i--) {
-    const shade = parseColor(palette[i] ?? '', () => null);
+    const shade = parseColor(palette[i] ?? '');
     if (shade && contrastRatio(shade, surface) >= 4.5) return i as 1 | 2 | 3 | 4 | 5 | 6;
   }
   return 0;

@@ -21,12 +21,8 @@ import { fetchTicket, ticketQuery } from '../features/tickets/api/ticket-detail'
 import { loadStaffTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { warmUpIntl } from '../lib/intl-warmup';
-import { hasSignInShell } from '../lib/sign-in-shell';
 import { storage } from '../lib/storage';
 import { fetchMe, meQuery, portalSettingsQuery } from '../lib/tenant';
-
-/** How long the drawn sign-in waits for the portal's settings before the app replaces it anyway. */
-const SHELL_SETTINGS_WAIT_MS = 4000;
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
@@ -178,12 +174,8 @@ function firstThen<T, K extends QueryKey>(
   };
 }
 
-/**
- * Puts the early requests into the cache under the keys (and options) their queries use. Returns what the
- * first render waits for besides `beforeFirstRender`: on the sign-in the server drew, the portal's
- * settings (the header's name and logo the drawn page already shows; a few seconds at most).
- */
-export function seedEarlyData(client: QueryClient): Promise<unknown> {
+/** Puts the early requests into the cache under the keys (and options) their queries use. */
+export function seedEarlyData(client: QueryClient): void {
   if (early.desk?.company) {
     const { ready, company, search } = early.desk;
     // The desk's own query options come with its code: its requests leave as that code arrives.
@@ -193,8 +185,7 @@ export function seedEarlyData(client: QueryClient): Promise<unknown> {
     const options = meQuery();
     void client.prefetchQuery({ ...options, queryFn: firstThen(early.me, options.queryFn!) });
   }
-  let settings: Promise<unknown> = Promise.resolve();
-  if (early.loginCompany) settings = client.prefetchQuery(portalSettingsQuery(early.loginCompany));
+  if (early.loginCompany) void client.prefetchQuery(portalSettingsQuery(early.loginCompany));
   if (early.ticket) {
     const { company, contactId, ticketId, detail } = early.ticket;
     const options = ticketQuery(company, contactId, ticketId);
@@ -208,6 +199,4 @@ export function seedEarlyData(client: QueryClient): Promise<unknown> {
     const options = myTicketsQuery(company, contactId, openingMyTicketsQuery());
     void client.prefetchQuery({ ...options, queryFn: firstThen(list, options.queryFn!) });
   }
-  if (!hasSignInShell()) return Promise.resolve();
-  return Promise.race([settings, new Promise((resolve) => setTimeout(resolve, SHELL_SETTINGS_WAIT_MS))]);
 }

@@ -46,14 +46,6 @@ const EstimatesPage = page(() => import('../features/billing/estimates-page'));
 const RecurringAdvancesPage = page(() => import('../features/billing/recurring-advances-page'));
 const WikiPage = page(() => import('../features/wiki/wiki-page'));
 const LoginPage = page(() => import('../features/auth/login-page'), early.firstPage === 'login');
-/**
- * On the sign-in the server drew (lib/sign-in-shell.ts): the page's code, styles and texts, which main.tsx's
- * first render waits for, so that it replaces the drawn page with the same page, never with a loader.
- */
-export const signInPageReady: Promise<unknown> | null =
-  early.firstPage === 'login'
-    ? Promise.all([import('../features/auth/login-page'), loadRestStyles(), loadRestTextsAtStart()])
-    : null;
 const ConfirmPage = page(() => import('../features/auth/confirm-page'));
 const PrivacyPage = page(() => import('../features/auth/privacy-page'));
 const ViewAsPage = page(() => import('../features/auth/view-as-page'));

@@ -2,9 +2,10 @@
  * The portal's sign-in as plain HTML, for the build (vite.config.ts writes `sign-in.<language>.html`, one
  * per language, from index.html and this). The server sends it for `/{company}/login`, the portal's
  * branding filled in (apps/api modules/portals/sign-in-page.ts), so a phone draws the real form as soon as
- * the page and its stylesheet are here instead of after the app's 150 KB of script have run: the app then
- * replaces it with the same page (main.tsx; what was typed, ticked, focused or submitted meanwhile carries
- * over: lib/sign-in-shell.ts). It mirrors what features/auth/login-page.tsx in AuthFrame renders, class for
+ * the page and its stylesheet are here instead of after the app's 150 KB of script have run. The app draws
+ * into `#root`, hidden while this page stands before it, and its sign-in form removes this page once it
+ * is drawn with the portal's settings; what was typed, ticked, focused or submitted meanwhile carries over
+ * (lib/sign-in-shell.ts). It mirrors what features/auth/login-page.tsx in AuthFrame renders, class for
  * class (Mantine's styles are the app's own), so the replacement does not move a pixel; e2e/sign-in-shell
  * compares the two.
  *
@@ -31,15 +32,18 @@ export interface SignInShellTexts {
 export const escapeHtml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Styles the first paint's stylesheet lacks: the skip link's and the Paper's padding (Mantine's inline). */
-const SHELL_CSS = `.shell-skip{position:fixed;top:-100px;left:8px;z-index:10000;padding:8px 16px;border-radius:4px;background:#fff;color:#000;font-weight:600;text-decoration:underline;box-shadow:0 2px 8px rgb(0 0 0/30%)}.shell-skip:focus{top:8px}.shell-paper{padding:var(--mantine-spacing-md)}@media(min-width:48em){.shell-paper{padding:var(--mantine-spacing-lg)}}`;
+/**
+ * Styles the first paint's stylesheet lacks: the skip link's and the Paper's padding (Mantine's inline);
+ * and the app's root hidden while this page is here (the app draws there, then removes this page).
+ */
+const SHELL_CSS = `#sign-in-shell+#root{display:none}.shell-skip{position:fixed;top:-100px;left:8px;z-index:10000;padding:8px 16px;border-radius:4px;background:#fff;color:#000;font-weight:600;text-decoration:underline;box-shadow:0 2px 8px rgb(0 0 0/30%)}.shell-skip:focus{top:8px}.shell-paper{padding:var(--mantine-spacing-md)}@media(min-width:48em){.shell-paper{padding:var(--mantine-spacing-lg)}}`;
 
 const LANGUAGE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="tabler-icon tabler-icon-language" aria-hidden="true"><path d="M9 6.371c0 4.418 -2.239 6.629 -5 6.629"></path><path d="M4 6.371h7"></path><path d="M5 9c0 2.144 2.252 3.908 6 4"></path><path d="M12 20l4 -9l4 9"></path><path d="M19.1 18h-6.2"></path><path d="M6.694 3l.793 .582"></path></svg>`;
 const CHEVRON = `<svg xmlns="http://www.w3.org/2000/svg" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="tabler-icon tabler-icon-chevron-down" aria-hidden="true"><path d="M6 9l6 6l6 -6"></path></svg>`;
 const EYE = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256" style="width: var(--psi-icon-size); height: var(--psi-icon-size);"><path fill="none" d="M0 0h256v256H0z"></path><path fill="none" stroke="currentColor" stroke-linecap="round" stroke-linejoin="round" stroke-width="16" d="M128 56c-80 0-112 72-112 72s32 72 112 72 112-72 112-72-32-72-112-72z"></path><circle cx="128" cy="128" r="40" fill="none" stroke="currentColor" stroke-linecap="round" stroke-linejoin="round" stroke-width="16"></circle></svg>`;
 const CHECK = `<svg viewBox="0 0 10 7" fill="none" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" class="m_bf295423 mantine-Checkbox-icon"><path d="M4 4.586L1.707 2.293A1 1 0 1 0 .293 3.707l3 3a.997.997 0 0 0 1.414 0l5-5A1 1 0 1 0 8.293.293L4 4.586z" fill="currentColor" fill-rule="evenodd" clip-rule="evenodd"></path></svg>`;
 
-/** The markup that goes inside `#root`; `criticalCss` is Mantine's styles of the form's components. */
+/** The markup that goes before `#root`; `criticalCss` is Mantine's styles of the form's components. */
 export function signInShellMarkup(t: SignInShellTexts, criticalCss: string): string {
   const x = (k: keyof SignInShellTexts) => escapeHtml(t[k]);
   const textLink = `class="mantine-focus-auto m_849cf0da m_b6d8b162 mantine-Text-root mantine-Anchor-root" data-size="sm" data-underline="hover"`;
@@ -48,7 +52,7 @@ export function signInShellMarkup(t: SignInShellTexts, criticalCss: string): str
     `<label class="m_8fdc1311 mantine-InputWrapper-label" data-size="sm" data-required="true" for="${id}" id="${id}-label" style="--input-label-size: var(--mantine-font-size-sm);">${text}<span class="m_78a94662 mantine-InputWrapper-required" aria-hidden="true"> *</span></label>`;
   const inputVars = `--input-height: var(--input-height-sm); --input-fz: var(--mantine-font-size-sm);`;
   return [
-    `<style>${criticalCss}${SHELL_CSS}</style><style>{{theme}}</style>`,
+    `<div id="sign-in-shell"><style>${criticalCss}${SHELL_CSS}</style><style>{{theme}}</style>`,
     `<div data-sign-in-shell style="display: flex; flex-direction: column; min-height: 100dvh;">`,
     `<a class="shell-skip" href="#main-content">${x('skipToContent')}</a>`,
     `<header style="{{headerStyle}} padding-inline: var(--mantine-spacing-md); padding-block: calc(0.5rem * var(--mantine-scale));">`,
@@ -85,6 +89,6 @@ export function signInShellMarkup(t: SignInShellTexts, criticalCss: string): str
     `</div></form></div></main>`,
     `<footer style="padding-inline: var(--mantine-spacing-md); padding-block: var(--mantine-spacing-md); text-align: center;">`,
     `<a ${textLink} href="/{{company}}/privacy" style="${linkVars}">${x('privacyLink')}</a></footer>`,
-    `</div>`,
+    `</div></div>`,
   ].join('');
 }

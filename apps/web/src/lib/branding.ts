@@ -61,7 +61,7 @@ export interface BrandingContrast {
 export function brandingContrast(baseColor: string | null | undefined): BrandingContrast {
   const parsed = isUnsetBaseColor(baseColor) ? null : parseColor(baseColor!);
   const header = headerColors(baseColor);
-  const rgb = (hex: string) => parseColor(hex, () => null)!;
+  const rgb = (hex: string) => parseColorOf(hex)!;
   const palette = parsed ? brandPalette(parsed) : null;
   const primary = palette ? palette[readablePrimaryShade(palette)]! : null;
   return {

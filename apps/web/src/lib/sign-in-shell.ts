@@ -1,8 +1,10 @@
 /**
- * The sign-in the server sent drawn (app/sign-in-shell.ts) and what the user did with it before the app
- * took over: read once, just before the first render replaces it (main.tsx), and handed to the sign-in
- * form (features/auth/login-page.tsx), which starts from these values, focuses the same field and, when
- * the form was submitted meanwhile (public/sign-in-shell.js held it back), sends it.
+ * The sign-in the server drew (app/sign-in-shell.ts, before the app's hidden `#root`) and what the user
+ * did with it before the app took over. The sign-in form reads it when it is first drawn, starts from
+ * these values and, once the portal's settings are here too (its header is then the drawn one), removes
+ * the drawn page before the browser paints, focuses the same field and, when the form was submitted
+ * meanwhile (public/sign-in-shell.js held it back), sends it. Only the login page's chunk has this code:
+ * the app's first load, the desk's included, is what it was.
  */
 export interface SignInShellState {
   userName: string;
@@ -13,31 +15,20 @@ export interface SignInShellState {
   submitted: boolean;
 }
 
-/** Whether the page came with the drawn sign-in (the first render then waits for all it replaces it with). */
-export const hasSignInShell = (): boolean =>
-  typeof document !== 'undefined' && document.querySelector('[data-sign-in-shell-form]') !== null;
+/** The drawn page, while it is in the document. */
+export const signInShell = (): HTMLElement | null => document.getElementById('sign-in-shell');
 
-let taken: SignInShellState | null = null;
-
-/** Reads the drawn form's state; called once, right before the app's first render. */
-export function takeSignInShell(): void {
-  const form = document.querySelector<HTMLFormElement>('[data-sign-in-shell-form]');
-  if (!form) return;
+/** The drawn form's state, while the drawn page is still in the document; null once it is not. */
+export function signInShellState(): SignInShellState | null {
+  const form = signInShell()?.querySelector<HTMLFormElement>('[data-sign-in-shell-form]');
+  if (!form) return null;
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | null;
   const active = document.activeElement;
-  taken = {
+  return {
     userName: field('username')?.value ?? '',
     password: field('password')?.value ?? '',
     remember: field('remember')?.checked ?? false,
     focused: active instanceof HTMLInputElement && form.contains(active) ? active.name : null,
     submitted: form.hasAttribute('data-submitted'),
   };
-}
-
-/** The drawn form's state, until the sign-in form has taken it (`forgetSignInShell`). */
-export const signInShellState = (): SignInShellState | null => taken;
-
-/** A later sign-in form starts empty. */
-export function forgetSignInShell(): void {
-  taken = null;
 }

@@ -130,6 +130,32 @@ describe('login page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/demo/101/invoices'), { timeout: 5000 });
   });
 
+  it('takes over the sign-in the server drew: what was typed and submitted there, then removes it', async () => {
+    // The drawn page as the server sends it (app/sign-in-shell.ts), typed into and submitted meanwhile.
+    const drawn = document.createElement('div');
+    drawn.id = 'sign-in-shell';
+    drawn.innerHTML =
+      '<form data-sign-in-shell-form data-submitted><input name="username" value="demo">' +
+      '<input name="password" type="password" value="secret"><input name="remember" type="checkbox" checked></form>';
+    document.body.appendChild(drawn);
+    (drawn.querySelector('input[name=password]') as HTMLInputElement).focus();
+    serve((url) => {
+      if (url === '/api/Settings/portals/demo') return json(200, portalSettings());
+      if (url === '/api/auth/login') return json(200, { token: 'tok', expiresAt: '2026-11-20T22:00:00Z' });
+      if (url === '/api/Users/me') return json(200, user([contact()]));
+      return undefined;
+    });
+    renderAt('/demo/login');
+    await waitFor(() => expect(document.getElementById('sign-in-shell')).toBeNull());
+    await waitFor(() =>
+      expect(posted).toEqual([
+        { url: '/api/auth/login', body: { userName: 'demo', password: 'secret', remember: true } },
+      ]),
+    );
+    // Remembered, as ticked on the drawn form.
+    await waitFor(() => expect(localStorage.getItem('token')).toBe('tok'));
+  });
+
   it('applies the language the user chose in the profile when they sign in on a new device', async () => {
     serve((url) => {
       if (url === '/api/auth/login') return json(200, { token: 'tok', expiresAt: '2026-11-20T22:00:00Z' });

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Checkbox, Stack, Text, Title } from '@mantine/core';
 import { IconMailCheck } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { applyLanguage, isLanguage } from '../../i18n';
-import { meQuery } from '../../lib/tenant';
+import { meQuery, portalSettingsQuery } from '../../lib/tenant';
 import { storage } from '../../lib/storage';
 import { useLogin } from './api/login';
 import { useRecovery } from './api/recovery';
@@ -15,7 +15,7 @@ import { isSecondFactor } from '@sportello/contracts/auth-codes';
 import { SecondFactorForm } from './components/second-factor-form';
 import { usePageTitle } from '../../ui/page-title';
 import { AuthErrorAlert, IdentityField, SignInPasswordField } from '../../ui/auth-fields';
-import { forgetSignInShell, signInShellState } from '../../lib/sign-in-shell';
+import { signInShell, signInShellState } from '../../lib/sign-in-shell';
 
 /** Where to go after signing in: back to the deep link the guard refused, else the portal's layout. */
 export function afterLoginPath(from: unknown, company: string | undefined): string {
@@ -77,15 +77,18 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
   const [challenge, setChallenge] = useState<SecondFactorAnswer['secondFactor'] | null>(null);
   const mutation = useLogin();
   const form = useRef<HTMLFormElement>(null);
+  // The drawn page goes once this one looks the same: with the portal's header (AuthFrame's same query).
+  const settings = useQuery({ ...portalSettingsQuery(company ?? ''), enabled: !!company, retry: false });
+  const isDrawn = !company || !settings.isPending;
   const tookShell = useRef(false);
-  useEffect(() => {
-    if (!shell || tookShell.current) return;
+  useLayoutEffect(() => {
+    if (!shell || !isDrawn || tookShell.current) return;
     tookShell.current = true;
-    forgetSignInShell();
+    signInShell()?.remove();
     const field = shell.focused ? form.current?.elements.namedItem(shell.focused) : null;
     if (field instanceof HTMLElement) field.focus();
     if (shell.submitted) form.current?.requestSubmit();
-  }, [shell]);
+  }, [shell, isDrawn]);
 
   const signedIn = ({ token }: SessionAnswer) => {
     storage.setToken(token, remember);
