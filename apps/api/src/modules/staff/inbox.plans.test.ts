@@ -27,7 +27,14 @@ import { agents, portals } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedExample } from '../../test/seed';
 import { countUnreadSql } from './desk.queries';
-import { countInboxSql, inboxPageSql, listInbox, type InboxFilters, type InboxScope } from './inbox.queries';
+import {
+  countInboxSql,
+  filteredCountSql,
+  inboxPageSql,
+  listInbox,
+  type InboxFilters,
+  type InboxScope,
+} from './inbox.queries';
 
 let t: TestApp;
 let scope: InboxScope;
@@ -210,6 +217,9 @@ describe('inbox plans', () => {
     ],
     ['open', { sort: 'due' }, 'tickets_inbox_due_idx'],
     ['closed', { sort: 'due', after: ['infinity', 120000] }, 'tickets_inbox_due_idx'],
+    // The due filters are ranges of the due order's key (a saved view counts them as well).
+    ['open', { sort: 'due', due: 'overdue', now: new Date('2030-01-01T00:00:00Z') }, 'tickets_inbox_due_idx'],
+    ['closed', { sort: 'due', due: 'none' }, 'tickets_inbox_due_idx'],
   ];
   for (const [view, f, index] of cases) {
     it(`${view} ${JSON.stringify(f)} reads ${index} in order`, async () => {
@@ -232,6 +242,35 @@ describe('inbox plans', () => {
     const reads = [...p.matchAll(/Scan[^\n]* on tickets t(?:_\d+)?\b[^\n]*actual time=[\d.]+ rows=(\d+)/g)];
     expect(reads.length, p).toBeGreaterThan(0);
     for (const [, rows] of reads) expect(Number(rows), p).toBeLessThanOrEqual(1000);
+  });
+
+  it('counts saved views (issue 28) each as its pages read, stopping at a thousand, in one statement', async () => {
+    const none = { from: null, toExclusive: null };
+    const views: [Parameters<typeof filteredCountSql>[1], InboxFilters][] = [
+      ['open', { ...none, priority: 3 }],
+      ['open', { ...none, due: 'overdue', now: new Date('2030-01-01T00:00:00Z') }],
+      ['closed', { ...none, due: 'none' }],
+      ['mine', none],
+      ['closed', { ...none, rating: 'any' }],
+      ['closed', { ...none, companyExt: 10 }],
+      ['waiting', none],
+    ];
+    const counts = sql.join(
+      views.map(([v, f]) => filteredCountSql(scope, v, f)),
+      sql`, `,
+    );
+    const q = dialect.sqlToQuery(sql`select json_build_array(${counts})`);
+    const p = await t.ctx.database.withConnection(async (raw) => {
+      const r = await raw.query<{ 'QUERY PLAN': string }>(`explain (analyze) ${q.sql}`, q.params);
+      return r.rows.map((x) => x['QUERY PLAN']).join('\n');
+    });
+    // A count whose rows are most of the portal's (closed without a due date, a company of half the
+    // portal) may read the table in any order and stop at the cap, as the fixed views' counts may.
+    const reads = [...p.matchAll(/Scan[^\n]* on tickets t(?:_\d+)?\b[^\n]*actual time=[\d.]+ rows=(\d+)/g)];
+    expect(reads.length, p).toBeGreaterThanOrEqual(views.length);
+    for (const [, rows] of reads) expect(Number(rows), p).toBeLessThanOrEqual(1000);
+    for (const index of ['tickets_inbox_priority_idx', 'tickets_inbox_due_idx', 'tickets_inbox_rated_idx'])
+      expect(p, p).toContain(index);
   });
 
   it('counts unread tickets per view probing the read marks by key, one ticket at a time', async () => {

@@ -282,9 +282,12 @@ function filterConditions(s: InboxScope, f: InboxFilters): SQL[] {
   if (f.priority !== undefined) c.push(sql`t.priority = ${f.priority}`);
   if (f.tagId !== undefined)
     c.push(sql`t.id in (select l.ticket_id from ticket_tag_links l where l.tag_id = ${f.tagId})`);
-  if (f.due === 'overdue') c.push(sql`not t.closed and t.due_at < ${tsParam(f.now ?? new Date())}`);
-  else if (f.due === 'set') c.push(sql`t.due_at is not null`);
-  else if (f.due === 'none') c.push(sql`t.due_at is null`);
+  // Written as the due order's key (a missing date is 'infinity'), so each is a range of the due index
+  // (tickets_inbox_due_idx): `t.due_at < now` read every open ticket of the portal to find none.
+  const dueKey = sql`coalesce(t.due_at, 'infinity'::timestamptz)`;
+  if (f.due === 'overdue') c.push(sql`not t.closed and ${dueKey} < ${tsParam(f.now ?? new Date())}`);
+  else if (f.due === 'set') c.push(sql`${dueKey} < 'infinity'::timestamptz`);
+  else if (f.due === 'none') c.push(sql`${dueKey} = 'infinity'::timestamptz`);
   if (f.from) c.push(sql`t.created_on >= ${tsParam(f.from)}`);
   if (f.toExclusive) c.push(sql`t.created_on < ${tsParam(f.toExclusive)}`);
   if (f.after) c.push(afterCondition(f.sort ?? 'activity', f.after));
