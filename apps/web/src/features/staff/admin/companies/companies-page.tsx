@@ -2,10 +2,7 @@ import { useState } from 'react';
 import { Anchor, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { Link, Route, Routes, useNavigate } from 'react-router';
-import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDesk } from '../../desk-context';
@@ -13,7 +10,7 @@ import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import CompanyPage from './company-page';
 import ContactPage from './contact-page';
-import { peopleKeys, useCompanies } from './people-api';
+import { useCompanies, useCreateCompany } from './people-api';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
 
@@ -110,24 +107,19 @@ function NewCompanyModal({ opened, onClose }: { opened: boolean; onClose: () => 
   const { t } = useStaffT();
   const { company } = useDesk();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const [name, setName] = useState('');
-  const create = useMutation({
-    mutationFn: () =>
-      call(entityStaffRoutes.createCompany, { params: { company }, body: { companyName: name.trim() } }),
-    onSuccess: (c) => {
-      void qc.invalidateQueries({ queryKey: peopleKeys.all(company) });
-      setName('');
-      onClose();
-      void navigate(adminPath(company, 'companies', String(c.id)));
-    },
-  });
+  const create = useCreateCompany(company);
+  const onCreated = (c: { id: number }) => {
+    setName('');
+    onClose();
+    void navigate(adminPath(company, 'companies', String(c.id)));
+  };
   return (
     <Modal opened={opened} onClose={onClose} title={t('people.newCompany')} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate();
+          create.mutate(name.trim(), { onSuccess: onCreated });
         }}
       >
         <Stack>

@@ -2,17 +2,14 @@ import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { entityStaffRoutes } from '@sportello/contracts/route-refs';
 import { Link, useParams } from 'react-router';
-import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { ListError } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
-import { peopleKeys, useCompanyContacts } from './people-api';
+import { useCompany, useCompanyContacts, useRenameCompany } from './people-api';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
 
@@ -21,25 +18,12 @@ export default function CompanyPage() {
   const { t } = useStaffT();
   const { company } = useDesk();
   const id = Number(useParams().id);
-  const qc = useQueryClient();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
   const [name, setName] = useState<string | null>(null);
-  const entity = useQuery({
-    queryKey: peopleKeys.company(company, id),
-    queryFn: ({ signal }) => call(entityStaffRoutes.company, { params: { company, id }, signal }),
-    enabled: Number.isSafeInteger(id),
-  });
+  const entity = useCompany(company, id);
   usePageTitle(entity.data?.companyName ?? t('people.companies'));
-  const rename = useMutation({
-    mutationFn: (companyName: string) =>
-      call(entityStaffRoutes.updateCompany, { params: { company, id }, body: { companyName } }),
-    onSuccess: (c) => {
-      qc.setQueryData(peopleKeys.company(company, id), c);
-      void qc.invalidateQueries({ queryKey: peopleKeys.all(company) });
-      setName(null);
-    },
-  });
+  const rename = useRenameCompany(company, id);
   const contacts = useCompanyContacts(company, id, q);
   const items = contacts.data?.pages.flatMap((p) => p.items) ?? [];
   const shown = name ?? entity.data?.companyName ?? '';
@@ -61,7 +45,7 @@ export default function CompanyPage() {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              if (shown.trim()) rename.mutate(shown.trim());
+              if (shown.trim()) rename.mutate(shown.trim(), { onSuccess: () => setName(null) });
             }}
           >
             <Group align="end" wrap="wrap">

@@ -36,7 +36,7 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import { BounceNotice } from '../email/bounce-notice';
-import { peopleKeys } from './people-api';
+import { peopleKeys, useContact } from './people-api';
 import { TableScroll } from '../table-scroll';
 
 type Flags = Record<PermissionFlag, boolean>;
@@ -68,12 +68,7 @@ export default function ContactPage() {
   const contactId = isNew ? NaN : Number(params.contactid);
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const entity = useQuery({
-    queryKey: peopleKeys.contact(company, contactId),
-    queryFn: ({ signal }) =>
-      call(entityStaffRoutes.contact, { params: { company, contactid: contactId }, signal }),
-    enabled: !isNew && Number.isSafeInteger(contactId),
-  });
+  const entity = useContact(company, contactId, !isNew && Number.isSafeInteger(contactId));
   // The form shows the stored contact until the admin changes something.
   const [edited, setEdited] = useState<Draft | null>(null);
   const draft = edited ?? draftOf(entity.data);
