@@ -17,9 +17,15 @@ export function isForTheFocus(event: KeyboardEvent): boolean {
   return false;
 }
 
+/*
+ * Alt+M (the key's place, so a Mac's Option+M too) opens the macro picker on a ticket's page even while
+ * the agent types in the reply editor, where `m` is typed: `useMacroShortcut` (components/macro-picker.tsx).
+ */
+
 /**
- * Single-key shortcuts of the desk (j/k move, Enter open, / search, r reply, a assign, ? help). They
- * never fire while the agent types; `Enter` is left to the focused element when that is a control.
+ * Single-key shortcuts of the desk (j/k move, Enter open, / search, r reply, n note, m macro, a assign,
+ * ? help; every one listed in components/shortcuts-help.tsx). They never fire while the agent types;
+ * `Enter` is left to the focused element when that is a control.
  */
 export function useDeskKeys(keys: DeskKeyMap): void {
   const current = useRef(keys);

@@ -17,6 +17,7 @@ export interface AdminSection {
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'companies', path: 'companies', load: () => import('./companies/companies-page') },
   { key: 'ticketSetup', path: 'ticket-setup', load: () => import('./ticket-setup/ticket-setup-page') },
+  { key: 'macros', path: 'macros', load: () => import('./macros/macros-page') },
   { key: 'contracts', path: 'contracts', load: () => import('./contracts/contracts-page') },
   { key: 'wiki', path: 'wiki', load: () => import('./wiki/wiki-page') },
   { key: 'appointments', path: 'appointments', load: () => import('./appointments/appointments-page') },

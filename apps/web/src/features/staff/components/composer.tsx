@@ -1,13 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
-import { IconLock, IconSend } from '@tabler/icons-react';
+import { IconBolt, IconLock, IconSend } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { StaffTicketDetail } from '@sportello/contracts';
+import type { MacroActions, StaffTicketDetail } from '@sportello/contracts';
 import { errorText } from '../../../lib/error-text';
 import { portalSettingsQuery } from '../../../lib/tenant';
 import { FileUpload, useFileUploads } from '../../../ui/file-upload';
 import { HtmlEditor, isBlankMessage } from '../../../ui/html-editor';
+import { useMacroReply } from '../api/macros';
+import { useDeskOptions } from '../api/options';
 import { staffUploadUrl, useStaffComment } from '../api/ticket-writes';
+import { useDeskKeys } from '../desk-keys';
+import { MacroActionsBar, MacroPicker, MacroShortcutHint, useMacroShortcut } from './macro-picker';
 import { useStaffT } from '../i18n';
 import classes from '../../../ui/conversation.module.css';
 
@@ -67,14 +71,27 @@ export function Composer({
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const uploads = useFileUploads(staffUploadUrl(company));
-  const send = useStaffComment(company, ticket.id);
+  const plainSend = useStaffComment(company, ticket.id);
+  const macroSend = useMacroReply(company, ticket.id);
+  // A chosen macro's ticket changes, sent with the reply (the agent may drop any of them).
+  const [actions, setActions] = useState<MacroActions>({});
+  const hasActions = Object.values(actions).some((v) => v !== undefined);
+  const send = hasActions ? macroSend : plainSend;
+  const [picking, setPicking] = useState(false);
+  const options = useDeskOptions(company);
+  useMacroShortcut(() => setPicking(true));
+  useDeskKeys({ m: () => setPicking(true) });
   const settings = useQuery(portalSettingsQuery(company));
   const boxRef = useRef<HTMLDivElement>(null);
   const isNote = mode === 'note';
   const isWriting = !isBlankMessage(message) || uploads.items.length > 0;
 
   useEffect(() => onWritingChange(isWriting), [isWriting, onWritingChange]);
-  useEffect(() => (focusRequest ? focusEditorIn(boxRef.current) : undefined), [focusRequest]);
+  const [focusAgain, setFocusAgain] = useState(0);
+  useEffect(
+    () => (focusRequest || focusAgain ? focusEditorIn(boxRef.current) : undefined),
+    [focusRequest, focusAgain],
+  );
 
   const onSend = () => {
     setNotice(null);
@@ -87,17 +104,18 @@ export function Composer({
       return;
     }
     setProblem(null);
-    send.mutate(
-      { message, internal: isNote, attachments: uploads.uploadedIds },
-      {
-        onSuccess: () => {
-          setMessage('');
-          uploads.clear();
-          setNotice(t(isNote ? 'composer.noteAdded' : 'composer.replySent'));
-        },
-        onError: (err) => setProblem(t('composer.sendError', { reason: errorText(err, t) })),
+    const body = { message, internal: isNote, attachments: uploads.uploadedIds };
+    const done = {
+      onSuccess: () => {
+        setMessage('');
+        setActions({});
+        uploads.clear();
+        setNotice(t(isNote ? 'composer.noteAdded' : 'composer.replySent'));
       },
-    );
+      onError: (err: unknown) => setProblem(t('composer.sendError', { reason: errorText(err, t) })),
+    };
+    if (hasActions) macroSend.mutate({ ...body, actions }, done);
+    else plainSend.mutate(body, done);
   };
 
   return (
@@ -148,6 +166,35 @@ export function Composer({
           disabled={send.isPending}
         />
         <FileUpload uploads={uploads} label={t('composer.attachments')} disabled={send.isPending} />
+        <Group justify="space-between" gap="xs">
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconBolt size={14} aria-hidden />}
+            onClick={() => setPicking(true)}
+            data-testid="macro-open"
+          >
+            {t('macros.open')}
+          </Button>
+          <MacroShortcutHint />
+        </Group>
+        <MacroActionsBar
+          actions={actions}
+          options={options.data}
+          onRemove={(key) => setActions(({ [key]: _, ...rest }) => rest)}
+        />
+        <MacroPicker
+          company={company}
+          ticketId={ticket.id}
+          opened={picking}
+          onClose={() => setPicking(false)}
+          onPick={(m) => {
+            setMessage((now) => (isBlankMessage(now) ? m.text : now + m.text));
+            setActions(m.actions);
+            setProblem(null);
+            setFocusAgain((n) => n + 1);
+          }}
+        />
         <Group justify="space-between" gap="sm">
           <Text size="sm" role="status" aria-live="polite" data-testid="composer-notice">
             {notice}

@@ -10,6 +10,7 @@ export const SHORTCUTS = [
   { keys: ['c'], what: 'shortcuts.newTicket' },
   { keys: ['r'], what: 'shortcuts.reply' },
   { keys: ['n'], what: 'shortcuts.note' },
+  { keys: ['m'], what: 'shortcuts.macro' },
   { keys: ['a'], what: 'shortcuts.assign' },
   { keys: ['x'], what: 'shortcuts.select' },
   { keys: ['u'], what: 'shortcuts.back' },

@@ -28,6 +28,7 @@ import { ListError, ListLoading } from '../../../ui/list-states';
 import { staffKeys } from '../api/keys';
 import { initials } from '../desk-context';
 import { useStaffT } from '../i18n';
+import { MyMacros } from './my-macros';
 
 const profileKey = (company: string) => [...staffKeys.portal(company), 'profile'] as const;
 
@@ -200,6 +201,7 @@ function ProfileForm({ company, profile }: { company: string; profile: StaffProf
           </Group>
         </Stack>
       </form>
+      <MyMacros />
     </Stack>
   );
 }
