@@ -281,6 +281,107 @@ describe('the agent’s day', () => {
       }
     await json(`${desk}/views/${view.id}`, staffToken, undefined, 'DELETE');
   });
+
+  it('a macro reply: Alt+M in the editor, the text filled for the customer, its changes sent with it', async () => {
+    const desk = '/api/staff/portals/demo';
+    const name = `Scanner ${Date.now()}`;
+    const macro = await json<{ id: number }>(`${desk}/macros`, staffToken, {
+      name,
+      shared: false,
+      texts: {
+        'it-IT': '<p>Ciao {{customer.first_name}}, il ticket {{ticket.number}} è risolto. {{agent.name}}</p>',
+        'en-EN': '<p>Hi {{customer.first_name}}, ticket {{ticket.number}} is solved. {{agent.name}}</p>',
+      },
+      actions: { priority: 'high', tags: ['Macro'] },
+    });
+    expect(macro.id).toBeGreaterThan(0);
+    // A shared one by an admin, for the administration's screen.
+    const adminToken = await staffLogin(DEMO_ADMIN);
+    await json(`${desk}/macros`, adminToken, {
+      name: `Shared ${name}`,
+      shared: true,
+      texts: { 'it-IT': '<p>Buongiorno {{customer.name}}</p>' },
+      actions: { priority: 'low' },
+    });
+    const created = await json<{ id: number; ticketNumber: string }>('/api/demo/11/tickets', customerToken, {
+      title: `Macro journey ${Date.now()}`,
+      taskTypeId: 1,
+      description: '<p>The scanner jams.</p>',
+      attachments: [],
+    });
+
+    const context = await contextWith(browser, { language: 'en-EN', staffToken });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${DESK}/tickets/${created.id}`);
+    const editor = page.getByTestId('composer').locator('[contenteditable="true"], textarea').first();
+    await editor.click();
+    await page.keyboard.press('Alt+KeyM');
+    const search = page.getByTestId('macro-search');
+    await search.waitFor();
+    await search.fill(name);
+    await page.getByTestId('macro-option').filter({ hasText: name }).first().waitFor();
+    await screenshotBoth(page, 'agent-macro-picker');
+    await search.press('Enter');
+    await search.waitFor({ state: 'detached' });
+    // The requester's language is the portal's (Italian): the Italian text, filled for them.
+    await expect
+      .poll(() => editor.innerText())
+      .toMatch(/^Ciao \S+, il ticket \d+\/\d+ è risolto\. Sara Conti/);
+    const bar = page.getByTestId('macro-actions');
+    await bar.getByText('Set priority to High').waitFor();
+    await screenshotBoth(page, 'agent-macro-inserted');
+    // The agent keeps the priority and drops the tags.
+    await page.getByRole('button', { name: /Do not apply: Set tags/ }).click();
+    await page.getByTestId('composer-send').click();
+    await page.getByTestId('composer-notice').getByText(/sent/i).waitFor();
+    const after = await json<{
+      priority: string;
+      tags: { name: string }[];
+      comments: { message: string; internal: boolean }[];
+    }>(`${desk}/tickets/${created.id}`, staffToken);
+    expect(after.priority).toBe('high');
+    expect(after.tags).toEqual([]);
+    const last = after.comments.at(-1)!;
+    expect(last.internal).toBe(false);
+    expect(last.message).toContain('ticket');
+    expect(last.message).toContain('Sara Conti');
+    // The customer beside it: an agent sees the requester and the company's contracts, no invoices.
+    const panel = page.getByTestId('customer-panel');
+    await panel.getByTestId('customer-contracts').waitFor();
+    expect(await panel.getByTestId('customer-invoices').count()).toBe(0);
+    expect(await panel.innerText()).toContain('Other open tickets');
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // The lists to manage them: the agent's own under the profile, the shared ones in the administration.
+    for (const [index, width] of WIDTHS.entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const c = await contextWith(browser, { width, language, staffToken });
+        const p = await c.newPage();
+        await p.goto(`${DESK}/profile`);
+        await p.getByTestId('macros-mine').getByTestId('macro-row').first().waitFor();
+        await screenshot(p, `agent-macros-mine-${width}-${short}`);
+        await c.close();
+        const a = await contextWith(browser, { width, language, staffToken: adminToken });
+        const ap = await a.newPage();
+        // The customer beside the ticket, as an admin sees it (invoices included); below the
+        // conversation on a phone.
+        await ap.goto(`${DESK}/tickets/${created.id}`);
+        const panel = ap.getByTestId('customer-panel');
+        await panel.getByTestId('customer-invoices').waitFor();
+        await panel.getByTestId('customer-contracts').waitFor();
+        await screenshot(ap, `agent-customer-panel-${width}-${short}`);
+        await ap.goto(`${DESK}/admin/macros`);
+        await ap.getByTestId('macros-shared').getByTestId('macro-row').first().waitFor();
+        await screenshot(ap, `agent-macros-shared-${width}-${short}`);
+        await ap.getByTestId('macro-row').first().getByRole('button').first().click();
+        await ap.getByTestId('macro-form').waitFor();
+        await screenshot(ap, `agent-macros-editor-${width}-${short}`);
+        await a.close();
+      }
+  });
 });
 
 /** The page as it is at 1366 px, and again at 360 px. */

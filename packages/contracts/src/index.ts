@@ -20,6 +20,7 @@ export * from './staff';
 export * from './staff-macros';
 export * from './staff-notifications';
 export * from './staff-sla';
+export * from './staff-context';
 export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';

@@ -26,6 +26,7 @@ export * from './route-refs/portals';
 export * from './route-refs/reports';
 export * from './route-refs/search';
 export * from './route-refs/signing';
+export * from './route-refs/staff-context';
 export * from './route-refs/staff-macros';
 export * from './route-refs/staff-notifications';
 export * from './route-refs/staff-sla';

@@ -27,6 +27,7 @@ import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
 import { staffMacroRoutes } from './staff-macros';
 import { staffBellRoutes, staffSavedViewRoutes } from './staff-notifications';
 import { staffSlaRoutes } from './staff-sla';
+import { staffContextRoutes } from './staff-context';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -57,6 +58,7 @@ export const apiRoutes = {
   staffBell: staffBellRoutes,
   staffSavedViews: staffSavedViewRoutes,
   staffSla: staffSlaRoutes,
+  staffContext: staffContextRoutes,
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   deskEntities: deskEntityRoutes,

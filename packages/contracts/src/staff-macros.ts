@@ -1,5 +1,5 @@
 // Canned replies (macros) of the staff desk (issue 28 item 6) and the customer beside a ticket (item
-// 10). See docs/macros.md for the placeholder syntax.
+// 10). See docs/staff.md ("Macros") for the placeholder syntax.
 import { z } from 'zod';
 import { errorSchema, extIdParam, extIdSchema, isoDateTime, rowIdParam, rowIdSchema } from './common';
 import { portalLanguageSchema } from './portals';

@@ -705,6 +705,11 @@ describe('desk routes of agents and admins', () => {
       build: () => ({ method: 'PUT', url: `${desk}/admin/sla`, payload: matrixSlaPolicy }),
       expect: [403, 200, 403, 401, 401],
     },
+    // The customer beside the ticket (issue 28): every member; invoices inside only for admins.
+    'GET /api/staff/portals/:company/tickets/:ticketid/context': {
+      build: () => ({ method: 'GET', url: `${desk}/tickets/5003/context` }),
+      expect: [200, 200, 403, 401, 401],
+    },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {
       build: () => ({

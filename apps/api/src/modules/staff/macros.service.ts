@@ -1,5 +1,5 @@
 /**
- * Canned replies (issue 28 item 6; docs/macros.md). A member keeps personal macros; the portal's admins
+ * Canned replies (issue 28 item 6; docs/staff.md, "Macros"). A member keeps personal macros; the portal's admins
  * keep shared ones every member sees. A macro's text is picked in the requester's language and its
  * placeholders filled here, on the server; the reply it brings and its ticket changes are written in
  * one transaction by the conversation's one writer and the ticket's own change.

@@ -1,4 +1,5 @@
 import { registerAccessRoutes } from './access.routes';
+import { registerContextRoutes } from './context.routes';
 import { registerMacroRoutes } from './macros.routes';
 import { registerBellRoutes } from './bell.routes';
 import { registerSlaRoutes } from './sla.routes';
@@ -40,6 +41,7 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   registerMacroRoutes(app, ctx);
   registerBellRoutes(app, ctx);
   registerSlaRoutes(app, ctx);
+  registerContextRoutes(app, ctx);
   // Nothing of a staff session or a staff answer may be cached by a browser or a proxy. A change made
   // through this process is committed when its answer leaves: the desk's kept answers are cleared at
   // once, so the writer's next page reads again without waiting for the NOTIFY. A callback hook: it

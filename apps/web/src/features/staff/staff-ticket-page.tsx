@@ -14,6 +14,7 @@ import { staffKeys } from './api/keys';
 import { usePresence } from './api/presence';
 import { staffTicketQuery } from './api/ticket';
 import { Composer, type ComposeMode } from './components/composer';
+import { CustomerPanel } from './components/customer-panel';
 import { SenderUnverifiedBadge } from './components/sender-unverified-badge';
 import { badgeVars } from './components/badge-vars';
 import { TaskLinksPanel } from './components/task-links-panel';
@@ -144,6 +145,7 @@ export default function StaffTicketPage() {
             <Stack gap="md">
               <TicketSidePanel ticket={ticket} company={company} assigneeRef={assigneeRef} />
               <TaskLinksPanel company={company} ticketId={ticket.id} />
+              <CustomerPanel company={company} ticketId={ticket.id} />
             </Stack>
           </div>
         </>
