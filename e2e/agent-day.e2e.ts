@@ -381,7 +381,7 @@ describe('the agent’s day', () => {
         await screenshot(ap, `agent-macros-editor-${width}-${short}`);
         await a.close();
       }
-  });
+  }, 240_000);
 });
 
 /** The page as it is at 1366 px, and again at 360 px. */
