@@ -18,16 +18,14 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconDots, IconEye, IconMailPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   permissionFlags,
   type ContactEntity,
   type PeopleUser,
   type PermissionFlag,
 } from '@sportello/contracts';
-import { entityStaffRoutes, peopleRoutes } from '@sportello/contracts/route-refs';
 import { Link, useNavigate, useParams } from 'react-router';
-import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { ListError, ListLoading } from '../../../../ui/list-states';
@@ -36,7 +34,16 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import { BounceNotice } from '../email/bounce-notice';
-import { peopleKeys, useContact } from './people-api';
+import {
+  peopleKeys,
+  useContact,
+  useContactUsers,
+  useInviteUser,
+  useSaveContact,
+  useUserAction,
+  useViewAs,
+  type UserAction,
+} from './people-api';
 import { TableScroll } from '../table-scroll';
 
 type Flags = Record<PermissionFlag, boolean>;
@@ -67,36 +74,31 @@ export default function ContactPage() {
   const isNew = params.contactid === 'new';
   const contactId = isNew ? NaN : Number(params.contactid);
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const entity = useContact(company, contactId, !isNew && Number.isSafeInteger(contactId));
   // The form shows the stored contact until the admin changes something.
   const [edited, setEdited] = useState<Draft | null>(null);
   const draft = edited ?? draftOf(entity.data);
   const [saved, setSaved] = useState(false);
   usePageTitle(isNew ? t('people.newContact') : (entity.data?.referentName ?? t('people.contact')));
-  const save = useMutation({
-    mutationFn: () => {
-      const body = {
+  const save = useSaveContact(company, companyId, isNew ? null : contactId);
+  const onSaved = (c: { contactId: number }) => {
+    setEdited(null);
+    setSaved(true);
+    if (isNew)
+      void navigate(adminPath(company, 'companies', `${companyId}/contacts/${c.contactId}`), {
+        replace: true,
+      });
+  };
+  const saveDraft = () =>
+    save.mutate(
+      {
         referentName: draft.referentName.trim(),
         email: draft.email.trim() || null,
         phone: draft.phone.trim() || null,
         permissions: draft.permissions,
-      };
-      return isNew
-        ? call(entityStaffRoutes.createContact, { params: { company }, body: { ...body, companyId } })
-        : call(entityStaffRoutes.updateContact, { params: { company, contactid: contactId }, body });
-    },
-    onSuccess: (c) => {
-      void qc.invalidateQueries({ queryKey: peopleKeys.all(company) });
-      qc.setQueryData(peopleKeys.contact(company, c.contactId), c);
-      setEdited(null);
-      setSaved(true);
-      if (isNew)
-        void navigate(adminPath(company, 'companies', `${companyId}/contacts/${c.contactId}`), {
-          replace: true,
-        });
-    },
-  });
+      },
+      { onSuccess: onSaved },
+    );
   const set = (patch: Partial<Draft>) => {
     setSaved(false);
     setEdited({ ...draft, ...patch });
@@ -124,7 +126,7 @@ export default function ContactPage() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate();
+            saveDraft();
           }}
         >
           <Stack gap="md">
@@ -205,9 +207,7 @@ function ViewAsCard({ contactId }: { contactId: number }) {
   const { t } = useStaffT();
   const { company } = useDesk();
   const [error, setError] = useState<string | null>(null);
-  const open = useMutation({
-    mutationFn: () => call(peopleRoutes.viewAs, { params: { company, contactid: contactId } }),
-  });
+  const open = useViewAs(company, contactId);
   const start = () => {
     setError(null);
     // Opened in the click (a tab opened after an await is a blocked pop-up), filled when the code is here.
@@ -251,39 +251,17 @@ function ViewAsCard({ contactId }: { contactId: number }) {
   );
 }
 
-type UserAction = 'resend' | 'revoke' | 'deactivate' | 'reset';
-
 function UsersCard({ contactId, contactEmail }: { contactId: number; contactEmail: string | null }) {
   const { t } = useStaffT();
   const { company } = useDesk();
   const qc = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  const users = useQuery({
-    queryKey: peopleKeys.users(company, contactId),
-    queryFn: ({ signal }) =>
-      call(peopleRoutes.contactUsers, { params: { company, contactid: contactId }, signal }),
-  });
-  const act = useMutation({
-    mutationFn: ({ action, userName }: { action: UserAction; userName: string }) => {
-      const params = { company, username: userName };
-      const r = entityStaffRoutes;
-      return action === 'resend'
-        ? call(r.resendInvitation, { params })
-        : action === 'revoke'
-          ? call(r.revokeInvitation, { params })
-          : action === 'deactivate'
-            ? call(r.deactivateUser, { params })
-            : call(r.passwordReset, { params });
-    },
-    onSuccess: (_u, v) => {
-      setDone(t(`people.done.${v.action}`));
-      void qc.invalidateQueries({ queryKey: peopleKeys.all(company) });
-    },
-  });
+  const users = useContactUsers(company, contactId);
+  const act = useUserAction(company);
   const run = (action: UserAction, userName: string) => {
     setDone(null);
-    act.mutate({ action, userName });
+    act.mutate({ action, userName }, { onSuccess: () => setDone(t(`people.done.${action}`)) });
   };
   return (
     <Card withBorder padding="md">
@@ -464,24 +442,22 @@ function InviteModal({
   const { company } = useDesk();
   const [email, setEmail] = useState(defaultEmail);
   const [userName, setUserName] = useState('');
-  const invite = useMutation({
-    mutationFn: () =>
-      call(entityStaffRoutes.inviteUser, {
-        params: { company },
-        body: { userName: userName.trim() || email.trim(), email: email.trim(), contactIds: [contactId] },
-      }),
-    onSuccess: () => {
-      setUserName('');
-      onInvited();
-      onClose();
-    },
-  });
+  const invite = useInviteUser(company);
   return (
     <Modal opened={opened} onClose={onClose} title={t('people.inviteTitle')} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          invite.mutate();
+          invite.mutate(
+            { userName: userName.trim() || email.trim(), email: email.trim(), contactIds: [contactId] },
+            {
+              onSuccess: () => {
+                setUserName('');
+                onInvited();
+                onClose();
+              },
+            },
+          );
         }}
       >
         <Stack>

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { entityStaffRoutes, peopleRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
+import type { BodyFor } from '../api/body';
 import { staffKeys } from '../../api/keys';
 
 /** Query keys of the section, under the portal's root (signing out drops them). */
@@ -82,4 +83,64 @@ export const useContact = (company: string, contactId: number, enabled: boolean)
     queryFn: ({ signal }) =>
       call(entityStaffRoutes.contact, { params: { company, contactid: contactId }, signal }),
     enabled,
+  });
+
+type ContactBody = BodyFor<typeof entityStaffRoutes.updateContact>;
+
+/**
+ * `POST …/admin/contacts` (contactId null: a new one of `companyId`) or `PATCH …/{contactid}`: the answer
+ * shown at once, the section's lists again.
+ */
+export function useSaveContact(company: string, companyId: number, contactId: number | null) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ContactBody & { referentName: string }) =>
+      contactId === null
+        ? call(entityStaffRoutes.createContact, { params: { company }, body: { ...body, companyId } })
+        : call(entityStaffRoutes.updateContact, { params: { company, contactid: contactId }, body }),
+    onSuccess: (c) => {
+      void qc.invalidateQueries({ queryKey: peopleKeys.all(company) });
+      qc.setQueryData(peopleKeys.contact(company, c.contactId), c);
+    },
+  });
+}
+
+/** `POST …/admin/contacts/{contactid}/view-as`: a short-lived session to see the portal as the contact. */
+export const useViewAs = (company: string, contactId: number) =>
+  useMutation({ mutationFn: () => call(peopleRoutes.viewAs, { params: { company, contactid: contactId } }) });
+
+/** `GET …/admin/contacts/{contactid}/users`: the contact's user accounts and invitations. */
+export const useContactUsers = (company: string, contactId: number) =>
+  useQuery({
+    queryKey: peopleKeys.users(company, contactId),
+    queryFn: ({ signal }) =>
+      call(peopleRoutes.contactUsers, { params: { company, contactid: contactId }, signal }),
+  });
+
+export type UserAction = 'resend' | 'revoke' | 'deactivate' | 'reset';
+
+/** One action on a user account (resend or revoke its invitation, deactivate, reset its password). */
+export function useUserAction(company: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, userName }: { action: UserAction; userName: string }) => {
+      const params = { company, username: userName };
+      const r = entityStaffRoutes;
+      return action === 'resend'
+        ? call(r.resendInvitation, { params })
+        : action === 'revoke'
+          ? call(r.revokeInvitation, { params })
+          : action === 'deactivate'
+            ? call(r.deactivateUser, { params })
+            : call(r.passwordReset, { params });
+    },
+    onSuccess: () => void qc.invalidateQueries({ queryKey: peopleKeys.all(company) }),
+  });
+}
+
+/** `POST …/admin/users`: a user account for the contact, invited by e-mail. */
+export const useInviteUser = (company: string) =>
+  useMutation({
+    mutationFn: (body: BodyFor<typeof entityStaffRoutes.inviteUser>) =>
+      call(entityStaffRoutes.inviteUser, { params: { company }, body }),
   });
