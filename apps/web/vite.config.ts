@@ -52,7 +52,7 @@ const MY_TICKETS_LIST = [
  */
 const DESK_INBOX = [
   /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](staff-area|desk-start|staff-shell|inbox-page|inbox-url|desk-context|desk-keys|staff-paths)\.tsx?/,
-  /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](api[\\/](session|me|keys|inbox|unread|options|ticket-writes|search)\.ts|components[\\/](inbox-row\.tsx|priority-badge\.tsx|quick-search\.tsx|badge-vars\.ts|[a-z-]+\.module\.css)|staff\.module\.css)/,
+  /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](api[\\/](session|me|keys|inbox|unread|options|ticket-writes|search)\.ts|components[\\/](inbox-row\.tsx|priority-badge\.tsx|sla-badge\.tsx|quick-search\.tsx|badge-vars\.ts|[a-z-]+\.module\.css)|staff\.module\.css)/,
   /packages[\\/]contracts[\\/]src[\\/](route-refs[\\/]staff|staff-views)\.ts/,
   // Not IconLanguage (a chunk of its own, below): the customers' language picker, in the sign-in's
   // header, would load this chunk for it.

@@ -3,8 +3,10 @@
  * that builds schemas (staff.ts) would bring every schema of its file, and of the files it imports, and
  * zod with it (26 KB gzip before the inbox showed).
  */
-export const inboxViews = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'] as const;
+export const inboxViews = ['unassigned', 'mine', 'groups', 'waiting', 'breaching', 'open', 'closed'] as const;
 export type InboxView = (typeof inboxViews)[number];
+// `breaching`: open tickets whose service-level clock runs and has under an hour or a quarter of its
+// target left, or has passed it (issue 28 item 13).
 
 /**
  * A ticket's priority, lowest first (stored as 0 … 3, so the inbox sorts by it). Every ticket has

@@ -17,6 +17,7 @@ import {
 } from './common';
 import { defineRoute } from './route';
 import { inboxDueFilters, inboxSorts, inboxViews, ticketPriorities } from './staff-views';
+import { ticketSlaSchema } from './ticket-sla';
 import {
   MAX_ATTACHMENTS,
   TICKET_BODY_LIMIT,
@@ -183,6 +184,8 @@ export const inboxItemSchema = z.object({
   dueAt: isoDateTime.nullable(),
   /** The ticket's tags, by name. */
   tags: z.array(named),
+  /** Its service-level clock; null: no policy applied to it. */
+  sla: ticketSlaSchema.nullable(),
   /** Activity since this staff user last opened the ticket (or never opened). */
   unread: z.boolean(),
 });

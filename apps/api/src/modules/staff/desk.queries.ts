@@ -299,7 +299,7 @@ export async function heartbeat(
   }));
 }
 
-const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'];
+const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'breaching', 'open', 'closed'];
 
 /**
  * Unread tickets per view for the caller (activity newer than their last read), each count stopping

@@ -364,7 +364,7 @@ const UNREAD_POLL_MS = 2000;
 const UNREAD_MIN_GAP_MS = 1000;
 
 async function unreadNow(ctx: AppContext, a: StaffPortalAccess): Promise<UnreadAnswer> {
-  const scope = scopeOf(a);
+  const scope = scopeOf(a, ctx.clock.now());
   const db = ctx.database.db;
   const [unread, counts] = await Promise.all([
     deskCachesOf(ctx.database).counts.get(`unread:${scope.portalId}:${scope.staffUserId}`, () =>

@@ -8,6 +8,7 @@
  * - groups:               tickets_inbox_group_idx    (portal_id, assigned_group_id, closed, …), one
  *                         range per group merged (the agent's few groups)
  * - waiting:              tickets_inbox_waiting_idx  partial: waiting_on_customer and not closed
+ * - breaching:            tickets_inbox_sla_idx      partial: running service-level clocks, 0055
  * - company filter:       tickets_inbox_company_idx  (company_id, closed, …)
  * - rated filter:         tickets_inbox_rated_idx    partial: rated tickets (portal_id, closed, …), 0038
  * The next page starts after the last row's (last_activity_at, ext_id): a keyset, no OFFSET. Joins for
@@ -34,6 +35,8 @@ export interface InboxScope {
   staffUserId: number;
   /** The caller's agent row in this portal (tickets name it as assignee); null: "mine" is empty. */
   agentId: number | null;
+  /** "Now" of the breaching view (the request's clock). */
+  now?: Date | undefined;
 }
 
 export interface InboxFilters {
@@ -172,6 +175,10 @@ export function viewCondition(view: InboxView, s: InboxScope): SQL {
         select gm.group_id from staff_group_members gm where gm.staff_user_id = ${s.staffUserId})`;
     case 'waiting':
       return sql`t.waiting_on_customer and not t.closed`;
+    case 'breaching':
+      // tickets_inbox_sla_idx's predicate written out, and a range of its key.
+      return sql`t.sla_soon_at is not null and not t.closed and not t.waiting_on_customer
+        and t.sla_soon_at <= ${tsParam(s.now ?? new Date())}`;
     case 'open':
       return sql`not t.closed`;
     case 'closed':
@@ -329,6 +336,14 @@ const itemJson = (staffUserId: number) => sql`json_build_object(
     'rating', t.rating,
     'priority', (array['low', 'normal', 'high', 'urgent'])[t.priority + 1],
     'dueAt', ${sql.raw(isoText('t.due_at'))},
+    'sla', case when t.first_response_due_at is null and t.resolution_due_at is null then null
+      else json_build_object(
+        'firstResponseDueAt', ${sql.raw(isoText('t.first_response_due_at'))},
+        'firstRespondedAt', ${sql.raw(isoText('t.first_responded_at'))},
+        'resolutionDueAt', ${sql.raw(isoText('t.resolution_due_at'))},
+        'nextDueAt', ${sql.raw(isoText('t.sla_next_due_at'))},
+        'soonAt', ${sql.raw(isoText('t.sla_soon_at'))},
+        'paused', t.waiting_on_customer and not t.closed) end,
     'tags', (select coalesce(json_agg(json_build_object('id', tg.id, 'name', tg.name)
         order by lower(tg.name), tg.id), '[]'::json)
       from ticket_tag_links tl join ticket_tags tg on tg.id = tl.tag_id where tl.ticket_id = t.id),
@@ -391,7 +406,7 @@ export async function listInbox(
   return rows.map((r) => parse(r.item));
 }
 
-const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'open', 'closed'];
+const VIEWS: InboxView[] = ['unassigned', 'mine', 'groups', 'waiting', 'breaching', 'open', 'closed'];
 
 /** Tickets per view in the whole portal, each read stopping at INBOX_COUNT_CAP. One statement. */
 export function countInboxSql(s: InboxScope): SQL {

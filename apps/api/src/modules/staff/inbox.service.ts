@@ -34,10 +34,11 @@ import {
 
 type InboxQuery = z.output<typeof inboxQuerySchema>;
 
-export const scopeOf = (a: StaffPortalAccess): InboxScope => ({
+export const scopeOf = (a: StaffPortalAccess, now?: Date): InboxScope => ({
   portalId: a.portal.portalId,
   staffUserId: a.staffUserId,
   agentId: a.portal.agentId,
+  now,
 });
 
 /** The cursor is the last row's key in the page's order, with the order's name: opaque to the client. */
@@ -81,7 +82,7 @@ export function inbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Pro
 
 async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): Promise<InboxAnswer> {
   const range = parseDateRange({ from: q.from, to: q.to }, a.portal.timeZone);
-  const scope = scopeOf(a);
+  const scope = scopeOf(a, ctx.clock.now());
   const db = ctx.database.db;
   const [rows, counts] = await Promise.all([
     listInbox(

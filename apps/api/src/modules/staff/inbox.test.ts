@@ -76,7 +76,15 @@ describe('staff inbox', () => {
     // 5001's last activity is its comment of 10-14, after its creation on 10-12.
     expect(ids(open)).toEqual([6001, 5004, 5003, 5001]);
     expect(open.items.every((i) => i.title.startsWith('ACME'))).toBe(true);
-    expect(open.counts).toEqual({ unassigned: 2, mine: 2, groups: 0, waiting: 0, open: 4, closed: 1 });
+    expect(open.counts).toEqual({
+      unassigned: 2,
+      mine: 2,
+      groups: 0,
+      waiting: 0,
+      breaching: 0,
+      open: 4,
+      closed: 1,
+    });
     expect(ids(await inbox('view=unassigned'))).toEqual([6001, 5003]);
     // Luca is the import's agent 1, the assignee of 5001 and 5004.
     expect(ids(await inbox('view=mine'))).toEqual([5004, 5001]);

@@ -163,6 +163,29 @@ describe('the clock of a ticket', () => {
     });
   });
 
+  it('shows the clock in the inbox and the ticket, and in "Breaching soon" once under an hour is left', async () => {
+    t.clock.set('2026-03-27T16:30:00Z');
+    const before = await call('agentA', 'GET', '/api/staff/portals/acme/tickets?view=breaching');
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json().items.map((i: { id: number }) => i.id)).not.toContain(ticket);
+    const open = (await call('agentA', 'GET', '/api/staff/portals/acme/tickets?view=open')).json();
+    expect(open.items.find((i: { id: number }) => i.id === ticket).sla).toEqual({
+      firstResponseDueAt: '2026-03-30T08:00:00.000Z',
+      firstRespondedAt: null,
+      resolutionDueAt: '2026-03-30T15:00:00.000Z',
+      nextDueAt: '2026-03-30T08:00:00.000Z',
+      soonAt: '2026-03-27T17:00:00.000Z',
+      paused: false,
+    });
+    // After Friday's closing (another agent: the counts are kept per agent for a few seconds).
+    t.clock.set('2026-03-27T17:30:00Z');
+    const after = (await call('adminA', 'GET', '/api/staff/portals/acme/tickets?view=breaching')).json();
+    expect(after.items.map((i: { id: number }) => i.id)).toContain(ticket);
+    expect(after.counts.breaching).toBeGreaterThanOrEqual(1);
+    const detail = (await call('adminA', 'GET', `/api/staff/portals/acme/tickets/${ticket}`)).json();
+    expect(detail.sla).toMatchObject({ nextDueAt: '2026-03-30T08:00:00.000Z', paused: false });
+  });
+
   it('meets the first response with a public answer of staff, not with a note, and pauses', async () => {
     t.clock.set('2026-03-30T07:20:00Z');
     const note = await call('agentA', 'POST', `/api/staff/portals/acme/tickets/${ticket}/comments`, {
@@ -177,6 +200,8 @@ describe('the clock of a ticket', () => {
       internal: false,
     });
     expect(reply.statusCode, reply.body).toBe(201);
+    const detail = (await call('agentA', 'GET', `/api/staff/portals/acme/tickets/${ticket}`)).json();
+    expect(detail.sla.paused).toBe(true);
     expect(await clockOf(ticket)).toMatchObject({
       firstRespondedAt: '2026-03-30T07:30:00.000Z',
       resolutionDueAt: '2026-03-30T15:00:00.000Z',

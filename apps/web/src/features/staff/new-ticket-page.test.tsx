@@ -21,7 +21,7 @@ const OPTIONS: StaffOptions = {
 };
 const EMPTY_INBOX: InboxAnswer = {
   items: [],
-  counts: { unassigned: 0, mine: 0, groups: 0, waiting: 0, open: 0, closed: 0 },
+  counts: { unassigned: 0, mine: 0, groups: 0, waiting: 0, breaching: 0, open: 0, closed: 0 },
   countCap: 1000,
   nextCursor: null,
 };
@@ -42,6 +42,7 @@ const DETAIL: StaffTicketDetail = {
   rating: null,
   priority: 'normal',
   dueAt: null,
+  sla: null,
   tags: [],
   unread: false,
   description: '<p>E42</p>',

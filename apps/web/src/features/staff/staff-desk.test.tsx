@@ -40,10 +40,11 @@ const item = (over: Partial<InboxItem>): InboxItem => ({
   priority: 'normal',
   dueAt: null,
   tags: [],
+  sla: null,
   unread: false,
   ...over,
 });
-const COUNTS = { unassigned: 2, mine: 0, groups: 1, waiting: 0, open: 2, closed: 12000 };
+const COUNTS = { unassigned: 2, mine: 0, groups: 1, waiting: 0, breaching: 0, open: 2, closed: 12000 };
 const inbox = (items: InboxItem[], nextCursor: string | null = null): InboxAnswer => ({
   items,
   counts: COUNTS,

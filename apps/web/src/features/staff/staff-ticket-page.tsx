@@ -16,6 +16,7 @@ import { staffTicketQuery } from './api/ticket';
 import { Composer, type ComposeMode } from './components/composer';
 import { CustomerPanel } from './components/customer-panel';
 import { SenderUnverifiedBadge } from './components/sender-unverified-badge';
+import { SlaBadge } from './components/sla-badge';
 import { badgeVars } from './components/badge-vars';
 import { TaskLinksPanel } from './components/task-links-panel';
 import { TicketSidePanel } from './components/ticket-side-panel';
@@ -181,6 +182,7 @@ function TicketHeading({ ticket }: { ticket: StaffTicketDetail }) {
             {t('inbox.waitingBadge')}
           </Badge>
         )}
+        <SlaBadge sla={ticket.sla} />
         <Text size="sm" c="dimmed">
           {ticket.company.name}
           {ticket.contact ? ` · ${ticket.contact.referentName}` : ''}

@@ -11,7 +11,7 @@ import {
   readablePrimaryShade,
   type Rgb,
 } from '../../../lib/branding';
-import { BADGE_TEXT_SHADE, PRIORITY_BADGES, type BadgeTone } from './badge-vars';
+import { BADGE_TEXT_SHADE, PRIORITY_BADGES, SLA_BADGES, type BadgeTone } from './badge-vars';
 
 const rgb = (css: string) => parseColor(css, () => null)!;
 const WHITE = rgb('#ffffff');
@@ -60,6 +60,15 @@ describe('desk badges on every portal colour', () => {
     expect(contrastRatio(rgb(high.text), shade(high.color))).toBeGreaterThanOrEqual(4.5);
     // Mantine's own shade 9 of orange is not enough on white: why high is not a light badge.
     expect(contrastRatio(rgb(DEFAULT_THEME.colors.orange[9]), WHITE)).toBeLessThan(4.5);
+  });
+
+  it('draws the service-level alarms filled: overdue white on red-9, soon black on orange-4', () => {
+    const shade = (c: string) => {
+      const [name, n] = c.split('.') as [keyof typeof DEFAULT_THEME.colors, string];
+      return rgb((DEFAULT_THEME.colors[name] ?? [])[Number(n)]!);
+    };
+    for (const tone of Object.values(SLA_BADGES))
+      expect(contrastRatio(rgb(tone.text), shade(tone.color)), tone.color).toBeGreaterThanOrEqual(4.5);
   });
 
   for (const colour of PORTAL_COLOURS) {

@@ -30,3 +30,13 @@ export const PRIORITY_BADGES = {
   urgent: { color: 'red.9', text: '#ffffff' },
   high: { color: 'orange.4', text: '#000000' },
 } as const;
+
+/**
+ * The service-level badge's alarms (issue 28 item 13), filled and the same in light and dark: "soon"
+ * black on orange-4, "overdue" white on red-9 (badge-vars.test.ts). Within target and paused are outline
+ * gray badges; each says its state in words with an icon too.
+ */
+export const SLA_BADGES = {
+  soon: { color: 'orange.4', text: '#000000' },
+  breached: { color: 'red.9', text: '#ffffff' },
+} as const;

@@ -18,7 +18,7 @@ const OPTIONS: StaffOptions = {
   lowRatingThreshold: 2,
   me: { staffUserId: 7, agentId: 2, groupIds: [] },
 };
-const COUNTS = { unassigned: 0, mine: 0, groups: 0, waiting: 0, open: 0, closed: 0 };
+const COUNTS = { unassigned: 0, mine: 0, groups: 0, waiting: 0, breaching: 0, open: 0, closed: 0 };
 const EMPTY_INBOX: InboxAnswer = { items: [], counts: COUNTS, countCap: 1000, nextCursor: null };
 const NOTICES: StaffNotificationList = {
   unread: 2,

@@ -8,6 +8,7 @@ import { TypeBadge } from '../../../ui/type-badge';
 import { staffTicketPath } from '../staff-paths';
 import { badgeVars } from './badge-vars';
 import { PriorityBadge } from './priority-badge';
+import { SlaBadge } from './sla-badge';
 import classes from './inbox.module.css';
 
 // Made once: a row's badges are drawn for every row of the list.
@@ -108,6 +109,7 @@ export const InboxRow = memo(function InboxRow({
             </Link>
           )}
           <PriorityBadge priority={item.priority} label={labels.priority[item.priority]} />
+          <SlaBadge sla={item.sla} />
           <TypeBadge type={item.type} />
           <Badge
             variant="light"
