@@ -25,6 +25,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { key: 'signatures', path: 'signatures', load: () => import('./signatures/signatures-page') },
   { key: 'branding', path: 'branding', load: () => import('./branding/branding-page') },
   { key: 'staff', path: 'staff', load: () => import('./staff/staff-page') },
+  { key: 'sla', path: 'sla', load: () => import('./sla/sla-page') },
   { key: 'sharedViews', path: 'shared-views', load: () => import('./shared-views/shared-views-page') },
   { key: 'integrations', path: 'integrations', load: () => import('./integrations/integrations-page') },
   { key: 'email', path: 'email', load: () => import('./email/email-page') },
