@@ -13,7 +13,7 @@ import type {
 } from '@sportello/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../platform/sql-json';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../../test/harness';
 import { seedPersonas, type PersonaAccess } from '../../test/personas';
 import { handlesOf, mentionedHandles, noticeAssignment } from '../tickets/core';
 import { seedStaffPersonas } from './staff.fixture';
@@ -314,5 +314,47 @@ describe('saved views', () => {
       (await desk(staff.adminA, 'PUT', `/views/${boss.id}/shared`, { shared: false })).json(),
     ).toMatchObject({ shared: false });
     expect(((await desk(staff.agentA, 'GET', '/views')).json() as SavedViewList).items).toHaveLength(1);
+  });
+});
+
+describe('assignments by the back office', () => {
+  it("ring the assignee when a key creates or changes a ticket's agent", async () => {
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/portals/acme/keys',
+      headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` },
+      payload: { name: 'Bell back office', scopes: ['read', 'write'] },
+    });
+    const secret = key.json().secret as string;
+    const [luca] = await queryRows<{ ext: number }>(
+      t.ctx.database.db,
+      sql`select a.ext_id as ext from agents a where a.id = ${lucaAgent}`,
+    );
+    const unassign = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/integration/v1/tickets/5004',
+      headers: { authorization: `Bearer ${secret}` },
+      payload: { assignedUserId: null },
+    });
+    expect(unassign.statusCode, unassign.body).toBe(200);
+    const before = (await bell(staff.agentA, '?limit=50')).items.length;
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/integration/v1/tickets/5004',
+      headers: { authorization: `Bearer ${secret}` },
+      payload: { assignedUserId: Number(luca!.ext) },
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    const items = (await bell(staff.agentA, '?limit=50')).items;
+    expect(items).toHaveLength(before + 1);
+    expect(items[0]).toMatchObject({ kind: 'assigned', ticketId: 5004, actor: '' });
+    // The same agent again: no new notice.
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/integration/v1/tickets/5004',
+      headers: { authorization: `Bearer ${secret}` },
+      payload: { assignedUserId: Number(luca!.ext), title: 'Renamed by the back office' },
+    });
+    expect((await bell(staff.agentA, '?limit=50')).items).toHaveLength(before + 1);
   });
 });

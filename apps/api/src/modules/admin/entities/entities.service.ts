@@ -60,6 +60,7 @@ import {
   type ChangeActor,
   changeActorSetting,
   completeDeskTicketIn,
+  noticeAssignment,
   refreshSlaClock,
   queueStaffNotices,
 } from '../../tickets/core';
@@ -71,6 +72,7 @@ import { writeActivityReports } from '../writers/reports';
 import { writeCompanies, writeContacts } from '../writers/companies';
 import { PortalScope, type PortalItem } from '../writers/support';
 import { claimUpload } from './uploads.queries';
+import { queryRows } from '../../../platform/sql-json';
 import { writeTicketRows } from '../writers/tickets';
 import { prepareUsers, writeUsers } from '../writers/users';
 import {
@@ -469,6 +471,41 @@ const changeActorOf = (a: Actor): ChangeActor =>
     ? { kind: 'api_key', id: a.apiKeyId }
     : { kind: 'staff', id: a.staffUserId, name: a.name };
 
+/** The agent row a ticket is assigned to (null: nobody). */
+async function assignedAgentOf(tx: Tx, ticketRowId: number): Promise<number | null> {
+  const [r] = await queryRows<{ a: number | null }>(
+    tx,
+    sql`select assigned_user_id as a from tickets where id = ${ticketRowId}::int`,
+  );
+  return r?.a == null ? null : Number(r.a);
+}
+
+/**
+ * Tells the agent a ticket is now assigned to (the desk's bell and an e-mail, tickets/core/staff-bell.ts),
+ * whoever assigned it: a back office's key or a staff member through the entity routes.
+ */
+async function ringAssignee(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  ticketRowId: number,
+  previous: number | null,
+) {
+  const by =
+    actor.type === 'staff'
+      ? { staffUserId: actor.staffUserId, name: actor.name }
+      : { staffUserId: null, name: '' };
+  await noticeAssignment(
+    tx,
+    ctx,
+    ticketRowId,
+    await assignedAgentOf(tx, ticketRowId),
+    previous,
+    by,
+    ctx.clock.now(),
+  );
+}
+
 async function writeTicket(
   ctx: AppContext,
   tx: Tx,
@@ -580,6 +617,7 @@ function writeNewTicket(
     await writeTicket(ctx, tx, actor, id, fields, clean);
     const stored = (await readTicket(tx, actor.portalId, id))!;
     await refreshSlaClock(tx, stored.rowId);
+    if (fields.assignedUserId !== null) await ringAssignee(ctx, tx, actor, stored.rowId, null);
     const after = publicOf(stored)!;
     await record(ctx, tx, actor, {
       entity: 'ticket',
@@ -622,6 +660,8 @@ export async function updateTicket(
     const changed = (Object.keys(defined) as (keyof TicketFields)[]).filter(
       (k) => !isDeepStrictEqual(before[k], fields[k]),
     );
+    const reassigned = changed.includes('assignedUserId');
+    const previousAgent = reassigned ? await assignedAgentOf(tx, stored.rowId) : null;
     let after: TicketEntity;
     if (changed.every(isRowField)) {
       // The back office's everyday change (issue 12: "an incremental ticket update p99 ≤ 20 ms"): one
@@ -632,6 +672,7 @@ export async function updateTicket(
       await writeTicket(ctx, tx, actor, id, fields, cleanerFor(patch.description, before.description));
       after = publicOf(await readTicket(tx, actor.portalId, id))!;
     }
+    if (reassigned) await ringAssignee(ctx, tx, actor, stored.rowId, previousAgent);
     // A new step (closed or reopened) or creation date moves the service-level clock.
     if (changed.some((k) => k === 'statusStepId' || k === 'createdOn'))
       await refreshSlaClock(tx, stored.rowId);
@@ -654,6 +695,8 @@ export async function updateTicket(
     });
     return { status: 200, body: after };
   });
+  // The assignee's e-mail, and the event, leave now rather than at the outbox's next round.
+  kickOutbox();
   return a.body;
 }
 
