@@ -239,6 +239,12 @@ else
 
       // The delivery report marked Giulia's address: listed here, and on her contact with a way to clear it.
       await expect.poll(() => page.getByTestId('bounces').innerText()).toContain(GIULIA);
+      // …in her company's list of contacts too.
+      await page.goto(`${baseUrl}/demo/staff/admin/companies/1`);
+      const giuliaRow = page.getByRole('row').filter({ hasText: GIULIA });
+      await expect.poll(() => giuliaRow.getByTestId('bouncing').innerText()).toBe('Address bouncing');
+      expect(await page.getByTestId('bouncing').count()).toBe(1);
+      await screenshot(page, 'admin-email-company-bouncing-1366-en-EN');
       await page.goto(GIULIA_URL);
       const notice = page.getByTestId('bounce-notice');
       await expect.poll(() => notice.innerText()).toMatch(/Address bouncing[\s\S]*came back on .*5\.1\.1/);

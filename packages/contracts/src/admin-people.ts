@@ -55,6 +55,8 @@ export const peopleContactSchema = z.object({
   phone: z.string().nullable(),
   users: z.number().int(),
   permissions: z.object(permissionShape(() => z.boolean())),
+  /** A delivery report said mail to the address fails (docs/email.md "Loops"): "Address bouncing". */
+  bouncing: z.boolean(),
 });
 export type PeopleContact = z.infer<typeof peopleContactSchema>;
 export const peopleContactPageSchema = z.object({

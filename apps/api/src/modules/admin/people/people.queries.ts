@@ -94,6 +94,7 @@ export interface ContactListRow {
   phone: string | null;
   users: number;
   permissions: Record<(typeof permissionFlags)[number], boolean>;
+  bouncing: boolean;
 }
 
 /** The statement of a contacts page of the portal, or of one company (exported for the plan test). */
@@ -114,6 +115,8 @@ export function contactsSql(portalId: number, companyRowIdOrAll: number | null, 
   return sql`select k.ext_id, c.ext_id as company_ext, c.company_name, k.referent_name,
         lower(k.referent_name) as sort_name, k.email, k.phone,
         (select count(*) from user_contacts uc where uc.contact_id = k.id) as users,
+        exists(select 1 from email_bounces b where b.portal_id = k.portal_id and b.address = lower(k.email))
+          as bouncing,
         ${sql.raw(flagColumns.map((col, i) => `k.${col} as f${i}`).join(', '))}
       from contacts k join companies c on c.id = k.company_id
       where ${sql.join(where, sql` and `)}
@@ -138,6 +141,7 @@ export async function listContacts(
     email: (r.email as string | null) ?? null,
     phone: (r.phone as string | null) ?? null,
     users: num(r.users),
+    bouncing: bool(r.bouncing),
     permissions: Object.fromEntries(permissionFlags.map((fl, i) => [fl, bool(r[`f${i}`])])) as Record<
       (typeof permissionFlags)[number],
       boolean

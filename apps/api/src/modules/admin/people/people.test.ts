@@ -105,6 +105,31 @@ describe('people lists', () => {
     expect(byMail.items.map((c: Contact) => c.contactId)).toContain(withMail.contactId);
   });
 
+  it('marks a contact whose address bounces in the lists (docs/email.md "Loops")', async () => {
+    const before = await all<Contact & { bouncing: boolean }>(`${P}/companies/10/contacts`, 2);
+    expect(before.every((c) => !c.bouncing)).toBe(true);
+    const target = before.find((c) => c.email)!;
+    // As a delivery report records it: the address in lower case, whatever the contact's spelling.
+    await t.ctx.database.db.execute(
+      sql`insert into email_bounces (portal_id, address, reason, bounced_at)
+        select id, ${target.email!.toLowerCase()}, '5.1.1', now() from portals where key = 'acme'`,
+    );
+    try {
+      const after = await all<Contact & { bouncing: boolean }>(`${P}/companies/10/contacts`, 2);
+      expect(after.filter((c) => c.bouncing).map((c) => c.contactId)).toEqual(
+        after.filter((c) => c.email?.toLowerCase() === target.email!.toLowerCase()).map((c) => c.contactId),
+      );
+      const other = (await get(`${P}/contacts?q=${target.contactId}`)).json() as Page<
+        Contact & { bouncing: boolean }
+      >;
+      expect(other.items.find((c) => c.contactId === target.contactId)?.bouncing).toBe(true);
+    } finally {
+      await t.ctx.database.db.execute(
+        sql`delete from email_bounces where address = ${target.email!.toLowerCase()}`,
+      );
+    }
+  });
+
   it('shows the users of a contact with their state and last sign-in', async () => {
     const res = await get(`${P}/contacts/102/users`);
     expect(res.statusCode, res.body).toBe(200);

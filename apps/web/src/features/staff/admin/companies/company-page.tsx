@@ -12,6 +12,7 @@ import { adminPath } from '../admin-area';
 import { useCompany, useCompanyContacts, useRenameCompany } from './people-api';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
+import { BouncingMark } from '../email/bounce-notice';
 
 /** A company: its name (renamed here) and its contacts, searched, with "New contact". */
 export default function CompanyPage() {
@@ -111,7 +112,10 @@ export default function CompanyPage() {
                         {c.referentName}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{c.email ?? ''}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      {c.email ?? ''}
+                      {c.bouncing && <BouncingMark />}
+                    </Table.Td>
                     <Table.Td ta="right">{c.users}</Table.Td>
                   </Table.Tr>
                 ))}

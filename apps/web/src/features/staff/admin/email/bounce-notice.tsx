@@ -51,3 +51,13 @@ export function BounceLine({ bounce, compact }: { bounce: EmailBounce; compact?:
     </Alert>
   );
 }
+
+/** The mark in a list of contacts (a company's): its address bounces; the contact's page says when and why. */
+export function BouncingMark() {
+  const { t } = useStaffT();
+  return (
+    <Text size="xs" c="red.9" fw={700} data-testid="bouncing">
+      {t('email.bounce.title')}
+    </Text>
+  );
+}
