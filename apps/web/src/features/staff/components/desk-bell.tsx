@@ -72,6 +72,9 @@ export function DeskBell({ company }: { company: string }) {
       width="min(360px, calc(100vw - 16px))"
       withinPortal
       shadow="md"
+      // The target is the Indicator's div: Mantine's aria-haspopup/aria-expanded there are not allowed
+      // on a div (axe's aria-allowed-attr); the button inside says aria-expanded itself.
+      withRoles={false}
     >
       <Popover.Target>
         <Indicator
