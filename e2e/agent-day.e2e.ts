@@ -377,7 +377,7 @@ describe('the agent’s day', () => {
         await ap.getByTestId('macros-shared').getByTestId('macro-row').first().waitFor();
         await screenshot(ap, `agent-macros-shared-${width}-${short}`);
         await ap.getByTestId('macro-row').first().getByRole('button').first().click();
-        await ap.getByTestId('macro-form').waitFor();
+        await ap.getByTestId('macro-form').locator('[contenteditable="true"]').waitFor();
         await screenshot(ap, `agent-macros-editor-${width}-${short}`);
         await a.close();
       }

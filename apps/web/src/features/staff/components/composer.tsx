@@ -17,6 +17,15 @@ import classes from '../../../ui/conversation.module.css';
 
 export type ComposeMode = 'reply' | 'note';
 
+/** HTML as plain text, paragraphs and line breaks kept as new lines. */
+function plainTextOf(html: string): string {
+  const doc = new DOMParser().parseFromString(
+    html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>\s*/gi, '</p>\n'),
+    'text/html',
+  );
+  return (doc.body.textContent ?? '').replace(/\n+$/, '');
+}
+
 /** Focuses the editor of `box` once it is there (the rich editor's code arrives a moment after the page). */
 function focusEditorIn(box: HTMLElement | null): () => void {
   if (!box) return () => {};
@@ -189,7 +198,9 @@ export function Composer({
           opened={picking}
           onClose={() => setPicking(false)}
           onPick={(m) => {
-            setMessage((now) => (isBlankMessage(now) ? m.text : now + m.text));
+            // The portal's plain editor takes text: the macro's HTML as its words and lines.
+            const text = settings.data?.disableHtmlEditor ? plainTextOf(m.text) : m.text;
+            setMessage((now) => (isBlankMessage(now) ? text : now + text));
             setActions(m.actions);
             setProblem(null);
             setFocusAgain((n) => n + 1);
