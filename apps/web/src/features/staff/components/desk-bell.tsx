@@ -10,6 +10,7 @@ import {
   Stack,
   Text,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconBell } from '@tabler/icons-react';
@@ -144,7 +145,13 @@ export function DeskBell({ company }: { company: string }) {
                       {n.title}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {!n.read && <span className={classes.bellDot} aria-label={t('bell.unreadMark')} />}
+                      {!n.read && (
+                        // A span's aria-label is not read (axe's aria-prohibited-attr): hidden words are.
+                        <>
+                          <span className={classes.bellDot} aria-hidden />
+                          <VisuallyHidden>{t('bell.unreadMark')}</VisuallyHidden>
+                        </>
+                      )}
                       {formatDateTime(n.createdAt)}
                     </Text>
                   </UnstyledButton>
