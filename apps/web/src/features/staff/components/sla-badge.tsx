@@ -51,7 +51,8 @@ function subscribe(listener: () => void) {
 }
 
 const GRAY = badgeVars('gray');
-const MARK: Record<SlaState, string> = { ok: '⏱', soon: '⏳', breached: '⚠', paused: '⏸' };
+// Glyphs the desk's fonts have (clock and hourglass emoji showed as empty boxes in Chromium).
+const MARK: Record<SlaState, string> = { ok: '→', soon: '!', breached: '‼', paused: '‖' };
 
 /**
  * A ticket's service-level countdown beside its priority (inbox and ticket): words and an icon as well

@@ -1,0 +1,84 @@
+// Service levels (issue 28 item 13): the admin saves a policy, a customer's new ticket shows its
+// countdown in the inbox, the "Breaching soon" view lists it; screens of the view and of the policy.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { contextWith, DEMO_ADMIN, json, login, staffLogin } from './kit';
+
+const DESK = `${baseUrl}/demo/staff`;
+const WIDTHS = [1366, 360] as const;
+const LANGUAGES = [
+  ['it-IT', 'it'],
+  ['en-EN', 'en'],
+  ['es-ES', 'es'],
+] as const;
+const always = [['00:00', '24:00']];
+
+describe('service levels', () => {
+  let browser: Browser;
+  let adminToken: string;
+  let customerToken: string;
+  let ticket = 0;
+
+  beforeAll(async () => {
+    browser = await launch();
+    adminToken = await staffLogin(DEMO_ADMIN);
+    customerToken = await login('demo');
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('an admin saves a policy; a new ticket is in "Breaching soon" with its countdown', async () => {
+    await json(
+      '/api/staff/portals/demo/admin/sla',
+      adminToken,
+      {
+        enabled: true,
+        hours: Array(7).fill(always),
+        holidays: ['2026-12-25', '2026-12-26'],
+        targets: {
+          low: { firstResponse: 1440, resolution: 4800 },
+          normal: { firstResponse: 30, resolution: 960 },
+          high: { firstResponse: 20, resolution: 480 },
+          urgent: { firstResponse: 15, resolution: 240 },
+        },
+      },
+      'PUT',
+    );
+    ticket = (
+      await json<{ id: number }>('/api/demo/11/tickets', customerToken, {
+        title: `SLA journey ${Date.now()}`,
+        taskTypeId: 1,
+        description: '<p>The VPN is down.</p>',
+        attachments: [],
+      })
+    ).id;
+    const context = await contextWith(browser, { language: 'en-EN', staffToken: adminToken });
+    const page = await context.newPage();
+    await page.goto(`${DESK}?view=breaching`);
+    const badge = page.getByTestId('sla-badge').first();
+    await badge.waitFor();
+    expect(await badge.getAttribute('data-sla')).toBe('soon');
+    expect(await badge.innerText()).toContain('First response: Due soon');
+    await context.close();
+  });
+
+  it('the view and the policy at both widths in every language', async () => {
+    for (const [index, width] of WIDTHS.entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const context = await contextWith(browser, { width, language, staffToken: adminToken });
+        const page = await context.newPage();
+        await page.goto(`${DESK}?view=breaching`);
+        await page.getByTestId('sla-badge').first().waitFor();
+        await screenshot(page, `sla-breaching-${width}-${short}`);
+        await page.goto(`${DESK}/tickets/${ticket}`);
+        await page.getByTestId('sla-badge').first().waitFor();
+        await screenshot(page, `sla-ticket-${width}-${short}`);
+        await page.goto(`${DESK}/admin/sla`);
+        await page.getByRole('button', { name: /Salva|Save|Guardar/ }).waitFor();
+        await screenshot(page, `sla-policy-${width}-${short}`);
+        await context.close();
+      }
+  });
+});
