@@ -16,6 +16,7 @@ import { uploadErrorCodes } from './documents';
 import { portalErrorCodes } from './portals';
 import { signingErrorCodes } from './signing';
 import { macroErrorCodes, staffErrorCodes } from './staff-errors';
+import { staffMergeErrorCodes } from './staff-merge';
 import { taskPageErrorCodes } from './tasks';
 import { ticketErrorCodes } from './tickets';
 
@@ -100,6 +101,7 @@ export const errorCodes = {
   ...integrationErrorCodes,
   ...staffErrorCodes,
   ...macroErrorCodes,
+  ...staffMergeErrorCodes,
   ...entityErrorCodes,
   ...contentErrorCodes,
   ...peopleErrorCodes,

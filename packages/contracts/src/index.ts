@@ -21,6 +21,7 @@ export * from './staff-macros';
 export * from './staff-notifications';
 export * from './staff-sla';
 export * from './staff-context';
+export * from './staff-merge';
 export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';

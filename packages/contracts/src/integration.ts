@@ -29,6 +29,12 @@ export const eventTypes = [
   'ticket.closed',
   'ticket.reopened',
   'ticket.rated',
+  /** A staff user merged a duplicate into another ticket: one event for each (staff-merge.ts). */
+  'ticket.merged',
+  /** A portal admin undid a merge: one event for each ticket. */
+  'ticket.merge_undone',
+  /** An agent logged time on a ticket: for the back office's hour bank (Sportello never draws it down). */
+  'ticket.time_logged',
   'agent.comment_added',
   'document.uploaded',
   'signature.signed',

@@ -28,6 +28,7 @@ export * from './route-refs/search';
 export * from './route-refs/signing';
 export * from './route-refs/staff-context';
 export * from './route-refs/staff-macros';
+export * from './route-refs/staff-merge';
 export * from './route-refs/staff-notifications';
 export * from './route-refs/staff-sla';
 export * from './route-refs/staff';

@@ -28,6 +28,7 @@ import { staffMacroRoutes } from './staff-macros';
 import { staffBellRoutes, staffSavedViewRoutes } from './staff-notifications';
 import { staffSlaRoutes } from './staff-sla';
 import { staffContextRoutes } from './staff-context';
+import { staffMergeRoutes } from './staff-merge';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -59,6 +60,7 @@ export const apiRoutes = {
   staffSavedViews: staffSavedViewRoutes,
   staffSla: staffSlaRoutes,
   staffContext: staffContextRoutes,
+  staffMerge: staffMergeRoutes,
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   deskEntities: deskEntityRoutes,

@@ -16,6 +16,7 @@ import {
   uploadResultSchema,
 } from './common';
 import { defineRoute } from './route';
+import { timeSpentSchema } from './staff-merge';
 import { inboxDueFilters, inboxSorts, inboxViews, ticketPriorities } from './staff-views';
 import { ticketSlaSchema } from './ticket-sla';
 import {
@@ -265,6 +266,12 @@ export const timelineKinds = [
   'next_activity',
   /** The customer rated the ticket: `to` is the rating (id) and its comment (name), `from` the one before. */
   'rated',
+  /** Merged into another ticket: `to` is the target (its id and number). */
+  'merged_into',
+  /** Another ticket was merged into this one: `from` is the source. */
+  'merged_from',
+  /** A merge was undone: `from` is the source, `to` the target. */
+  'merge_undone',
 ] as const;
 export const timelineKindSchema = z.enum(timelineKinds);
 export type TimelineKind = z.infer<typeof timelineKindSchema>;
@@ -362,6 +369,8 @@ export const staffCommentRequestSchema = z.object({
   message: z.string().max(TICKET_DESCRIPTION_MAX),
   internal: z.boolean(),
   attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).default([]),
+  /** Time spent on it, logged with it in the same transaction (issue 28 item 11). */
+  time: timeSpentSchema.optional(),
 });
 export type StaffCommentRequest = z.input<typeof staffCommentRequestSchema>;
 

@@ -244,6 +244,14 @@ export const ticketDetailSchema = ticketListItemSchema.extend({
   timeline: z.array(ticketTimelineEntrySchema).optional(),
   /** The customer's rating (closed tickets), or null. */
   rating: ticketRatingSchema.nullable(),
+  /**
+   * The ticket was merged into another (issue 28): its number, and whether this contact may open it
+   * (`reachable`: then the page links to it). Absent on answers other than the detail's.
+   */
+  mergedInto: z
+    .object({ id: z.number().int(), ticketNumber: z.string(), reachable: z.boolean() })
+    .nullable()
+    .optional(),
 });
 export type TicketDetail = z.infer<typeof ticketDetailSchema>;
 

@@ -1567,7 +1567,19 @@ export const ticketChanges = pgTable(
       .references(() => tickets.id, { onDelete: 'cascade' }),
     at: ts('at').notNull(),
     kind: text('kind', {
-      enum: ['step', 'closed', 'reopened', 'assignee', 'group', 'type', 'next_activity', 'rated'],
+      enum: [
+        'step',
+        'closed',
+        'reopened',
+        'assignee',
+        'group',
+        'type',
+        'next_activity',
+        'rated',
+        'merged_into',
+        'merged_from',
+        'merge_undone',
+      ],
     }).notNull(),
     public: boolean('public').notNull(),
     fromExt: bigint('from_ext', { mode: 'number' }),
@@ -1824,4 +1836,79 @@ export const emailBounces = pgTable(
     bouncedAt: ts('bounced_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.portalId, t.address] })],
+);
+
+// --- Merging tickets and time spent (issue 28 items 8 and 11, migration 0052) ---
+
+/**
+ * A duplicate merged into another ticket, with what moved (comments, attachments, followers added) and
+ * the source's step before its close, so an admin's undo within a day moves back exactly that. One
+ * active (not undone) merge per source.
+ */
+export const ticketMerges = pgTable(
+  'ticket_merges',
+  {
+    id: id(),
+    portalId: portalRef(),
+    sourceTicketId: integer('source_ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    targetTicketId: integer('target_ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    mergedAt: ts('merged_at').notNull(),
+    mergedByStaffId: integer('merged_by_staff_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    mergedByName: text('merged_by_name').notNull().default(''),
+    commentIds: integer('comment_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    attachmentIds: integer('attachment_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    followerUserIds: integer('follower_user_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    sourceStepId: integer('source_step_id').references(() => statusSteps.id, { onDelete: 'set null' }),
+    undoneAt: ts('undone_at'),
+    undoneByStaffId: integer('undone_by_staff_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('ticket_merges_not_itself', sql`${t.sourceTicketId} <> ${t.targetTicketId}`),
+    uniqueIndex('ticket_merges_source_uq')
+      .on(t.sourceTicketId)
+      .where(sql`${t.undoneAt} is null`),
+    index('ticket_merges_target_idx').on(t.targetTicketId),
+  ],
+);
+
+/**
+ * Minutes an agent spent on a ticket, on a reply or note or alone; billable or not. Sportello records
+ * them and emits `ticket.time_logged`; the hour bank's balance is the back office's to draw down.
+ */
+export const ticketTimeEntries = pgTable(
+  'ticket_time_entries',
+  {
+    id: id(),
+    portalId: portalRef(),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    commentId: integer('comment_id').references(() => ticketComments.id, { onDelete: 'set null' }),
+    staffUserId: integer('staff_user_id').references(() => staffUsers.id, { onDelete: 'set null' }),
+    staffName: text('staff_name').notNull().default(''),
+    minutes: integer('minutes').notNull(),
+    billable: boolean('billable').notNull(),
+    note: text('note').notNull().default(''),
+    loggedAt: ts('logged_at').notNull(),
+  },
+  (t) => [
+    check('ticket_time_entries_minutes_ck', sql`${t.minutes} between 1 and 1440`),
+    index('ticket_time_entries_ticket_idx').on(t.ticketId, t.id),
+    index('ticket_time_entries_comment_idx')
+      .on(t.commentId)
+      .where(sql`${t.commentId} is not null`),
+  ],
 );

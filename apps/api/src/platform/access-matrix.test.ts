@@ -710,6 +710,44 @@ describe('desk routes of agents and admins', () => {
       build: () => ({ method: 'GET', url: `${desk}/tickets/5003/context` }),
       expect: [200, 200, 403, 401, 401],
     },
+    // Merging (issue 28): every member merges; only the portal's admins undo. Each column starts from
+    // 5004 not merged (the build undoes first), so each merge is the column's own.
+    'GET /api/staff/portals/:company/tickets/:ticketid/merge': {
+      build: () => ({ method: 'GET', url: `${desk}/tickets/5004/merge` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/tickets/:ticketid/merge': {
+      build: async () => {
+        await t.app.inject({ method: 'POST', url: `${desk}/tickets/5004/merge/undo`, headers: staff.adminA });
+        return { method: 'POST', url: `${desk}/tickets/5004/merge`, payload: { targetId: 5002 } };
+      },
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/tickets/:ticketid/merge/undo': {
+      build: async () => {
+        await t.app.inject({
+          method: 'POST',
+          url: `${desk}/tickets/5004/merge`,
+          headers: staff.adminA,
+          payload: { targetId: 5002 },
+        });
+        return { method: 'POST', url: `${desk}/tickets/5004/merge/undo` };
+      },
+      expect: [403, 200, 403, 401, 401],
+    },
+    // Time spent (issue 28): every member of the portal.
+    'GET /api/staff/portals/:company/tickets/:ticketid/time': {
+      build: () => ({ method: 'GET', url: `${desk}/tickets/5003/time` }),
+      expect: [200, 200, 403, 401, 401],
+    },
+    'POST /api/staff/portals/:company/tickets/:ticketid/time': {
+      build: () => ({
+        method: 'POST',
+        url: `${desk}/tickets/5003/time`,
+        payload: { minutes: 15, billable: true },
+      }),
+      expect: [201, 201, 403, 401, 401],
+    },
     // The entity routes stay the admins': the desk's agents go through the rows above.
     'POST /api/staff/portals/:company/admin/tickets': {
       build: () => ({

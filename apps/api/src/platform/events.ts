@@ -225,6 +225,76 @@ export function emitRatingEvent(
   );
 }
 
+/**
+ * ticket.merged / ticket.merge_undone: one event for each ticket of the merge (the source's, then the
+ * target's, in one statement), each with the merge (`sourceTicketId`, `targetTicketId`, when, what moved
+ * by the back office's ids) and that ticket as it stands after the change.
+ */
+export function emitMergeEvents(
+  tx: Tx,
+  ec: EmitContext,
+  type: 'ticket.merged' | 'ticket.merge_undone',
+  mergeId: number,
+  source: EventSource,
+): Promise<number> {
+  return emit(
+    tx,
+    ec,
+    type,
+    source,
+    sql`select t.portal_id, json_build_object(
+        'merge', json_build_object('sourceTicketId', src.ext_id, 'targetTicketId', tgt.ext_id,
+          'role', case when t.id = m.source_ticket_id then 'source' else 'target' end,
+          'mergedAt', ${sql.raw(isoText('m.merged_at'))},
+          'undoneAt', case when m.undone_at is null then null else ${sql.raw(isoText('m.undone_at'))} end,
+          'commentIds', coalesce((select json_agg(c.ext_id order by c.creation_date, c.ext_id)
+            from ticket_comments c where c.id = any(m.comment_ids)), '[]'::json),
+          'attachmentIds', coalesce((select json_agg(a.ext_id order by a.ext_id)
+            from ticket_attachments a where a.id = any(m.attachment_ids)), '[]'::json)),
+        'ticket', ${sql.raw(ticketJson('b.base'))}) as data
+      from ticket_merges m
+      join tickets src on src.id = m.source_ticket_id
+      join tickets tgt on tgt.id = m.target_ticket_id
+      join tickets t on t.id in (m.source_ticket_id, m.target_ticket_id)
+      ${sql.raw(ticketJoins.slice('from tickets t'.length))}
+      cross join (select ${baseParam(ec)} as base) b
+      where m.id = ${mergeId}::int
+      order by t.id <> m.source_ticket_id`,
+  );
+}
+
+/**
+ * ticket.time_logged: minutes an agent logged on a ticket (billable or not) and the ticket, for the back
+ * office that keeps the hour bank: Sportello never changes a contract's balance.
+ */
+export function emitTimeEvent(
+  tx: Tx,
+  ec: EmitContext,
+  entryId: number,
+  source: EventSource,
+): Promise<number> {
+  return emit(
+    tx,
+    ec,
+    'ticket.time_logged',
+    source,
+    sql`select t.portal_id, json_build_object(
+        'timeEntry', json_build_object('id', e.id, 'ticketId', t.ext_id, 'companyId', co.ext_id,
+          'minutes', e.minutes, 'billable', e.billable, 'note', e.note, 'commentId', c.ext_id,
+          'staffUserId', e.staff_user_id, 'staffName', e.staff_name, 'agentId', ma.ext_id,
+          'loggedAt', ${sql.raw(isoText('e.logged_at'))}),
+        'ticket', ${sql.raw(ticketJson('b.base'))}) as data
+      from ticket_time_entries e
+      join tickets t on t.id = e.ticket_id
+      ${sql.raw(ticketJoins.slice('from tickets t'.length))}
+      cross join (select ${baseParam(ec)} as base) b
+      left join ticket_comments c on c.id = e.comment_id
+      left join staff_memberships sm on sm.staff_user_id = e.staff_user_id and sm.portal_id = t.portal_id
+      left join agents ma on ma.id = sm.agent_id
+      where e.id = ${entryId}::int`,
+  );
+}
+
 /** document.uploaded: the contact's document with its file. */
 export function emitDocumentEvent(
   tx: Tx,

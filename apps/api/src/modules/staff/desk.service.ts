@@ -40,8 +40,10 @@ import {
   refreshSlaClock,
   setChangeActor,
   writeComment,
+  writeCommentIn,
 } from '../tickets/core';
 import { kickOutbox } from '../../platform/outbox';
+import { logTimeIn } from './time.service';
 import { receiveUpload } from '../../platform/uploads';
 import { sql } from 'drizzle-orm';
 import { PRIORITY_NAMES, staffCommentsJson, type RawStaffDetail } from './inbox.queries';
@@ -84,15 +86,28 @@ export async function addStaffComment(
   ticketExtId: number,
   body: CommentRequest,
 ): Promise<StaffComment> {
-  const { id: commentId } = await writeComment(ctx, {
+  const input = {
     portalId: a.portal.portalId,
     ticketExtId,
-    channel: 'desk',
-    author: { kind: 'staff', staffUserId: a.staffUserId, displayName: a.displayName },
+    channel: 'desk' as const,
+    author: { kind: 'staff' as const, staffUserId: a.staffUserId, displayName: a.displayName },
     message: body.message,
     internal: body.internal,
     attachments: body.attachments.map((fileId) => ({ fileId })),
-  });
+  };
+  const time = body.time;
+  // Time spent on it (issue 28 item 11) is logged in the comment's own transaction.
+  const { id: commentId } = time
+    ? await ctx.database.db
+        .transaction(async (tx) => {
+          const written = await writeCommentIn(tx, ctx, input);
+          await logTimeIn(tx, ctx, a, written.ticketId, { ...time, commentId: written.id });
+          return written;
+        })
+        .finally(() => {
+          if (!body.internal) kickOutbox();
+        })
+    : await writeComment(ctx, input);
   return staffCommentAnswer(ctx, commentId);
 }
 

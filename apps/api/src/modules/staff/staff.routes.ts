@@ -3,7 +3,7 @@ import { registerContextRoutes } from './context.routes';
 import { registerMacroRoutes } from './macros.routes';
 import { registerBellRoutes } from './bell.routes';
 import { registerSlaRoutes } from './sla.routes';
-import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from '@sportello/contracts';
+import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes, staffMergeRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
 import { sendJsonText } from '../../platform/answer-cache';
@@ -33,6 +33,8 @@ import {
 } from './staff.service';
 import { deskCachesOf } from './desk-cache';
 import { profile, setProfile } from './profile.service';
+import { mergeState, mergeTicket, undoMerge } from './merge.service';
+import { logTime, ticketTime } from './time.service';
 
 const STAFF_URL = /^\/api\/staff(\/|$|\?)/i;
 
@@ -105,4 +107,15 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, desk.setPreferences, (req, _reply, staff) => setPreferences(ctx, staff, req.body));
   route(app, ctx, desk.profile, (_req, _reply, staff) => profile(ctx, portalOf(staff)));
   route(app, ctx, desk.setProfile, (req, _reply, staff) => setProfile(ctx, portalOf(staff), req.body));
+
+  const merge = staffMergeRoutes;
+  route(app, ctx, merge.state, (req, _reply, staff) => mergeState(ctx, portalOf(staff), req.params.ticketid));
+  route(app, ctx, merge.merge, (req, _reply, staff) =>
+    mergeTicket(ctx, portalOf(staff), req.params.ticketid, req.body.targetId),
+  );
+  route(app, ctx, merge.undo, (req, _reply, staff) => undoMerge(ctx, portalOf(staff), req.params.ticketid));
+  route(app, ctx, merge.time, (req, _reply, staff) => ticketTime(ctx, portalOf(staff), req.params.ticketid));
+  route(app, ctx, merge.logTime, (req, _reply, staff) =>
+    logTime(ctx, portalOf(staff), req.params.ticketid, req.body),
+  );
 }

@@ -59,6 +59,7 @@ export interface RawTicketDetail extends RawTicketItem {
   comments: RawComment[];
   rating: { rating: number; comment: string; ratedAt: string } | null;
   timeline: TicketTimelineEntry[];
+  mergedInto: { id: number; ticketNumber: string; reachable: boolean } | null;
 }
 
 export type { TicketScope };
@@ -182,7 +183,11 @@ export async function getTicketDetail(
         'comments', ${sql.raw(commentsJson('cm.ticket_id = t.id'))},
         'timeline', ${sql.raw(timelineJson(true))},
         'rating', case when tr.ticket_id is null then null else json_build_object('rating', tr.rating,
-          'comment', tr.comment, 'ratedAt', ${sql.raw(isoText('tr.updated_at'))}) end
+          'comment', tr.comment, 'ratedAt', ${sql.raw(isoText('tr.updated_at'))}) end,
+        'mergedInto', (select json_build_object('id', mt.ext_id, 'ticketNumber', mt.ticket_number,
+            'reachable', exists (select 1 from tickets t where ${scopeWhere(scope)} and t.id = mt.id))
+          from ticket_merges m join tickets mt on mt.id = m.target_ticket_id
+          where m.source_ticket_id = t.id and m.undone_at is null)
       ) as item
       from tickets t ${sql.raw(itemJoins(scope.withReports))}
       left join ticket_ratings tr on tr.ticket_id = t.id

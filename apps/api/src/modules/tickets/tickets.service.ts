@@ -164,6 +164,14 @@ function mapDetail(sign: Signer, r: RawTicketDetail): TicketDetail {
     comments: r.comments.map((c) => mapComment(sign, c)),
     timeline: r.timeline,
     rating: r.rating && { rating: r.rating.rating, comment: r.rating.comment, ratedAt: r.rating.ratedAt },
+    // Only a detail read says whether the ticket was merged (a new ticket's answer never is).
+    ...(r.mergedInto !== undefined && {
+      mergedInto: r.mergedInto && {
+        id: Number(r.mergedInto.id),
+        ticketNumber: r.mergedInto.ticketNumber,
+        reachable: r.mergedInto.reachable,
+      },
+    }),
   };
 }
 
