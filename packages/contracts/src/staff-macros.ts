@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { errorSchema, extIdParam, extIdSchema, isoDateTime, rowIdParam, rowIdSchema } from './common';
 import { portalLanguageSchema } from './portals';
+import { timeSpentSchema } from './staff-merge';
 import { defineRoute } from './route';
 import { macroErrorCodes } from './staff-errors';
 import {
@@ -180,6 +181,8 @@ export const macroReplyRequestSchema = z
     internal: z.boolean(),
     attachments: z.array(rowIdSchema).max(MAX_ATTACHMENTS).default([]),
     actions: macroActionsSchema,
+    /** Time spent on it, logged in the same transaction (issue 28 item 11). */
+    time: timeSpentSchema.optional(),
   })
   .strict();
 export type MacroReplyRequest = z.input<typeof macroReplyRequestSchema>;

@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { errorSchema, extIdParam, extIdSchema, int4, isoDateTime, rowIdSchema } from './common';
 import { defineRoute } from './route';
+import { MERGE_UNDO_HOURS, TIME_MINUTES_MAX, TIME_NOTE_MAX } from './staff-time-limits';
+
+export { MERGE_UNDO_HOURS, TIME_MINUTES_MAX, TIME_NOTE_MAX };
 
 export const staffMergeErrorCodes = {
   /** 400, merge: the target is the ticket itself. */
@@ -20,9 +23,6 @@ export const staffMergeErrorCodes = {
   /** 400, time: the comment is not one of this ticket's. */
   commentNotOnTicket: 'comment_not_on_ticket',
 } as const;
-
-/** A merge can be undone by a portal admin for this long. */
-export const MERGE_UNDO_HOURS = 24;
 
 // The path's ticket id, as the other staff ticket routes read it.
 const ticketParams = z.object({ company: z.string().min(1).max(40), ticketid: extIdParam });
@@ -78,8 +78,6 @@ export const MERGED_FROM_MAX = 50;
 
 // --- Time spent ---
 
-export const TIME_MINUTES_MAX = 1440;
-export const TIME_NOTE_MAX = 500;
 /** Entries a ticket's time answer lists (newest first); the sums count them all. */
 export const TIME_ENTRIES_MAX = 200;
 

@@ -38,6 +38,7 @@ import {
   type MacroRow,
 } from './macros.queries';
 import type { StaffPortalAccess } from './staff.access';
+import { logTimeIn } from './time.service';
 
 type MacroInput = z.output<typeof macroInputSchema>;
 type ReplyInput = z.output<typeof macroReplyRequestSchema>;
@@ -210,6 +211,7 @@ export async function replyWithActions(
       internal: body.internal,
       attachments: body.attachments.map((fileId) => ({ fileId })),
     });
+    if (body.time) await logTimeIn(tx, ctx, a, comment.ticketId, { ...body.time, commentId: comment.id });
     if (hasActions(body.actions)) {
       const ticket = await lockTicket(tx, a.portal.portalId, ticketExtId, null);
       if (!ticket) throw ticketNotFound();

@@ -77,6 +77,18 @@ describe('time spent', () => {
     ]);
   });
 
+  it('logs time with a macro's reply too, in its transaction', async () => {
+    const res = await post('/tickets/5003/reply-with-actions', {
+      message: 'Con macro',
+      internal: true,
+      actions: { priority: 'high' },
+      time: { minutes: 12, billable: false },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const time = (await t.app.inject({ method: 'GET', url: `${desk}/tickets/5003/time`, headers: staff.agentA })).json();
+    expect(time.entries[0]).toMatchObject({ minutes: 12, billable: false, commentId: res.json().id });
+  });
+
   it('shows the hour banks of the company without changing them', async () => {
     await t.ctx.database.db.execute(
       sql`insert into activity_contracts (portal_id, company_id, ext_id, name, start, contract_type, hours_amount)

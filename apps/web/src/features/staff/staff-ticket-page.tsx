@@ -19,6 +19,8 @@ import { SenderUnverifiedBadge } from './components/sender-unverified-badge';
 import { SlaBadge } from './components/sla-badge';
 import { badgeVars } from './components/badge-vars';
 import { TaskLinksPanel } from './components/task-links-panel';
+import { MergePanel } from './components/merge-panel';
+import { TimePanel } from './components/time-panel';
 import { TicketSidePanel } from './components/ticket-side-panel';
 import { TimelineLine } from './components/timeline-line';
 import { conversationOf } from './conversation';
@@ -127,6 +129,7 @@ export default function StaffTicketPage() {
             </Alert>
           )}
           {ticket.rated && <RatingCard rated={ticket.rated} />}
+          <MergePanel company={company} ticket={ticket} />
           <PresenceBar others={others} />
           <div className={classes.layout}>
             <Stack gap="sm" className={classes.conversation}>
@@ -145,6 +148,7 @@ export default function StaffTicketPage() {
             </Stack>
             <Stack gap="md">
               <TicketSidePanel ticket={ticket} company={company} assigneeRef={assigneeRef} />
+              <TimePanel company={company} ticketId={ticket.id} />
               <TaskLinksPanel company={company} ticketId={ticket.id} />
               <CustomerPanel company={company} ticketId={ticket.id} />
             </Stack>

@@ -14,6 +14,7 @@ import { useMarkRead } from './api/following';
 import { DetailsFold } from './components/details-fold';
 import { FollowersBox } from './components/followers-box';
 import { RatingBox } from './components/rating-box';
+import { MergedBanner } from './components/merged-banner';
 import { ReopenNotice } from './components/reopen-notice';
 import { CloseTicketButton } from './components/close-ticket-button';
 import { ConversationMessage, type MessageAuthor } from '../../ui/conversation-message';
@@ -222,6 +223,7 @@ export default function TicketDetailPage() {
           <CloseTicketButton company={company} contactId={contactId} ticketId={ticket.id} />
         )}
       </Group>
+      {ticket.mergedInto && <MergedBanner mergedInto={ticket.mergedInto} basePath={basePath} />}
       {/* The status box first: beside the conversation on a wide screen; on a phone one folded line. */}
       <div className={classes.detail}>
         {isNarrow ? (

@@ -13,6 +13,7 @@ import { staffUploadUrl, useStaffComment } from '../api/ticket-writes';
 import { useDeskKeys } from '../desk-keys';
 import { MacroActionsBar, MacroPicker, MacroShortcutHint, useMacroShortcut } from './macro-picker';
 import { useStaffT } from '../i18n';
+import { NO_TIME, TimeSpentField, timeOf } from './time-spent-field';
 import classes from '../../../ui/conversation.module.css';
 
 export type ComposeMode = 'reply' | 'note';
@@ -79,6 +80,7 @@ export function Composer({
   const [message, setMessage] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [spent, setSpent] = useState(NO_TIME);
   const uploads = useFileUploads(staffUploadUrl(company));
   const plainSend = useStaffComment(company, ticket.id);
   const macroSend = useMacroReply(company, ticket.id);
@@ -113,12 +115,13 @@ export function Composer({
       return;
     }
     setProblem(null);
-    const body = { message, internal: isNote, attachments: uploads.uploadedIds };
+    const body = { message, internal: isNote, attachments: uploads.uploadedIds, time: timeOf(spent) };
     const done = {
       onSuccess: () => {
         setMessage('');
         setActions({});
         uploads.clear();
+        setSpent(NO_TIME);
         setNotice(t(isNote ? 'composer.noteAdded' : 'composer.replySent'));
       },
       onError: (err: unknown) => setProblem(t('composer.sendError', { reason: errorText(err, t) })),
@@ -175,6 +178,7 @@ export function Composer({
           disabled={send.isPending}
         />
         <FileUpload uploads={uploads} label={t('composer.attachments')} disabled={send.isPending} />
+        <TimeSpentField value={spent} onChange={setSpent} disabled={send.isPending} />
         <Group justify="space-between" gap="xs">
           <Button
             variant="default"
