@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
-import { contextWith, DEMO_ADMIN, DEMO_AGENT as AGENT, json, login, staffLogin } from './kit';
+import { contextWith, DEMO_ADMIN, DEMO_AGENT as AGENT, json, login, mailsWith, staffLogin } from './kit';
 
 const DESK = `${baseUrl}/demo/staff`;
 const WIDTHS = [1366, 360] as const;
@@ -382,6 +382,102 @@ describe('the agent’s day', () => {
         await a.close();
       }
   }, 240_000);
+
+  it('merge: a duplicate into the first ticket, the customer told and sent there; time logged; undone by an admin', async () => {
+    const stamp = Date.now();
+    const open = (title: string) =>
+      json<{ id: number; ticketNumber: string }>('/api/demo/11/tickets', customerToken, {
+        title,
+        taskTypeId: 1,
+        description: '<p>The printer on the first floor jams.</p>',
+        attachments: [],
+      });
+    const first = await open(`Merge journey first ${stamp}`);
+    const duplicate = await open(`Merge journey duplicate ${stamp}`);
+    await json('/api/demo/11/comments', customerToken, {
+      taskId: duplicate.id,
+      message: '<p>Still jamming this morning.</p>',
+    });
+    const context = await contextWith(browser, { language: 'en-EN', staffToken });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${DESK}/tickets/${duplicate.id}`);
+
+    // Time with a reply, from the composer.
+    await page.getByTestId('composer').getByTestId('time-minutes').fill('25');
+    const editor = page.getByRole('textbox', { name: /^Reply/ });
+    await editor.waitFor();
+    await editor.click();
+    await page.keyboard.type('We are sending a technician.');
+    await page.getByTestId('composer-send').click();
+    await page.getByTestId('composer-notice').getByText('Reply sent to the customer.').waitFor();
+    await page.getByTestId('time-sums').getByText('Total 0:25').waitFor();
+
+    // Merge into the first ticket: the picker finds it by number, the confirmation says what happens.
+    await page.getByTestId('merge-open').click();
+    await page.getByTestId('merge-search').fill(first.ticketNumber);
+    await page
+      .getByTestId('merge-option')
+      .filter({ hasText: `Merge journey first ${stamp}` })
+      .click();
+    const confirm = page.getByTestId('merge-confirm');
+    await confirm.waitFor();
+    expect(await confirm.innerText()).toContain('2 messages');
+    await screenshotBoth(page, 'agent-merge-confirm');
+    await page.getByTestId('merge-confirm-button').click();
+    await page.getByTestId('merged-banner').waitFor();
+    expect(await page.getByTestId('merged-banner').innerText()).toContain(first.ticketNumber);
+    const target = await json<{ comments: { message: string }[] }>(
+      `/api/staff/portals/demo/tickets/${first.id}`,
+      staffToken,
+    );
+    expect(target.comments.map((c) => c.message).join(' ')).toContain('Still jamming this morning.');
+    // The customer is told (the outbox writes the message a moment after the merge).
+    await expect
+      .poll(() => mailsWith(`Merge journey duplicate ${stamp}`).length, { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // The customer's duplicate says where it went and links there.
+    for (const [index, width] of WIDTHS.entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const c = await contextWith(browser, { width, language, contactToken: customerToken });
+        const cp = await c.newPage();
+        await cp.goto(`${baseUrl}/demo/11/tickets/${duplicate.id}`);
+        await cp.getByTestId('merged-into').waitFor();
+        await screenshot(cp, `agent-merge-customer-${width}-${short}`);
+        if (index === 0 && short === 'en') {
+          await cp.getByTestId('merged-into').getByRole('link', { name: first.ticketNumber }).click();
+          await cp.getByText('Still jamming this morning.').waitFor();
+        }
+        await c.close();
+        const d = await contextWith(browser, { width, language, staffToken });
+        const dp = await d.newPage();
+        await dp.goto(`${DESK}/tickets/${duplicate.id}`);
+        await dp.getByTestId('merged-banner').waitFor();
+        await dp.getByTestId('time-sums').waitFor();
+        await screenshot(dp, `agent-merge-desk-${width}-${short}`);
+        await d.close();
+      }
+
+    // An admin undoes it within the day: the reply goes back.
+    const adminToken = await staffLogin(DEMO_ADMIN);
+    const admin = await contextWith(browser, { language: 'en-EN', staffToken: adminToken });
+    const ap = await admin.newPage();
+    await ap.goto(`${DESK}/tickets/${duplicate.id}`);
+    await ap.getByTestId('merge-undo').click();
+    await ap.getByTestId('merge-notice').getByText('Merge undone').waitFor();
+    await ap.getByTestId('merge-open').waitFor();
+    const back = await json<{ comments: { message: string }[]; closed: boolean }>(
+      `/api/staff/portals/demo/tickets/${duplicate.id}`,
+      staffToken,
+    );
+    expect(back.comments.map((c) => c.message).join(' ')).toContain('Still jamming this morning.');
+    expect(back.closed).toBe(false);
+    await admin.close();
+  }, 300_000);
 });
 
 /** The page as it is at 1366 px, and again at 360 px. */

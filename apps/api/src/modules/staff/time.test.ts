@@ -77,7 +77,7 @@ describe('time spent', () => {
     ]);
   });
 
-  it('logs time with a macro's reply too, in its transaction', async () => {
+  it('logs time with a macro reply too, in its transaction', async () => {
     const res = await post('/tickets/5003/reply-with-actions', {
       message: 'Con macro',
       internal: true,
@@ -85,7 +85,9 @@ describe('time spent', () => {
       time: { minutes: 12, billable: false },
     });
     expect(res.statusCode, res.body).toBe(201);
-    const time = (await t.app.inject({ method: 'GET', url: `${desk}/tickets/5003/time`, headers: staff.agentA })).json();
+    const time = (
+      await t.app.inject({ method: 'GET', url: `${desk}/tickets/5003/time`, headers: staff.agentA })
+    ).json();
     expect(time.entries[0]).toMatchObject({ minutes: 12, billable: false, commentId: res.json().id });
   });
 
