@@ -56,7 +56,7 @@ const DESK_INBOX = [
   /packages[\\/]contracts[\\/]src[\\/](route-refs[\\/]staff|staff-views)\.ts/,
   // Not IconLanguage (a chunk of its own, below): the customers' language picker, in the sign-in's
   // header, would load this chunk for it.
-  /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(AdjustmentsHorizontal|Search|Settings)\.mjs/,
+  /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(AdjustmentsHorizontal|Bell|Search|Settings)\.mjs/,
   // Only the desk pages lists page by page.
   /node_modules[\\/]@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/](infiniteQueryOptions|useInfiniteQuery)\.js/,
   /node_modules[\\/]@tanstack[\\/]query-core[\\/]build[\\/]modern[\\/]infiniteQueryObserver\.js/,
@@ -296,6 +296,18 @@ export default defineConfig(({ command }) => ({
               name: 'combobox',
               test: /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Combobox|ComboboxPopover|Select)[\\/]/,
               priority: 1.5,
+              includeDependenciesRecursively: false,
+            },
+            /*
+             * Mantine's small helpers (noop, memoize, keys…) that only lazily loaded code uses: alone, a
+             * few hundred bytes. Left to the group below, they were merged with the chunk of whichever
+             * components shared their set of pages, so the desk's colour-scheme hook pulled the Popover
+             * family and floating-ui (35 KB gzip) into the desk's first load for a `noop`.
+             */
+            {
+              name: 'mantine-utils',
+              test: /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]core[\\/]utils[\\/]/,
+              priority: 1.45,
               includeDependenciesRecursively: false,
             },
             {

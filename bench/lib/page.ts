@@ -31,8 +31,12 @@ export const INITIAL_JS_CEILING = 156 * 1024;
  * loaded before its inbox shows — the customer's first load, which index.html loads for every address,
  * and the desk's layout, inbox and texts (183 KB, from 396 KB: the sign-in, ticket and administration
  * pages, zod, the menus and the filters' widgets no longer come with it). Under the same 200 KB budget.
+ * Raised knowingly from 190 to 196 KB (194.0 KB): the inbox's own new parts (the bell's face, the SLA
+ * badges, the saved views' place) and the desk's texts of six features (+2.7 KB of Italian); the bell's
+ * list, the saved views and every new page stay after the inbox. Splitting the desk's texts by page is
+ * the next cut (bench/RESULTS.md, 2026-11-29).
  */
-export const DESK_JS_CEILING = 190 * 1024;
+export const DESK_JS_CEILING = 196 * 1024;
 
 const gz = (p: string) => gzipSync(readFileSync(p), { level: 9 }).length;
 
