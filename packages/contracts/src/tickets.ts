@@ -37,6 +37,8 @@ export const ticketErrorCodes = {
   ticketNotClosed: 'ticket_not_closed',
   /** 400, followers: a user id is not a colleague (a user holding a contact of the same company). */
   unknownColleague: 'unknown_colleague',
+  /** 409, reply: the ticket was merged into another (its `mergedInto`); the reply belongs there. */
+  ticketMerged: 'ticket_merged',
 } as const;
 
 /** A8: the answer to a new ticket without title, description or type. */
@@ -454,7 +456,7 @@ export const ticketRoutes = {
     path: '/api/:company/:contactid/comments',
     params: tenantParams,
     body: newCommentRequestSchema,
-    responses: { 201: ticketCommentSchema, 404: errorSchema },
+    responses: { 201: ticketCommentSchema, 404: errorSchema, 409: errorSchema },
     access: { guard: 'tenant', flag: 'manageTickets' },
     tags: ['tickets'],
     summary: 'Add a comment to a ticket (A7: POST …/Comments)',

@@ -187,6 +187,21 @@ describe('merging tickets', () => {
     const a = people.admin;
     const seen = await inject('GET', `/api/${a.company}/${a.contactId}/tickets/5001`, a.headers);
     expect(seen.json().mergedInto).toEqual({ id: 5003, ticketNumber: '2026/0014', reachable: true });
+    // A reply to the merged ticket belongs to the one it went into: refused, nothing written or reopened.
+    const comments = await rows<{ n: number }>(sql`select count(*)::int as n from ticket_comments`);
+    const reply = await inject('POST', `/api/${a.company}/${a.contactId}/comments`, a.headers, {
+      taskId: 5001,
+      message: '<p>Any news?</p>',
+      commentType: 0,
+      attachments: [],
+    });
+    expect(reply.statusCode, reply.body).toBe(409);
+    expect(reply.json()).toMatchObject({
+      code: 'ticket_merged',
+      message: expect.stringContaining('2026/0014'),
+    });
+    expect(await rows<{ n: number }>(sql`select count(*)::int as n from ticket_comments`)).toEqual(comments);
+    expect((await detail(5001)).closed).toBe(true);
   });
 
   it('refuses merges into itself, of or into a merged ticket, across companies and portals', async () => {

@@ -275,7 +275,7 @@ export default function TicketDetailPage() {
               canRate={contact.manageTickets}
             />
           )}
-          {isWhole && isClosed && (
+          {isWhole && isClosed && !ticket.mergedInto && (
             <ReopenNotice
               company={company}
               contactId={contactId}
@@ -283,7 +283,8 @@ export default function TicketDetailPage() {
               canReopen={contact.manageTickets}
             />
           )}
-          {isWhole && (
+          {/* A merged ticket's conversation goes on in the one it was merged into (the banner's link). */}
+          {isWhole && !ticket.mergedInto && (
             <ReplyBox
               key={ticket.id}
               company={company}

@@ -183,3 +183,14 @@ export async function signatureOf(tx: Tx, staffUserId: number): Promise<string> 
   );
   return rows[0]?.signature ?? '';
 }
+
+/** The number of the ticket this one was merged into (and not undone), or null. */
+export async function mergedInto(tx: Queryable, ticketId: number): Promise<string | null> {
+  const [r] = await queryRows<{ n: string }>(
+    tx,
+    sql`select coalesce(nullif(tt.ticket_number, ''), '#' || tt.ext_id) as n
+      from ticket_merges m join tickets tt on tt.id = m.target_ticket_id
+      where m.source_ticket_id = ${ticketId}::int and m.undone_at is null limit 1`,
+  );
+  return r ? r.n : null;
+}

@@ -37,6 +37,7 @@ import {
   insertComment,
   lockTicket,
   markStaffRead,
+  mergedInto,
   reopeningStepId,
   setTicketStep,
   signatureOf,
@@ -241,6 +242,12 @@ async function write(
     author.kind === 'contact' ? author.scope : null,
   );
   if (!ticket) throw notFound(wording[author.kind].notFound, ticketErrorCodes.ticketNotFound);
+  // A customer's reply to a ticket merged into another belongs there: it would reopen the duplicate.
+  if (author.kind === 'contact') {
+    const into = await mergedInto(tx, ticket.id);
+    if (into !== null)
+      throw conflict(`The ticket was merged into ${into}: reply there`, ticketErrorCodes.ticketMerged);
+  }
   const agentId = await senderAgent(tx, portalId, author);
   if (input.extId !== undefined && (await commentExtIdTaken(tx, portalId, input.extId)))
     throw conflict(`A comment with id ${input.extId} exists`, integrationErrorCodes.commentIdTaken);
