@@ -1,6 +1,16 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Stack, Table, Title, type TableTdProps, type TableThProps } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Stack,
+  Table,
+  Title,
+  VisuallyHidden,
+  type TableTdProps,
+  type TableThProps,
+} from '@mantine/core';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ConfirmRemove } from '../confirm-remove';
 import { QueryStates } from '../query-states';
@@ -21,6 +31,32 @@ export interface AdminColumn<T, D = unknown> {
   th?: TableThProps;
   td?: TableTdProps;
   cell: (row: T, act: RowActions, data: D) => ReactNode;
+}
+
+/**
+ * The last column of a list whose rows are edited and removed by two icons: its heading hidden but read,
+ * each icon named after its row (`edit(row)`, `remove(row)`: "Edit …", "Remove …").
+ */
+export function iconActionsColumn<T>(labels: {
+  heading: string;
+  edit: (row: T) => string;
+  remove: (row: T) => string;
+}): AdminColumn<T> {
+  return {
+    // Positioned: the hidden text stays inside the table's scroll region on a phone.
+    header: <VisuallyHidden>{labels.heading}</VisuallyHidden>,
+    th: { pos: 'relative' },
+    cell: (row, act) => (
+      <Group gap={4} wrap="nowrap" justify="flex-end">
+        <ActionIcon variant="subtle" aria-label={labels.edit(row)} onClick={act.edit}>
+          <IconPencil size={16} aria-hidden />
+        </ActionIcon>
+        <ActionIcon variant="subtle" color="red" aria-label={labels.remove(row)} onClick={act.remove}>
+          <IconTrash size={16} aria-hidden />
+        </ActionIcon>
+      </Group>
+    ),
+  };
 }
 
 /** The confirmation before a row goes (ConfirmRemove's words, of that row). */

@@ -1,13 +1,13 @@
-import { ActionIcon, Alert, Button, Group, Stack, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { tagCreateSchema, type Tag } from '@sportello/contracts';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { useRemoveTag, useSaveTag, useTags } from '../api/tags';
-import { AdminListEditor } from '../components/admin-list-editor';
+import { AdminListEditor, iconActionsColumn } from '../components/admin-list-editor';
 import { validateWith } from '../components/contract-form';
 
 /**
@@ -41,30 +41,11 @@ export function TagsPanel() {
       columns={[
         { header: t('catalog.tags.group'), cell: (tag) => tag.tagGroupName || '—' },
         { header: t('catalog.tags.name'), cell: (tag) => tag.name },
-        {
-          // Positioned: the hidden text stays inside the table's scroll region on a phone.
-          header: <VisuallyHidden>{t('content.actions')}</VisuallyHidden>,
-          th: { pos: 'relative' },
-          cell: (tag, act) => (
-            <Group gap={4} wrap="nowrap" justify="flex-end">
-              <ActionIcon
-                variant="subtle"
-                aria-label={t('catalog.tags.editOf', { name: tag.name })}
-                onClick={act.edit}
-              >
-                <IconPencil size={16} aria-hidden />
-              </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={t('catalog.tags.removeOf', { name: tag.name })}
-                onClick={act.remove}
-              >
-                <IconTrash size={16} aria-hidden />
-              </ActionIcon>
-            </Group>
-          ),
-        },
+        iconActionsColumn<Tag>({
+          heading: t('content.actions'),
+          edit: (tag) => t('catalog.tags.editOf', { name: tag.name }),
+          remove: (tag) => t('catalog.tags.removeOf', { name: tag.name }),
+        }),
       ]}
       editAs="row"
       editor={(tag, done) => <TagForm tag={tag} onDone={done} />}

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import {
-  ActionIcon,
   Alert,
   Badge,
   Button,
@@ -12,9 +11,7 @@ import {
   TagsInput,
   Text,
   TextInput,
-  VisuallyHidden,
 } from '@mantine/core';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
 import {
   MACRO_NAME_MAX,
   MACRO_PLACEHOLDERS,
@@ -33,7 +30,7 @@ import { useMacros, useRemoveMacro, useSaveMacro } from '../../api/macros';
 import { describeActions } from '../../components/macro-picker';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
-import { AdminListEditor } from '../components/admin-list-editor';
+import { AdminListEditor, iconActionsColumn } from '../components/admin-list-editor';
 
 /**
  * The list of macros with their editor (issue 28 item 6): `shared` the portal's (the administration's
@@ -90,29 +87,11 @@ export function MacroList({ scope }: { scope: 'shared' | 'mine' }) {
             </Text>
           ),
         },
-        {
-          header: <VisuallyHidden>{t('content.actions')}</VisuallyHidden>,
-          th: { pos: 'relative' },
-          cell: (m, act) => (
-            <Group gap={4} wrap="nowrap" justify="flex-end">
-              <ActionIcon
-                variant="subtle"
-                aria-label={t('macros.manage.editOf', { name: m.name })}
-                onClick={act.edit}
-              >
-                <IconPencil size={16} aria-hidden />
-              </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={t('macros.manage.removeOf', { name: m.name })}
-                onClick={act.remove}
-              >
-                <IconTrash size={16} aria-hidden />
-              </ActionIcon>
-            </Group>
-          ),
-        },
+        iconActionsColumn<Macro>({
+          heading: t('content.actions'),
+          edit: (m) => t('macros.manage.editOf', { name: m.name }),
+          remove: (m) => t('macros.manage.removeOf', { name: m.name }),
+        }),
       ]}
       editor={(m, done) => <MacroForm macro={m} shared={scope === 'shared'} onDone={done} />}
       removal={{
