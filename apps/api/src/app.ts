@@ -129,6 +129,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    // An error replaces the answer its route had begun (a file's name, ETag, an hour of caching):
+    // none of that describes it, and an error is never kept by a browser or a proxy.
+    for (const h of ['content-disposition', 'etag', 'accept-ranges', 'last-modified']) reply.removeHeader(h);
+    if (reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
     if (err instanceof AppError) {
       const errors = Array.isArray(err.details) ? { errors: err.details } : {};
       if (

@@ -135,7 +135,10 @@ export function route<R extends RouteContract>(
           reply,
           access as GuardResultOf<R['access']>,
         );
-        if (result === undefined && !reply.sent) return reply.send();
+        // A handler that returns its reply (a streamed file) is awaited through the reply's own `then`,
+        // which settles when the answer ends: undefined, and not `sent` when the client went away
+        // mid-stream. Its headers are out then, and a second send would fail on them.
+        if (result === undefined && !reply.sent && !reply.raw.headersSent) return reply.send();
         return result;
       },
     });

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobs, files, portals } from '../../db/schema';
@@ -157,5 +158,83 @@ describe('file links handed to a signed-in contact', () => {
       sql`delete from user_contacts where contact_id = (select id from contacts where ext_id = 101 and portal_id = (select id from portals where key = 'acme'))`,
     );
     expect(await status(url)).toBe(410);
+  });
+});
+
+describe('a download the client leaves, and a file whose bytes are gone', () => {
+  let t: TestApp;
+  const errors: unknown[] = [];
+  const ids: Record<string, number> = {};
+  let port = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      configure: (app) => app.addHook('onError', async (_req, _reply, err) => void errors.push(err)),
+    });
+    const db = t.ctx.database.db;
+    const [portal] = await db.insert(portals).values({ key: 'files-gone', name: 'Files' }).returning();
+    const big = await t.ctx.fileStore.putBuffer(Buffer.alloc(8 * 1024 * 1024, 7));
+    await db.insert(blobs).values([
+      { sha256: big.sha256, size: big.size },
+      // A row whose bytes the store no longer has (a volume restored without its files).
+      { sha256: 'a'.repeat(64), size: 10 },
+    ]);
+    const rows = await db
+      .insert(files)
+      .values([
+        {
+          portalId: portal!.id,
+          sha256: big.sha256,
+          name: 'big.png',
+          contentType: 'image/png',
+          size: big.size,
+        },
+        {
+          portalId: portal!.id,
+          sha256: 'a'.repeat(64),
+          name: 'gone.png',
+          contentType: 'image/png',
+          size: 10,
+        },
+      ])
+      .returning();
+    ids.big = rows[0]!.id;
+    ids.gone = rows[1]!.id;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as { port: number }).port;
+  });
+  afterAll(() => t.close());
+
+  it('a client that hangs up mid-stream leaves no error behind (the answer is not sent twice)', async () => {
+    const path = t.ctx.signer.sign(ids.big!, 'big.png', t.clock.now());
+    for (const headers of [{}, { range: 'bytes=0-' }, { 'accept-encoding': 'br, gzip' }]) {
+      await new Promise<void>((done) => {
+        const req = request({ port, path, headers }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            setTimeout(done, 50);
+          });
+        });
+        req.on('error', () => undefined);
+        req.end();
+      });
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors).toEqual([]);
+    const again = await t.app.inject({ method: 'GET', url: path, headers: { range: 'bytes=0-3' } });
+    expect(again.statusCode).toBe(206);
+  });
+
+  it('an error in place of a file carries none of the file’s headers, and is not cached', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: t.ctx.signer.sign(ids.gone!, 'gone.png', t.clock.now()),
+    });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().code).toBe('internal_error');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    for (const h of ['content-disposition', 'etag', 'accept-ranges']) expect(res.headers[h]).toBeUndefined();
+    errors.length = 0;
   });
 });
