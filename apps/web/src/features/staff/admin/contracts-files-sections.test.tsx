@@ -89,7 +89,7 @@ afterEach(() => {
 const bodyOf = (calls: { url: string; init?: RequestInit }[], method: string, path: string) =>
   JSON.parse(String(calls.find((c) => c.init?.method === method && c.url.includes(path))!.init!.body));
 
-describe('desk administration: service contracts and public files', { timeout: 30_000 }, () => {
+describe('desk administration: contracts and public files', { timeout: 30_000 }, () => {
   it('edits a service contract: packages with their activities, documents kept by id, reports left out', async () => {
     const calls = api(true);
     renderApp('/demo/staff/admin/contracts?company=1');
@@ -114,6 +114,26 @@ describe('desk administration: service contracts and public files', { timeout: 3
     });
     // The stored file ids stay on the server: the body names none.
     expect(JSON.stringify(body)).not.toMatch(/fileId|reportFileId/);
+  });
+
+  it("checks a contract and a subscription with the contracts' rules before sending them", async () => {
+    const calls = api(true);
+    renderApp('/demo/staff/admin/contracts?company=1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'New contract' }));
+    await user.click(screen.getByRole('button', { name: 'Add activity' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    // The name and the activity's type are required: said at the fields, nothing sent.
+    expect(await screen.findAllByText('Required field')).toHaveLength(2);
+    expect(screen.getByRole('textbox', { name: /^Name/ }).getAttribute('aria-invalid')).toBe('true');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    await user.click(await screen.findByRole('button', { name: 'New subscription' }));
+    await user.clear(screen.getByRole('textbox', { name: 'Every (months)' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    // A monthly recurrence needs its months (the trigger's rule).
+    expect(await screen.findByText('Required field')).toBeTruthy();
+    expect(calls.some((c) => c.init?.method === 'POST')).toBe(false);
   });
 
   it('says customers do not see service contracts while the switch is off; deletes after a confirmation', async () => {

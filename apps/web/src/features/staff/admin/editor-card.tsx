@@ -5,7 +5,8 @@ import { useStaffT } from '../i18n';
 
 /**
  * The form of an admin section's create or edit: a titled card, the fields, the server's refusal as an
- * alert, Cancel and Save (the catalogue sections' editors share it).
+ * alert, Cancel and Save (the catalogue sections' editors share it). The browser's own checks are off:
+ * the editors check their fields with the contract's schema (`validateWith`) and say why at the field.
  */
 export function EditorCard({
   title,
@@ -30,6 +31,7 @@ export function EditorCard({
       withBorder
       padding="md"
       component="form"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         onSave();

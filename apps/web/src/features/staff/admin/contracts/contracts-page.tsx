@@ -1,6 +1,4 @@
-import { useState } from 'react';
 import {
-  ActionIcon,
   Badge,
   Button,
   Group,
@@ -11,10 +9,16 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useForm } from '@mantine/form';
+import { IconPlus } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { CompanyPicker } from '../company-picker';
-import { type ActivityContractEntity, type SubscriptionEntity } from '@sportello/contracts';
+import {
+  activityContractCreateSchema,
+  subscriptionCreateSchema,
+  type ActivityContractEntity,
+  type SubscriptionEntity,
+} from '@sportello/contracts';
 import { formatDate, formatEuro, formatNumber } from '../../../../lib/format';
 import { portalDayOf, todayInPortal } from '../../../../lib/zone-days';
 import { usePageTitle } from '../../../../ui/page-title';
@@ -23,7 +27,9 @@ import { EditorCard } from '../editor-card';
 import { useStaffT } from '../../i18n';
 import { useActivityContracts, useSaveActivityContract } from '../api/activity-contracts';
 import { useSaveSubscription, useSubscriptions } from '../api/subscriptions';
+import { ActivityRow, newActivity, type ActivityForm } from '../components/activity-row';
 import { AdminListEditor } from '../components/admin-list-editor';
+import { requiredOrInvalid, saveWhenValid, validateWith } from '../components/contract-form';
 import { ServiceContractsPanel } from './service-contracts-panel';
 import { TagsPanel } from './tags-panel';
 
@@ -59,9 +65,8 @@ export default function ContractsAdminPage() {
   );
 }
 
-type Activity = ActivityContractEntity['activities'][number];
 type ContractForm = Omit<ActivityContractEntity, 'id' | 'companyId' | 'activities'> & {
-  activities: Omit<Activity, 'reportFileId'>[];
+  activities: ActivityForm[];
 };
 
 function ContractsPanel({ companyId }: { companyId: number }) {
@@ -123,8 +128,8 @@ function ContractEditor({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [form, setForm] = useState<ContractForm>(() =>
-    contract
+  const form = useForm<ContractForm>({
+    initialValues: contract
       ? {
           name: contract.name,
           start: portalDayOf(contract.start),
@@ -146,26 +151,22 @@ function ContractEditor({
           unitAmount: null,
           activities: [],
         },
-  );
-  const set = <K extends keyof ContractForm>(k: K, v: ContractForm[K]) => setForm((f) => ({ ...f, [k]: v }));
-  const setActivity = (i: number, patch: Partial<ContractForm['activities'][number]>) =>
-    setForm((f) => ({ ...f, activities: f.activities.map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
-  const hours = form.activityContractType === 0;
+    // The create body's rules (a name, days, amounts; each activity's type and day), as the server's.
+    validate: validateWith(
+      activityContractCreateSchema,
+      (v) => ({ ...contractBody(v), companyId }),
+      requiredOrInvalid(t),
+      /^(name|start|end|hoursAmount|unitAmount|activities\.\d+\.(activityTypeName|start|durationMinutes|units))$/,
+    ),
+  });
+  const values = form.getValues();
+  const hours = values.activityContractType === 0;
+  const amountField = hours ? 'hoursAmount' : 'unitAmount';
   const save = useSaveActivityContract(company, companyId, contract?.id ?? null);
-  const onSave = () =>
-    save.mutate(
-      {
-        ...form,
-        end: form.end || null,
-        activities: form.activities.map((a) => ({ ...a, units: hours ? null : a.units })),
-      },
-      { onSuccess: onDone },
-    );
-  const nextActivityId = () => Math.max(0, ...form.activities.map((a) => a.id)) + 1;
   return (
     <EditorCard
       title={contract ? contract.name : t('catalog.contracts.newContract')}
-      onSave={onSave}
+      onSave={saveWhenValid(form, (v) => save.mutate(contractBody(v), { onSuccess: onDone }))}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
@@ -173,29 +174,29 @@ function ContractEditor({
       <TextInput
         label={t('catalog.contracts.name')}
         required
-        value={form.name}
-        onChange={(e) => set('name', e.currentTarget.value)}
+        maxLength={500}
+        {...form.getInputProps('name')}
       />
       <Group grow align="start" wrap="wrap">
         <TextInput
           type="date"
           label={t('catalog.contracts.start')}
           required
-          value={form.start}
-          onChange={(e) => set('start', e.currentTarget.value)}
+          {...form.getInputProps('start')}
           miw={150}
         />
         <TextInput
           type="date"
           label={t('catalog.contracts.end')}
-          value={form.end ?? ''}
-          onChange={(e) => set('end', e.currentTarget.value || null)}
+          value={values.end ?? ''}
+          onChange={(e) => form.setFieldValue('end', e.currentTarget.value || null)}
+          error={form.errors.end}
           miw={150}
         />
         <NativeSelect
           label={t('catalog.contracts.type')}
-          value={String(form.activityContractType)}
-          onChange={(e) => set('activityContractType', e.currentTarget.value === '1' ? 1 : 0)}
+          value={String(values.activityContractType)}
+          onChange={(e) => form.setFieldValue('activityContractType', e.currentTarget.value === '1' ? 1 : 0)}
           data={[
             { value: '0', label: t('catalog.contracts.types.0') },
             { value: '1', label: t('catalog.contracts.types.1') },
@@ -206,92 +207,31 @@ function ContractEditor({
           label={hours ? t('catalog.contracts.hours') : t('catalog.contracts.units')}
           min={0}
           decimalScale={2}
-          value={(hours ? form.hoursAmount : form.unitAmount) ?? ''}
-          onChange={(v) => {
-            const n = v === '' ? null : Number(v);
-            if (hours) set('hoursAmount', n);
-            else set('unitAmount', n);
-          }}
+          value={values[amountField] ?? ''}
+          onChange={(v) => form.setFieldValue(amountField, v === '' ? null : Number(v))}
+          error={form.errors[amountField]}
           miw={120}
         />
       </Group>
       <Text fw={600} size="sm">
         {t('catalog.contracts.activities')}
       </Text>
-      {form.activities.map((a, i) => (
-        <Group key={a.id} gap="xs" align="end" wrap="wrap">
-          <TextInput
-            label={t('catalog.contracts.activityType')}
-            required
-            value={a.activityTypeName}
-            onChange={(e) => setActivity(i, { activityTypeName: e.currentTarget.value })}
-            miw={180}
-          />
-          <TextInput
-            type="date"
-            label={t('catalog.contracts.date')}
-            required
-            value={portalDayOf(a.start)}
-            onChange={(e) => setActivity(i, { start: e.currentTarget.value })}
-          />
-          {hours ? (
-            <NumberInput
-              label={t('catalog.contracts.durationMinutes')}
-              min={0}
-              value={a.durationMinutes}
-              onChange={(v) => setActivity(i, { durationMinutes: Number(v) || 0 })}
-              w={110}
-            />
-          ) : (
-            <NumberInput
-              label={t('catalog.contracts.units')}
-              min={0}
-              decimalScale={2}
-              value={a.units ?? ''}
-              onChange={(v) => setActivity(i, { units: v === '' ? null : Number(v) })}
-              w={110}
-            />
-          )}
-          <TextInput
-            label={t('catalog.contracts.assignedUser')}
-            value={a.assignedUser}
-            onChange={(e) => setActivity(i, { assignedUser: e.currentTarget.value })}
-            miw={140}
-          />
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            mb={4}
-            aria-label={t('catalog.contracts.removeActivity')}
-            onClick={() =>
-              set(
-                'activities',
-                form.activities.filter((_, j) => j !== i),
-              )
-            }
-          >
-            <IconTrash size={16} aria-hidden />
-          </ActionIcon>
-        </Group>
+      {values.activities.map((a, i) => (
+        <ActivityRow
+          key={a.id}
+          activity={a}
+          amounts={hours ? 'minutes' : 'units'}
+          onChange={(patch) => form.setFieldValue(`activities.${i}`, { ...a, ...patch })}
+          onRemove={() => form.removeListItem('activities', i)}
+          error={(field) => form.errors[`activities.${i}.${field}`] as string | undefined}
+        />
       ))}
       <Button
         variant="subtle"
         w="fit-content"
         leftSection={<IconPlus size={14} aria-hidden />}
         onClick={() =>
-          set('activities', [
-            ...form.activities,
-            {
-              id: nextActivityId(),
-              activityTypeName: '',
-              start: form.start,
-              durationMinutes: 60,
-              units: null,
-              assignedUser: '',
-              addressType: 0,
-              activityLocation_Address: null,
-            },
-          ])
+          form.insertListItem('activities', newActivity(values.activities, values.start, null, 60))
         }
       >
         {t('catalog.contracts.addActivity')}
@@ -299,6 +239,13 @@ function ContractEditor({
     </EditorCard>
   );
 }
+
+/** The body of a contract: no end is null; an hour contract's activities count no units. */
+const contractBody = (v: ContractForm) => ({
+  ...v,
+  end: v.end || null,
+  activities: v.activities.map((a) => ({ ...a, units: v.activityContractType === 0 ? null : a.units })),
+});
 
 type SubscriptionForm = Omit<SubscriptionEntity, 'id' | 'companyId'>;
 
@@ -343,9 +290,16 @@ function SubscriptionEditor({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [form, setForm] = useState<SubscriptionForm>(() =>
-    subscription
-      ? { ...subscription, advanceDate: portalDayOf(subscription.advanceDate) }
+  const form = useForm<SubscriptionForm>({
+    initialValues: subscription
+      ? {
+          code: subscription.code,
+          description: subscription.description,
+          quantity: subscription.quantity,
+          taxedTotal: subscription.taxedTotal,
+          advanceDate: portalDayOf(subscription.advanceDate),
+          trigger: subscription.trigger,
+        }
       : {
           code: '',
           description: '',
@@ -361,22 +315,25 @@ function SubscriptionEditor({
             recurrenceMonth: null,
           },
         },
-  );
-  const set = <K extends keyof SubscriptionForm>(k: K, v: SubscriptionForm[K]) =>
-    setForm((f) => ({ ...f, [k]: v }));
+    // The create body's rules, the recurrence's too (what each kind of recurrence needs).
+    validate: validateWith(
+      subscriptionCreateSchema,
+      (v) => ({ ...v, companyId }),
+      requiredOrInvalid(t),
+      /^(code|description|quantity|taxedTotal|advanceDate|trigger\.\w+)$/,
+    ),
+  });
+  const values = form.getValues();
   const setTrigger = (patch: Partial<SubscriptionForm['trigger']>) =>
-    setForm((f) => ({ ...f, trigger: { ...f.trigger, ...patch } }));
+    form.setFieldValue('trigger', { ...values.trigger, ...patch });
+  const triggerError = (field: keyof SubscriptionForm['trigger']) => form.errors[`trigger.${field}`];
   const save = useSaveSubscription(company, companyId, subscription?.id ?? null);
-  const onSave = () => {
-    const { id: _i, companyId: _c, ...body } = { id: 0, companyId: 0, ...form };
-    save.mutate(body, { onSuccess: onDone });
-  };
   const num = (v: string | number) => (v === '' ? null : Number(v));
-  const type = form.trigger.recurrenceType;
+  const type = values.trigger.recurrenceType;
   return (
     <EditorCard
       title={subscription ? subscription.code : t('catalog.contracts.newSubscription')}
-      onSave={onSave}
+      onSave={saveWhenValid(form, (v) => save.mutate(v, { onSuccess: onDone }))}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
@@ -384,14 +341,14 @@ function SubscriptionEditor({
       <Group grow align="start" wrap="wrap">
         <TextInput
           label={t('catalog.contracts.code')}
-          value={form.code}
-          onChange={(e) => set('code', e.currentTarget.value)}
+          maxLength={100}
+          {...form.getInputProps('code')}
           miw={140}
         />
         <TextInput
           label={t('catalog.contracts.description')}
-          value={form.description}
-          onChange={(e) => set('description', e.currentTarget.value)}
+          maxLength={2000}
+          {...form.getInputProps('description')}
           miw={220}
         />
       </Group>
@@ -399,23 +356,24 @@ function SubscriptionEditor({
         <NumberInput
           label={t('catalog.contracts.quantity')}
           decimalScale={2}
-          value={form.quantity}
-          onChange={(v) => set('quantity', Number(v) || 0)}
+          value={values.quantity}
+          onChange={(v) => form.setFieldValue('quantity', Number(v) || 0)}
+          error={form.errors.quantity}
           miw={110}
         />
         <NumberInput
           label={t('catalog.contracts.taxedTotal')}
           decimalScale={2}
-          value={form.taxedTotal}
-          onChange={(v) => set('taxedTotal', Number(v) || 0)}
+          value={values.taxedTotal}
+          onChange={(v) => form.setFieldValue('taxedTotal', Number(v) || 0)}
+          error={form.errors.taxedTotal}
           miw={130}
         />
         <TextInput
           type="date"
           label={t('catalog.contracts.advanceDate')}
           required
-          value={form.advanceDate}
-          onChange={(e) => set('advanceDate', e.currentTarget.value)}
+          {...form.getInputProps('advanceDate')}
           miw={150}
         />
       </Group>
@@ -436,13 +394,15 @@ function SubscriptionEditor({
               label={t('catalog.contracts.everyWeeks')}
               min={1}
               max={52}
-              value={form.trigger.frequencyWeek ?? ''}
+              value={values.trigger.frequencyWeek ?? ''}
               onChange={(v) => setTrigger({ frequencyWeek: num(v) })}
+              error={triggerError('frequencyWeek')}
             />
             <NativeSelect
               label={t('catalog.contracts.weekday')}
-              value={String(form.trigger.recurrenceDayOfWeek ?? '')}
+              value={String(values.trigger.recurrenceDayOfWeek ?? '')}
               onChange={(e) => setTrigger({ recurrenceDayOfWeek: num(e.currentTarget.value) })}
+              error={triggerError('recurrenceDayOfWeek')}
               data={[
                 { value: '', label: '—' },
                 ...(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const).map((d, i) => ({
@@ -458,8 +418,9 @@ function SubscriptionEditor({
             label={t('catalog.contracts.everyMonths')}
             min={1}
             max={120}
-            value={form.trigger.frequencyMonth ?? ''}
+            value={values.trigger.frequencyMonth ?? ''}
             onChange={(v) => setTrigger({ frequencyMonth: num(v) })}
+            error={triggerError('frequencyMonth')}
           />
         )}
         {(type === 20 || type === 30) && (
@@ -467,8 +428,9 @@ function SubscriptionEditor({
             label={t('catalog.contracts.day')}
             min={1}
             max={31}
-            value={form.trigger.recurrenceDay ?? ''}
+            value={values.trigger.recurrenceDay ?? ''}
             onChange={(v) => setTrigger({ recurrenceDay: num(v) })}
+            error={triggerError('recurrenceDay')}
           />
         )}
         {type === 30 && (
@@ -476,8 +438,9 @@ function SubscriptionEditor({
             label={t('catalog.contracts.month')}
             min={1}
             max={12}
-            value={form.trigger.recurrenceMonth ?? ''}
+            value={values.trigger.recurrenceMonth ?? ''}
             onChange={(v) => setTrigger({ recurrenceMonth: num(v) })}
+            error={triggerError('recurrenceMonth')}
           />
         )}
       </Group>
