@@ -116,7 +116,7 @@ describe('desk administration: contracts and public files', { timeout: 30_000 },
     expect(JSON.stringify(body)).not.toMatch(/fileId|reportFileId/);
   });
 
-  it("checks a contract and a subscription with the contracts' rules before sending them", async () => {
+  it('checks contracts, subscriptions and service contracts with their schemas before sending', async () => {
     const calls = api(true);
     renderApp('/demo/staff/admin/contracts?company=1');
     const user = userEvent.setup();
@@ -133,7 +133,15 @@ describe('desk administration: contracts and public files', { timeout: 30_000 },
     await user.click(screen.getByRole('button', { name: 'Save' }));
     // A monthly recurrence needs its months (the trigger's rule).
     expect(await screen.findByText('Required field')).toBeTruthy();
-    expect(calls.some((c) => c.init?.method === 'POST')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    const row = await screen.findByRole('row', { name: /Manutenzione server/ });
+    await user.click(within(row).getByRole('button', { name: 'Edit Manutenzione server' }));
+    await user.clear(await screen.findByLabelText(/Package name/));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    // A package needs its name (the package's rule inside the service contract's body).
+    expect(await screen.findByText('Required field')).toBeTruthy();
+    expect(calls.some((c) => c.init?.method === 'POST' || c.init?.method === 'PATCH')).toBe(false);
   });
 
   it('says customers do not see service contracts while the switch is off; deletes after a confirmation', async () => {

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -8,14 +7,14 @@ import {
   Group,
   MultiSelect,
   NativeSelect,
-  NumberInput,
   Stack,
   Text,
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { type ServiceContractEntity } from '@sportello/contracts';
+import { serviceContractCreateSchema, type ServiceContractEntity } from '@sportello/contracts';
 import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { pathOf } from '../../../../lib/api-client';
 import { formatDate } from '../../../../lib/format';
@@ -32,18 +31,20 @@ import {
 import { useAdminSettings } from '../api/settings';
 import { useTags } from '../api/tags';
 import { useAdminWiki } from '../api/wiki';
+import { ActivityRow, newActivity, type ActivityForm } from '../components/activity-row';
 import { AdminListEditor } from '../components/admin-list-editor';
+import { requiredOrInvalid, saveWhenValid, validateWith } from '../components/contract-form';
 
 const baseName = (name: string) => name.replace(/\.[^.]+$/, '');
 
 type Package = ServiceContractEntity['packages'][number];
-type Activity = Package['activities'][number];
-type ActivityForm = Omit<Activity, 'reportFileId'>;
 type PackageForm = Omit<Package, 'activities'> & { activities: ActivityForm[] };
 type ServiceForm = Omit<ServiceContractEntity, 'id' | 'companyId' | 'documents' | 'packages'> & {
   /** The stored documents, each kept with its file (by id) or dropped; new ones come from uploads. */
   documents: { id: number; documentName: string }[];
   packages: PackageForm[];
+  /** The names typed for the uploaded documents, by upload (not typed: the file's name). */
+  added: Record<string, string>;
 };
 
 const nextId = (list: { id: number }[]) => Math.max(0, ...list.map((x) => x.id)) + 1;
@@ -149,8 +150,21 @@ function ServiceContractEditor({
   // The portal's tags (the customers' own tags call) and the company's wiki elements, to pick by name.
   const tags = useTags(company);
   const wiki = useAdminWiki(company, companyId);
-  const [form, setForm] = useState<ServiceForm>(() =>
-    contract
+  // New documents: files dropped here, each named before saving (by default after its file).
+  const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
+  const uploaded = uploads.items.filter((it) => it.status === 'done' && it.result);
+  /** The body: the stored documents kept, then the uploads (a blank name: the file's). */
+  const bodyOf = ({ added, ...v }: ServiceForm) => {
+    const first = nextId(v.documents);
+    const news = uploaded.map((it, i) => ({
+      id: first + i,
+      documentName: (added[it.key] ?? baseName(it.name)).trim() || it.name,
+      file: { uploadId: it.result!.id },
+    }));
+    return { ...v, activeTo: v.activeTo || null, documents: [...v.documents, ...news] };
+  };
+  const form = useForm<ServiceForm>({
+    initialValues: contract
       ? {
           name: contract.name,
           status: contract.status,
@@ -166,6 +180,7 @@ function ServiceContractEditor({
               start: portalDayOf(a.start),
             })),
           })),
+          added: {},
         }
       : {
           name: '',
@@ -176,30 +191,22 @@ function ServiceContractEditor({
           wikiElementIds: [],
           documents: [],
           packages: [],
+          added: {},
         },
-  );
-  const set = <K extends keyof ServiceForm>(k: K, v: ServiceForm[K]) => setForm((f) => ({ ...f, [k]: v }));
-  const setPackage = (i: number, patch: Partial<PackageForm>) =>
-    setForm((f) => ({ ...f, packages: f.packages.map((p, j) => (j === i ? { ...p, ...patch } : p)) }));
-  // New documents: files dropped here, each named before saving (by default after its file).
-  const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
-  const [names, setNames] = useState<Record<string, string>>({});
-  const uploaded = uploads.items.filter((it) => it.status === 'done' && it.result);
+    // The create body's rules (names, days; each package's and activity's), as the server's.
+    validate: validateWith(
+      serviceContractCreateSchema,
+      (v) => ({ ...bodyOf(v), companyId }),
+      requiredOrInvalid(t),
+      /^(name|activeFrom|activeTo|documents\.\d+\.documentName|packages\.\d+\.(name|activities\.\d+\.(activityTypeName|start|durationMinutes|units)))$/,
+    ),
+  });
+  const values = form.getValues();
   const save = useSaveServiceContract(company, companyId, contract?.id ?? null);
-  const onSave = () => {
-    const first = nextId(form.documents);
-    const added = uploaded.map((it, i) => ({
-      id: first + i,
-      documentName: (names[it.key] ?? baseName(it.name)).trim() || it.name,
-      file: { uploadId: it.result!.id },
-    }));
-    const body = { ...form, activeTo: form.activeTo || null, documents: [...form.documents, ...added] };
-    save.mutate(body, { onSuccess: onDone });
-  };
   return (
     <EditorCard
       title={contract ? contract.name : t('catalog.service.new')}
-      onSave={onSave}
+      onSave={saveWhenValid(form, (v) => save.mutate(bodyOf(v), { onSuccess: onDone }))}
       onCancel={onDone}
       error={save.isError ? save.error : null}
       saving={save.isPending}
@@ -208,14 +215,14 @@ function ServiceContractEditor({
       <TextInput
         label={t('catalog.contracts.name')}
         required
-        value={form.name}
-        onChange={(e) => set('name', e.currentTarget.value)}
+        maxLength={500}
+        {...form.getInputProps('name')}
       />
       <Group grow align="start" wrap="wrap">
         <NativeSelect
           label={t('catalog.service.status')}
-          value={String(form.status)}
-          onChange={(e) => set('status', e.currentTarget.value === '4' ? 4 : 1)}
+          value={String(values.status)}
+          onChange={(e) => form.setFieldValue('status', e.currentTarget.value === '4' ? 4 : 1)}
           data={[
             { value: '1', label: t('catalog.service.statuses.1') },
             { value: '4', label: t('catalog.service.statuses.4') },
@@ -226,15 +233,15 @@ function ServiceContractEditor({
           type="date"
           label={t('catalog.service.activeFrom')}
           required
-          value={form.activeFrom}
-          onChange={(e) => set('activeFrom', e.currentTarget.value)}
+          {...form.getInputProps('activeFrom')}
           miw={150}
         />
         <TextInput
           type="date"
           label={t('catalog.service.activeTo')}
-          value={form.activeTo ?? ''}
-          onChange={(e) => set('activeTo', e.currentTarget.value || null)}
+          value={values.activeTo ?? ''}
+          onChange={(e) => form.setFieldValue('activeTo', e.currentTarget.value || null)}
+          error={form.errors.activeTo}
           miw={150}
         />
       </Group>
@@ -245,16 +252,16 @@ function ServiceContractEditor({
             value: String(tag.id),
             label: tag.tagGroupName ? `${tag.tagGroupName}: ${tag.name}` : tag.name,
           }))}
-          value={(form.tagIds ?? []).map(String)}
-          onChange={(v) => set('tagIds', v.map(Number))}
+          value={(values.tagIds ?? []).map(String)}
+          onChange={(v) => form.setFieldValue('tagIds', v.map(Number))}
           searchable
           miw={200}
         />
         <MultiSelect
           label={t('catalog.service.wikiElements')}
           data={(wiki.data?.elements ?? []).map((e) => ({ value: String(e.id), label: e.name }))}
-          value={(form.wikiElementIds ?? []).map(String)}
-          onChange={(v) => set('wikiElementIds', v.map(Number))}
+          value={(values.wikiElementIds ?? []).map(String)}
+          onChange={(v) => form.setFieldValue('wikiElementIds', v.map(Number))}
           searchable
           miw={200}
         />
@@ -263,19 +270,13 @@ function ServiceContractEditor({
         <Text fw={600} size="sm">
           {t('catalog.service.documents')}
         </Text>
-        {form.documents.map((d, i) => (
+        {values.documents.map((d, i) => (
           <Group key={d.id} gap="xs" align="end" wrap="nowrap">
             <TextInput
               label={t('catalog.service.documentName')}
               required
-              value={d.documentName}
-              onChange={(e) => {
-                const documentName = e.currentTarget.value;
-                set(
-                  'documents',
-                  form.documents.map((x, j) => (j === i ? { ...x, documentName } : x)),
-                );
-              }}
+              maxLength={500}
+              {...form.getInputProps(`documents.${i}.documentName`)}
               style={{ flex: 1 }}
             />
             <ActionIcon
@@ -283,12 +284,7 @@ function ServiceContractEditor({
               color="red"
               mb={4}
               aria-label={t('catalog.service.removeDocument', { name: d.documentName })}
-              onClick={() =>
-                set(
-                  'documents',
-                  form.documents.filter((_, j) => j !== i),
-                )
-              }
+              onClick={() => form.removeListItem('documents', i)}
             >
               <IconTrash size={16} aria-hidden />
             </ActionIcon>
@@ -300,29 +296,25 @@ function ServiceContractEditor({
             key={it.key}
             label={t('catalog.service.newDocumentName', { name: it.name })}
             required
-            value={names[it.key] ?? baseName(it.name)}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setNames((n) => ({ ...n, [it.key]: value }));
-            }}
+            maxLength={500}
+            value={values.added[it.key] ?? baseName(it.name)}
+            onChange={(e) =>
+              form.setFieldValue('added', { ...values.added, [it.key]: e.currentTarget.value })
+            }
           />
         ))}
       </Stack>
       <Text fw={600} size="sm">
         {t('catalog.service.packages')}
       </Text>
-      {form.packages.map((p, i) => (
+      {values.packages.map((p, i) => (
         <PackageFields
           key={p.id}
           value={p}
-          onChange={(patch) => setPackage(i, patch)}
-          onRemove={() =>
-            set(
-              'packages',
-              form.packages.filter((_, j) => j !== i),
-            )
-          }
-          defaultDay={form.activeFrom}
+          onChange={(patch) => form.setFieldValue(`packages.${i}`, { ...p, ...patch })}
+          onRemove={() => form.removeListItem('packages', i)}
+          error={(field) => form.errors[`packages.${i}.${field}`] as string | undefined}
+          defaultDay={values.activeFrom}
         />
       ))}
       <Button
@@ -330,10 +322,13 @@ function ServiceContractEditor({
         w="fit-content"
         leftSection={<IconPlus size={14} aria-hidden />}
         onClick={() =>
-          set('packages', [
-            ...form.packages,
-            { id: nextId(form.packages), name: '', unitsText: '', residualText: '', activities: [] },
-          ])
+          form.insertListItem('packages', {
+            id: nextId(values.packages),
+            name: '',
+            unitsText: '',
+            residualText: '',
+            activities: [],
+          })
         }
       >
         {t('catalog.service.addPackage')}
@@ -347,16 +342,17 @@ function PackageFields({
   value: p,
   onChange,
   onRemove,
+  error,
   defaultDay,
 }: {
   value: PackageForm;
   onChange: (patch: Partial<PackageForm>) => void;
   onRemove: () => void;
+  /** The form's error at a path inside the package (`name`, `activities.0.start`). */
+  error: (path: string) => string | undefined;
   defaultDay: string;
 }) {
   const { t } = useStaffT();
-  const setActivity = (i: number, patch: Partial<ActivityForm>) =>
-    onChange({ activities: p.activities.map((a, j) => (j === i ? { ...a, ...patch } : a)) });
   return (
     <Card withBorder padding="sm" role="group" aria-label={p.name || t('catalog.service.package')}>
       <Stack gap="xs">
@@ -364,13 +360,16 @@ function PackageFields({
           <TextInput
             label={t('catalog.service.packageName')}
             required
+            maxLength={500}
             value={p.name}
             onChange={(e) => onChange({ name: e.currentTarget.value })}
+            error={error('name')}
             miw={180}
             style={{ flex: 2 }}
           />
           <TextInput
             label={t('catalog.service.unitsText')}
+            maxLength={500}
             value={p.unitsText}
             onChange={(e) => onChange({ unitsText: e.currentTarget.value })}
             miw={140}
@@ -378,6 +377,7 @@ function PackageFields({
           />
           <TextInput
             label={t('catalog.service.residualText')}
+            maxLength={500}
             value={p.residualText}
             onChange={(e) => onChange({ residualText: e.currentTarget.value })}
             miw={140}
@@ -394,52 +394,17 @@ function PackageFields({
           </ActionIcon>
         </Group>
         {p.activities.map((a, i) => (
-          <Group key={a.id} gap="xs" align="end" wrap="wrap" pl="md">
-            <TextInput
-              label={t('catalog.contracts.activityType')}
-              required
-              value={a.activityTypeName}
-              onChange={(e) => setActivity(i, { activityTypeName: e.currentTarget.value })}
-              miw={180}
-            />
-            <TextInput
-              type="date"
-              label={t('catalog.contracts.date')}
-              required
-              value={portalDayOf(a.start)}
-              onChange={(e) => setActivity(i, { start: e.currentTarget.value })}
-            />
-            <NumberInput
-              label={t('catalog.contracts.units')}
-              min={0}
-              decimalScale={2}
-              value={a.units ?? ''}
-              onChange={(v) => setActivity(i, { units: v === '' ? null : Number(v) })}
-              w={100}
-            />
-            <NumberInput
-              label={t('catalog.contracts.durationMinutes')}
-              min={0}
-              value={a.durationMinutes}
-              onChange={(v) => setActivity(i, { durationMinutes: Number(v) || 0 })}
-              w={100}
-            />
-            <TextInput
-              label={t('catalog.contracts.assignedUser')}
-              value={a.assignedUser}
-              onChange={(e) => setActivity(i, { assignedUser: e.currentTarget.value })}
-              miw={140}
-            />
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              mb={4}
-              aria-label={t('catalog.contracts.removeActivity')}
-              onClick={() => onChange({ activities: p.activities.filter((_, j) => j !== i) })}
-            >
-              <IconTrash size={16} aria-hidden />
-            </ActionIcon>
-          </Group>
+          <ActivityRow
+            key={a.id}
+            activity={a}
+            amounts="both"
+            indent
+            onChange={(patch) =>
+              onChange({ activities: p.activities.map((x, j) => (j === i ? { ...x, ...patch } : x)) })
+            }
+            onRemove={() => onChange({ activities: p.activities.filter((_, j) => j !== i) })}
+            error={(field) => error(`activities.${i}.${field}`)}
+          />
         ))}
         <Button
           variant="subtle"
@@ -447,21 +412,7 @@ function PackageFields({
           w="fit-content"
           leftSection={<IconPlus size={14} aria-hidden />}
           onClick={() =>
-            onChange({
-              activities: [
-                ...p.activities,
-                {
-                  id: nextId(p.activities),
-                  activityTypeName: '',
-                  start: defaultDay,
-                  durationMinutes: 0,
-                  units: 1,
-                  assignedUser: '',
-                  addressType: 0,
-                  activityLocation_Address: null,
-                },
-              ],
-            })
+            onChange({ activities: [...p.activities, newActivity(p.activities, defaultDay, 1, 0)] })
           }
         >
           {t('catalog.contracts.addActivity')}
