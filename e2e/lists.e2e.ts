@@ -307,6 +307,15 @@ describe('list screens', () => {
     expect(await first.textContent()).toContain('€219.60');
     expect(await first.textContent()).toContain(`Date ${dayInRome(-5)}`);
     expect(await rows(page, 'invoice-row').filter({ hasText: '/0366' }).textContent()).toContain('€1,464.00');
+    // The payment as the back office tracks it: due, overdue (in bold red, in words), paid.
+    const payment = (number: string) =>
+      rows(page, 'invoice-row').filter({ hasText: number }).getByTestId('invoice-payment').textContent();
+    expect(await payment('/0412')).toBe(`Due by ${dayInRome(25)}`);
+    expect(await payment('/0366')).toBe(`Overdue: due ${dayInRome(-6)}`);
+    expect(await payment('/0301')).toBe(`Paid on ${dayInRome(-40)}`);
+    // In red-9 (#c92a2a), not the text's colour: the build's light-dark() needs the declared scheme.
+    const overdue = rows(page, 'invoice-row').filter({ hasText: '/0366' }).getByTestId('invoice-payment');
+    expect(await overdue.evaluate((e) => getComputedStyle(e).color)).toBe('rgb(201, 42, 42)');
     await page.getByLabel('Search by number').fill('0366');
     await expect.poll(() => rows(page, 'invoice-row').count()).toBe(1);
     await page.getByLabel('Search by number').fill('');

@@ -275,6 +275,9 @@ export const importInvoiceSchema = strict({
   total: money,
   invoiceDate: importDateSchema,
   document: fileRefSchema,
+  /** When payment is due, and when it was made: a back office that sends neither tracks no payment here. */
+  dueDate: importDateSchema.nullish(),
+  paidDate: importDateSchema.nullish(),
 });
 
 export const importEstimateSchema = strict({

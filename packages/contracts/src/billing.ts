@@ -1,6 +1,7 @@
 // Schemas of the billing area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
 import { dayOrMinuteString, dayString, isoDateTime } from './common';
+import { localDay, todayIn } from './time-zone';
 import { tenantParams } from './common';
 import { defineRoute } from './route';
 
@@ -11,12 +12,33 @@ export const billingQuerySchema = z.object({
 });
 export type BillingQuery = z.infer<typeof billingQuerySchema>;
 
+/**
+ * An invoice's payment as the back office tracks it: paid; due (by its due date, not yet passed); or
+ * overdue (its due date is a day before today in the portal's time zone). null when the back office
+ * sent neither a due date nor a payment.
+ */
+export const invoicePaymentSchema = z.enum(['paid', 'due', 'overdue']);
+export type InvoicePayment = z.infer<typeof invoicePaymentSchema>;
+
+export function invoicePayment(
+  i: { dueDate: string | null; paidDate: string | null },
+  now: Date,
+  timeZone: string,
+): InvoicePayment | null {
+  if (i.paidDate !== null) return 'paid';
+  if (i.dueDate === null) return null;
+  return localDay(i.dueDate, timeZone) < todayIn(timeZone, now) ? 'overdue' : 'due';
+}
+
 export const invoiceSchema = z.object({
   id: z.number().int(),
   documentNumber: z.string(),
   /** Euro. */
   total: z.number(),
   invoiceDate: isoDateTime,
+  dueDate: isoDateTime.nullable(),
+  paidDate: isoDateTime.nullable(),
+  payment: invoicePaymentSchema.nullable(),
   /** Signed, expiring URL. */
   invoiceDocumentUrl: z.string(),
 });

@@ -173,6 +173,8 @@ export const invoiceEntitySchema = z.object({
   documentNumber: z.string(),
   total: z.number(),
   invoiceDate: isoDateTime,
+  dueDate: isoDateTime.nullable(),
+  paidDate: isoDateTime.nullable(),
   file: entityFileSchema,
 });
 export type InvoiceCreate = z.infer<typeof invoiceCreateSchema>;

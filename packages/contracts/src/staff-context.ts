@@ -43,8 +43,8 @@ export const ticketContextSchema = z.object({
     }),
   ),
   /**
-   * The company's latest invoices (the back office sends no payment state, so these are the newest, not
-   * the unpaid). null: not for the caller's role (the portal's admins only).
+   * The company's unpaid invoices, the one due first first (those the back office sent a due date and
+   * no payment for). null: not for the caller's role (the portal's admins only).
    */
   invoices: section(
     z.object({
@@ -52,6 +52,8 @@ export const ticketContextSchema = z.object({
       documentNumber: z.string(),
       total: z.number(),
       invoiceDate: isoDateTime,
+      dueDate: isoDateTime,
+      overdue: z.boolean(),
     }),
   ).nullable(),
   /** Documents the company's contacts are asked to sign and have not (not cancelled, not expired). */

@@ -915,10 +915,16 @@ export const invoices = pgTable(
     fileId: integer('file_id')
       .notNull()
       .references(() => files.id),
+    // The payment as the back office tracks it; both null when it does not (0059).
+    dueDate: ts('due_date'),
+    paidDate: ts('paid_date'),
   },
   (t) => [
     uniqueIndex('invoices_ext_uq').on(t.portalId, t.extId),
     index('invoices_company_date_idx').on(t.companyId, t.invoiceDate),
+    index('invoices_unpaid_idx')
+      .on(t.companyId, t.dueDate)
+      .where(sql`${t.paidDate} is null and ${t.dueDate} is not null`),
     // The search's partial matches (0013).
     index('invoices_number_trgm_idx').using('gin', t.documentNumber.op('gin_trgm_ops')),
   ],

@@ -668,6 +668,7 @@ async function rossiInvoices(k: DemoKit): Promise<NonNullable<CompanyInput['invo
       documentNumber: `FT ${year}/0412`,
       total: 219.6,
       invoiceDate: day(-5),
+      dueDate: day(25),
       document: await invoicePdf('0412', 5, [
         'Canone manutenzione server e backup',
         'Imponibile 180,00 EUR - IVA 22% 39,60 EUR',
@@ -679,6 +680,7 @@ async function rossiInvoices(k: DemoKit): Promise<NonNullable<CompanyInput['invo
       documentNumber: `FT ${year}/0366`,
       total: 1464,
       invoiceDate: day(-36),
+      dueDate: day(-6),
       document: await invoicePdf('0366', 36, [
         'Monte ore assistenza IT',
         'Imponibile 1.200,00 EUR - IVA 22% 264,00 EUR',
@@ -690,6 +692,8 @@ async function rossiInvoices(k: DemoKit): Promise<NonNullable<CompanyInput['invo
       documentNumber: `FT ${year}/0301`,
       total: 305,
       invoiceDate: day(-66),
+      dueDate: day(-36),
+      paidDate: day(-40),
       document: await invoicePdf('0301', 66, [
         'Verifica semestrale quadro elettrico',
         'Imponibile 250,00 EUR - IVA 22% 55,00 EUR',

@@ -21,6 +21,8 @@ export interface RawInvoice {
   documentNumber: string;
   total: number;
   invoiceDate: string;
+  dueDate: string | null;
+  paidDate: string | null;
   fileId: number;
   fileName: string;
 }
@@ -34,7 +36,8 @@ export function listInvoices(db: Queryable, s: BillingScope): Promise<RawInvoice
     db,
     sql`select coalesce(json_agg(json_build_object(
         'id', i.ext_id, 'documentNumber', i.document_number, 'total', i.total,
-        'invoiceDate', ${sql.raw(isoText('i.invoice_date'))}, 'fileId', f.id, 'fileName', f.name
+        'invoiceDate', ${sql.raw(isoText('i.invoice_date'))}, 'dueDate', ${sql.raw(isoText('i.due_date'))},
+        'paidDate', ${sql.raw(isoText('i.paid_date'))}, 'fileId', f.id, 'fileName', f.name
       ) order by i.invoice_date desc, i.ext_id desc), '[]'::json) as items
       from invoices i join files f on f.id = i.file_id
       where ${sql.join(conds, sql` and `)}`,

@@ -1,4 +1,5 @@
 import type { Estimate, Invoice, RecurringAdvance } from '@sportello/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { bearer, seedExample, tokenFor } from '../../test/seed';
@@ -33,6 +34,36 @@ describe('invoices', () => {
       200,
     );
     expect((await list<Invoice>('/invoices', 201)).map((i) => i.id)).toEqual([3]);
+  });
+
+  it('shows each invoice’s payment: due, overdue from the day after its due date in the portal’s zone, paid', async () => {
+    const set = (ext: number, due: string | null, paid: string | null) =>
+      t.ctx.database.db.execute(sql`update invoices set due_date = ${due}::timestamptz,
+        paid_date = ${paid}::timestamptz where ext_id = ${ext}
+        and portal_id = (select id from portals where key = 'acme')`);
+    const payments = async () =>
+      (await list<Invoice>('/invoices')).map((i) => [i.id, i.payment, i.dueDate, i.paidDate]);
+    // Untracked: no state at all.
+    expect(await payments()).toEqual([
+      [1, null, null, null],
+      [2, null, null, null],
+    ]);
+    // The clock reads 2026-11-20 11:00 in Rome: due on the 20th is still due, on the 19th overdue.
+    await set(1, '2026-11-20T00:00:00+01', null);
+    await set(2, '2026-11-19T00:00:00+01', null);
+    expect((await payments()).map((p) => p.slice(0, 2))).toEqual([
+      [1, 'due'],
+      [2, 'overdue'],
+    ]);
+    await set(2, '2026-11-19T00:00:00+01', '2026-11-19T09:00:00+01');
+    expect(await payments()).toContainEqual([
+      2,
+      'paid',
+      '2026-11-18T23:00:00.000Z',
+      '2026-11-19T08:00:00.000Z',
+    ]);
+    await set(1, null, null);
+    await set(2, null, null);
   });
 
   it('filters on invoiceDate by portal days', async () => {

@@ -1,9 +1,10 @@
-import type {
-  BillingQuery,
-  Estimate,
-  Invoice,
-  RecurrenceTrigger,
-  RecurringAdvance,
+import {
+  invoicePayment,
+  type BillingQuery,
+  type Estimate,
+  type Invoice,
+  type RecurrenceTrigger,
+  type RecurringAdvance,
 } from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';
 import { parseDateRange } from '../../platform/date-range';
@@ -22,6 +23,9 @@ export async function invoices(ctx: AppContext, t: TenantContext, q: BillingQuer
     documentNumber: i.documentNumber,
     total: Number(i.total),
     invoiceDate: i.invoiceDate,
+    dueDate: i.dueDate,
+    paidDate: i.paidDate,
+    payment: invoicePayment(i, now, t.timeZone),
     invoiceDocumentUrl: ctx.signer.sign(i.fileId, i.fileName, now, { bind: t }),
   }));
 }

@@ -1,11 +1,11 @@
 /**
  * The customer beside a ticket (issue 28 item 10) in one statement: each list a subquery on an index
- * (tickets_creator…, activity_contracts_company_idx, invoices_company_date_idx,
+ * (tickets_creator…, activity_contracts_company_idx, invoices_unpaid_idx,
  * signature_requests_contact_idx, appointments_email_idx), at most CONTEXT_LIST_MAX rows each, with
  * its count. `invoices` is left out (null) when the caller's role may not see them.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { CONTEXT_LIST_MAX, type TicketContext } from '@sportello/contracts';
+import { CONTEXT_LIST_MAX, invoicePayment, type TicketContext } from '@sportello/contracts';
 import { isoText, queryRows, tsParam, type Queryable } from '../../platform/sql-json';
 
 const LIMIT = CONTEXT_LIST_MAX;
@@ -56,11 +56,12 @@ export function ticketContextSql(s: {
       )},
       'invoices', case when p.invoices then ${sql.raw(
         sectionJson(
-          `select i.invoice_date as ord, i.ext_id, json_build_object('id', i.ext_id,
+          `select i.due_date as ord, i.ext_id, json_build_object('id', i.ext_id,
               'documentNumber', i.document_number, 'total', i.total,
-              'invoiceDate', ${isoText('i.invoice_date')}) as item
-            from invoices i where i.company_id = p.company_id`,
-          's.ord desc, s.ext_id desc',
+              'invoiceDate', ${isoText('i.invoice_date')}, 'dueDate', ${isoText('i.due_date')}) as item
+            from invoices i
+            where i.company_id = p.company_id and i.paid_date is null and i.due_date is not null`,
+          's.ord, s.ext_id',
         ),
       )} end,
       'signatures', ${sql.raw(
@@ -92,12 +93,16 @@ export function ticketContextSql(s: {
 
 export async function ticketContext(
   db: Queryable,
-  s: { portalId: number; ticketExtId: number; invoices: boolean; now: Date },
+  s: { portalId: number; ticketExtId: number; invoices: boolean; now: Date; timeZone: string },
 ): Promise<TicketContext | undefined> {
   const rows = await queryRows<{ o: TicketContext | string }>(db, ticketContextSql(s));
   if (!rows[0]) return undefined;
   const o = rows[0].o;
   const parsed = (typeof o === 'string' ? JSON.parse(o) : o) as Record<string, unknown>;
   for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') parsed[k] = JSON.parse(v);
-  return parsed as TicketContext;
+  const context = parsed as TicketContext;
+  // Overdue by the one rule the customer's invoice list follows (today in the portal's zone).
+  for (const i of context.invoices?.items ?? [])
+    i.overdue = invoicePayment({ dueDate: i.dueDate, paidDate: null }, s.now, s.timeZone) === 'overdue';
+  return context;
 }

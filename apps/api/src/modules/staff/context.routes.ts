@@ -19,6 +19,7 @@ export function registerContextRoutes(app: App, ctx: AppContext): void {
       ticketExtId: req.params.ticketid,
       invoices: a.portal.role === 'admin',
       now: ctx.clock.now(),
+      timeZone: a.portal.timeZone,
     });
     if (!found) throw notFound('No such ticket in this portal', ticketErrorCodes.ticketNotFound);
     return found;

@@ -69,15 +69,32 @@ describe('the customer beside the ticket', () => {
     const links = await rows<{ n: string }>(sql`select count(*)::text as n from appointment_links l
       join portals p on p.id = l.portal_id where p.key = 'acme'`);
     expect(c.appointments.total).toBe(Math.min(Number(links[0]!.n), 1));
-    // Money is the admins': an agent gets no invoices, an admin the newest.
+    // Money is the admins': an agent gets no invoices.
     expect(c.invoices).toBeNull();
+  });
+
+  it('shows an admin the unpaid invoices, the one due first first, overdue by the portal’s today', async () => {
+    const company = sql`(select co.id from companies co join portals p on p.id = co.portal_id
+      where p.key = 'acme' and co.ext_id = 10)`;
+    const file = sql`(select file_id from invoices where company_id = ${company} limit 1)`;
+    // The clock reads 2026-11-20 10:00 UTC. Due yesterday (overdue), due today and in a week (due),
+    // paid, and one whose payment the back office does not track.
+    await t.ctx.database.db.execute(sql`
+      insert into invoices (portal_id, company_id, ext_id, document_number, total, invoice_date, file_id,
+        due_date, paid_date)
+      select co.portal_id, co.id, 880000 + g, 'CTX-' || g, 100 * g, '2026-10-01T00:00:00Z', ${file},
+        case g when 1 then '2026-11-19T00:00:00+01'::timestamptz when 2 then '2026-11-20T00:00:00+01'
+          when 3 then '2026-11-27T00:00:00+01' when 4 then '2026-11-01T00:00:00+01' end,
+        case g when 4 then '2026-11-02T00:00:00+01'::timestamptz end
+      from companies co, generate_series(1, 5) g where co.id = ${company}`);
     const admin = (await get('adminA', `${desk}/tickets/5003/context`)).json() as TicketContext;
-    expect(admin.invoices).not.toBeNull();
-    expect(admin.invoices!.items.length).toBeLessThanOrEqual(CONTEXT_LIST_MAX);
-    const [inv] = await rows<{ n: string }>(sql`select count(*)::text as n from invoices i
-      join companies co on co.id = i.company_id join portals p on p.id = co.portal_id
-      where p.key = 'acme' and co.ext_id = 10`);
-    expect(admin.invoices!.total).toBe(Number(inv!.n));
+    expect(admin.invoices!.total).toBe(3);
+    expect(admin.invoices!.items.map((i) => [i.documentNumber, i.overdue])).toEqual([
+      ['CTX-1', true],
+      ['CTX-2', false],
+      ['CTX-3', false],
+    ]);
+    expect(admin.invoices!.items[0]).toMatchObject({ total: 100, dueDate: '2026-11-18T23:00:00.000Z' });
   });
 
   it("keeps to the caller's portal", async () => {

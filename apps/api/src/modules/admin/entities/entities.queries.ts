@@ -217,7 +217,7 @@ export async function readInvoice(
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`select i.id as row_id, i.ext_id, co.ext_id as company_ext, i.document_number, i.total, i.invoice_date,
-        f.id as file_id, f.name as file_name, f.content_type, f.size
+        i.due_date, i.paid_date, f.id as file_id, f.name as file_name, f.content_type, f.size
       from invoices i join companies co on co.id = i.company_id join files f on f.id = i.file_id
       where i.portal_id = ${portalId}::int and i.ext_id = ${extId}::bigint
       ${lock ? sql`for update of i` : sql``}`,
@@ -231,6 +231,8 @@ export async function readInvoice(
       documentNumber: String(r.document_number),
       total: num(r.total),
       invoiceDate: iso(r.invoice_date),
+      dueDate: r.due_date == null ? null : iso(r.due_date),
+      paidDate: r.paid_date == null ? null : iso(r.paid_date),
       file: fileOf(r),
     }
   );

@@ -1067,6 +1067,8 @@ const invoiceKind: DocKind<InvoiceEntity, Parameters<typeof writeInvoices>[1][nu
     documentNumber: f.documentNumber as string,
     total: f.total as number,
     invoiceDate: f.invoiceDate as string,
+    dueDate: f.dueDate as string | null | undefined,
+    paidDate: f.paidDate as string | null | undefined,
     document,
   }),
 };

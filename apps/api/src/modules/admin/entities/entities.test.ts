@@ -492,6 +492,40 @@ describe('invoices and estimates', () => {
     expect((await call('GET', `${V1}/invoices/9100`, readOnly)).statusCode).toBe(404);
   });
 
+  it('carries an invoice’s payment: due, then paid, as the customer sees it', async () => {
+    const made = await call('POST', `${V1}/invoices`, write, {
+      id: 9101,
+      companyId: 10,
+      documentNumber: 'FT-2026/101',
+      total: 50,
+      invoiceDate: '2026-11-01',
+      dueDate: '2026-12-01',
+      document: { name: 'ft-101.pdf', contentType: 'application/pdf', base64: pdf('pay') },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json()).toMatchObject({ dueDate: '2026-11-30T23:00:00.000Z', paidDate: null });
+    const mine = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/acme/101/invoices',
+        headers: bearer(await tokenFor(t, 'mario.rossi')),
+      });
+      return (res.json() as { id: number; payment: string | null }[]).find((i) => i.id === 9101);
+    };
+    expect(await mine()).toMatchObject({ payment: 'due' });
+    const paid = await call('PATCH', `${V1}/invoices/9101`, write, { paidDate: '2026-11-15' });
+    expect(paid.json()).toMatchObject({ paidDate: '2026-11-14T23:00:00.000Z' });
+    const updates = (await eventsOf('invoice.updated')).map((e) => parse(e.data));
+    expect(updates.find((d) => (d.invoice as { id: number }).id === 9101)).toMatchObject({
+      previous: { paidDate: null },
+    });
+    expect(await mine()).toMatchObject({ payment: 'paid' });
+    expect((await call('PATCH', `${V1}/invoices/9101`, write, { dueDate: '10000-01-01' })).statusCode).toBe(
+      400,
+    );
+    expect((await call('DELETE', `${V1}/invoices/9101`, write)).statusCode).toBe(204);
+  });
+
   it('creates and deletes an estimate, numbered by the portal', async () => {
     const res = await call('POST', `${ADMIN}/estimates`, admin, {
       companyId: 20,

@@ -6,7 +6,7 @@ export async function writeInvoices(s: PortalScope, rows: Owned<CompanyItem<'inv
   await upsertByExtId(
     s,
     invoices,
-    ['companyId', 'documentNumber', 'total', 'invoiceDate', 'fileId'],
+    ['companyId', 'documentNumber', 'total', 'invoiceDate', 'fileId', 'dueDate', 'paidDate'],
     rows.map(({ companyId, item: i }) => ({
       portalId: s.portalId,
       companyId,
@@ -15,6 +15,8 @@ export async function writeInvoices(s: PortalScope, rows: Owned<CompanyItem<'inv
       total: i.total,
       invoiceDate: s.at(i.invoiceDate),
       fileId: s.fileId(i.document),
+      dueDate: s.atOrNull(i.dueDate),
+      paidDate: s.atOrNull(i.paidDate),
     })),
     undefined,
   );

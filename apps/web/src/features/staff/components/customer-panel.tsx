@@ -18,7 +18,7 @@ const hoursOf = (minutes: number) => {
 /**
  * The customer beside the ticket (issue 28 item 10): the requester's e-mail and phone, their company,
  * their other open tickets, and what only Sportello knows of the company — contracts running with the
- * hour bank's balance, the latest invoices (admins), documents waiting for a signature, upcoming
+ * hour bank's balance, the unpaid invoices (admins), documents waiting for a signature, upcoming
  * appointments. Each links to the desk's screen for it: the tickets for every member, the
  * administration's screens for its admins (agents see the facts without a link they could not open).
  */
@@ -144,12 +144,17 @@ export function CustomerPanel({ company, ticketId }: { company: string; ticketId
         {c.invoices && (
           <Section title={t('customer.invoices')} total={c.invoices.total} testId="customer-invoices">
             {c.invoices.items.map((i) => (
-              <Group key={i.id} gap={6} justify="space-between" wrap="nowrap">
-                {to(`${admin('documents')}?company=${c.company.id}`, i.documentNumber)}
-                <Text size="xs" c="dimmed">
-                  {formatDate(i.invoiceDate)} · {formatEuro(i.total, lang)}
+              <Stack key={i.id} gap={0}>
+                <Group gap={6} justify="space-between" wrap="nowrap">
+                  {to(`${admin('documents')}?company=${c.company.id}`, i.documentNumber)}
+                  <Text size="xs" c="dimmed">
+                    {formatEuro(i.total, lang)}
+                  </Text>
+                </Group>
+                <Text size="xs" c={i.overdue ? 'red.9' : 'dimmed'} fw={i.overdue ? 700 : undefined}>
+                  {t(i.overdue ? 'customer.overdue' : 'customer.dueBy', { date: formatDate(i.dueDate) })}
                 </Text>
-              </Group>
+              </Stack>
             ))}
             {more(c.invoices.total, c.invoices.items.length, `${admin('documents')}?company=${c.company.id}`)}
           </Section>
