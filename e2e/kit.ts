@@ -155,8 +155,14 @@ export async function settled(page: Page): Promise<void> {
   await page.getByRole('main').getByRole('heading', { level: 1 }).waitFor();
 }
 
-/** No serious or critical axe violation on the page as it is now. */
-export async function expectAccessible(page: Page): Promise<void> {
+/**
+ * No serious or critical axe violation on the page as it is now; `opts.rules`: only those rules (a
+ * sweep of colours needs colour-contrast alone), `opts.label`: what the failure is to name.
+ */
+export async function expectAccessible(
+  page: Page,
+  opts: { rules?: string[]; label?: string } = {},
+): Promise<void> {
   // Axe measures colours: only once every stylesheet the page asked for (lazy chunks bring their own)
   // and its fonts are in, and the frame after, never a page half-styled on a loaded machine.
   await page.waitForFunction(() =>
@@ -168,11 +174,15 @@ export async function expectAccessible(page: Page): Promise<void> {
     await document.fonts.ready;
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   });
-  const result = await new AxeBuilder({ page }).analyze();
+  const axe = new AxeBuilder({ page });
+  if (opts.rules) axe.withRules(opts.rules);
+  const result = await axe.analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
+    .map(
+      (v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join(', ')}`,
+    );
+  expect(bad, opts.label).toEqual([]);
 }
 
 // ---------------------------------------------------------------- the outbox

@@ -11,6 +11,7 @@ import {
   readablePrimaryShade,
   type Rgb,
 } from '../../../lib/branding';
+import { PORTAL_COLOURS } from '../../../lib/branding-samples';
 import { BADGE_TEXT_SHADE, PRIORITY_BADGES, SLA_BADGES, type BadgeTone } from './badge-vars';
 
 const rgb = (css: string) => parseColor(css, () => null)!;
@@ -23,25 +24,6 @@ const blend = (fg: Rgb, alpha: number, bg: Rgb): Rgb => ({
   b: Math.round(fg.b * alpha + bg.b * (1 - alpha)),
 });
 
-/** Portal colours of every kind: the demo's, saturated hues at each end of the lightness, greys, none. */
-const PORTAL_COLOURS = [
-  null,
-  '#0b5cad',
-  '#1c7ed6',
-  '#ffd43b',
-  '#fab005',
-  '#2f9e44',
-  '#40c057',
-  '#e8590c',
-  '#ff0000',
-  '#00ffff',
-  'hsl(60, 100%, 50%)',
-  '#7048e8',
-  '#f783ac',
-  '#868e96',
-  '#ffffff',
-  '#000000',
-];
 const TONES: BadgeTone[] = ['brand', 'gray'];
 
 describe('desk badges on every portal colour', () => {

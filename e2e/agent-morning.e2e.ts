@@ -1,0 +1,296 @@
+// An agent's morning (issue 28's done-when), one story in the browser as the demo agent: the bell's
+// notices, a ticket breaching its service level opened from "Breaching soon", answered with a macro,
+// two tickets closed at once, a duplicate merged, a low rating read. What the customer and the admin
+// do meanwhile goes through their own APIs. Axe checks every screen of it; then the inbox and a ticket
+// are checked again under every portal colour of lib/branding-samples.ts, each set through the
+// branding API as an admin sets it (the badges' words once failed contrast on some of them).
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PORTAL_COLOURS } from '../apps/web/src/lib/branding-samples';
+import { baseUrl, languagesAt, launch, screenshot } from './browser';
+import { contextWith, DEMO_ADMIN, DEMO_AGENT, expectAccessible, json, login, staffLogin } from './kit';
+
+const DESK = `${baseUrl}/demo/staff`;
+const API = '/api/staff/portals/demo';
+const CUSTOMER = '/api/demo/11';
+const WIDTHS = [1366, 360] as const;
+const LANGUAGES = [
+  ['it-IT', 'it'],
+  ['en-EN', 'en'],
+  ['es-ES', 'es'],
+] as const;
+const ALWAYS = Array(7).fill([['00:00', '24:00']]);
+
+interface Opened {
+  id: number;
+  ticketNumber: string;
+  title: string;
+}
+interface SlaPolicy {
+  enabled: boolean;
+  hours: unknown;
+  holidays: string[];
+  targets: unknown;
+}
+
+describe('an agent’s morning', () => {
+  let browser: Browser;
+  let agentToken: string;
+  let adminToken: string;
+  let customerToken: string;
+  let colourBefore: string | null = null;
+  let slaBefore: SlaPolicy | null = null;
+  const stamp = Date.now();
+  const t: Record<'breaching' | 'replied' | 'rated' | 'batch1' | 'batch2' | 'first' | 'again', Opened> =
+    {} as never;
+
+  const open = async (title: string, description: string): Promise<Opened> => {
+    const created = await json<Opened>(`${CUSTOMER}/tickets`, customerToken, {
+      title,
+      taskTypeId: 1,
+      description: `<p>${description}</p>`,
+      attachments: [],
+    });
+    return { ...created, title };
+  };
+
+  beforeAll(async () => {
+    browser = await launch();
+    [agentToken, adminToken, customerToken] = await Promise.all([
+      staffLogin(DEMO_AGENT),
+      staffLogin(DEMO_ADMIN),
+      login('demo'),
+    ]);
+    colourBefore = (await json<{ baseColor: string | null }>(`${API}/admin/settings`, adminToken)).baseColor;
+    const sla = await json<SlaPolicy>(`${API}/admin/sla`, adminToken);
+    slaBefore = { enabled: sla.enabled, hours: sla.hours, holidays: sla.holidays, targets: sla.targets };
+  });
+  afterAll(async () => {
+    // The other journeys know the demo portal in its own colour and service levels.
+    if (adminToken) {
+      await json(`${API}/admin/settings`, adminToken, { baseColor: colourBefore }, 'PATCH');
+      if (slaBefore) await json(`${API}/admin/sla`, adminToken, slaBefore, 'PUT');
+    }
+    await browser?.close();
+  });
+
+  /** The page at each width in its languages (browser.ts languagesAt), as `show` leaves it. */
+  async function moment(name: string, show: (page: Page) => Promise<void>): Promise<void> {
+    for (const [index, width] of WIDTHS.entries())
+      for (const [language, short] of languagesAt(LANGUAGES, index)) {
+        const context = await contextWith(browser, { width, language, staffToken: agentToken });
+        const page = await context.newPage();
+        await show(page);
+        await screenshot(page, `${name}-${width}-${short}`);
+        await context.close();
+      }
+  }
+
+  it('the bell, a breaching ticket answered with a macro, a bulk close, a merge, a low rating', async () => {
+    // --- Before the agent sits down: the admin's service levels, the customer's tickets. ---
+    // Half an hour to a first answer: a new normal ticket is "soon" from the start (under a business hour).
+    await json(
+      `${API}/admin/sla`,
+      adminToken,
+      {
+        enabled: true,
+        hours: ALWAYS,
+        holidays: [],
+        targets: {
+          low: { firstResponse: null, resolution: null },
+          normal: { firstResponse: 30, resolution: 960 },
+          high: { firstResponse: 20, resolution: 480 },
+          urgent: { firstResponse: 15, resolution: 240 },
+        },
+      },
+      'PUT',
+    );
+    await json(`${API}/notifications/read`, agentToken, { all: true });
+    t.breaching = await open(`Morning VPN down ${stamp}`, 'Nobody can reach the file server from home.');
+    t.replied = await open(`Morning printer ${stamp}`, 'The printer on the second floor is offline.');
+    t.rated = await open(`Morning badge reader ${stamp}`, 'The badge reader at the door is dead.');
+    t.batch1 = await open(`Morning batch ${stamp} one`, 'A toner to order.');
+    t.batch2 = await open(`Morning batch ${stamp} two`, 'Another toner to order.');
+    t.first = await open(`Morning scanner ${stamp}`, 'The scanner jams.');
+    t.again = await open(`Morning scanner again ${stamp}`, 'The scanner jams, still.');
+    const sara = (await json<{ me: { agentId: number } }>(`${API}/options`, agentToken)).me.agentId;
+    // The admin hands three of them to Sara; the customer replies on one, closes and rates another.
+    for (const ticket of [t.breaching, t.replied, t.rated])
+      await json(`${API}/tickets/${ticket.id}`, adminToken, { assigneeId: sara }, 'PATCH');
+    await json(`${CUSTOMER}/comments`, customerToken, {
+      taskId: t.replied.id,
+      message: '<p>It is on the network again but prints blank pages.</p>',
+    });
+    await json(`${CUSTOMER}/tickets/${t.rated.id}/close`, customerToken, {});
+    const complaint = `Two days without a badge reader ${stamp}.`;
+    await json(
+      `${CUSTOMER}/tickets/${t.rated.id}/rating`,
+      customerToken,
+      { rating: 1, comment: complaint },
+      'PUT',
+    );
+    const macro = `Morning VPN ${stamp}`;
+    await json(`${API}/macros`, agentToken, {
+      name: macro,
+      shared: false,
+      texts: {
+        'it-IT': '<p>Ciao {{customer.first_name}}, abbiamo riavviato la VPN. {{agent.name}}</p>',
+        'en-EN': '<p>Hi {{customer.first_name}}, we restarted the VPN. {{agent.name}}</p>',
+      },
+      actions: {},
+    });
+    const { unread } = await json<{ unread: number }>(`${API}/notifications/count`, agentToken);
+    expect(unread).toBeGreaterThanOrEqual(5);
+
+    // --- The desk: the bell first. ---
+    const context = await contextWith(browser, { language: 'en-EN', staffToken: agentToken });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(DESK);
+    await page.getByTestId('inbox-row').first().waitFor();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: `Notifications, ${unread} unread` }).click();
+    const panel = page.getByTestId('bell-panel');
+    const notice = (kind: string, ticket: Opened) =>
+      panel.getByTestId(`bell-item-${kind}`).filter({ hasText: ticket.title });
+    await notice('assigned', t.breaching).waitFor();
+    await notice('customer_reply', t.replied).waitFor();
+    expect(await notice('low_rating', t.rated).innerText()).toContain(`rated ${t.rated.ticketNumber} 1/5`);
+    await expectAccessible(page);
+    await page.getByTestId('bell').click();
+    await panel.waitFor({ state: 'hidden' });
+    await moment('morning-bell', async (p) => {
+      await p.goto(DESK);
+      await p.getByTestId('bell').click();
+      await p.getByTestId('bell-panel').getByTestId('bell-item-low_rating').first().waitFor();
+    });
+
+    // --- A ticket breaching its first answer, from "Breaching soon". ---
+    await page.getByTestId('view-breaching').click();
+    const row = page.getByTestId('inbox-row').filter({ hasText: t.breaching.title });
+    await row.getByTestId('sla-badge').waitFor();
+    await expectAccessible(page);
+    await row.locator('[data-row-link]').click();
+    await page.waitForURL(`**/demo/staff/tickets/${t.breaching.id}`);
+    const badge = page.getByTestId('sla-badge');
+    // The badges read the clock to the half minute (sla-badge.tsx): "soon" from the instant the ticket
+    // was opened may read "ok" for up to 30 s first.
+    await expect.poll(() => badge.getAttribute('data-sla'), { timeout: 45_000 }).toBe('soon');
+    expect(await badge.innerText()).toContain('First response: Due soon');
+    await expectAccessible(page);
+    await moment('morning-sla-ticket', async (p) => {
+      await p.goto(`${DESK}/tickets/${t.breaching.id}`);
+      await p.locator('[data-testid="sla-badge"][data-sla="soon"]').waitFor();
+      await p.getByTestId('composer').locator('[contenteditable="true"]').waitFor();
+    });
+
+    // --- Answered with a macro: Alt+M in the editor. ---
+    const editor = page.getByTestId('composer').locator('[contenteditable="true"], textarea').first();
+    await editor.click();
+    await page.keyboard.press('Alt+KeyM');
+    const search = page.getByTestId('macro-search');
+    await search.fill(macro);
+    await page.getByTestId('macro-option').filter({ hasText: macro }).first().waitFor();
+    await expectAccessible(page);
+    await search.press('Enter');
+    await search.waitFor({ state: 'detached' });
+    // The requester's language is the portal's (Italian): the Italian text, filled for them.
+    await expect.poll(() => editor.innerText()).toMatch(/^Ciao \S+, abbiamo riavviato la VPN\. Sara Conti/);
+    await page.getByTestId('composer-send').click();
+    await page.getByTestId('composer-notice').getByText('Reply sent to the customer.').waitFor();
+    // Answered: the first-response clock is met, the resolution's waits with the customer.
+    await page
+      .getByTestId('ticket-step')
+      .locator('..')
+      .getByText('Last reply ours', { exact: true })
+      .waitFor();
+    await expect.poll(() => badge.getAttribute('data-sla')).toBe('paused');
+    await expectAccessible(page);
+
+    // --- Back in the inbox: two tickets of a batch closed at once. ---
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByTestId('view-open').click();
+    const searchBox = page.getByRole('combobox', { name: 'Search tickets' });
+    await searchBox.fill(`Morning batch ${stamp}`);
+    await searchBox.press('Enter');
+    const batch = page.getByTestId('inbox-row').filter({ hasText: `Morning batch ${stamp}` });
+    await expect.poll(() => batch.count()).toBe(2);
+    await batch.nth(0).getByTestId('row-select').click();
+    await batch.nth(1).getByTestId('row-select').click();
+    await page.getByTestId('bulk-count').getByText('2 selected').waitFor();
+    await expectAccessible(page);
+    await page.getByTestId('bulk-close').click();
+    await page.getByTestId('bulk-result').getByText('2 changed, 0 not changed.').waitFor();
+    for (const ticket of [t.batch1, t.batch2])
+      expect(
+        (await json<{ closed: boolean }>(`${API}/tickets/${ticket.id}`, agentToken)).closed,
+        ticket.title,
+      ).toBe(true);
+    await expectAccessible(page);
+
+    // --- A duplicate merged into the first ticket. ---
+    await searchBox.fill(t.again.title);
+    await searchBox.press('Enter');
+    await page.getByTestId('inbox-row').filter({ hasText: t.again.title }).locator('[data-row-link]').click();
+    await page.waitForURL(`**/demo/staff/tickets/${t.again.id}`);
+    await page.getByTestId('merge-open').click();
+    await page.getByTestId('merge-search').fill(t.first.ticketNumber);
+    await page.getByTestId('merge-option').filter({ hasText: t.first.title }).click();
+    await page.getByTestId('merge-confirm').waitFor();
+    await expectAccessible(page);
+    await page.getByTestId('merge-confirm-button').click();
+    await page.getByTestId('merged-banner').getByText(t.first.ticketNumber).waitFor();
+    await expectAccessible(page);
+
+    // --- The low rating, from the bell: the stars and the customer's words. ---
+    await page.getByTestId('bell').click();
+    await notice('low_rating', t.rated).click();
+    await page.waitForURL(`**/demo/staff/tickets/${t.rated.id}`);
+    const rating = page.getByTestId('ticket-rating');
+    await rating.waitFor();
+    expect(await rating.getAttribute('data-low')).toBe('true');
+    const said = await rating.innerText();
+    expect(said).toContain('1 out of 5');
+    expect(said).toContain('Low rating');
+    expect(said).toContain(complaint);
+    await expectAccessible(page);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('the inbox and a ticket pass axe’s colour contrast under every portal colour', async () => {
+    const context = await contextWith(browser, { language: 'en-EN', staffToken: agentToken });
+    // The morning's open tickets (the step, "last reply ours", priority and service-level badges, a
+    // focused row), and the answered ticket (its step, "last reply ours", the paused clock, the composer):
+    // loaded side by side, each reloaded after each colour.
+    const inbox = await context.newPage();
+    const ticket = await context.newPage();
+    const load = {
+      inbox: async () => {
+        await inbox.goto(`${DESK}?view=open&q=${encodeURIComponent(`Morning ${stamp}`)}`);
+        await inbox.getByTestId('inbox-row').filter({ hasText: t.breaching.title }).waitFor();
+        // A focused row is tinted: j puts the cursor on the first one.
+        await inbox.locator('body').click({ position: { x: 1, y: 1 } });
+        await inbox.keyboard.press('j');
+      },
+      ticket: async () => {
+        await ticket.goto(`${DESK}/tickets/${t.breaching.id}`);
+        await ticket.getByTestId('composer').locator('[contenteditable="true"]').waitFor();
+        await ticket.getByTestId('ticket-step').locator('..').getByTestId('sla-badge').waitFor();
+      },
+    };
+    for (const colour of PORTAL_COLOURS) {
+      const label = `portal colour ${colour ?? '(none)'}`;
+      await json(`${API}/admin/settings`, adminToken, { baseColor: colour }, 'PATCH');
+      await Promise.all([load.inbox(), load.ticket()]);
+      // Each page has its own renderer process: the two checks take a core each.
+      await Promise.all([
+        expectAccessible(inbox, { rules: ['color-contrast'], label: `the inbox, ${label}` }),
+        expectAccessible(ticket, { rules: ['color-contrast'], label: `the ticket, ${label}` }),
+      ]);
+    }
+    await context.close();
+  }, 180_000);
+});
