@@ -77,4 +77,14 @@ describe('ticket setup: group members and names', { timeout: 30_000 }, () => {
     await user.click(screen.getAllByRole('button', { name: 'Add' })[1]!);
     expect((await screen.findByRole('alert')).textContent).toMatch(/already has this name/);
   });
+
+  it('asks for a name before adding, by the create route’s rule', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/ticket-setup');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('New ticket type'), '   ');
+    await user.click(screen.getAllByRole('button', { name: 'Add' })[1]!);
+    expect(await screen.findByText('Required field')).toBeTruthy();
+    expect(calls.some((c) => c.init?.method === 'POST')).toBe(false);
+  });
 });

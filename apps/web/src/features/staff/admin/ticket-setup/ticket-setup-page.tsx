@@ -14,7 +14,13 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type StaffOptions } from '@sportello/contracts';
+import { useForm } from '@mantine/form';
+import {
+  assigneeGroupInputSchema,
+  statusStepInputSchema,
+  ticketTypeInputSchema,
+  type StaffOptions,
+} from '@sportello/contracts';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { ListError, ListLoading } from '../../../../ui/list-states';
@@ -25,11 +31,30 @@ import { useSaveGroupMembers, useSetupKind, type SetupKind } from '../api/ticket
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
+import { validateWith } from '../components/contract-form';
 
 type Kind = SetupKind;
 type Step = StaffOptions['steps'][number];
 /** A step's task status that makes its tickets closed (the import's convention). */
 const CLOSED = 2;
+
+/** The request body of each kind's create, whose rules the add form and the renames check with. */
+const INPUT = {
+  types: ticketTypeInputSchema,
+  steps: statusStepInputSchema,
+  groups: assigneeGroupInputSchema,
+};
+/** What the add form holds: a name, and a type's colour or a step's closed status. */
+type AddValues = { name: string; color: string; closed: boolean };
+const addBody = (kind: Kind, v: AddValues) => {
+  const name = v.name.trim();
+  if (kind === 'types') return v.color ? { name, color: v.color } : { name };
+  if (kind === 'steps') return { name, taskStatus: v.closed ? CLOSED : 1 };
+  return { name };
+};
+/** A rename's body; the three kinds share the import's rule for a name (1 to 500 characters). */
+const NAME = ticketTypeInputSchema.pick({ name: true });
+const nameBody = (v: { name: string }) => ({ name: v.name.trim() });
 
 /**
  * The portal's ticket types, status steps and assignee groups (issue 14 item 5): add, rename, remove
@@ -130,25 +155,36 @@ function Block({
   );
 }
 
-/** A row's name, editable in place; Save appears once it differs. */
+/** A row's name, editable in place; Save appears once it differs (checked with the import's rule). */
 function NameCell({ name, onSave, label }: { name: string; onSave: (name: string) => void; label: string }) {
   const { t } = useStaffT();
-  const [value, setValue] = useState(name);
+  const form = useForm({
+    initialValues: { name },
+    validate: validateWith(NAME, nameBody, () => t('auth.requiredField')),
+  });
+  const value = form.getValues().name.trim();
   return (
-    <Group gap="xs" wrap="nowrap">
-      <TextInput
-        size="xs"
-        value={value}
-        onChange={(e) => setValue(e.currentTarget.value)}
-        aria-label={label}
-        style={{ flex: 1, minWidth: 140 }}
-      />
-      {value.trim() !== name && value.trim() !== '' && (
-        <Button size="xs" variant="light" onClick={() => onSave(value.trim())}>
-          {t('setup.save')}
-        </Button>
-      )}
-    </Group>
+    <form
+      noValidate
+      onSubmit={form.onSubmit((v) => {
+        if (nameBody(v).name !== name) onSave(nameBody(v).name);
+      })}
+    >
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <TextInput
+          size="xs"
+          maxLength={500}
+          {...form.getInputProps('name')}
+          aria-label={label}
+          style={{ flex: 1, minWidth: 140 }}
+        />
+        {value !== name && value !== '' && (
+          <Button type="submit" size="xs" variant="light">
+            {t('setup.save')}
+          </Button>
+        )}
+      </Group>
+    </form>
   );
 }
 
@@ -172,44 +208,54 @@ function RemoveButton({ onRemove, disabled }: { onRemove: () => void; disabled?:
   );
 }
 
+/** The add form of a kind: a name (the kind's create rules, checked before sending) and `children`. */
 function AddForm({
+  kind,
   label,
   onAdd,
   pending,
   children,
 }: {
+  kind: Kind;
   label: string;
-  onAdd: (name: string) => void;
+  onAdd: (body: ReturnType<typeof addBody>, added: () => void) => void;
   pending: boolean;
-  children?: ReactNode;
+  children?: (form: AddFormType) => ReactNode;
 }) {
   const { t } = useStaffT();
-  const [name, setName] = useState('');
+  const form = useAddForm(kind, t('auth.requiredField'));
   return (
-    <Group
-      component="form"
-      gap="xs"
-      align="flex-end"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (!name.trim()) return;
-        onAdd(name.trim());
-        setName('');
-      }}
+    <form
+      noValidate
+      onSubmit={form.onSubmit((values) => onAdd(addBody(kind, values), () => form.setFieldValue('name', '')))}
     >
-      <TextInput
-        label={label}
-        value={name}
-        onChange={(e) => setName(e.currentTarget.value)}
-        style={{ flex: 1, minWidth: 180 }}
-      />
-      {children}
-      <Button type="submit" loading={pending} disabled={!name.trim()}>
-        {t('setup.add')}
-      </Button>
-    </Group>
+      <Group gap="xs" align="flex-start">
+        <TextInput
+          label={label}
+          maxLength={500}
+          {...form.getInputProps('name')}
+          style={{ flex: 1, minWidth: 180 }}
+        />
+        {children?.(form)}
+        <Button type="submit" mt={{ base: 0, xs: 25 }} loading={pending}>
+          {t('setup.add')}
+        </Button>
+      </Group>
+    </form>
   );
 }
+
+const useAddForm = (kind: Kind, required: string) =>
+  useForm<AddValues>({
+    initialValues: { name: '', color: '', closed: false },
+    validate: validateWith(
+      INPUT[kind],
+      (v: AddValues) => addBody(kind, v),
+      () => required,
+      /^name$/,
+    ),
+  });
+type AddFormType = ReturnType<typeof useAddForm>;
 
 function KindBlock<I extends { id: number; name: string; color?: string | null }>({
   kind,
@@ -231,7 +277,6 @@ function KindBlock<I extends { id: number; name: string; color?: string | null }
 }) {
   const { t } = useStaffT();
   const m = useKind(kind);
-  const [color, setColor] = useState('');
   return (
     <Block title={title} hint={hint} error={m.error}>
       <TableScroll minWidth={cell ? 640 : 420}>
@@ -258,20 +303,22 @@ function KindBlock<I extends { id: number; name: string; color?: string | null }
         </Table>
       </TableScroll>
       <AddForm
+        kind={kind}
         label={t(kind === 'types' ? 'setup.newType' : 'setup.newGroup')}
         pending={m.create.isPending}
-        onAdd={(name) => m.create.mutate(withColor && color ? { name, color } : { name })}
+        onAdd={(body, added) => m.create.mutate(body, { onSuccess: added })}
       >
-        {withColor && (
-          <ColorInput
-            label={t('setup.color')}
-            value={color}
-            onChange={setColor}
-            format="hex"
-            w={150}
-            eyeDropperButtonProps={{ 'aria-label': t('branding.eyeDropper') }}
-          />
-        )}
+        {withColor
+          ? (form) => (
+              <ColorInput
+                label={t('setup.color')}
+                {...form.getInputProps('color')}
+                format="hex"
+                w={150}
+                eyeDropperButtonProps={{ 'aria-label': t('branding.eyeDropper') }}
+              />
+            )
+          : undefined}
       </AddForm>
     </Block>
   );
@@ -305,7 +352,6 @@ function Mark(p: {
 function StepsBlock({ steps }: { steps: Step[] }) {
   const { t } = useStaffT();
   const m = useKind('steps');
-  const [closed, setClosed] = useState(false);
   const set = (id: number, body: Record<string, unknown>) => m.update.mutate({ id, body });
   return (
     <Block title={t('setup.steps')} hint={t('setup.stepsHint')} error={m.error}>
@@ -371,16 +417,18 @@ function StepsBlock({ steps }: { steps: Step[] }) {
         </Table>
       </TableScroll>
       <AddForm
+        kind="steps"
         label={t('setup.newStep')}
         pending={m.create.isPending}
-        onAdd={(name) => m.create.mutate({ name, taskStatus: closed ? CLOSED : 1 })}
+        onAdd={(body, added) => m.create.mutate(body, { onSuccess: added })}
       >
-        <Switch
-          label={t('setup.closedStep')}
-          checked={closed}
-          onChange={(e) => setClosed(e.currentTarget.checked)}
-          mb={8}
-        />
+        {(form) => (
+          <Switch
+            label={t('setup.closedStep')}
+            {...form.getInputProps('closed', { type: 'checkbox' })}
+            mt={{ base: 0, xs: 32 }}
+          />
+        )}
       </AddForm>
     </Block>
   );
