@@ -197,4 +197,17 @@ describe('shared views in the administration', { timeout: 60_000 }, () => {
       shared: false,
     });
   });
+  it('asks for a name before renaming a shared view', async () => {
+    storage.set('staffToken', 'staff-token');
+    const calls = deskApi({ unread: 0 }, 'admin');
+    renderApp('/demo/staff/admin/shared-views');
+    const list = await screen.findByTestId('shared-views');
+    const user = userEvent.setup();
+    await user.click(await within(list).findByRole('button', { name: 'Rename' }));
+    await user.clear(within(list).getByLabelText(/^Name/));
+    await user.type(within(list).getByLabelText(/^Name/), '  ');
+    await user.click(within(list).getByRole('button', { name: 'Save' }));
+    expect(await within(list).findByText('Required field')).toBeTruthy();
+    expect(sent(calls, 'PATCH', '/api/staff/portals/demo/views/7')).toHaveLength(0);
+  });
 });

@@ -1,10 +1,8 @@
-import { useState } from 'react';
 import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SAVED_VIEW_NAME_MAX, type SavedView } from '@sportello/contracts';
-import { staffSavedViewRoutes } from '@sportello/contracts/route-refs';
+import { useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
+import { SAVED_VIEW_NAME_MAX, savedViewUpdateSchema, type SavedView } from '@sportello/contracts';
 import { Link } from 'react-router';
-import { call } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
 import { formatNumber } from '../../../../lib/format';
 import { usePageTitle } from '../../../../ui/page-title';
@@ -14,6 +12,8 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { staffPath } from '../../staff-paths';
 import { AdminListEditor } from '../components/admin-list-editor';
+import { validateWith } from '../components/contract-form';
+import { useRemoveView, useRenameView, useUnshareView } from '../api/shared-views';
 
 /**
  * The portal's shared views (issue 28 item 5): what every member sees beside the inbox's views, with
@@ -23,14 +23,9 @@ import { AdminListEditor } from '../components/admin-list-editor';
 export default function SharedViewsPage() {
   const { t, i18n } = useStaffT();
   const { company } = useDesk();
-  const qc = useQueryClient();
   const query = useQuery(savedViewsQuery(company));
-  const refresh = () => qc.invalidateQueries({ queryKey: savedViewsQuery(company).queryKey });
-  const unshare = useMutation({
-    mutationFn: (id: number) =>
-      call(staffSavedViewRoutes.share, { params: { company, viewid: id }, body: { shared: false } }),
-    onSuccess: refresh,
-  });
+  const unshare = useUnshareView(company);
+  const removeView = useRemoveView(company);
   usePageTitle(t('admin.sections.sharedViews'));
   const countText = (n: number, cap: number) =>
     n >= cap ? `${formatNumber(cap, i18n.language)}+` : formatNumber(n, i18n.language);
@@ -85,16 +80,13 @@ export default function SharedViewsPage() {
             ),
           },
         ]}
-        editor={(v, done) => (v ? <RenameView view={v} done={done} onSaved={refresh} /> : null)}
+        editor={(v, done) => (v ? <RenameView view={v} done={done} /> : null)}
         removal={{
           title: () => t('savedViews.delete'),
           text: (v) => t('savedViews.deleteConfirm', { name: v.name }),
           action: t('savedViews.delete'),
           cancel: t('savedViews.cancel'),
-          remove: async (v) => {
-            await call(staffSavedViewRoutes.remove, { params: { company, viewid: v.id } });
-            await refresh();
-          },
+          remove: (v) => removeView(v.id),
           explain: (e) => errorText(e, t),
         }}
       />
@@ -102,38 +94,31 @@ export default function SharedViewsPage() {
   );
 }
 
-function RenameView({ view, done, onSaved }: { view: SavedView; done: () => void; onSaved: () => unknown }) {
+const renameBody = (v: { name: string }) => ({ name: v.name.trim() });
+
+/** A shared view's new name, by the change route's rule (1 to 60 characters). */
+function RenameView({ view, done }: { view: SavedView; done: () => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [name, setName] = useState(view.name);
-  const save = useMutation({
-    mutationFn: () =>
-      call(staffSavedViewRoutes.update, { params: { company, viewid: view.id }, body: { name } }),
-    onSuccess: () => {
-      void onSaved();
-      done();
-    },
+  const form = useForm({
+    initialValues: { name: view.name },
+    validate: validateWith(savedViewUpdateSchema, renameBody, () => t('auth.requiredField')),
   });
+  const save = useRenameView(company, view.id);
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <Group align="flex-end" gap="xs">
+    <form noValidate onSubmit={form.onSubmit((v) => save.mutate(renameBody(v), { onSuccess: done }))}>
+      <Group align="flex-start" gap="xs">
         <TextInput
           label={t('savedViews.name')}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          {...form.getInputProps('name')}
           maxLength={SAVED_VIEW_NAME_MAX}
           required
           data-autofocus
         />
-        <Button type="submit" loading={save.isPending} disabled={name.trim() === ''}>
+        <Button type="submit" mt={{ base: 0, xs: 25 }} loading={save.isPending}>
           {t('savedViews.create')}
         </Button>
-        <Button variant="default" onClick={done}>
+        <Button variant="default" mt={{ base: 0, xs: 25 }} onClick={done}>
           {t('savedViews.cancel')}
         </Button>
       </Group>
