@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { catalogAdminRoutes, deskEntityRoutes } from '@sportello/contracts/route-refs';
-import { call } from '../../../lib/api-client';
-import { staffKeys } from '../api/keys';
+import { catalogAdminRoutes } from '@sportello/contracts/route-refs';
+import { useCompanyPick, type CompanyPickRoute } from './api/company-pick';
 import { useDesk } from '../desk-context';
 import { useStaffT } from '../i18n';
 
@@ -21,7 +19,7 @@ export function CompanyPicker({
 }: {
   value: number | null;
   onChange: (id: number | null) => void;
-  route?: typeof catalogAdminRoutes.companies | typeof deskEntityRoutes.companies;
+  route?: CompanyPickRoute;
   required?: boolean;
   error?: string | null;
   /** In a grid cell beside another field (the desk's new ticket): the cell's width, not 420 px. */
@@ -32,17 +30,7 @@ export function CompanyPicker({
   const [search, setSearch] = useState('');
   /** What the user typed (the input also shows the chosen company's name, which is not a search). */
   const [typed, setTyped] = useState('');
-  const found = useQuery({
-    queryKey: [...staffKeys.portal(company), 'company-picker', route.path, typed] as const,
-    // Both pickers take and answer the same shapes (companyPickQuerySchema, companyPickSchema).
-    queryFn: ({ signal }) =>
-      call(route as typeof catalogAdminRoutes.companies, {
-        params: { company },
-        query: { q: typed },
-        signal,
-      }),
-    placeholderData: (previous) => previous,
-  });
+  const found = useCompanyPick(company, route, typed);
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
   const data = (found.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.companyName }));
   const selected =
