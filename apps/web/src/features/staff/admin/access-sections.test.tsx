@@ -158,6 +158,17 @@ describe('desk administration: staff and integrations', { timeout: 30_000 }, () 
     await waitFor(() => expect(screen.queryByText('sk_secret_shown_once_1234567890')).toBeNull());
   });
 
+  it('checks a new endpoint’s address with the contract’s rule before sending it', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/integrations');
+    const user = userEvent.setup();
+    const address = await screen.findByLabelText(/^Address/);
+    await user.type(address, 'ftp://hooks.example/in');
+    await user.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    expect(await screen.findByText(/Not a web address/)).toBeTruthy();
+    expect(calls.some((c) => c.init?.method === 'POST' && c.url.endsWith('/admin/webhooks'))).toBe(false);
+  });
+
   it('edits a webhook endpoint, rotates its secret with the overlap explained, and replays from a cursor', async () => {
     const calls = api();
     renderApp('/demo/staff/admin/integrations');

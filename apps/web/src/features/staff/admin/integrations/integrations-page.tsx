@@ -1,7 +1,13 @@
 import { useState } from 'react';
 import { Badge, Button, Checkbox, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import { apiKeyScopes, type ApiKeyScope } from '@sportello/contracts';
+import {
+  apiKeyCreateSchema,
+  apiKeyScopes,
+  webhookEndpointCreateSchema,
+  type ApiKeyScope,
+} from '@sportello/contracts';
 import { errorText } from '../../../../lib/error-text';
 import { formatDateTime } from '../../../../lib/format';
 import { usePageTitle } from '../../../../ui/page-title';
@@ -23,6 +29,11 @@ import { SecretOnce } from './secret-once';
 import { badgeVars } from '../../components/badge-vars';
 import { WebhookEndpointCard } from './webhook-endpoint';
 import { QueryStates } from '../query-states';
+import { validateWith } from '../components/contract-form';
+
+type KeyForm = { name: string; scopes: ApiKeyScope[] };
+const keyBody = (v: KeyForm) => ({ name: v.name.trim(), scopes: v.scopes });
+const hookBody = (v: { url: string }) => ({ url: v.url.trim() });
 
 /**
  * The portal's integrations (issue 14 item 5): API keys (created with scopes, the secret shown once;
@@ -49,15 +60,18 @@ function KeysPanel() {
   const qc = useQueryClient();
   const key = apiKeysKey(company);
   const list = useApiKeys(company);
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<ApiKeyScope[]>(['read']);
+  // The key's name (1 to 100 characters) checked with the server's schema; no scope: no button.
+  const form = useForm<KeyForm>({
+    initialValues: { name: '', scopes: ['read'] },
+    validate: validateWith(apiKeyCreateSchema, keyBody, () => t('auth.requiredField'), /^name$/),
+  });
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: key });
   const onError = (e: unknown) => setError(errorText(e, t));
   const create = useCreateApiKey(company, {
     onSuccess: (k) => {
-      setName('');
+      form.setFieldValue('name', '');
       setSecret(k.secret);
       setError(null);
       refresh();
@@ -80,23 +94,13 @@ function KeysPanel() {
       <Title order={2} size="h3">
         {t('access.keys.title')}
       </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate({ name, scopes });
-        }}
-      >
-        <Group align="end" gap="sm" wrap="wrap">
-          <TextInput
-            required
-            label={t('access.keys.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-          />
+      <form onSubmit={form.onSubmit((values) => create.mutate(keyBody(values)))} noValidate>
+        <Group align="start" gap="sm" wrap="wrap">
+          <TextInput required label={t('access.keys.name')} maxLength={100} {...form.getInputProps('name')} />
           <Checkbox.Group
             label={t('access.keys.scopes')}
-            value={scopes}
-            onChange={(v) => setScopes(v as ApiKeyScope[])}
+            value={form.getValues().scopes}
+            onChange={(v) => form.setFieldValue('scopes', v as ApiKeyScope[])}
           >
             <Group gap="sm" mt={6}>
               {apiKeyScopes.map((s) => (
@@ -104,7 +108,12 @@ function KeysPanel() {
               ))}
             </Group>
           </Checkbox.Group>
-          <Button type="submit" loading={create.isPending} disabled={scopes.length === 0}>
+          <Button
+            type="submit"
+            mt={{ base: 0, xs: 25 }}
+            loading={create.isPending}
+            disabled={form.getValues().scopes.length === 0}
+          >
             {t('access.keys.create')}
           </Button>
         </Group>
@@ -184,13 +193,17 @@ function WebhooksPanel() {
   const qc = useQueryClient();
   const key = webhooksKey(company);
   const list = useWebhooks(company);
-  const [url, setUrl] = useState('');
+  // An http(s) address of at most 2000 characters: the server's rule, checked before sending.
+  const form = useForm({
+    initialValues: { url: '' },
+    validate: validateWith(webhookEndpointCreateSchema, hookBody, () => t('access.hooks.badUrl')),
+  });
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: key });
   const create = useCreateWebhook(company, {
     onSuccess: (w) => {
-      setUrl('');
+      form.reset();
       setSecret(w.secret);
       setError(null);
       refresh();
@@ -202,22 +215,17 @@ function WebhooksPanel() {
       <Title order={2} size="h3">
         {t('access.hooks.title')}
       </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate(url);
-        }}
-      >
-        <Group align="end" gap="sm" wrap="wrap">
+      <form onSubmit={form.onSubmit((values) => create.mutate(hookBody(values).url))} noValidate>
+        <Group align="start" gap="sm" wrap="wrap">
           <TextInput
             required
             type="url"
             label={t('access.hooks.url')}
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            miw={320}
+            maxLength={2000}
+            {...form.getInputProps('url')}
+            miw={{ base: '100%', xs: 320 }}
           />
-          <Button type="submit" loading={create.isPending}>
+          <Button type="submit" mt={{ base: 0, xs: 25 }} loading={create.isPending}>
             {t('access.hooks.add')}
           </Button>
         </Group>

@@ -12,8 +12,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import {
   eventTypes,
+  webhookEndpointUpdateSchema,
   webhookReplaySchema,
   WEBHOOK_ROTATION_OVERLAP_HOURS,
   type EventType,
@@ -36,6 +38,7 @@ import { TableScroll } from '../table-scroll';
 import { creatorText } from './creator';
 import { SecretOnce } from './secret-once';
 import { badgeVars } from '../../components/badge-vars';
+import { validateWith } from '../components/contract-form';
 
 const frame = { border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 } as const;
 
@@ -149,11 +152,10 @@ function DeliveryLog({ endpointId }: { endpointId: number }) {
   );
 }
 
+type Draft = { url: string; types: string[]; enabled: boolean };
+
 /** The fields that differ from the stored endpoint (nothing: no request). */
-function changesOf(
-  w: WebhookEndpoint,
-  draft: { url: string; types: string[]; enabled: boolean },
-): WebhookEndpointUpdate {
+function changesOf(w: WebhookEndpoint, draft: Draft): WebhookEndpointUpdate {
   const sameTypes =
     draft.types.length === w.eventTypes.length &&
     draft.types.every((x) => w.eventTypes.includes(x as EventType));
@@ -164,16 +166,31 @@ function changesOf(
   };
 }
 
+/** The replay's body: a cursor, or none (every event kept). */
+const replayBody = (v: { after: string }) => (v.after.trim() ? { after: v.after.trim() } : {});
+
 function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint; onChanged: () => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [url, setUrl] = useState(w.url);
-  const [types, setTypes] = useState<string[]>(w.eventTypes);
-  const [enabled, setEnabled] = useState(w.enabled);
+  // The changed fields, checked with the server's schema of the change (an http(s) address).
+  const form = useForm<Draft>({
+    initialValues: { url: w.url, types: w.eventTypes, enabled: w.enabled },
+    validate: validateWith(
+      webhookEndpointUpdateSchema,
+      (v: Draft) => changesOf(w, v),
+      () => t('access.hooks.badUrl'),
+      /^url$/,
+    ),
+  });
+  // The server's own rule for a cursor, checked as it is typed.
+  const cursor = useForm({
+    initialValues: { after: '' },
+    validateInputOnChange: true,
+    validate: validateWith(webhookReplaySchema, replayBody, () => t('access.hooks.badCursor')),
+  });
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
   const [rotated, setRotated] = useState<{ secret: string; until: string | null } | null>(null);
-  const [cursor, setCursor] = useState('');
-  const changes = changesOf(w, { url, types, enabled });
+  const changes = changesOf(w, form.getValues());
   const failed = (e: unknown) => setNote({ ok: false, text: errorText(e, t) });
 
   const save = useUpdateWebhook(company, w.id, {
@@ -199,40 +216,32 @@ function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint;
     onSuccess: onChanged,
     onError: failed,
   });
-  // The server's own rule for a cursor (contracts), checked before sending.
-  const cursorOk = cursor.trim() === '' || webhookReplaySchema.safeParse({ after: cursor.trim() }).success;
+  const cursorOk = !cursor.errors.after;
 
   return (
     <Stack gap="sm" pt="xs">
       <Divider />
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate(changes);
-        }}
-      >
+      <form onSubmit={form.onSubmit((values) => save.mutate(changesOf(w, values)))} noValidate>
         <Stack gap="xs">
           <TextInput
             required
             type="url"
             label={t('access.hooks.url')}
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
+            maxLength={2000}
+            {...form.getInputProps('url')}
           />
           <MultiSelect
             label={t('access.hooks.eventTypes')}
             description={t('access.hooks.eventTypesHint')}
-            placeholder={types.length === 0 ? t('access.hooks.allEvents') : undefined}
+            placeholder={form.getValues().types.length === 0 ? t('access.hooks.allEvents') : undefined}
             data={[...eventTypes]}
-            value={types}
-            onChange={setTypes}
+            {...form.getInputProps('types')}
             searchable
             clearable
           />
           <Switch
             label={t('access.hooks.enabled')}
-            checked={enabled}
-            onChange={(e) => setEnabled(e.currentTarget.checked)}
+            {...form.getInputProps('enabled', { type: 'checkbox' })}
           />
           <Group>
             <Button type="submit" loading={save.isPending} disabled={Object.keys(changes).length === 0}>
@@ -277,20 +286,13 @@ function EndpointEditor({ endpoint: w, onChanged }: { endpoint: WebhookEndpoint;
       <Title order={3} size="h5">
         {t('access.hooks.replayTitle')}
       </Title>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (cursorOk) replay.mutate(cursor.trim() || undefined);
-        }}
-      >
+      <form onSubmit={cursor.onSubmit((values) => replay.mutate(replayBody(values).after))} noValidate>
         <Stack gap="xs">
           <TextInput
             label={t('access.hooks.cursor')}
             description={t('access.hooks.cursorHint')}
             placeholder="12345-678"
-            value={cursor}
-            onChange={(e) => setCursor(e.currentTarget.value)}
-            error={cursorOk ? undefined : t('access.hooks.badCursor')}
+            {...cursor.getInputProps('after')}
           />
           <Group>
             <Button type="submit" size="xs" variant="default" loading={replay.isPending} disabled={!cursorOk}>
