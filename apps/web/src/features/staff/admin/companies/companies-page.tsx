@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { Link, Route, Routes, useNavigate } from 'react-router';
+import { companyCreateSchema } from '@sportello/contracts';
 import { errorText } from '../../../../lib/error-text';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDesk } from '../../desk-context';
@@ -10,9 +12,10 @@ import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import CompanyPage from './company-page';
 import ContactPage from './contact-page';
-import { useCompanies, useCreateCompany } from './people-api';
+import { companyNameBody, useCompanies, useCreateCompany } from '../api/people';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
+import { validateWith } from '../components/contract-form';
 
 /**
  * Companies, contacts and users (issue 14 item 1): `companies` lists and searches the companies,
@@ -107,26 +110,29 @@ function NewCompanyModal({ opened, onClose }: { opened: boolean; onClose: () => 
   const { t } = useStaffT();
   const { company } = useDesk();
   const navigate = useNavigate();
-  const [name, setName] = useState('');
+  // The import's rule for a name (1 to 500 characters), checked with the server's schema.
+  const form = useForm({
+    initialValues: { companyName: '' },
+    validate: validateWith(companyCreateSchema, companyNameBody, () => t('auth.requiredField')),
+  });
   const create = useCreateCompany(company);
   const onCreated = (c: { id: number }) => {
-    setName('');
+    form.reset();
     onClose();
     void navigate(adminPath(company, 'companies', String(c.id)));
   };
   return (
     <Modal opened={opened} onClose={onClose} title={t('people.newCompany')} centered>
       <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate(name.trim(), { onSuccess: onCreated });
-        }}
+        noValidate
+        onSubmit={form.onSubmit((v) =>
+          create.mutate(companyNameBody(v).companyName, { onSuccess: onCreated }),
+        )}
       >
         <Stack>
           <TextInput
             label={t('people.companyName')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            {...form.getInputProps('companyName')}
             required
             maxLength={500}
             data-autofocus
@@ -140,7 +146,7 @@ function NewCompanyModal({ opened, onClose }: { opened: boolean; onClose: () => 
             <Button variant="default" onClick={onClose}>
               {t('people.cancel')}
             </Button>
-            <Button type="submit" loading={create.isPending} disabled={!name.trim()}>
+            <Button type="submit" loading={create.isPending}>
               {t('people.create')}
             </Button>
           </Group>

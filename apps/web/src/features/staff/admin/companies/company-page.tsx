@@ -1,18 +1,21 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
+import { companyUpdateSchema, type CompanyEntity } from '@sportello/contracts';
 import { errorText } from '../../../../lib/error-text';
 import { ListError } from '../../../../ui/list-states';
 import { usePageTitle } from '../../../../ui/page-title';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
-import { useCompany, useCompanyContacts, useRenameCompany } from './people-api';
+import { companyNameBody, useCompany, useCompanyContacts, useRenameCompany } from '../api/people';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
 import { BouncingMark } from '../email/bounce-notice';
+import { validateWith } from '../components/contract-form';
 
 /** A company: its name (renamed here) and its contacts, searched, with "New contact". */
 export default function CompanyPage() {
@@ -21,13 +24,10 @@ export default function CompanyPage() {
   const id = Number(useParams().id);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
-  const [name, setName] = useState<string | null>(null);
   const entity = useCompany(company, id);
   usePageTitle(entity.data?.companyName ?? t('people.companies'));
-  const rename = useRenameCompany(company, id);
   const contacts = useCompanyContacts(company, id, q);
   const items = contacts.data?.pages.flatMap((p) => p.items) ?? [];
-  const shown = name ?? entity.data?.companyName ?? '';
   return (
     <Stack gap="md">
       <Anchor component={Link} to={adminPath(company, 'companies')} size="sm">
@@ -43,30 +43,7 @@ export default function CompanyPage() {
               {t('people.id')} {id}
             </Badge>
           </Title>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (shown.trim()) rename.mutate(shown.trim(), { onSuccess: () => setName(null) });
-            }}
-          >
-            <Group align="end" wrap="wrap">
-              <TextInput
-                label={t('people.companyName')}
-                value={shown}
-                onChange={(e) => setName(e.currentTarget.value)}
-                maxLength={500}
-                w={{ base: '100%', sm: 360 }}
-              />
-              <Button type="submit" variant="default" loading={rename.isPending} disabled={name === null}>
-                {t('people.rename')}
-              </Button>
-            </Group>
-            {rename.isError && (
-              <Text c="red" size="sm" role="alert" mt="xs">
-                {errorText(rename.error, t)}
-              </Text>
-            )}
-          </form>
+          {entity.data && <RenameForm key={entity.data.companyName} entity={entity.data} />}
         </>
       )}
       <Group justify="space-between" align="end" wrap="wrap" mt="md">
@@ -135,5 +112,42 @@ export default function CompanyPage() {
         </Button>
       )}
     </Stack>
+  );
+}
+
+/** The company's new name, by the rename route's rule; the stored name until it is changed. */
+function RenameForm({ entity }: { entity: CompanyEntity }) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const rename = useRenameCompany(company, entity.id);
+  const form = useForm({
+    initialValues: { companyName: entity.companyName },
+    validate: validateWith(companyUpdateSchema, companyNameBody, () => t('auth.requiredField')),
+  });
+  return (
+    <form noValidate onSubmit={form.onSubmit((v) => rename.mutate(companyNameBody(v).companyName))}>
+      <Group align="start" wrap="wrap">
+        <TextInput
+          label={t('people.companyName')}
+          {...form.getInputProps('companyName')}
+          maxLength={500}
+          w={{ base: '100%', sm: 360 }}
+        />
+        <Button
+          type="submit"
+          variant="default"
+          mt={{ base: 0, sm: 25 }}
+          loading={rename.isPending}
+          disabled={!form.isDirty()}
+        >
+          {t('people.rename')}
+        </Button>
+      </Group>
+      {rename.isError && (
+        <Text c="red" size="sm" role="alert" mt="xs">
+          {errorText(rename.error, t)}
+        </Text>
+      )}
+    </form>
   );
 }

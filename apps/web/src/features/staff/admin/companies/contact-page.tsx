@@ -17,10 +17,13 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconDots, IconEye, IconMailPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  contactUpdateSchema,
   permissionFlags,
+  userInviteSchema,
   type ContactEntity,
   type PeopleUser,
   type PermissionFlag,
@@ -43,8 +46,9 @@ import {
   useUserAction,
   useViewAs,
   type UserAction,
-} from './people-api';
+} from '../api/people';
 import { TableScroll } from '../table-scroll';
+import { isBlank, validateWith } from '../components/contract-form';
 
 type Flags = Record<PermissionFlag, boolean>;
 const noFlags = () => Object.fromEntries(permissionFlags.map((f) => [f, false])) as Flags;
@@ -61,6 +65,13 @@ const draftOf = (c?: ContactEntity): Draft => ({
   phone: c?.phone ?? '',
   permissions: c ? { ...c.permissions } : noFlags(),
 });
+/** The contact's body as the create and change routes take it. */
+const contactBody = (d: Draft) => ({
+  referentName: d.referentName.trim(),
+  email: d.email.trim() || null,
+  phone: d.phone.trim() || null,
+  permissions: d.permissions,
+});
 
 /**
  * A contact: its details and the ten permissions, each said in words (the list is the contracts'
@@ -73,37 +84,10 @@ export default function ContactPage() {
   const companyId = Number(params.id);
   const isNew = params.contactid === 'new';
   const contactId = isNew ? NaN : Number(params.contactid);
-  const navigate = useNavigate();
   const entity = useContact(company, contactId, !isNew && Number.isSafeInteger(contactId));
-  // The form shows the stored contact until the admin changes something.
-  const [edited, setEdited] = useState<Draft | null>(null);
-  const draft = edited ?? draftOf(entity.data);
+  // Here, not in the form: "Saved." stays when a new contact's form gives way to the created one's.
   const [saved, setSaved] = useState(false);
   usePageTitle(isNew ? t('people.newContact') : (entity.data?.referentName ?? t('people.contact')));
-  const save = useSaveContact(company, companyId, isNew ? null : contactId);
-  const onSaved = (c: { contactId: number }) => {
-    setEdited(null);
-    setSaved(true);
-    if (isNew)
-      void navigate(adminPath(company, 'companies', `${companyId}/contacts/${c.contactId}`), {
-        replace: true,
-      });
-  };
-  const saveDraft = () =>
-    save.mutate(
-      {
-        referentName: draft.referentName.trim(),
-        email: draft.email.trim() || null,
-        phone: draft.phone.trim() || null,
-        permissions: draft.permissions,
-      },
-      { onSuccess: onSaved },
-    );
-  const set = (patch: Partial<Draft>) => {
-    setSaved(false);
-    setEdited({ ...draft, ...patch });
-  };
-
   return (
     <Stack gap="md">
       <Anchor component={Link} to={adminPath(company, 'companies', String(companyId))} size="sm">
@@ -123,74 +107,13 @@ export default function ContactPage() {
       ) : !isNew && entity.isPending ? (
         <ListLoading rows={3} />
       ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            saveDraft();
-          }}
-        >
-          <Stack gap="md">
-            <SimpleGrid cols={{ base: 1, sm: 3 }}>
-              <TextInput
-                label={t('people.referentName')}
-                value={draft.referentName}
-                onChange={(e) => set({ referentName: e.currentTarget.value })}
-                required
-                maxLength={500}
-              />
-              <TextInput
-                label={t('people.email')}
-                type="email"
-                value={draft.email}
-                onChange={(e) => set({ email: e.currentTarget.value })}
-                maxLength={320}
-              />
-              <TextInput
-                label={t('people.phone')}
-                type="tel"
-                value={draft.phone}
-                onChange={(e) => set({ phone: e.currentTarget.value })}
-                maxLength={40}
-              />
-            </SimpleGrid>
-            <Checkbox.Group
-              label={t('people.permissions')}
-              description={t('people.permissionsHint')}
-              value={permissionFlags.filter((f) => draft.permissions[f])}
-              onChange={(on) =>
-                set({
-                  permissions: Object.fromEntries(permissionFlags.map((f) => [f, on.includes(f)])) as Flags,
-                })
-              }
-            >
-              <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
-                {permissionFlags.map((f) => (
-                  <Checkbox
-                    key={f}
-                    value={f}
-                    label={t(`people.flagNames.${f}`)}
-                    description={t(`people.flags.${f}`)}
-                  />
-                ))}
-              </SimpleGrid>
-            </Checkbox.Group>
-            {save.isError && (
-              <Text c="red" size="sm" role="alert">
-                {errorText(save.error, t)}
-              </Text>
-            )}
-            <Group>
-              <Button type="submit" loading={save.isPending} disabled={!draft.referentName.trim()}>
-                {isNew ? t('people.create') : t('people.save')}
-              </Button>
-              {saved && !save.isPending && (
-                <Text size="sm" c="teal" role="status">
-                  {t('people.saved')}
-                </Text>
-              )}
-            </Group>
-          </Stack>
-        </form>
+        <ContactForm
+          key={isNew ? 'new' : contactId}
+          companyId={companyId}
+          contact={isNew ? null : (entity.data ?? null)}
+          saved={saved}
+          setSaved={setSaved}
+        />
       )}
       {!isNew && entity.data && (
         <>
@@ -199,6 +122,99 @@ export default function ContactPage() {
         </>
       )}
     </Stack>
+  );
+}
+
+/**
+ * The contact's details and permissions (`contact` null: a new one of `companyId`), by the change
+ * route's rules (a name of 1 to 500 characters); the stored contact until the admin changes something.
+ */
+function ContactForm({
+  companyId,
+  contact,
+  saved,
+  setSaved,
+}: {
+  companyId: number;
+  contact: ContactEntity | null;
+  saved: boolean;
+  setSaved: (saved: boolean) => void;
+}) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const navigate = useNavigate();
+  const form = useForm<Draft>({
+    initialValues: draftOf(contact ?? undefined),
+    onValuesChange: () => setSaved(false),
+    validate: validateWith(contactUpdateSchema, contactBody, () => t('auth.requiredField'), /^referentName$/),
+  });
+  const save = useSaveContact(company, companyId, contact?.contactId ?? null);
+  const onSaved = (c: ContactEntity) => {
+    form.resetDirty();
+    setSaved(true);
+    if (!contact)
+      void navigate(adminPath(company, 'companies', `${companyId}/contacts/${c.contactId}`), {
+        replace: true,
+      });
+  };
+  const { permissions } = form.getValues();
+  return (
+    <form noValidate onSubmit={form.onSubmit((d) => save.mutate(contactBody(d), { onSuccess: onSaved }))}>
+      <Stack gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <TextInput
+            label={t('people.referentName')}
+            {...form.getInputProps('referentName')}
+            required
+            maxLength={500}
+          />
+          <TextInput
+            label={t('people.email')}
+            type="email"
+            {...form.getInputProps('email')}
+            maxLength={320}
+          />
+          <TextInput label={t('people.phone')} type="tel" {...form.getInputProps('phone')} maxLength={40} />
+        </SimpleGrid>
+        <Checkbox.Group
+          label={t('people.permissions')}
+          description={t('people.permissionsHint')}
+          value={permissionFlags.filter((f) => permissions[f])}
+          onChange={(on) =>
+            form.setFieldValue(
+              'permissions',
+              Object.fromEntries(permissionFlags.map((f) => [f, on.includes(f)])) as Flags,
+            )
+          }
+        >
+          <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
+            {permissionFlags.map((f) => (
+              <Checkbox
+                key={f}
+                value={f}
+                label={t(`people.flagNames.${f}`)}
+                description={t(`people.flags.${f}`)}
+              />
+            ))}
+          </SimpleGrid>
+        </Checkbox.Group>
+        {save.isError && (
+          <Text c="red" size="sm" role="alert">
+            {errorText(save.error, t)}
+          </Text>
+        )}
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            {contact ? t('people.save') : t('people.create')}
+          </Button>
+          {saved && !save.isPending && (
+            <Text size="sm" c="teal" role="status">
+              {t('people.saved')}
+            </Text>
+          )}
+        </Group>
+      </Stack>
+    </form>
   );
 }
 
@@ -440,25 +456,36 @@ function InviteModal({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [email, setEmail] = useState(defaultEmail);
-  const [userName, setUserName] = useState('');
+  // The user name falls back to the address; both by the invite route's rules.
+  const inviteBody = (v: { email: string; userName: string }) => ({
+    userName: v.userName.trim() || v.email.trim(),
+    email: v.email.trim(),
+    contactIds: [contactId],
+  });
+  const form = useForm({
+    initialValues: { email: defaultEmail, userName: '' },
+    validate: validateWith(userInviteSchema, inviteBody, (field, body) =>
+      field === 'userName'
+        ? t('people.userNameSpaces')
+        : isBlank(body, field)
+          ? t('auth.requiredField')
+          : t('appointments.invalidEmail'),
+    ),
+  });
   const invite = useInviteUser(company);
   return (
     <Modal opened={opened} onClose={onClose} title={t('people.inviteTitle')} centered>
       <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          invite.mutate(
-            { userName: userName.trim() || email.trim(), email: email.trim(), contactIds: [contactId] },
-            {
-              onSuccess: () => {
-                setUserName('');
-                onInvited();
-                onClose();
-              },
+        noValidate
+        onSubmit={form.onSubmit((v) =>
+          invite.mutate(inviteBody(v), {
+            onSuccess: () => {
+              form.setFieldValue('userName', '');
+              onInvited();
+              onClose();
             },
-          );
-        }}
+          }),
+        )}
       >
         <Stack>
           <Text size="sm" c="dimmed">
@@ -467,17 +494,15 @@ function InviteModal({
           <TextInput
             label={t('people.email')}
             type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
+            {...form.getInputProps('email')}
             required
             maxLength={320}
             data-autofocus
           />
           <TextInput
             label={t('people.userName')}
-            value={userName}
-            placeholder={email}
-            onChange={(e) => setUserName(e.currentTarget.value)}
+            {...form.getInputProps('userName')}
+            placeholder={form.getValues().email}
             maxLength={200}
           />
           {invite.isError && (
@@ -489,7 +514,7 @@ function InviteModal({
             <Button variant="default" onClick={onClose}>
               {t('people.cancel')}
             </Button>
-            <Button type="submit" loading={invite.isPending} disabled={!email.trim()}>
+            <Button type="submit" loading={invite.isPending}>
               {t('people.invite')}
             </Button>
           </Group>

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { entityStaffRoutes, peopleRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../../lib/api-client';
-import type { BodyFor } from '../api/body';
+import type { BodyFor } from './body';
 import { staffKeys } from '../../api/keys';
 
 /** Query keys of the section, under the portal's root (signing out drops them). */
@@ -52,6 +52,9 @@ export const useCompany = (company: string, id: number) =>
     queryFn: ({ signal }) => call(entityStaffRoutes.company, { params: { company, id }, signal }),
     enabled: Number.isSafeInteger(id),
   });
+
+/** A company's name as the create and rename routes take it (the admin's form holds it untrimmed). */
+export const companyNameBody = (v: { companyName: string }) => ({ companyName: v.companyName.trim() });
 
 /** `POST …/admin/companies`: a new company; the section's lists again. */
 export function useCreateCompany(company: string) {
