@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   Alert,
   Badge,
@@ -18,13 +18,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
-import type {
-  InboundEmail,
-  InboundInviteAnswer,
-  InboundStatus,
-  Mailbox,
-  MailboxTest,
+import {
+  mailboxSettingsSchema,
+  type InboundEmail,
+  type InboundInviteAnswer,
+  type InboundStatus,
+  type Mailbox,
+  type MailboxTest,
 } from '@sportello/contracts';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
@@ -38,6 +40,7 @@ import { TableScroll } from '../table-scroll';
 import { AttachDialog } from './attach-dialog';
 import { BounceLine } from './bounce-notice';
 import { InviteDialog } from './invite-dialog';
+import { isBlank, validateWith } from '../components/contract-form';
 import {
   useBounces,
   useDeleteMailbox,
@@ -143,33 +146,42 @@ function MailboxPanel() {
 function MailboxForm({ mailbox }: { mailbox: Mailbox | null }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [form, setForm] = useState<Form>(() => formOf(mailbox));
   const [saved, setSaved] = useState(false);
   const [removing, setRemoving] = useState(false);
   const [tested, setTested] = useState<MailboxTest | null>(null);
+  // The settings as the save route takes them, checked with its schema before sending.
+  const form = useForm<Form>({
+    initialValues: formOf(mailbox),
+    onValuesChange: () => {
+      setSaved(false);
+      setTested(null);
+    },
+    validate: validateWith(mailboxSettingsSchema, bodyOf, (field, body) =>
+      isBlank(body, field)
+        ? t('auth.requiredField')
+        : field === 'address'
+          ? t('appointments.invalidEmail')
+          : t('newTicket.invalid'),
+    ),
+  });
   const save = useSaveMailbox(company);
   const remove = useDeleteMailbox(company);
   const test = useTestMailbox(company);
-  const set = <K extends keyof Form>(k: K, v: Form[K]) => {
-    setSaved(false);
-    setTested(null);
-    setForm((f) => ({ ...f, [k]: v }));
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate(bodyOf(form), {
+  const submit = form.onSubmit((values) =>
+    save.mutate(bodyOf(values), {
       // The form shows what the server kept (the password field empty again).
       onSuccess: (answer) => {
-        setForm(formOf(answer.mailbox));
+        form.setValues(formOf(answer.mailbox));
         setSaved(true);
       },
-    });
-  };
+    }),
+  );
   const runTest = () => {
     setTested(null);
-    const { address: _address, enabled: _enabled, ...settings } = bodyOf(form);
+    const { address: _address, enabled: _enabled, ...settings } = bodyOf(form.getValues());
     test.mutate(settings, { onSuccess: setTested });
   };
+  const values = form.getValues();
   const saveError =
     save.error instanceof ApiRequestError && save.error.code === 'mailbox_address_taken'
       ? t('email.mailbox.addressTaken')
@@ -177,7 +189,7 @@ function MailboxForm({ mailbox }: { mailbox: Mailbox | null }) {
         ? errorText(save.error, t)
         : null;
   return (
-    <form onSubmit={submit} aria-label={t('email.mailbox.title')}>
+    <form onSubmit={submit} aria-label={t('email.mailbox.title')} noValidate>
       <Stack gap="sm" maw={640}>
         {mailbox && <ReaderState mailbox={mailbox} />}
         <TextInput
@@ -185,23 +197,20 @@ function MailboxForm({ mailbox }: { mailbox: Mailbox | null }) {
           type="email"
           label={t('email.mailbox.address')}
           description={t('email.mailbox.addressHint')}
-          value={form.address}
-          onChange={(e) => set('address', e.currentTarget.value)}
+          {...form.getInputProps('address')}
           maxLength={254}
         />
         <Group grow align="start" wrap="wrap">
           <TextInput
             label={t('email.mailbox.host')}
             placeholder="imap.example.com"
-            value={form.imapHost}
-            onChange={(e) => set('imapHost', e.currentTarget.value)}
+            {...form.getInputProps('imapHost')}
             maxLength={253}
             miw={200}
           />
           <NumberInput
             label={t('email.mailbox.port')}
-            value={form.imapPort}
-            onChange={(v) => set('imapPort', v)}
+            {...form.getInputProps('imapPort')}
             min={1}
             max={65535}
             allowDecimal={false}
@@ -211,16 +220,14 @@ function MailboxForm({ mailbox }: { mailbox: Mailbox | null }) {
         </Group>
         <NativeSelect
           label={t('email.mailbox.security')}
-          value={form.imapSecurity}
+          value={values.imapSecurity}
           onChange={(e) => {
             const security = e.currentTarget.value as Security;
             // The usual port of the new security, unless another one was typed in.
-            const port = Object.values(DEFAULT_PORT).includes(Number(form.imapPort))
+            const port = Object.values(DEFAULT_PORT).includes(Number(values.imapPort))
               ? DEFAULT_PORT[security]
-              : form.imapPort;
-            setSaved(false);
-            setTested(null);
-            setForm((f) => ({ ...f, imapSecurity: security, imapPort: port }));
+              : values.imapPort;
+            form.setValues({ imapSecurity: security, imapPort: port });
           }}
           data={(['tls', 'starttls', 'none'] as const).map((s) => ({
             value: s,
@@ -229,30 +236,22 @@ function MailboxForm({ mailbox }: { mailbox: Mailbox | null }) {
         />
         <TextInput
           label={t('email.mailbox.user')}
-          value={form.imapUser}
-          onChange={(e) => set('imapUser', e.currentTarget.value)}
+          {...form.getInputProps('imapUser')}
           maxLength={320}
           autoComplete="off"
         />
         <PasswordInput
           label={t('email.mailbox.password')}
           description={mailbox?.hasPassword ? t('email.mailbox.passwordKeep') : undefined}
-          value={form.password}
-          onChange={(e) => set('password', e.currentTarget.value)}
+          {...form.getInputProps('password')}
           maxLength={1000}
           autoComplete="new-password"
         />
-        <TextInput
-          label={t('email.mailbox.folder')}
-          value={form.folder}
-          onChange={(e) => set('folder', e.currentTarget.value)}
-          maxLength={200}
-        />
+        <TextInput label={t('email.mailbox.folder')} {...form.getInputProps('folder')} maxLength={200} />
         <Switch
           label={t('email.mailbox.enabled')}
           description={t('email.mailbox.enabledHint')}
-          checked={form.enabled}
-          onChange={(e) => set('enabled', e.currentTarget.checked)}
+          {...form.getInputProps('enabled', { type: 'checkbox' })}
         />
         {tested && <TestAnswer answer={tested} />}
         {test.isError && (
@@ -278,7 +277,7 @@ function MailboxForm({ mailbox }: { mailbox: Mailbox | null }) {
             variant="default"
             onClick={runTest}
             loading={test.isPending}
-            disabled={!form.imapHost.trim()}
+            disabled={!values.imapHost.trim()}
           >
             {t('email.mailbox.test')}
           </Button>
@@ -295,7 +294,7 @@ function MailboxForm({ mailbox }: { mailbox: Mailbox | null }) {
           text={t('email.mailbox.deleteText', { address: mailbox?.address ?? '' })}
           action={t('email.mailbox.delete')}
           cancel={t('email.cancel')}
-          remove={() => remove.mutateAsync().then(() => setForm(EMPTY))}
+          remove={() => remove.mutateAsync().then(() => form.setValues(EMPTY))}
           onClose={() => setRemoving(false)}
         />
       )}

@@ -1,6 +1,11 @@
-import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import type { InboundEmail, InboundInviteAnswer } from '@sportello/contracts';
+import { useForm } from '@mantine/form';
+import {
+  inboundInviteBodySchema,
+  type InboundEmail,
+  type InboundInviteAnswer,
+  type InboundInviteBody,
+} from '@sportello/contracts';
 import { deskEntityRoutes } from '@sportello/contracts/route-refs';
 import { ApiRequestError } from '../../../../lib/api-client';
 import { errorText } from '../../../../lib/error-text';
@@ -8,9 +13,17 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker } from '../company-picker';
 import { useInviteInbound } from './email-api';
+import { validateWith } from '../components/contract-form';
 
 /** The name a sender's mail gives (its From display name), else the address before the @. */
 const nameOf = (m: InboundEmail) => m.fromName.trim() || m.fromAddress.split('@')[0] || '';
+
+type InviteForm = { companyId: number | null; referentName: string; userName: string };
+const inviteBody = (v: InviteForm) => ({
+  companyId: v.companyId,
+  referentName: v.referentName.trim(),
+  ...(v.userName.trim() ? { userName: v.userName.trim() } : {}),
+});
 
 /**
  * "Invite as contact" (docs/email.md "Unknown senders"): the sender of a waiting message becomes a
@@ -27,21 +40,20 @@ export function InviteDialog({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [companyId, setCompanyId] = useState<number | null>(null);
-  const [name, setName] = useState(() => nameOf(message));
-  const [userName, setUserName] = useState('');
+  // A company and a name are needed, a user name has no spaces: the route's rules, checked before sending.
+  const form = useForm<InviteForm>({
+    initialValues: { companyId: null, referentName: nameOf(message), userName: '' },
+    validate: validateWith(inboundInviteBodySchema, inviteBody, (field) =>
+      field === 'userName' ? t('people.userNameSpaces') : t('auth.requiredField'),
+    ),
+  });
   const invite = useInviteInbound(company);
-  const submit = () => {
-    if (companyId === null || name.trim() === '') return;
-    const login = userName.trim();
+  const submit = form.onSubmit((v) =>
     invite.mutate(
-      {
-        inboundId: message.id,
-        body: { companyId, referentName: name.trim(), ...(login ? { userName: login } : {}) },
-      },
+      { inboundId: message.id, body: inviteBody(v) as InboundInviteBody },
       { onSuccess: onInvited },
-    );
-  };
+    ),
+  );
   const error = invite.error;
   const known =
     error instanceof ApiRequestError && error.code === 'contact_exists'
@@ -56,12 +68,7 @@ export function InviteDialog({
       title={t('email.invite.title')}
       closeButtonProps={{ 'aria-label': t('close') }}
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm">
             {t('email.invite.text', {
@@ -71,24 +78,23 @@ export function InviteDialog({
           </Text>
           <CompanyPicker
             route={deskEntityRoutes.companies}
-            value={companyId}
-            onChange={setCompanyId}
+            value={form.getValues().companyId}
+            onChange={(id) => form.setFieldValue('companyId', id)}
+            error={form.errors.companyId as string | undefined}
             required
             fullWidth
           />
           <TextInput
             label={t('email.invite.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            {...form.getInputProps('referentName')}
             required
             maxLength={200}
           />
           <TextInput
             label={t('email.invite.userName')}
             description={t('email.invite.userNameHint')}
-            value={userName}
+            {...form.getInputProps('userName')}
             placeholder={message.fromAddress}
-            onChange={(e) => setUserName(e.currentTarget.value)}
             maxLength={200}
           />
           {invite.isError && (
@@ -100,11 +106,7 @@ export function InviteDialog({
             <Button variant="default" onClick={onClose}>
               {t('email.cancel')}
             </Button>
-            <Button
-              type="submit"
-              loading={invite.isPending}
-              disabled={companyId === null || name.trim() === ''}
-            >
+            <Button type="submit" loading={invite.isPending}>
               {t('email.invite.submit')}
             </Button>
           </Group>
