@@ -18,6 +18,7 @@ import { OutboxWorker } from './platform/outbox';
 import { notificationMailChannel } from './modules/tickets/core';
 import { loadDemoDataIfEmpty } from './modules/admin/demo';
 import { WebhookWorker } from './modules/integration/webhook-worker';
+import { SlaSweeper } from './modules/staff/sla-sweeper';
 import { MailboxReader } from './modules/email/reader';
 import { SmtpIngress } from './modules/email/smtp-ingress';
 import { sealClearWebhookSecrets } from './modules/integration/webhook-secrets';
@@ -121,6 +122,9 @@ async function main(): Promise<void> {
   // Expired uploads, temp files of killed requests and unreferenced blobs: now, then periodically.
   const sweeper = new FileSweeper(ctx, app.log);
   sweeper.start();
+  // Service levels: tickets entering "soon" or passing a due time are told (docs/staff.md).
+  const slaSweeper = new SlaSweeper(ctx, app.log);
+  slaSweeper.start();
   // The portals' support mailboxes (docs/email.md): one process reads each, under a lease.
   const mailboxes = new MailboxReader(ctx, app.log);
   mailboxes.start();
@@ -146,7 +150,14 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
-      await Promise.all([worker.stop(), webhooks.stop(), sweeper.stop(), mailboxes.stop(), ingress?.stop()]);
+      await Promise.all([
+        worker.stop(),
+        webhooks.stop(),
+        sweeper.stop(),
+        slaSweeper.stop(),
+        mailboxes.stop(),
+        ingress?.stop(),
+      ]);
       await Promise.all([database.close(), ctx.fileStore.close()]);
     } finally {
       process.exit(0);

@@ -35,6 +35,8 @@ export const eventTypes = [
   'ticket.merge_undone',
   /** An agent logged time on a ticket: for the back office's hour bank (Sportello never draws it down). */
   'ticket.time_logged',
+  /** A service-level target (first response, resolution) passed unmet: once per target and ticket. */
+  'ticket.sla_breached',
   'agent.comment_added',
   'document.uploaded',
   'signature.signed',

@@ -11,8 +11,8 @@ import { inboxQuerySchema, staffPortalParamsSchema } from './staff';
 // --- The bell ---
 
 /**
- * What an agent is told of. `sla_breach` is reserved for the service levels (issue 28 item 13): the
- * bell lists it already, nothing writes it yet.
+ * What an agent is told of. `sla_breach` and `sla_soon`: a ticket's service-level target passed
+ * unmet, or is about to (issue 28 item 13; the breach sweep writes them, `actor` is empty).
  */
 export const staffNotificationKinds = [
   'assigned',
@@ -20,6 +20,7 @@ export const staffNotificationKinds = [
   'mention',
   'low_rating',
   'sla_breach',
+  'sla_soon',
 ] as const;
 export const staffNotificationKindSchema = z.enum(staffNotificationKinds);
 export type StaffNotificationKind = z.infer<typeof staffNotificationKindSchema>;

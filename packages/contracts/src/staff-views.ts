@@ -19,7 +19,7 @@ export type TicketPriority = (typeof ticketPriorities)[number];
  * The inbox's orders: last activity (newest first), creation (newest first), priority (most urgent
  * first, then last activity), due date (soonest first, tickets without one last).
  */
-export const inboxSorts = ['activity', 'created', 'priority', 'due'] as const;
+export const inboxSorts = ['activity', 'created', 'priority', 'due', 'sla'] as const;
 export type InboxSort = (typeof inboxSorts)[number];
 
 /** The due-date filter: past due (and open), with a due date, without one. */

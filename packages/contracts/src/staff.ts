@@ -516,6 +516,8 @@ export const staffPreferencesSchema = z.object({
   emailAssigned: z.boolean(),
   /** Someone mentions the user (`@handle`) in an internal note. */
   emailMention: z.boolean(),
+  /** A ticket the user is to hear of breached, or is about to breach, a service-level target. */
+  emailSla: z.boolean(),
 });
 export type StaffPreferences = z.infer<typeof staffPreferencesSchema>;
 export const staffPreferencesUpdateSchema = staffPreferencesSchema.partial().strict();

@@ -536,7 +536,8 @@ export const tickets = pgTable(
      * The service-level clock (0055), written by the tickets core (core/sla-clock.ts) only: both targets'
      * due times, the first public answer from staff, the business minutes paused while waiting for the
      * customer, the pending target's due time and "soon" instant, breach events sent (bit 1 first
-     * response, 2 resolution) and when the breach sweep must next look.
+     * response, 2 resolution; 4 and 8: their "about to breach" notices, 0057) and when the breach
+     * sweep must next look.
      */
     firstResponseDueAt: ts('first_response_due_at'),
     firstRespondedAt: ts('first_responded_at'),
@@ -626,6 +627,13 @@ export const tickets = pgTable(
     index('tickets_sla_sweep_idx')
       .on(t.slaSweepAt)
       .where(sql`${t.slaSweepAt} is not null`),
+    // The inbox by SLA due, soonest first (0057).
+    index('tickets_inbox_sla_due_idx').on(
+      t.portalId,
+      t.closed,
+      sql`coalesce(${t.slaNextDueAt}, 'infinity'::timestamp with time zone)`,
+      t.extId,
+    ),
   ],
 );
 
@@ -649,6 +657,11 @@ export const slaPolicies = pgTable('sla_policies', {
     >()
     .notNull(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  /**
+   * After a change, the open tickets' clocks are recomputed by the breach sweep in batches, in ext id
+   * order after this cursor; null: nothing pending (0057).
+   */
+  recomputeAfter: bigint('recompute_after', { mode: 'number' }),
 });
 
 /** The tickets' own tags (issue 28, migration 0049), by name per portal; not the contracts' `tags`. */
@@ -1461,6 +1474,8 @@ export const staffPreferences = pgTable('staff_preferences', {
   emailAssigned: boolean('email_assigned').notNull().default(true),
   /** The user was mentioned (`@handle`) in an internal note (0053). */
   emailMention: boolean('email_mention').notNull().default(true),
+  /** A ticket the user is to hear of breached, or is about to breach, its service level (0057). */
+  emailSla: boolean('email_sla').notNull().default(true),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
@@ -1500,7 +1515,7 @@ export const staffNotifications = pgTable(
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
     kind: text('kind', {
-      enum: ['assigned', 'customer_reply', 'mention', 'low_rating', 'sla_breach'],
+      enum: ['assigned', 'customer_reply', 'mention', 'low_rating', 'sla_breach', 'sla_soon'],
     }).notNull(),
     actorName: text('actor_name').notNull().default(''),
     rating: smallint('rating'),

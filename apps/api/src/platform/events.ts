@@ -295,6 +295,31 @@ export function emitTimeEvent(
   );
 }
 
+/**
+ * ticket.sla_breached: a target of the portal's service levels passed unmet (the breach sweep, once per
+ * target and ticket): `sla` (`target`: `first_response` or `resolution`, `dueAt`, `priority`) and the
+ * ticket.
+ */
+export function emitSlaBreachEvent(
+  tx: Tx,
+  ec: EmitContext,
+  ticketId: number,
+  sla: { target: 'first_response' | 'resolution'; dueAt: Date },
+): Promise<number> {
+  return emit(
+    tx,
+    ec,
+    'ticket.sla_breached',
+    systemSource,
+    sql`select t.portal_id, json_build_object(
+        'sla', json_build_object('target', ${sla.target}::text, 'dueAt', ${sla.dueAt.toISOString()}::text,
+          'priority', (array['low', 'normal', 'high', 'urgent'])[t.priority + 1]),
+        'ticket', ${sql.raw(ticketJson('b.base'))}) as data
+      ${sql.raw(ticketJoins)} cross join (select ${baseParam(ec)} as base) b
+      where t.id = ${ticketId}::int`,
+  );
+}
+
 /** document.uploaded: the contact's document with its file. */
 export function emitDocumentEvent(
   tx: Tx,

@@ -201,6 +201,7 @@ export interface RawPreferences {
   emailLowRating: boolean;
   emailAssigned: boolean;
   emailMention: boolean;
+  emailSla: boolean;
 }
 
 /** Each switch and its column (each on unless turned off). */
@@ -210,6 +211,7 @@ const PREF_COLUMNS: Record<keyof RawPreferences, string> = {
   emailLowRating: 'email_low_rating',
   emailAssigned: 'email_assigned',
   emailMention: 'email_mention',
+  emailSla: 'email_sla',
 };
 const prefKeys = Object.keys(PREF_COLUMNS) as (keyof RawPreferences)[];
 

@@ -417,6 +417,7 @@ describe('agent e-mails and preferences', () => {
       emailLowRating: true,
       emailAssigned: true,
       emailMention: true,
+      emailSla: true,
     });
     expect((await staffGet(staff.adminA, '/api/staff/me/preferences')).json()).toEqual(pref.json());
     const mail0 = await lastOutboxId();

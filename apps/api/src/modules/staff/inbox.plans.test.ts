@@ -70,10 +70,12 @@ beforeAll(async () => {
       case when g % 70 = 0 then ${a!.id}::int end,
       g % 50 = 0
     from generate_series(1, 40000) g`);
-  // Priorities spread over the four, a due date on a third (the other orders, 0049).
+  // Priorities spread over the four, a due date on a third (the other orders, 0049), a running
+  // service-level clock on the open fifth (0057).
   await db.execute(sql`
     update tickets set priority = ext_id % 4,
-      due_at = case when ext_id % 3 = 0 then created_on + interval '5 days' end
+      due_at = case when ext_id % 3 = 0 then created_on + interval '5 days' end,
+      sla_next_due_at = case when ext_id % 5 = 0 and ext_id % 10 = 0 then created_on + interval '1 day' end
     where portal_id = ${p!.id} and ext_id > 100000`);
   // A comment on every other ticket, all with one common word (the search's conversation branch).
   await db.execute(sql`
@@ -220,6 +222,10 @@ describe('inbox plans', () => {
     // The due filters are ranges of the due order's key (a saved view counts them as well).
     ['open', { sort: 'due', due: 'overdue', now: new Date('2030-01-01T00:00:00Z') }, 'tickets_inbox_due_idx'],
     ['closed', { sort: 'due', due: 'none' }, 'tickets_inbox_due_idx'],
+    // By the service level's due time (0057).
+    ['open', { sort: 'sla' }, 'tickets_inbox_sla_due_idx'],
+    ['open', { sort: 'sla', after: ['2021-01-01T00:00:00.000Z', 120000] }, 'tickets_inbox_sla_due_idx'],
+    ['closed', { sort: 'sla', after: ['infinity', 120000] }, 'tickets_inbox_sla_due_idx'],
   ];
   for (const [view, f, index] of cases) {
     it(`${view} ${JSON.stringify(f)} reads ${index} in order`, async () => {

@@ -11,6 +11,7 @@
  * - breaching:            tickets_inbox_sla_idx      partial: running service-level clocks, 0055
  * - company filter:       tickets_inbox_company_idx  (company_id, closed, …)
  * - rated filter:         tickets_inbox_rated_idx    partial: rated tickets (portal_id, closed, …), 0038
+ * - other orders:         tickets_inbox_{created,priority,due}_idx (0049), tickets_inbox_sla_due_idx (0057)
  * The next page starts after the last row's (last_activity_at, ext_id): a keyset, no OFFSET. Joins for
  * names run on the page's rows only. Counts read at most INBOX_COUNT_CAP index entries per view.
  * Search: the first page of each way of finding a ticket (number, id, words of title and description,
@@ -109,6 +110,14 @@ export const ORDERS: Record<InboxSort, Order> = {
     ],
     desc: false,
   },
+  // The pending service-level target's due time (0057: tickets_inbox_sla_due_idx), clockless last.
+  sla: {
+    keys: [
+      { expr: "coalesce(t.sla_next_due_at, 'infinity'::timestamptz)", type: 'timestamptz' },
+      { expr: 't.ext_id', type: 'bigint' },
+    ],
+    desc: false,
+  },
 };
 
 /** The ORDER BY of an order, over `t` (or over the key columns k0, k1… of a search's branches). */
@@ -158,6 +167,8 @@ export function sortKeyOf(sort: InboxSort, item: RawInboxItem): SortKey {
       ];
     case 'due':
       return [(item.dueAt as string | null) ?? 'infinity', item.id];
+    case 'sla':
+      return [(item.sla as { nextDueAt: string | null } | null)?.nextDueAt ?? 'infinity', item.id];
   }
 }
 

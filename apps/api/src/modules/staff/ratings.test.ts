@@ -150,6 +150,7 @@ describe('a rating on the desk', () => {
       emailLowRating: false,
       emailAssigned: true,
       emailMention: true,
+      emailSla: true,
     });
     await rate(1, 'Worse');
     expect(await mails()).toHaveLength(2);

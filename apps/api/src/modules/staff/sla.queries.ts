@@ -8,7 +8,12 @@ export interface SlaPolicyStored extends SlaPolicyInput {
   timeZone: string;
 }
 
-export async function readSlaPolicy(db: Queryable, portalId: number): Promise<SlaPolicyStored | null> {
+/** The portal's policy (or the default); `lock`: the policy row held until the transaction ends. */
+export async function readSlaPolicy(
+  db: Queryable,
+  portalId: number,
+  lock = false,
+): Promise<SlaPolicyStored | null> {
   const [r] = await queryRows<{
     time_zone: string;
     enabled: boolean | null;
@@ -19,7 +24,8 @@ export async function readSlaPolicy(db: Queryable, portalId: number): Promise<Sl
   }>(
     db,
     sql`select p.time_zone, s.enabled, s.hours, s.holidays, s.targets, s.updated_at::text as updated_at
-      from portals p left join sla_policies s on s.portal_id = p.id where p.id = ${portalId}::int`,
+      from portals p left join sla_policies s on s.portal_id = p.id where p.id = ${portalId}::int
+      ${lock ? sql`for update of p` : sql``}`,
   );
   if (!r) return null;
   const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
@@ -48,6 +54,17 @@ export async function writeSlaPolicy(
         ${JSON.stringify(p.holidays)}::jsonb, ${JSON.stringify(p.targets)}::jsonb, ${now.toISOString()}::timestamptz)
       on conflict (portal_id) do update set enabled = excluded.enabled, hours = excluded.hours,
         holidays = excluded.holidays, targets = excluded.targets, updated_at = excluded.updated_at`,
+  );
+}
+
+/**
+ * Queues the recompute of the portal's open tickets' clocks (the breach sweep's cursor, from the
+ * start): a change made while one runs starts it again.
+ */
+export async function queueSlaRecompute(db: Queryable, portalId: number): Promise<void> {
+  await queryRows(
+    db,
+    sql`update sla_policies set recompute_after = -9223372036854775808 where portal_id = ${portalId}::int`,
   );
 }
 

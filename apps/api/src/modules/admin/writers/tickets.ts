@@ -6,6 +6,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { ImportComment, ImportTicket } from '@sportello/contracts';
 import { ticketAttachments, ticketComments, tickets } from '../../../db/schema';
+import { SLA_QUIET } from '../../tickets/core';
 import { chunk } from '../import.files';
 import {
   htmlBatches,
@@ -27,6 +28,30 @@ export async function writeTickets(s: PortalScope, rows: Owned<ImportTicket>[]):
     s,
     rows.map(({ item: t }) => ({ ticketExtId: t.id, comments: t.comments ?? [] })),
   );
+  await queueImportedClocks(
+    s,
+    rows.map((r) => r.item.id),
+  );
+}
+
+/**
+ * The service-level clock of imported tickets (docs/staff.md, "Service levels"): the import writes
+ * set-based and computes no clock itself; it marks the open tickets of the document that have none yet,
+ * when the portal's policy is on and gives their priority a target, for a quiet look by the breach
+ * sweep (due at once; SLA_QUIET: what is already past is marked told, nobody is told). A ticket with a
+ * clock, or without a target, is not written, so an unchanged import still writes nothing.
+ */
+async function queueImportedClocks(s: PortalScope, extIds: number[]): Promise<void> {
+  for (const part of chunk(extIds, JSON_BATCH))
+    await s.tx.execute(sql`
+      update tickets t set sla_sweep_at = t.created_on, sla_breached = t.sla_breached | ${SLA_QUIET}::smallint
+      from sla_policies p
+      where p.portal_id = ${s.portalId}::int and p.enabled and t.portal_id = p.portal_id
+        and t.ext_id = any(${sql.param(part)}::bigint[]) and not t.closed
+        and t.first_response_due_at is null and t.resolution_due_at is null and t.sla_sweep_at is null
+        and t.sla_breached & ${SLA_QUIET}::smallint = 0
+        and jsonb_path_exists(p.targets -> (array['low', 'normal', 'high', 'urgent'])[t.priority + 1],
+          '$.* ? (@ != null)')`);
 }
 
 const TICKET_KEYS = [

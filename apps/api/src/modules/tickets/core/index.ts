@@ -22,7 +22,7 @@ export {
   type StaffBellKind,
   type StaffBellNotice,
 } from './staff-bell';
-export { queueLowRatingNotices, queueStaffNotices, type StaffNotice } from './staff-notify';
+export { queueLowRatingNotices, queueStaffNotices, staffToHear, type StaffNotice } from './staff-notify';
 export { staffTicketUrl } from './staff-url';
 export { changeActorSetting, setChangeActor, timelineJson, type ChangeActor } from './ticket-changes';
 export {
@@ -44,5 +44,6 @@ export {
 } from './write-comment';
 export { completeDeskTicketIn, emailTicketDefaults, openTicketIn, type OpenTicketInput } from './open-ticket';
 export { queueTicketReceivedEmail } from './ticket-received-mail';
-export { refreshSlaClock } from './sla-clock';
+export { refreshSlaClock, SLA_QUIET, type SlaTarget } from './sla-clock';
+export { sweepSlaTicket, type SweptTicket } from './sla-sweep';
 export { ensureStaffAgent, lockTicket, markStaffRead, type LockedTicket } from './write-comment.queries';

@@ -40,6 +40,32 @@ export interface ClockInput {
   messages: ReadonlyArray<{ at: Date; staff: boolean }>;
 }
 
+export type SlaTarget = 'first_response' | 'resolution';
+
+/**
+ * Bits of `sla_breached`: a target's breach told (its event and notices written), and its "about to
+ * breach" notice told. A told bit is never cleared: one event per breach, whatever happens after.
+ */
+export const SLA_BITS: Record<SlaTarget, { breach: number; soon: number }> = {
+  first_response: { breach: 1, soon: 4 },
+  resolution: { breach: 2, soon: 8 },
+};
+
+/**
+ * Bit 16 of `sla_breached`: the sweep's next look at the ticket tells nothing already past, it only marks
+ * it told. Set where a clock is (re)computed by the sweep rather than by a change of the ticket: an
+ * imported ticket, a policy change. A new policy, or the back office's history, does not make the desk
+ * hear of breaches that were over before the clock existed.
+ */
+export const SLA_QUIET = 16;
+
+/** A target whose clock runs: the sweep watches its "soon" instant and its due time. */
+export interface Watched {
+  target: SlaTarget;
+  dueAt: Date;
+  soonAt: Date;
+}
+
 export interface Clock {
   firstResponseDueAt: Date | null;
   firstRespondedAt: Date | null;
@@ -47,7 +73,24 @@ export interface Clock {
   pausedMinutes: number;
   nextDueAt: Date | null;
   soonAt: Date | null;
+  /** The running targets (none when closed, paused for the resolution, or without a policy). */
+  watched: Watched[];
   sweepAt: Date | null;
+}
+
+/**
+ * When the sweep must next look: the earliest instant, over the running targets, of what is not told
+ * yet (the "soon" notice, then the breach). Null when all is told or nothing runs.
+ */
+export function sweepAtOf(watched: readonly Watched[], breached: number): Date | null {
+  let at: Date | null = null;
+  for (const w of watched) {
+    const bits = SLA_BITS[w.target];
+    if ((breached & bits.breach) !== 0) continue;
+    const next = (breached & bits.soon) !== 0 ? w.dueAt : w.soonAt;
+    if (at === null || next < at) at = next;
+  }
+  return at;
 }
 
 /** "Soon": under one business hour left, or under a quarter of the target. */
@@ -66,6 +109,7 @@ export function computeClock(policy: SlaPolicyRow | null, t: ClockInput): Clock 
     pausedMinutes: 0,
     nextDueAt: null,
     soonAt: null,
+    watched: [],
     sweepAt: null,
   };
   if (!policy?.enabled) return none;
@@ -91,25 +135,49 @@ export function computeClock(policy: SlaPolicyRow | null, t: ClockInput): Clock 
   const resolutionDueAt =
     target.resolution === null ? null : addBusinessMinutes(cal, t.createdOn, target.resolution, pauses);
 
+  const soonOf = (minutes: number) =>
+    addBusinessMinutes(cal, t.createdOn, minutes - soonMargin(minutes), pauses);
+  // The first response runs until staff answer in public; the resolution until the close, except
+  // while the ticket waits for the customer.
+  const watched: Watched[] = [];
+  if (!t.closed && firstRespondedAt === null && target.firstResponse !== null && firstResponseDueAt)
+    watched.push({
+      target: 'first_response',
+      dueAt: firstResponseDueAt,
+      soonAt: soonOf(target.firstResponse) ?? firstResponseDueAt,
+    });
+  if (!t.closed && pausedSince === null && target.resolution !== null && resolutionDueAt)
+    watched.push({
+      target: 'resolution',
+      dueAt: resolutionDueAt,
+      soonAt: soonOf(target.resolution) ?? resolutionDueAt,
+    });
+
+  // The badge and "Breaching soon" show the pending target: the first response until it is met.
   let nextDueAt: Date | null = null;
   let soonAt: Date | null = null;
-  let bit = 0;
   if (!t.closed) {
     const pending =
       firstRespondedAt === null && target.firstResponse !== null
-        ? { minutes: target.firstResponse, due: firstResponseDueAt, bit: 1 }
+        ? { minutes: target.firstResponse, due: firstResponseDueAt }
         : target.resolution !== null
-          ? { minutes: target.resolution, due: resolutionDueAt, bit: 2 }
+          ? { minutes: target.resolution, due: resolutionDueAt }
           : null;
     if (pending?.due) {
       nextDueAt = pending.due;
-      soonAt = addBusinessMinutes(cal, t.createdOn, pending.minutes - soonMargin(pending.minutes), pauses);
-      bit = pending.bit;
+      soonAt = soonOf(pending.minutes);
     }
   }
-  // The sweep looks again only at a pending target whose breach it has not told, and not during a pause.
-  const sweepAt = nextDueAt && pausedSince === null && (t.breached & bit) === 0 ? nextDueAt : null;
-  return { firstResponseDueAt, firstRespondedAt, resolutionDueAt, pausedMinutes, nextDueAt, soonAt, sweepAt };
+  return {
+    firstResponseDueAt,
+    firstRespondedAt,
+    resolutionDueAt,
+    pausedMinutes,
+    nextDueAt,
+    soonAt,
+    watched,
+    sweepAt: sweepAtOf(watched, t.breached),
+  };
 }
 
 interface ClockRow {
@@ -126,9 +194,13 @@ const ms = (d: Date | null) => (d === null ? null : d.toISOString());
 
 /**
  * Recomputes and stores the clock of a ticket (by its row id): the one place every writer calls after a
- * change the clock depends on, in the writer's transaction.
+ * change the clock depends on, in the writer's transaction. Answers the clock and the told bits (null:
+ * no such ticket).
  */
-export async function refreshSlaClock(tx: Queryable, ticketId: number): Promise<void> {
+export async function refreshSlaClock(
+  tx: Queryable,
+  ticketId: number,
+): Promise<{ clock: Clock; breached: number } | null> {
   const [row] = await queryRows<ClockRow>(
     tx,
     sql`select extract(epoch from t.created_on) * 1000 as created_on, t.priority, t.closed, t.sla_breached,
@@ -141,14 +213,15 @@ export async function refreshSlaClock(tx: Queryable, ticketId: number): Promise<
            from ticket_comments c where c.ticket_id = t.id and not c.internal), '[]') as messages
       from tickets t join portals p on p.id = t.portal_id where t.id = ${ticketId}::int`,
   );
-  if (!row) return;
+  if (!row) return null;
   const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
   const policy = row.policy === null ? null : { ...json(row.policy), timeZone: row.time_zone };
+  const breached = Number(row.sla_breached);
   const clock = computeClock(policy, {
     createdOn: new Date(Number(row.created_on)),
     priority: Number(row.priority),
     closed: row.closed === true,
-    breached: Number(row.sla_breached),
+    breached,
     messages: json(row.messages).map((m) => ({ at: new Date(Number(m.at)), staff: m.staff })),
   });
   await queryRows(
@@ -163,4 +236,5 @@ export async function refreshSlaClock(tx: Queryable, ticketId: number): Promise<
         sla_sweep_at = ${ms(clock.sweepAt)}::timestamptz
       where id = ${ticketId}::int`,
   );
+  return { clock, breached };
 }

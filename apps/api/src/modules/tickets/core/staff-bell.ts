@@ -9,7 +9,8 @@
  * - `mention`: an agent wrote `@handle` in an internal note (mentionedStaff below) — e-mailed too
  *   (`emailMention`);
  * - `low_rating`: a rating at or below the portal's threshold; the same people as its e-mail;
- * - `sla_breach`: reserved for the service levels (item 13), which call writeStaffNotifications.
+ * - `sla_breach`, `sla_soon`: a service-level target passed unmet, or is about to (item 13; written by
+ *   the breach sweep, sla-sweep.ts); the same people as a customer's reply — e-mailed too (`emailSla`).
  *
  * Only members of the ticket's portal whose account is active are written to (staff see every ticket
  * of their portals and nothing of another's), never the one who made the change. The bell shows every
@@ -23,7 +24,8 @@ import { enqueueEmail } from '../../../platform/outbox';
 import { queryRows } from '../../../platform/sql-json';
 import { staffTicketUrl } from './staff-url';
 
-export type StaffBellKind = 'assigned' | 'customer_reply' | 'mention' | 'low_rating' | 'sla_breach';
+export type StaffBellKind =
+  'assigned' | 'customer_reply' | 'mention' | 'low_rating' | 'sla_breach' | 'sla_soon';
 
 export interface StaffBellNotice {
   kind: StaffBellKind;
@@ -36,30 +38,52 @@ export interface StaffBellNotice {
   actorStaffUserId?: number | null;
   commentId?: number | null;
   rating?: number | null;
+  /** An SLA notice's target, named in its e-mail. */
+  slaTarget?: 'first_response' | 'resolution';
 }
 
 /** Kinds e-mailed from here, and the switch of each (the others are e-mailed by staff-notify.ts). */
 const MAILED: Partial<Record<StaffBellKind, string>> = {
   assigned: 'email_assigned',
   mention: 'email_mention',
+  sla_breach: 'email_sla',
+  sla_soon: 'email_sla',
 };
 
 const texts = {
   it: {
     assigned: (who: string, n: string, title: string) => `${who} ti ha assegnato il ticket ${n}: ${title}`,
     mention: (who: string, n: string, title: string) => `${who} ti ha menzionato nel ticket ${n}: ${title}`,
+    sla_breach: (target: string, n: string, title: string) =>
+      `Il ticket ${n} ha superato il tempo di ${target}: ${title}`,
+    sla_soon: (target: string, n: string, title: string) =>
+      `Il ticket ${n} sta per superare il tempo di ${target}: ${title}`,
+    first_response: 'prima risposta',
+    resolution: 'risoluzione',
     open: 'Apri nel desk',
     why: 'Puoi scegliere quali e-mail ricevere nelle tue preferenze del desk.',
   },
   en: {
     assigned: (who: string, n: string, title: string) => `${who} assigned you ticket ${n}: ${title}`,
     mention: (who: string, n: string, title: string) => `${who} mentioned you on ticket ${n}: ${title}`,
+    sla_breach: (target: string, n: string, title: string) =>
+      `Ticket ${n} breached its ${target} target: ${title}`,
+    sla_soon: (target: string, n: string, title: string) =>
+      `Ticket ${n} is about to breach its ${target} target: ${title}`,
+    first_response: 'first response',
+    resolution: 'resolution',
     open: 'Open in the desk',
     why: 'You choose which e-mails you get in your desk preferences.',
   },
   es: {
     assigned: (who: string, n: string, title: string) => `${who} te ha asignado el ticket ${n}: ${title}`,
     mention: (who: string, n: string, title: string) => `${who} te ha mencionado en el ticket ${n}: ${title}`,
+    sla_breach: (target: string, n: string, title: string) =>
+      `El ticket ${n} ha superado el plazo de ${target}: ${title}`,
+    sla_soon: (target: string, n: string, title: string) =>
+      `El ticket ${n} está a punto de superar el plazo de ${target}: ${title}`,
+    first_response: 'primera respuesta',
+    resolution: 'resolución',
     open: 'Abrir en el escritorio',
     why: 'Eliges qué correos recibes en tus preferencias del escritorio.',
   },
@@ -79,7 +103,7 @@ interface Written {
 
 /**
  * Writes the notice to each of `staffUserIds` who may see the ticket (once each), and queues the
- * e-mail of an `assigned` or `mention` notice to those whose switch is on. Answers who was written to.
+ * e-mail of an `assigned`, `mention` or SLA notice to those whose switch is on. Answers who was written to.
  */
 export async function writeStaffNotifications(
   tx: Tx,
@@ -110,11 +134,13 @@ export async function writeStaffNotifications(
       left join staff_preferences sp on sp.staff_user_id = w.staff_user_id
       order by w.staff_user_id`,
   );
-  if (n.kind === 'assigned' || n.kind === 'mention') {
+  const kind = n.kind;
+  if (kind === 'assigned' || kind === 'mention' || kind === 'sla_breach' || kind === 'sla_soon') {
     for (const r of rows.filter((x) => x.wants_mail)) {
       const t = texts[langOf(r.default_language)];
       const num = r.ticket_number || `#${Number(r.ticket_ext)}`;
-      const line = t[n.kind](n.actorName || '—', num, r.title);
+      const who = kind === 'sla_breach' || kind === 'sla_soon' ? t[n.slaTarget ?? 'resolution'] : n.actorName;
+      const line = t[kind](who || '—', num, r.title);
       const link = staffTicketUrl(ctx, r.portal_key, Number(r.ticket_ext));
       await enqueueEmail(
         tx,

@@ -91,6 +91,15 @@ const texts = {
   },
 } as const;
 
+/** The staff users `chosenStaff` names for a ticket (the SLA notices reach the same people). */
+export async function staffToHear(tx: Tx, ticketId: number): Promise<number[]> {
+  const rows = await queryRows<{ staff_user_id: number }>(
+    tx,
+    sql`${chosenStaff(ticketId)} select staff_user_id from chosen order by staff_user_id`,
+  );
+  return rows.map((r) => Number(r.staff_user_id));
+}
+
 /**
  * The bell's notice (staff-bell.ts) to everyone `chosenStaff` names, whatever their e-mail switches:
  * a customer's reply (`commentId`) or a low rating.

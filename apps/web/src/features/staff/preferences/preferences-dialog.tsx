@@ -16,6 +16,7 @@ const PREFERENCES = [
   'emailCustomerReply',
   'emailAssigned',
   'emailMention',
+  'emailSla',
   'emailLowRating',
 ] as const satisfies readonly (keyof StaffPreferences)[];
 
