@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { NativeSelect, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type ContentContact } from '@sportello/contracts';
@@ -60,11 +60,14 @@ export function ContactPicker({
   value,
   onChange,
   label,
+  error,
 }: {
   contacts: ContentContact[];
   value: number | null;
   onChange: (id: number | null) => void;
   label: string;
+  /** The form's error of the field, if any. */
+  error?: ReactNode;
 }) {
   const { t } = useStaffT();
   return (
@@ -72,6 +75,7 @@ export function ContactPicker({
       label={label}
       value={value === null ? '' : String(value)}
       onChange={(e) => onChange(e.currentTarget.value ? Number(e.currentTarget.value) : null)}
+      error={error}
       data={[
         { value: '', label: t('content.pickContact') },
         ...contacts.map((c) => ({

@@ -16,8 +16,15 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { IconDownload, IconPlus } from '@tabler/icons-react';
-import { signatureStatuses, type SignatureRequestEntity, type SignatureStatus } from '@sportello/contracts';
+import {
+  signatureMethods,
+  signatureRequestCreateSchema,
+  signatureStatuses,
+  type SignatureRequestEntity,
+  type SignatureStatus,
+} from '@sportello/contracts';
 import { signatureStaffRoutes, staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
 import { downloadFrom, pathOf } from '../../../../lib/api-client';
@@ -35,6 +42,7 @@ import {
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { CompanyPicker, ContactPicker, useContacts } from '../documents/pickers';
+import { requiredOrInvalid, validateWith } from '../components/contract-form';
 import { TableScroll } from '../table-scroll';
 import { QueryStates } from '../query-states';
 
@@ -164,112 +172,122 @@ export default function SignaturesPage() {
   );
 }
 
+interface RequestForm {
+  companyId: number | null;
+  contactId: number | null;
+  documentName: string;
+  method: (typeof signatureMethods)[number];
+  /** The last day (the request expires at its end); empty: never. */
+  expires: string;
+}
+
 function NewRequest({ onDone }: { onDone: (documentKey: string | null) => void }) {
   const { t } = useStaffT();
   const { company } = useDesk();
   const create = useCreateSignatureRequest(company);
-  const [companyId, setCompanyId] = useState<number | null>(null);
-  const [contactId, setContactId] = useState<number | null>(null);
-  const [documentName, setDocumentName] = useState('');
-  const [method, setMethod] = useState<'sms_code' | 'acceptance'>('acceptance');
-  const [expires, setExpires] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const contacts = useContacts(companyId);
   const uploads = useFileUploads(pathOf(staffDeskRoutes.upload, { company }));
-  const contact = contacts.data?.find((c) => c.contactId === contactId);
   const uploaded = uploads.items.find((it) => it.status === 'done');
-  const submit = async () => {
-    setError(null);
-    const name = documentName.trim() || (uploaded ? fileTitle(uploaded.name) : '');
-    if (contactId === null || !uploaded?.result || !name) return setError(t('signatures.fillFields'));
-    setBusy(true);
-    try {
-      const r = await create.mutateAsync({
-        contactId,
-        documentName: name,
-        file: { uploadId: uploaded.result.id },
-        method,
-        // The end of the chosen day in the browser's zone.
-        expiresAt: expires ? new Date(`${expires}T23:59:59`).toISOString() : null,
-      });
-      onDone(r.documentKey);
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
-  };
+  /** The request's body; without a contact or an uploaded PDF the schema refuses it (nothing is sent). */
+  const bodyOf = (v: RequestForm) => ({
+    contactId: v.contactId,
+    // Left empty, the file's name is taken.
+    documentName: v.documentName.trim() || (uploaded ? fileTitle(uploaded.name) : ''),
+    file: uploaded?.result ? { uploadId: uploaded.result.id } : undefined,
+    method: v.method,
+    // The end of the chosen day in the browser's zone.
+    expiresAt: v.expires ? new Date(`${v.expires}T23:59:59`).toISOString() : null,
+  });
+  const form = useForm<RequestForm>({
+    initialValues: { companyId: null, contactId: null, documentName: '', method: 'acceptance', expires: '' },
+    validate: validateWith(
+      signatureRequestCreateSchema,
+      bodyOf,
+      requiredOrInvalid(t),
+      /^(contactId|documentName|file|expiresAt)$/,
+    ),
+  });
+  const values = form.getValues();
+  const contacts = useContacts(values.companyId);
+  const contact = contacts.data?.find((c) => c.contactId === values.contactId);
+  const submit = form.onSubmit((v) => {
+    const { contactId, file, ...body } = bodyOf(v);
+    create.mutate(
+      { ...body, contactId: contactId!, file: file! },
+      { onSuccess: (r) => onDone(r.documentKey) },
+    );
+  });
+  // One sentence for what is missing (the contact, the PDF, a name), as the fields mark it.
+  const error = Object.keys(form.errors).length
+    ? t('signatures.fillFields')
+    : create.isError
+      ? errorText(create.error, t)
+      : null;
   return (
     <Card withBorder padding="md" component="section" aria-label={t('signatures.new')}>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('signatures.new')}
-        </Title>
-        <Group align="end" gap="sm" wrap="wrap">
-          <CompanyPicker
-            value={companyId}
-            onChange={(id) => {
-              setCompanyId(id);
-              setContactId(null);
-            }}
-          />
-          <ContactPicker
-            label={t('signatures.contact')}
-            contacts={contacts.data ?? []}
-            value={contactId}
-            onChange={(id) => {
-              setContactId(id);
-              const c = contacts.data?.find((x) => x.contactId === id);
-              if (c && !c.hasPhone) setMethod('acceptance');
-            }}
-          />
-        </Group>
-        <FileUpload uploads={uploads} label={t('signatures.dropPdf')} />
-        <TextInput
-          label={t('signatures.documentName')}
-          value={documentName}
-          onChange={(e) => setDocumentName(e.currentTarget.value)}
-          // Left empty, the file's name is taken.
-          placeholder={uploaded ? fileTitle(uploaded.name) : undefined}
-        />
-        <Radio.Group
-          label={t('signatures.method')}
-          value={method}
-          onChange={(v) => setMethod(v as 'sms_code' | 'acceptance')}
-        >
-          <Stack gap={6} mt={4}>
-            <Radio value="acceptance" label={t('signatures.methods.acceptance')} />
-            <Radio
-              value="sms_code"
-              label={t('signatures.methods.sms_code')}
-              disabled={!!contact && !contact.hasPhone}
-              description={contact && !contact.hasPhone ? t('signatures.noPhone') : undefined}
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            {t('signatures.new')}
+          </Title>
+          <Group align="end" gap="sm" wrap="wrap">
+            <CompanyPicker
+              value={values.companyId}
+              onChange={(id) => form.setValues({ companyId: id, contactId: null })}
             />
-          </Stack>
-        </Radio.Group>
-        <TextInput
-          type="date"
-          label={t('signatures.expires')}
-          description={t('signatures.expiresHint')}
-          value={expires}
-          onChange={(e) => setExpires(e.currentTarget.value)}
-          w={{ base: '100%', sm: 220 }}
-        />
-        {error && (
-          <Alert color="red" role="alert" p="xs">
-            {error}
-          </Alert>
-        )}
-        <Group gap="sm">
-          <Button onClick={() => void submit()} loading={busy} disabled={uploads.isUploading}>
-            {t('signatures.send')}
-          </Button>
-          <Button variant="default" onClick={() => onDone(null)}>
-            {t('signatures.cancelForm')}
-          </Button>
-        </Group>
-      </Stack>
+            <ContactPicker
+              label={t('signatures.contact')}
+              contacts={contacts.data ?? []}
+              value={values.contactId}
+              onChange={(id) => {
+                form.setFieldValue('contactId', id);
+                const c = contacts.data?.find((x) => x.contactId === id);
+                if (c && !c.hasPhone) form.setFieldValue('method', 'acceptance');
+              }}
+              error={form.errors.contactId}
+            />
+          </Group>
+          <FileUpload uploads={uploads} label={t('signatures.dropPdf')} />
+          <TextInput
+            label={t('signatures.documentName')}
+            maxLength={200}
+            {...form.getInputProps('documentName')}
+            // Left empty, the file's name is taken.
+            placeholder={uploaded ? fileTitle(uploaded.name) : undefined}
+          />
+          <Radio.Group label={t('signatures.method')} {...form.getInputProps('method')}>
+            <Stack gap={6} mt={4}>
+              <Radio value="acceptance" label={t('signatures.methods.acceptance')} />
+              <Radio
+                value="sms_code"
+                label={t('signatures.methods.sms_code')}
+                disabled={!!contact && !contact.hasPhone}
+                description={contact && !contact.hasPhone ? t('signatures.noPhone') : undefined}
+              />
+            </Stack>
+          </Radio.Group>
+          <TextInput
+            type="date"
+            label={t('signatures.expires')}
+            description={t('signatures.expiresHint')}
+            {...form.getInputProps('expires')}
+            error={form.errors.expiresAt}
+            w={{ base: '100%', sm: 220 }}
+          />
+          {error && (
+            <Alert color="red" role="alert" p="xs">
+              {error}
+            </Alert>
+          )}
+          <Group gap="sm">
+            <Button type="submit" loading={create.isPending} disabled={uploads.isUploading}>
+              {t('signatures.send')}
+            </Button>
+            <Button variant="default" onClick={() => onDone(null)}>
+              {t('signatures.cancelForm')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
     </Card>
   );
 }
