@@ -75,10 +75,11 @@ describe('content in the staff desk', () => {
     await invoice.waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: invoiceNumber, exact: true }).waitFor();
 
-    // An error in words: a contact's document without its contact.
+    // An error in words, at the field: a contact's document without its contact.
     await estimate.getByLabel('Kind').selectOption('document');
     await estimate.getByRole('button', { name: 'Save this file' }).click();
-    await estimate.getByRole('alert').getByText('A document belongs to a contact: choose one.').waitFor();
+    await estimate.getByText('A document belongs to a contact: choose one.').waitFor();
+    expect(await estimate.getByLabel('Contact', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await estimate.getByLabel('Contact', { exact: true }).selectOption('11');
     await estimate.getByRole('button', { name: 'Save this file' }).click();
     await estimate.waitFor({ state: 'detached' });

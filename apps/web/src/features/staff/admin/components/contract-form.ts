@@ -49,3 +49,20 @@ export const saveWhenValid =
 export const requiredOrInvalid =
   (t: (key: 'auth.requiredField' | 'newTicket.invalid') => string) => (field: string, body: unknown) =>
     isBlank(body, field) ? t('auth.requiredField') : t('newTicket.invalid');
+
+/**
+ * Errors of a body's fields moved to the form's fields that hold them (`fieldOf`: the form's field of
+ * a body path, undefined: none shows it), where the form's shape is not the body's; the first error of
+ * a field is kept.
+ */
+export const atFormFields = (
+  errors: FormErrors,
+  fieldOf: (path: string) => string | undefined,
+): FormErrors => {
+  const moved: FormErrors = {};
+  for (const [path, error] of Object.entries(errors)) {
+    const field = fieldOf(path);
+    if (field !== undefined && !(field in moved)) moved[field] = error;
+  }
+  return moved;
+};

@@ -16,8 +16,22 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { useForm, type FormErrors } from '@mantine/form';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { contentKinds, type ContentContact, type ContentItem, type ContentKind } from '@sportello/contracts';
+import {
+  contentKinds,
+  documentCreateSchema,
+  documentUpdateSchema,
+  estimateCreateSchema,
+  estimateUpdateSchema,
+  invoiceCreateSchema,
+  invoiceUpdateSchema,
+  reportCreateSchema,
+  reportUpdateSchema,
+  type ContentContact,
+  type ContentItem,
+  type ContentKind,
+} from '@sportello/contracts';
 import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { useSearchParams } from 'react-router';
 import { pathOf } from '../../../../lib/api-client';
@@ -34,6 +48,7 @@ import { CompanyPicker, ContactPicker, useContacts } from './pickers';
 import { PublicFilesPanel } from './public-files-panel';
 import { TableScroll } from '../table-scroll';
 import { ConfirmRemove } from '../confirm-remove';
+import { atFormFields, requiredOrInvalid, validateWith } from '../components/contract-form';
 
 /** The fields of one file to file, whatever its kind (each kind sends the ones it has). */
 interface Draft {
@@ -73,7 +88,7 @@ function bodyOf(d: Draft, companyId: number, file?: { uploadId: number }) {
     case 'document':
       return {
         companyId,
-        contactId: d.contactId ?? 0,
+        contactId: d.contactId,
         documentName: d.title,
         createDate: d.date,
         ...(file ? { file } : {}),
@@ -87,6 +102,47 @@ function bodyOf(d: Draft, companyId: number, file?: { uploadId: number }) {
         ...(file ? { document: file } : {}),
       };
   }
+}
+
+/** Each kind's create and update schemas: the server's rules for that kind's body. */
+const SCHEMAS = {
+  invoice: { create: invoiceCreateSchema, update: invoiceUpdateSchema },
+  estimate: { create: estimateCreateSchema, update: estimateUpdateSchema },
+  document: { create: documentCreateSchema, update: documentUpdateSchema },
+  report: { create: reportCreateSchema, update: reportUpdateSchema },
+} as const;
+
+/** Where a field of a kind's body is in the draft. */
+const DRAFT_FIELD: Record<string, keyof Draft> = {
+  documentNumber: 'title',
+  estimateName: 'title',
+  documentName: 'title',
+  name: 'title',
+  estimateNumber: 'number',
+  invoiceDate: 'date',
+  estimateCreationDate: 'date',
+  createDate: 'date',
+  dateTime: 'date',
+  total: 'total',
+  contactId: 'contactId',
+  taskId: 'taskId',
+};
+
+/**
+ * A draft's form: its body (`toBody`) is checked with its kind's schema, create or update, and a field
+ * the schema refuses is said at the draft's field (a document without its contact in words of its own).
+ */
+function useDraftForm(initialValues: Draft, schema: 'create' | 'update', toBody: (d: Draft) => unknown) {
+  const { t } = useStaffT();
+  const say = requiredOrInvalid(t);
+  const sayOf = (field: string, body: unknown) =>
+    field === 'contactId' ? t('content.needContact') : say(field, body);
+  const form = useForm<Draft>({
+    initialValues,
+    validate: (d) =>
+      atFormFields(validateWith(SCHEMAS[d.kind][schema], toBody, sayOf)(d), (field) => DRAFT_FIELD[field]),
+  });
+  return form;
 }
 
 /**
@@ -168,11 +224,13 @@ export default function DocumentsPage() {
 function DraftFields({
   draft,
   set,
+  errors,
   contacts,
   withKind,
 }: {
   draft: Draft;
   set: (change: Partial<Draft>) => void;
+  errors: FormErrors;
   contacts: ContentContact[];
   withKind: boolean;
 }) {
@@ -191,6 +249,8 @@ function DraftFields({
         label={t(`content.titleOf.${draft.kind}`)}
         value={draft.title}
         onChange={(e) => set({ title: e.currentTarget.value })}
+        error={errors.title}
+        maxLength={500}
         required
       />
       {draft.kind === 'estimate' && (
@@ -198,6 +258,8 @@ function DraftFields({
           label={t('content.estimateNumber')}
           value={draft.number}
           onChange={(e) => set({ number: e.currentTarget.value })}
+          error={errors.number}
+          maxLength={100}
         />
       )}
       <TextInput
@@ -205,6 +267,7 @@ function DraftFields({
         label={t('content.date')}
         value={draft.date}
         onChange={(e) => set({ date: e.currentTarget.value })}
+        error={errors.date}
         required
       />
       {(draft.kind === 'invoice' || draft.kind === 'estimate') && (
@@ -212,6 +275,7 @@ function DraftFields({
           label={t('content.total')}
           value={draft.total}
           onChange={(v) => set({ total: typeof v === 'number' ? v : '' })}
+          error={errors.total}
           decimalScale={2}
           w={140}
           required
@@ -223,6 +287,7 @@ function DraftFields({
           contacts={contacts}
           value={draft.contactId}
           onChange={(contactId) => set({ contactId })}
+          error={errors.contactId}
         />
       )}
       {draft.kind === 'report' && (
@@ -230,6 +295,7 @@ function DraftFields({
           label={t('content.ticket')}
           value={draft.taskId}
           onChange={(v) => set({ taskId: typeof v === 'number' ? v : '' })}
+          error={errors.taskId}
           allowDecimal={false}
           min={1}
           w={140}
@@ -253,34 +319,24 @@ function NewItemForm({
   const { t, i18n } = useStaffT();
   const { company } = useDesk();
   const save = useSaveContentItem(company);
-  const [draft, setDraft] = useState<Draft>({
-    kind: 'invoice',
-    title: baseName(item.name),
-    number: '',
-    date: todayInPortal(),
-    total: '',
-    contactId: null,
-    taskId: '',
-  });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setError(null);
-    if (!draft.title.trim() || !draft.date) return setError(t('content.fillFields'));
-    if (draft.kind === 'document' && draft.contactId === null) return setError(t('content.needContact'));
-    setBusy(true);
-    try {
-      await save.mutateAsync({
-        kind: draft.kind,
-        body: bodyOf(draft, companyId, { uploadId: item.result!.id }),
-      });
-      onFiled(draft.kind);
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const file = { uploadId: item.result!.id };
+  const form = useDraftForm(
+    {
+      kind: 'invoice',
+      title: baseName(item.name),
+      number: '',
+      date: todayInPortal(),
+      total: '',
+      contactId: null,
+      taskId: '',
+    },
+    'create',
+    (d) => bodyOf(d, companyId, file),
+  );
+  const draft = form.getValues();
+  const submit = form.onSubmit((d) =>
+    save.mutate({ kind: d.kind, body: bodyOf(d, companyId, file) }, { onSuccess: () => onFiled(d.kind) }),
+  );
   return (
     <Card withBorder padding="sm" component="section" aria-label={item.name}>
       <Stack gap="xs">
@@ -290,13 +346,23 @@ function NewItemForm({
             {formatFileSize(item.size, i18n.language)}
           </Text>
         </Text>
-        <DraftFields draft={draft} set={(c) => setDraft({ ...draft, ...c })} contacts={contacts} withKind />
-        {error && (
+        <DraftFields
+          draft={draft}
+          set={(change) => {
+            // Another kind checks other fields: what the last check said goes.
+            if (change.kind) form.clearErrors();
+            form.setValues(change);
+          }}
+          errors={form.errors}
+          contacts={contacts}
+          withKind
+        />
+        {save.isError && (
           <Alert color="red" role="alert" p="xs">
-            {error}
+            {errorText(save.error, t)}
           </Alert>
         )}
-        <Button onClick={() => void submit()} loading={busy} w="fit-content">
+        <Button onClick={() => submit()} loading={save.isPending} w="fit-content">
           {t('content.file')}
         </Button>
       </Stack>
@@ -429,33 +495,29 @@ function EditModal({
   const { t } = useStaffT();
   const { company } = useDesk();
   const save = useSaveContentItem(company);
-  const [draft, setDraft] = useState<Draft>({
-    kind: item.kind,
-    title: item.title,
-    number: '',
-    // The day in the portal's zone (the list's date is that day's midnight there).
-    date: formatDate(item.date).split('/').reverse().join('-'),
-    total: item.total ?? '',
-    contactId: item.contactId,
-    taskId: item.taskId ?? '',
-  });
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setError(null);
-    setBusy(true);
-    try {
-      const body: Record<string, unknown> = bodyOf(draft, companyId);
-      // An estimate's number is not in the list: kept unless typed.
-      if (item.kind === 'estimate' && !draft.number) delete body.estimateNumber;
-      await save.mutateAsync({ kind: item.kind, body, id: item.id });
-      onClose();
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setBusy(false);
-    }
+  const bodyOfEdit = (d: Draft) => {
+    const body: Record<string, unknown> = bodyOf(d, companyId);
+    // An estimate's number is not in the list: kept unless typed.
+    if (item.kind === 'estimate' && !d.number) delete body.estimateNumber;
+    return body;
   };
+  const form = useDraftForm(
+    {
+      kind: item.kind,
+      title: item.title,
+      number: '',
+      // The day in the portal's zone (the list's date is that day's midnight there).
+      date: formatDate(item.date).split('/').reverse().join('-'),
+      total: item.total ?? '',
+      contactId: item.contactId,
+      taskId: item.taskId ?? '',
+    },
+    'update',
+    bodyOfEdit,
+  );
+  const submit = form.onSubmit((d) =>
+    save.mutate({ kind: item.kind, body: bodyOfEdit(d), id: item.id }, { onSuccess: onClose }),
+  );
   return (
     <Modal
       opened
@@ -465,21 +527,22 @@ function EditModal({
     >
       <Stack gap="sm">
         <DraftFields
-          draft={draft}
-          set={(c) => setDraft({ ...draft, ...c })}
+          draft={form.getValues()}
+          set={(change) => form.setValues(change)}
+          errors={form.errors}
           contacts={contacts}
           withKind={false}
         />
-        {error && (
+        {save.isError && (
           <Alert color="red" role="alert" p="xs">
-            {error}
+            {errorText(save.error, t)}
           </Alert>
         )}
         <Group justify="end">
           <Button variant="default" onClick={onClose}>
             {t('content.cancel')}
           </Button>
-          <Button onClick={() => void submit()} loading={busy}>
+          <Button onClick={() => submit()} loading={save.isPending}>
             {t('content.save')}
           </Button>
         </Group>
