@@ -17,7 +17,9 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import {
+  adminPortalSettingsPatchSchema,
   LOGO_MAX_BYTES,
   type AdminPortalSettings,
   type AdminPortalSettingsPatch,
@@ -37,9 +39,16 @@ import { usePageTitle } from '../../../../ui/page-title';
 import { useAdminSettings, useDeskUpload, useSaveSettings } from '../api/settings';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
+import { requiredOrInvalid, validateWith } from '../components/contract-form';
+
+/** A logo picked in this form: its upload and a local URL for the preview; null: removed; undefined: kept. */
+type LogoChoice = { uploadId: number; url: string; name: string } | null | undefined;
 
 /** The fields of the form; `baseColor` '' is the default colour. */
-type Draft = Omit<AdminPortalSettings, 'key' | 'logo' | 'updatedAt' | 'baseColor'> & { baseColor: string };
+type Draft = Omit<AdminPortalSettings, 'key' | 'logo' | 'updatedAt' | 'baseColor'> & {
+  baseColor: string;
+  logo: LogoChoice;
+};
 const FIELDS = [
   'name',
   'baseColor',
@@ -66,17 +75,12 @@ const draftOf = (s: AdminPortalSettings): Draft => ({
   disableHtmlEditor: s.disableHtmlEditor,
   overviewLanding: s.overviewLanding,
   lowRatingThreshold: s.lowRatingThreshold,
+  logo: undefined,
 });
 
-/** A logo picked in this form: its upload and a local URL for the preview; null: removed. */
-type LogoChoice = { uploadId: number; url: string; name: string } | null | undefined;
-
 /** The changed fields as the PATCH body, or null when nothing changed. */
-function patchOf(
-  draft: Draft,
-  saved: AdminPortalSettings,
-  logo: LogoChoice,
-): AdminPortalSettingsPatch | null {
+function patchOf(draft: Draft, saved: AdminPortalSettings): AdminPortalSettingsPatch | null {
+  const { logo } = draft;
   const before = draftOf(saved);
   const patch: Record<string, unknown> = {};
   for (const f of FIELDS) if (draft[f] !== before[f]) patch[f] = draft[f];
@@ -143,13 +147,21 @@ function SettingsForm({
 }) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
-  const [logo, setLogo] = useState<LogoChoice>(undefined);
-  const set = <K extends keyof Draft>(k: K, v: Draft[K]) => {
-    onEdit();
-    setDraft((d) => ({ ...d, [k]: v }));
-  };
-  const patch = patchOf(draft, saved, logo);
+  // The PATCH body's rules (a name, a plain colour, the lengths), as the server's; nothing changed: nothing to check.
+  const form = useForm<Draft>({
+    initialValues: draftOf(saved),
+    onValuesChange: onEdit,
+    validate: validateWith(
+      adminPortalSettingsPatchSchema,
+      (d: Draft) => patchOf(d, saved) ?? {},
+      requiredOrInvalid(t),
+      /^(name|baseColor|customCss|footerHtml|privacyHtml)$/,
+    ),
+  });
+  const draft = form.getValues();
+  const { logo } = draft;
+  const setLogo = (choice: LogoChoice) => form.setFieldValue('logo', choice);
+  const patch = patchOf(draft, saved);
 
   const upload = useDeskUpload(company);
   const uploadLogo = (file: File) =>
@@ -183,23 +195,18 @@ function SettingsForm({
         <Card
           withBorder
           component="form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (patch) save.mutate(patch, { onSuccess: onSaved });
-          }}
+          noValidate
+          onSubmit={form.onSubmit((d) => {
+            const body = patchOf(d, saved);
+            if (body) save.mutate(body, { onSuccess: onSaved });
+          })}
         >
           <Stack gap="sm">
-            <TextInput
-              label={t('branding.name')}
-              value={draft.name}
-              onChange={(e) => set('name', e.currentTarget.value)}
-              required
-            />
+            <TextInput label={t('branding.name')} {...form.getInputProps('name')} required />
             <ColorInput
               label={t('branding.baseColor')}
               description={t('branding.baseColorHint')}
-              value={draft.baseColor}
-              onChange={(v) => set('baseColor', v)}
+              {...form.getInputProps('baseColor')}
               format="hex"
               placeholder={t('branding.defaultColor')}
               eyeDropperButtonProps={{ 'aria-label': t('branding.eyeDropper') }}
@@ -247,7 +254,7 @@ function SettingsForm({
               label={t('branding.timeZone')}
               data={ZONES}
               value={draft.timeZone}
-              onChange={(v) => v && set('timeZone', v)}
+              onChange={(v) => v && form.setFieldValue('timeZone', v)}
               searchable
               allowDeselect={false}
             />
@@ -255,26 +262,24 @@ function SettingsForm({
               label={t('branding.language')}
               data={LANGUAGES.map((l) => ({ value: l.value, label: l.label }))}
               value={draft.defaultLanguage}
-              onChange={(v) => v && set('defaultLanguage', v as Draft['defaultLanguage'])}
+              onChange={(v) => v && form.setFieldValue('defaultLanguage', v as Draft['defaultLanguage'])}
               allowDeselect={false}
             />
             <Switch
               label={t('branding.serviceContracts')}
               description={t('branding.serviceContractsHint')}
-              checked={draft.enableServiceContracts}
-              onChange={(e) => set('enableServiceContracts', e.currentTarget.checked)}
+              {...form.getInputProps('enableServiceContracts', { type: 'checkbox' })}
             />
             <Switch
               label={t('branding.htmlEditor')}
               description={t('branding.htmlEditorHint')}
               checked={!draft.disableHtmlEditor}
-              onChange={(e) => set('disableHtmlEditor', !e.currentTarget.checked)}
+              onChange={(e) => form.setFieldValue('disableHtmlEditor', !e.currentTarget.checked)}
             />
             <Switch
               label={t('branding.overviewLanding')}
               description={t('branding.overviewLandingHint')}
-              checked={draft.overviewLanding}
-              onChange={(e) => set('overviewLanding', e.currentTarget.checked)}
+              {...form.getInputProps('overviewLanding', { type: 'checkbox' })}
             />
             <Select
               label={t('branding.lowRating')}
@@ -284,29 +289,26 @@ function SettingsForm({
                 label: n === 0 ? t('branding.lowRatingOff') : t('branding.lowRatingAtMost', { n }),
               }))}
               value={String(draft.lowRatingThreshold)}
-              onChange={(v) => v !== null && set('lowRatingThreshold', Number(v))}
+              onChange={(v) => v !== null && form.setFieldValue('lowRatingThreshold', Number(v))}
               allowDeselect={false}
               data-testid="low-rating-threshold"
             />
             <CodeArea
               label={t('branding.customCss')}
               description={t('branding.customCssHint')}
-              value={draft.customCss}
-              onChange={(v) => set('customCss', v)}
+              {...form.getInputProps('customCss')}
               rows={[3, 12]}
             />
             <CodeArea
               label={t('branding.footerHtml')}
               description={t('branding.htmlHint')}
-              value={draft.footerHtml}
-              onChange={(v) => set('footerHtml', v)}
+              {...form.getInputProps('footerHtml')}
               rows={[2, 10]}
             />
             <CodeArea
               label={t('branding.privacyHtml')}
               description={t('branding.htmlHint')}
-              value={draft.privacyHtml}
-              onChange={(v) => set('privacyHtml', v)}
+              {...form.getInputProps('privacyHtml')}
               rows={[3, 12]}
             />
             {save.isError && (
@@ -319,8 +321,7 @@ function SettingsForm({
                 variant="default"
                 disabled={!patch || save.isPending}
                 onClick={() => {
-                  setDraft(draftOf(saved));
-                  setLogo(undefined);
+                  form.reset();
                   save.reset();
                 }}
               >
@@ -341,22 +342,20 @@ function SettingsForm({
 }
 
 /** CSS or HTML typed by hand: monospace, no spell check, growing with its text. */
-function CodeArea(p: {
+function CodeArea({
+  rows,
+  ...input
+}: {
   label: string;
   description: string;
-  value: string;
-  onChange: (value: string) => void;
   rows: [number, number];
-}) {
+} & ReturnType<UseFormReturnType<Draft>['getInputProps']>) {
   return (
     <Textarea
-      label={p.label}
-      description={p.description}
-      value={p.value}
-      onChange={(e) => p.onChange(e.currentTarget.value)}
+      {...input}
       autosize
-      minRows={p.rows[0]}
-      maxRows={p.rows[1]}
+      minRows={rows[0]}
+      maxRows={rows[1]}
       styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
       spellCheck={false}
     />
