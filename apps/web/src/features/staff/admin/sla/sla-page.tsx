@@ -12,7 +12,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import type { SlaPolicy, SlaPolicyInput } from '@sportello/contracts';
+import { useForm } from '@mantine/form';
+import { slaPolicyInputSchema, type SlaPolicy, type SlaPolicyInput } from '@sportello/contracts';
 import { ticketPriorities, type TicketPriority } from '@sportello/contracts/staff-views';
 import { errorText } from '../../../../lib/error-text';
 import { ListError, ListLoading } from '../../../../ui/list-states';
@@ -20,6 +21,7 @@ import { usePageTitle } from '../../../../ui/page-title';
 import { useSaveSlaPolicy, useSlaPolicy } from '../api/sla';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
+import { atFormFields, validateWith } from '../components/contract-form';
 
 /** Monday first on screen; the policy keeps Sunday first (0 … 6). */
 const WEEK = [1, 2, 3, 4, 5, 6, 0] as const;
@@ -52,7 +54,7 @@ function draftOf(p: SlaPolicy): Draft {
   };
 }
 
-/** The PUT body of a draft (the server checks the rest and answers 400 with the field). */
+/** The PUT body of a draft (checked with the contract's schema here and again by the server). */
 function bodyOf(d: Draft): SlaPolicyInput {
   const minutes = (text: string) => {
     const n = Number(text.replace(',', '.'));
@@ -108,22 +110,24 @@ export default function SlaPage() {
 function SlaForm({ saved }: { saved: SlaPolicy }) {
   const { t } = useStaffT();
   const { company, portal } = useDesk();
-  const [draft, setDraft] = useState(() => draftOf(saved));
   const [done, setDone] = useState(false);
+  // The PUT body's rules (times, intervals that end after they start and do not overlap, days, targets),
+  // as the server's; a refused part is said at the day, the holidays or the target that holds it.
+  const form = useForm<Draft>({
+    initialValues: draftOf(saved),
+    onValuesChange: () => setDone(false),
+    validate: (d) =>
+      atFormFields(
+        validateWith(slaPolicyInputSchema, bodyOf, () => t('newTicket.invalid'), /./)(d),
+        (path) => /^(hours\.\d|holidays|targets\.\w+\.\w+)/.exec(path)?.[1],
+      ),
+  });
   const save = useSaveSlaPolicy(company);
   const admin = portal.role === 'admin';
-  const edit = (next: Partial<Draft>) => {
-    setDone(false);
-    setDraft((d) => ({ ...d, ...next }));
-  };
-  const setTarget = (k: TicketPriority, field: 'firstResponse' | 'resolution', value: string) =>
-    edit({ targets: { ...draft.targets, [k]: { ...draft.targets[k], [field]: value } } });
   return (
     <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate(bodyOf(draft), { onSuccess: () => setDone(true) });
-      }}
+      onSubmit={form.onSubmit((d) => save.mutate(bodyOf(d), { onSuccess: () => setDone(true) }))}
+      noValidate
     >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
@@ -146,9 +150,8 @@ function SlaForm({ saved }: { saved: SlaPolicy }) {
         )}
         <Switch
           label={t('sla.admin.enabled')}
-          checked={draft.enabled}
           disabled={!admin}
-          onChange={(e) => edit({ enabled: e.currentTarget.checked })}
+          {...form.getInputProps('enabled', { type: 'checkbox' })}
         />
         <Card withBorder padding="md" component="fieldset">
           <Title order={2} size="h4" component="legend">
@@ -160,13 +163,8 @@ function SlaForm({ saved }: { saved: SlaPolicy }) {
                 key={day}
                 label={t(`sla.admin.days.${day}`)}
                 placeholder={t('sla.admin.closed')}
-                value={draft.hours[day]}
                 readOnly={!admin}
-                onChange={(e) => {
-                  const hours = [...draft.hours];
-                  hours[day] = e.currentTarget.value;
-                  edit({ hours });
-                }}
+                {...form.getInputProps(`hours.${day}`)}
               />
             ))}
           </Stack>
@@ -194,9 +192,8 @@ function SlaForm({ saved }: { saved: SlaPolicy }) {
                           aria-label={`${t(`priority.${k}`)}: ${t(`sla.admin.${field}`)}`}
                           placeholder={t('sla.admin.none')}
                           inputMode="decimal"
-                          value={draft.targets[k][field]}
                           readOnly={!admin}
-                          onChange={(e) => setTarget(k, field, e.currentTarget.value)}
+                          {...form.getInputProps(`targets.${k}.${field}`)}
                         />
                       </Table.Td>
                     ))}
@@ -211,9 +208,8 @@ function SlaForm({ saved }: { saved: SlaPolicy }) {
           description={t('sla.admin.holidaysHint')}
           autosize
           minRows={3}
-          value={draft.holidays}
           readOnly={!admin}
-          onChange={(e) => edit({ holidays: e.currentTarget.value })}
+          {...form.getInputProps('holidays')}
         />
         {admin && (
           <Group>
