@@ -1,7 +1,8 @@
 /**
  * Requests started at the top of the entry, before the app's modules are evaluated and the first render
  * (together most of a second of a slow phone's CPU): the signed-in user on any page of the layout, and
- * on My tickets, where a contact lands, that list and the page's code. main.tsx hands them to the query
+ * on My tickets, where a contact lands, that list and the page's code; on a ticket and on the overview,
+ * their answer and their page's code (`firstPage`). main.tsx hands them to the query
  * cache (`seedEarlyData`), so the queries asking for the same data find it there or on its way instead
  * of starting after the layout has rendered.
  *
@@ -15,9 +16,10 @@
  * as on My tickets (lib/first-content).
  */
 import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
-import type { MeAnswer, TicketListItem } from '@sportello/contracts';
+import type { MeAnswer, Overview, TicketListItem } from '@sportello/contracts';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
 import { fetchTicket, ticketQuery } from '../features/tickets/api/ticket-detail';
+import { fetchOverview, overviewQuery } from '../features/overview/api/overview';
 import { loadStaffTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { warmUpIntl } from '../lib/intl-warmup';
@@ -32,6 +34,8 @@ export const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
 const MY_TICKETS = /^\/([^/]+)\/(\d+)\/tickets\/?$/i;
 /** `/:company/:contactid/tickets/:ticketid`, a ticket opened from a link (an e-mail's, a notification's). */
 const TICKET = /^\/([^/]+)\/(\d+)\/tickets\/(\d+)\/?$/i;
+/** `/:company/:contactid/overview`, the overview. */
+const OVERVIEW = /^\/([^/]+)\/(\d+)\/overview\/?$/i;
 /** `/:company/login`, the portal's sign-in. */
 const LOGIN = /^\/([^/]+)\/login\/?$/i;
 
@@ -55,11 +59,13 @@ interface Early {
     ticketId: number;
     detail: ReturnType<typeof fetchTicket>;
   } | null;
+  /** On the overview: its one answer, when the address names the remembered contact. */
+  overview: { company: string; contactId: number; data: Promise<Overview> } | null;
   /**
    * The first page is this one (router.tsx then asks for its code, texts and styles as it is evaluated,
    * not once the first render has run: the entry holds each page's import once, in router.tsx).
    */
-  firstPage: 'ticket' | 'login' | null;
+  firstPage: 'ticket' | 'overview' | 'login' | null;
   /** On the portal's sign-in: its portal (the header's name and logo, the page's largest text). */
   loginCompany: string | null;
   /**
@@ -79,6 +85,7 @@ function start(): Early {
     myTickets: null,
     ticketsPage: null,
     ticket: null,
+    overview: null,
     firstPage: null,
     loginCompany: null,
     desk: null,
@@ -105,7 +112,21 @@ function start(): Early {
   if (!storage.get('token')) return none;
   if (STANDALONE.test(path)) return none;
   const t = TICKET.exec(path);
-  const early: Early = { ...none, me: fetchMe(), firstPage: t ? 'ticket' : null };
+  const o = t ? null : OVERVIEW.exec(path);
+  const early: Early = { ...none, me: fetchMe(), firstPage: t ? 'ticket' : o ? 'overview' : null };
+  if (o) {
+    // Its cards come first: the header's menus and the rest wait for them.
+    holdForContent();
+    const company = storage.get('company');
+    const contactId = Number(o[2]);
+    if (
+      company &&
+      company.toLowerCase() === decode(o[1]!)?.toLowerCase() &&
+      String(contactId) === storage.get('contactId')
+    )
+      early.overview = { company, contactId, data: fetchOverview(company, contactId) };
+    return early;
+  }
   if (t) {
     // The conversation comes first: the header's menus and the rest wait for it (the page says when it
     // shows, then the reply's editor loads too).
@@ -146,7 +167,14 @@ function start(): Early {
 
 export const early = start();
 // Failures are handed to the queries (and the page's lazy import) that use these: none goes unhandled.
-for (const p of [early.me, early.myTickets?.list, early.ticketsPage, early.ticket?.detail, early.desk?.ready])
+for (const p of [
+  early.me,
+  early.myTickets?.list,
+  early.ticketsPage,
+  early.ticket?.detail,
+  early.overview?.data,
+  early.desk?.ready,
+])
   p?.catch(() => {});
 
 /**
@@ -193,6 +221,11 @@ export function seedEarlyData(client: QueryClient): void {
       ...options,
       queryFn: firstThen(detail, options.queryFn!),
     });
+  }
+  if (early.overview) {
+    const { company, contactId, data } = early.overview;
+    const options = overviewQuery(company, contactId);
+    void client.prefetchQuery({ ...options, queryFn: firstThen(data, options.queryFn!) });
   }
   if (early.myTickets) {
     const { company, contactId, list } = early.myTickets;

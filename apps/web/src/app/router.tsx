@@ -35,7 +35,7 @@ const TicketDetailPage = page(
   () => import('../features/tickets/ticket-detail-page'),
   early.firstPage === 'ticket',
 );
-const OverviewPage = page(() => import('../features/overview/overview-page'));
+const OverviewPage = page(() => import('../features/overview/overview-page'), early.firstPage === 'overview');
 const ReportsPage = page(() => import('../features/reports/reports-page'));
 const ActivityContractsPage = page(() => import('../features/contracts/activity-contracts-page'));
 const ServiceContractsPage = page(() => import('../features/contracts/service-contracts-page'));

@@ -4,10 +4,10 @@
  * main content: on My tickets, where a contact lands, its list. Fetched and evaluated before it, their
  * code (about 60 KB gzip) shared the network and a slow phone's main thread with the list's own.
  *
- * The wait is held only when the first load is My tickets (app/early-data.ts calls `holdForContent`);
- * on every other page `afterContent()` is settled at once. The list says when it is on screen
- * (`contentShown`), and the wait ends after `HOLD_LIMIT_MS` whatever happens (an error page, a
- * navigation away before the list came).
+ * The wait is held only when the first load is My tickets, a ticket, the overview or the desk's inbox
+ * (app/early-data.ts calls `holdForContent`); on every other page `afterContent()` is settled at once.
+ * The page says when its content is on screen (`contentShown`), and the wait ends after
+ * `HOLD_LIMIT_MS` whatever happens (an error page, a navigation away before the content came).
  */
 import { useEffect, useState } from 'react';
 
@@ -23,7 +23,7 @@ void shown.then(() => {
   isReleased = true;
 });
 
-/** The first page is My tickets: what waits for its content waits from now on (once, at start). */
+/** The first page holds what waits for its main content: from now on (once, at start). */
 export function holdForContent(): void {
   if (held) return;
   held = true;
@@ -43,7 +43,7 @@ export function contentShown(): void {
   else release();
 }
 
-/** Settled once the page's main content is shown (at once unless the first page is My tickets). */
+/** Settled once the page's main content is shown (at once unless the first page held it). */
 export function afterContent(): Promise<void> {
   return held ? shown : Promise.resolve();
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Anchor, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   IconAlertCircle,
@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Overview, OverviewTicket } from '@sportello/contracts';
 import { formatDate, formatDateTime, formatEuro, formatTime, ticketNumberText } from '../../lib/format';
+import { contentShown } from '../../lib/first-content';
 import { useTenant } from '../../lib/tenant';
 import { ListStates } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
@@ -243,6 +244,11 @@ export default function OverviewPage() {
   usePageTitle(t('overview.title'));
   const { company, contactId } = useTenant();
   const query = useOverview(company, contactId);
+  // The cards (or the error) are the page's main content: what waited for them may load.
+  const isSettled = !query.isPending;
+  useEffect(() => {
+    if (isSettled) contentShown();
+  }, [isSettled]);
   return (
     <Stack gap="md">
       <Title order={1}>{t('overview.title')}</Title>
