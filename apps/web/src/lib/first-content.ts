@@ -9,7 +9,7 @@
  * The page says when its content is on screen (`contentShown`), and the wait ends after
  * `HOLD_LIMIT_MS` whatever happens (an error page, a navigation away before the content came).
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 export const HOLD_LIMIT_MS = 5000;
 
@@ -62,7 +62,7 @@ export function useAfterContent(): boolean {
   useEffect(() => {
     if (isAfter) return;
     let live = true;
-    void shown.then(() => live && setIsAfter(true));
+    void shown.then(() => live && startTransition(() => setIsAfter(true)));
     return () => {
       live = false;
     };

@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, useEffect, useState, type ComponentType } from 'react';
+import { lazy, startTransition, useEffect, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export type PageModule = { default: ComponentType };
@@ -46,7 +46,8 @@ export function lazyPage(
   return function Page() {
     const [, setSettled] = useState(false);
     useEffect(() => {
-      const settle = () => setSettled(true);
+      // A transition: the page renders in slices of a few ms, not as one task.
+      const settle = () => startTransition(() => setSettled(true));
       // A preloaded module may have come between this render and its effect: draw it now, or the
       // loader would stay (nothing else renders this again).
       if (loaded || failed) settle();

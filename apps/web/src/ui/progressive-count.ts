@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /** Rows of the first paint (what a laptop screen shows, and more); the rest follow in batches. */
 export const FIRST_ROWS = 10;
@@ -16,7 +16,8 @@ export function useProgressiveCount(total: number, first = FIRST_ROWS): number {
     // After the next paint, not before it: the frame with the first rows goes out first.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setShown((n) => n + BATCH_ROWS), 0);
+      // A transition: the batch renders in slices of a few ms, not as one task.
+      timer = setTimeout(() => startTransition(() => setShown((n) => n + BATCH_ROWS)), 0);
     });
     return () => {
       cancelAnimationFrame(frame);

@@ -9,6 +9,7 @@ import { onUnauthorized } from '../../lib/api-client';
 import { usePortalBranding } from '../../lib/branding';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { storage } from '../../lib/storage';
+import { useTimeSliced } from '../../lib/time-sliced';
 import { meQuery, TenantContext, type Tenant } from '../../lib/tenant';
 import { MAIN_CONTENT_ID, SkipLink } from '../../ui/skip-link';
 import { contactPath, loginPath, pickContact } from '../sections';
@@ -56,7 +57,8 @@ export function ShellLayout() {
   const token = storage.get('token');
   const viewAs = storage.viewAs();
   const [isExpired, setIsExpired] = useState(false);
-  const me = useQuery({ ...meQuery(), enabled: !!token && !isExpired });
+  // The shell and the page draw time-sliced once the user is here (lib/time-sliced).
+  const me = useTimeSliced(useQuery({ ...meQuery(), enabled: !!token && !isExpired }));
 
   // A call answered 401 (expired or revoked token): api-client already dropped the token. Over a page
   // the user asks to sign in again in a dialog and keeps the page and what was typed (issue 16).

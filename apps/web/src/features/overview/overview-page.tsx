@@ -15,6 +15,7 @@ import type { Overview, OverviewTicket } from '@sportello/contracts';
 import { formatDate, formatDateTime, formatEuro, formatTime, ticketNumberText } from '../../lib/format';
 import { contentShown } from '../../lib/first-content';
 import { useTenant } from '../../lib/tenant';
+import { useTimeSliced } from '../../lib/time-sliced';
 import { ListStates } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
 import { useOverview } from './api/overview';
@@ -243,7 +244,7 @@ export default function OverviewPage() {
   const { t } = useTranslation();
   usePageTitle(t('overview.title'));
   const { company, contactId } = useTenant();
-  const query = useOverview(company, contactId);
+  const query = useTimeSliced(useOverview(company, contactId));
   // The cards (or the error) are the page's main content: what waited for them may load.
   const isSettled = !query.isPending;
   useEffect(() => {

@@ -8,6 +8,7 @@ import type { TicketComment, TicketDetail, TicketTimelineEntry } from '@sportell
 import { ApiRequestError } from '../../lib/api-client';
 import { contentShown } from '../../lib/first-content';
 import { useTenant, type Tenant } from '../../lib/tenant';
+import { useTimeSliced } from '../../lib/time-sliced';
 import { ListError } from '../../ui/list-states';
 import { useTicket } from './api/ticket-detail';
 import { useMarkRead } from './api/following';
@@ -116,7 +117,7 @@ export default function TicketDetailPage() {
   const ticketId = Number(params.ticketid);
   // Read at once (not after a first render as a wide screen): a phone would draw the details, then fold them.
   const isNarrow = useMediaQuery(NARROW_DETAIL_QUERY, undefined, { getInitialValueInEffect: false });
-  const query = useTicket(company, contactId, ticketId);
+  const query = useTimeSliced(useTicket(company, contactId, ticketId));
   // Back to the list it was opened from (a colleague's ticket from All tickets), else to the contact's own.
   const cameFrom = (useLocation().state as { from?: unknown } | null)?.from;
   const toAll = cameFrom === 'alltickets' || !contact.manageTickets;

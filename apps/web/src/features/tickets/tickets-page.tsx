@@ -3,6 +3,7 @@ import { IconCircleCheck, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useTenant } from '../../lib/tenant';
+import { useTimeSliced } from '../../lib/time-sliced';
 import { useMyTickets } from './api/my-tickets';
 import { useUnreadTickets } from './api/following';
 import { wikiSearchUrl } from './api/wiki-elements';
@@ -18,7 +19,9 @@ export default function TicketsPage() {
   usePageTitle(t('tickets.myTitle'));
   const { company, contactId, contact, basePath } = useTenant();
   const [filters, setFilters] = useTicketFilters();
-  const query = useMyTickets(company, contactId, ticketListQuery(filters.range, filters.wiki?.id ?? null));
+  const query = useTimeSliced(
+    useMyTickets(company, contactId, ticketListQuery(filters.range, filters.wiki?.id ?? null)),
+  );
   const unread = useUnreadTickets(company, contactId);
   const tickets = sortTickets(visibleTickets(query.data ?? [], filters.status), filters.sort);
   // Set by the new-ticket page: the number of the ticket just sent (issue 16).
