@@ -4,23 +4,30 @@ import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { splitTexts, type Texts } from './src/i18n/first-paint.ts';
+import { DESK_INBOX_TEXTS } from './src/features/staff/i18n/inbox-texts.ts';
 import { escapeHtml, signInShellMarkup } from './src/app/sign-in-shell.ts';
 
 /**
  * `./it-IT.json?first-paint` and `./it-IT.json?rest`: the two parts of a translation file that
  * src/i18n/first-paint.ts names, each a JSON module of its own, so the first load carries only the
- * texts of the shell and My tickets (the other part is a chunk fetched with the other pages).
+ * texts of the shell and My tickets (the other part is a chunk fetched with the other pages). The
+ * desk's files likewise, `?desk-inbox` and `?desk-rest`, by src/features/staff/i18n/inbox-texts.ts.
  */
 function translationParts(): Plugin {
   return {
     name: 'sportello:translation-parts',
     enforce: 'pre',
     load(id) {
-      const m = /^(.+\.json)\?(first-paint|rest)$/.exec(id);
+      const m = /^(.+\.json)\?(first-paint|rest|desk-inbox|desk-rest)$/.exec(id);
       if (!m) return null;
       this.addWatchFile(m[1]!);
-      const [first, rest] = splitTexts(JSON.parse(readFileSync(m[1]!, 'utf8')) as Texts);
-      return { code: `export default ${JSON.stringify(m[2] === 'rest' ? rest : first)};`, moduleType: 'js' };
+      const isDesk = m[2]!.startsWith('desk-');
+      const [first, rest] = splitTexts(
+        JSON.parse(readFileSync(m[1]!, 'utf8')) as Texts,
+        isDesk ? DESK_INBOX_TEXTS : undefined,
+      );
+      const part = m[2] === 'rest' || m[2] === 'desk-rest' ? rest : first;
+      return { code: `export default ${JSON.stringify(part)};`, moduleType: 'js' };
     },
   };
 }

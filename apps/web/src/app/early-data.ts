@@ -20,7 +20,7 @@ import type { MeAnswer, Overview, TicketListItem } from '@sportello/contracts';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
 import { fetchTicket, ticketQuery } from '../features/tickets/api/ticket-detail';
 import { fetchOverview, overviewQuery } from '../features/overview/api/overview';
-import { loadStaffTexts } from '../features/staff/i18n';
+import { loadStaffInboxTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { warmUpIntl } from '../lib/intl-warmup';
 import { storage } from '../lib/storage';
@@ -97,7 +97,9 @@ function start(): Early {
     // render, and the inbox's data as soon as that code is here (seedEarlyData); what the inbox does not
     // need waits for its list.
     holdForContent();
-    const ready = Promise.all([import('../features/staff/staff-area'), loadStaffTexts()]).then(([m]) => m);
+    const ready = Promise.all([import('../features/staff/staff-area'), loadStaffInboxTexts()]).then(
+      ([m]) => m,
+    );
     // The rows' date and number formatting data, on another thread while these load.
     warmUpIntl();
     return {

@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import type { MeContact } from '@sportello/contracts';
 import { DESK_INBOX, early } from './early-data';
 import { lazyPage, PageLoader, type PageModule } from '../ui/lazy-page';
-import { loadStaffTexts } from '../features/staff/i18n';
+import { loadStaffInboxTexts, loadStaffTexts } from '../features/staff/i18n';
 import { loadRestTexts, loadRestTextsAtStart } from '../i18n';
 import { loadRestStyles } from '../styles/load-rest-styles';
 import {
@@ -68,20 +68,21 @@ const StaffAcceptPage = deskPage(() => import('../features/staff/staff-accept-pa
 // On a first load of the inbox, early-data.ts has already asked for both (main.tsx renders once they are
 // here, so they draw without a loading step).
 const StaffShell = lazyPage(
-  () => Promise.all([staffDesk(), loadStaffTexts()]).then(([m]) => ({ default: m.StaffShell })),
+  () => Promise.all([staffDesk(), loadStaffInboxTexts()]).then(([m]) => ({ default: m.StaffShell })),
   early.desk?.ready.then((m) => ({ default: m.StaffShell })),
 );
 const StaffInboxPage = lazyPage(
   () => staffDesk().then((m) => ({ default: m.InboxPage })),
   early.desk?.ready.then((m) => ({ default: m.InboxPage })),
 );
-const StaffTicketPage = page(() => import('../features/staff/staff-ticket-page'));
+// The desk's pages but the inbox wait for the rest of its texts too (i18n/inbox-texts.ts).
+const StaffTicketPage = deskPage(() => import('../features/staff/staff-ticket-page'));
 // The desk's new ticket validates with its schema (zod): a chunk of its own, as the customer's form.
-const StaffNewTicketPage = page(() => import('../features/staff/new-ticket-page'));
+const StaffNewTicketPage = deskPage(() => import('../features/staff/new-ticket-page'));
 // The administration (issue 14): a chunk of its own beside the desk's, routing its sections itself.
-const StaffAdminArea = page(() => import('../features/staff/admin/admin-area'));
+const StaffAdminArea = deskPage(() => import('../features/staff/admin/admin-area'));
 // The agent's own profile (issue 28): a chunk of its own, as the desk's other pages.
-const StaffProfilePage = page(() => import('../features/staff/profile/profile-page'));
+const StaffProfilePage = deskPage(() => import('../features/staff/profile/profile-page'));
 const NotificationsPage = page(() => import('../features/notifications/notifications-page'));
 const ProfilePage = page(() => import('../features/account/profile-page'));
 const ConfirmEmailPage = page(() => import('../features/account/confirm-email-page'));

@@ -69,7 +69,7 @@ export function splitTexts(all: Texts, entries: readonly string[] = FIRST_PAINT_
   const first: Texts = {};
   for (const entry of entries) {
     const value = get(all, pathOf(entry));
-    if (value === undefined) throw new Error(`first-paint texts: ${entry} names no text`);
+    if (value === undefined) throw new Error(`texts of a first load: ${entry} names no text`);
     if (entry.startsWith('!')) drop(first, pathOf(entry));
     else put(first, pathOf(entry), typeof value === 'string' ? value : copy(value));
   }

@@ -54,22 +54,30 @@ export async function loadLanguage(lang: Language): Promise<void> {
 }
 
 type Loaders = Record<Language, () => Promise<{ default: Translations }>>;
-/** Namespaces of texts of their own (the staff desk's), fetched a language at a time. */
-const namespaces = new Map<string, Loaders>();
+/**
+ * Namespaces of texts of their own (the staff desk's), fetched a language at a time, by parts (the
+ * desk's inbox texts, then the rest): each part's key names it.
+ */
+const namespaces = new Map<string, { ns: string; load: Loaders }>();
+/** `language part` of every part added to i18next. */
+const loadedParts = new Set<string>();
 
 /** Fetches what is missing of the registered namespaces in a language. */
 async function loadNamespaces(lang: Language): Promise<void> {
   await Promise.all(
-    [...namespaces].map(async ([ns, load]) => {
-      if (i18n.hasResourceBundle(lang, ns)) return;
+    [...namespaces].map(async ([part, { ns, load }]) => {
+      if (loadedParts.has(`${lang} ${part}`)) return;
       const { default: texts } = await load[lang]();
-      if (!i18n.hasResourceBundle(lang, ns)) i18n.addResourceBundle(lang, ns, texts);
+      if (loadedParts.has(`${lang} ${part}`)) return;
+      // Deep: a namespace's parts complete the sections they share.
+      i18n.addResourceBundle(lang, ns, texts, true, false);
+      loadedParts.add(`${lang} ${part}`);
     }),
   );
 }
 
 const hasNamespaces = (lang: Language) =>
-  [...namespaces.keys()].every((ns) => i18n.hasResourceBundle(lang, ns));
+  [...namespaces.keys()].every((part) => loadedParts.has(`${lang} ${part}`));
 
 /**
  * The language last asked for: the stored one at start (i18nReady switches to it once its texts are
@@ -81,10 +89,11 @@ let wanted: Language = initialLanguage();
  * A namespace of texts of its own, one file per language: the language shown's and the one asked for
  * are fetched now (the promise settles when they are here: the desk registers its namespace before
  * i18nReady has switched to the stored language), another's with that language when it is chosen, so a
- * switch never shows a key.
+ * switch never shows a key. `part`: one part of a namespace's texts, registered on its own (the desk's
+ * inbox texts first, the rest with its other pages).
  */
-export function addTextsNamespace(ns: string, loaders: Loaders): Promise<void> {
-  namespaces.set(ns, loaders);
+export function addTextsNamespace(ns: string, loaders: Loaders, part = ns): Promise<void> {
+  namespaces.set(part, { ns, load: loaders });
   const langs = new Set([i18n.language, wanted].filter(isLanguage));
   return Promise.all([...langs].map(loadNamespaces)).then(() => undefined);
 }

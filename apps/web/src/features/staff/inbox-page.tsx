@@ -20,7 +20,7 @@ import { InboxRow, type InboxRowLabels } from './components/inbox-row';
 import { QuickSearch } from './components/quick-search';
 import { useDeskPortal } from './desk-context';
 import { useDeskKeys } from './desk-keys';
-import { useStaffT } from './i18n';
+import { loadStaffTexts, useStaffT } from './i18n';
 import {
   activeFilterCount,
   filtersFromSearch,
@@ -33,22 +33,25 @@ import classes from './components/inbox.module.css';
 
 /**
  * The filters' panel (Mantine's selects and the date picker) comes when it is opened, or with the
- * inbox when the address already filters: the list needs none of its code.
+ * inbox when the address already filters: the list needs none of its code. It, the bulk bar and the
+ * saved views come with the desk's texts beyond the inbox's (i18n/inbox-texts.ts).
  */
 const InboxFilterPanel = lazy(() =>
-  Promise.all([import('./components/inbox-filters'), loadRestStyles()]).then(([m]) => ({
+  Promise.all([import('./components/inbox-filters'), loadRestStyles(), loadStaffTexts()]).then(([m]) => ({
     default: m.InboxFilterPanel,
   })),
 );
 
 /** The bulk actions' bar: it comes with the first ticket selected (the list needs none of its code). */
-const BulkBar = lazy(() => import('./components/bulk-bar').then((m) => ({ default: m.BulkBar })));
+const BulkBar = lazy(() =>
+  Promise.all([import('./components/bulk-bar'), loadStaffTexts()]).then(([m]) => ({ default: m.BulkBar })),
+);
 
 /** The saved views (issue 28): after the inbox's first paint, with their counts. */
 const SavedViews = lazy(() =>
-  importAfterContent(() => Promise.all([import('./components/saved-views'), loadRestStyles()])).then(
-    ([m]) => ({ default: m.SavedViews }),
-  ),
+  importAfterContent(() =>
+    Promise.all([import('./components/saved-views'), loadRestStyles(), loadStaffTexts()]),
+  ).then(([m]) => ({ default: m.SavedViews })),
 );
 
 /** The row links of the list, in order: j/k move the focus among them. */

@@ -20,13 +20,16 @@ import { useUnreadPolling } from './api/unread';
 import { DeskContext, DeskPortalContext, initial, type Desk, type DeskPortal } from './desk-context';
 import { useDeskKeys } from './desk-keys';
 import { prefetchInbox } from './desk-start';
-import { useStaffT } from './i18n';
+import { loadStaffTexts, useStaffT } from './i18n';
 import { staffPath } from './staff-paths';
 import classes from './staff.module.css';
 
-/** A part drawn with Mantine's styles beyond the first paint's (load-rest-styles.ts). */
+/**
+ * A part drawn with Mantine's styles beyond the first paint's (load-rest-styles.ts) and the desk's texts
+ * beyond the inbox's (i18n/inbox-texts.ts).
+ */
 const withRestStyles = <T,>(load: () => Promise<T>): Promise<T> =>
-  Promise.all([load(), loadRestStyles()]).then(([m]) => m);
+  Promise.all([load(), loadRestStyles(), loadStaffTexts()]).then(([m]) => m);
 
 /*
  * The header's two menus (Mantine's Menu, Popover and floating-ui) with the preferences dialog, and the

@@ -3,27 +3,54 @@ import { useTranslation } from 'react-i18next';
 import { addTextsNamespace, type Language } from '../../../i18n';
 
 /**
- * The desk's texts: their own namespace, in chunks of their own, one per language (the customer's
- * bundle carries none of them): the current language's is fetched with the desk's pages
- * (`loadStaffTexts`, router.tsx), another with it when the agent picks it (i18n/index.ts), so switching
- * language on the desk never shows a key. A namespace of its own also keeps
- * `hasResourceBundle(lang, 'translation')`, which decides whether the customer's texts of a language are
- * loaded, false until they are.
+ * The desk's texts: their own namespace, in chunks of their own, one per language and part (the
+ * customer's bundle carries none of them): the layout's and inbox's texts (inbox-texts.ts) are fetched
+ * with the layout (`loadStaffInboxTexts`), the rest with the desk's other pages and the inbox's menus and
+ * dialogs (`loadStaffTexts`, router.tsx), so a desk visit's first load carries only its first screen's;
+ * another language's parts with it when the agent picks it (i18n/index.ts), so switching language on the
+ * desk never shows a key. A namespace of its own also keeps `hasResourceBundle(lang, 'translation')`,
+ * which decides whether the customer's texts of a language are loaded, false until they are.
  */
 export const STAFF_NS = 'staff';
-export const STAFF_TEXTS: Record<Language, () => Promise<{ default: Record<string, unknown> }>> = {
+type Loaders = Record<Language, () => Promise<{ default: Record<string, unknown> }>>;
+const STAFF_INBOX_TEXTS: Loaders = {
+  'it-IT': () => import('./it-IT.json?desk-inbox'),
+  'en-EN': () => import('./en-EN.json?desk-inbox'),
+  'es-ES': () => import('./es-ES.json?desk-inbox'),
+};
+const STAFF_REST_TEXTS: Loaders = {
+  'it-IT': () => import('./it-IT.json?desk-rest'),
+  'en-EN': () => import('./en-EN.json?desk-rest'),
+  'es-ES': () => import('./es-ES.json?desk-rest'),
+};
+/** Each language's whole file, for tests. */
+export const STAFF_TEXTS: Loaders = {
   'it-IT': () => import('./it-IT.json'),
   'en-EN': () => import('./en-EN.json'),
   'es-ES': () => import('./es-ES.json'),
 };
 
-/** The desk's texts in the current language; every desk page waits for them (once). */
-let loading: Promise<void> | null = null;
-export const loadStaffTexts = (): Promise<void> =>
-  (loading ??= addTextsNamespace(STAFF_NS, STAFF_TEXTS).catch((e: unknown) => {
-    loading = null;
-    throw e;
-  }));
+const once = (load: () => Promise<void>) => {
+  let loading: Promise<void> | null = null;
+  return (): Promise<void> =>
+    (loading ??= load().catch((e: unknown) => {
+      loading = null;
+      throw e;
+    }));
+};
+
+/** The texts of the desk's layout and inbox in the current language (once). */
+export const loadStaffInboxTexts = once(() =>
+  addTextsNamespace(STAFF_NS, STAFF_INBOX_TEXTS, `${STAFF_NS} inbox`),
+);
+
+/** All the desk's texts in the current language: every desk page but the inbox waits for them (once). */
+export const loadStaffTexts = once(() =>
+  Promise.all([
+    loadStaffInboxTexts(),
+    addTextsNamespace(STAFF_NS, STAFF_REST_TEXTS, `${STAFF_NS} rest`),
+  ]).then(() => undefined),
+);
 
 const NAMESPACES = [STAFF_NS, 'translation'];
 
