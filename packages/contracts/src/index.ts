@@ -22,6 +22,7 @@ export * from './staff-notifications';
 export * from './staff-sla';
 export * from './staff-context';
 export * from './staff-merge';
+export * from './desk-reports';
 export * from './entities';
 export * from './entities-catalog';
 export * from './admin-content';

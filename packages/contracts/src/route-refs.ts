@@ -16,6 +16,7 @@ export * from './route-refs/auth';
 export * from './route-refs/billing';
 export * from './route-refs/common';
 export * from './route-refs/contracts';
+export * from './route-refs/desk-reports';
 export * from './route-refs/documents';
 export * from './route-refs/email';
 export * from './route-refs/entities-catalog';

@@ -29,6 +29,7 @@ import { staffBellRoutes, staffSavedViewRoutes } from './staff-notifications';
 import { staffSlaRoutes } from './staff-sla';
 import { staffContextRoutes } from './staff-context';
 import { staffMergeRoutes } from './staff-merge';
+import { deskReportRoutes } from './desk-reports';
 import { taskRoutes } from './tasks';
 import { ticketRoutes } from './tickets';
 import { wikiRoutes } from './wiki';
@@ -61,6 +62,7 @@ export const apiRoutes = {
   staffSla: staffSlaRoutes,
   staffContext: staffContextRoutes,
   staffMerge: staffMergeRoutes,
+  deskReports: deskReportRoutes,
   entities: entityKeyRoutes,
   entitiesAdmin: entityStaffRoutes,
   deskEntities: deskEntityRoutes,

@@ -525,6 +525,12 @@ export const tickets = pgTable(
      */
     publicActivityAt: ts('public_activity_at').notNull().defaultNow(),
     closed: boolean('closed').notNull().default(false),
+    /**
+     * When it was solved (0056): set by the same trigger as `closed` when the ticket moves to a closing
+     * step, cleared when it reopens; null for a ticket that arrived closed (the reports then read its
+     * `last_activity_at`). No writer sets it.
+     */
+    closedAt: ts('closed_at'),
     waitingOnCustomer: boolean('waiting_on_customer').notNull().default(false),
     /** The customer's rating, kept by a trigger on ticket_ratings (migration 0038). */
     rating: smallint('rating'),
@@ -634,6 +640,46 @@ export const tickets = pgTable(
       sql`coalesce(${t.slaNextDueAt}, 'infinity'::timestamp with time zone)`,
       t.extId,
     ),
+    // The desk's reports (0056): one portal's range of an instant, with the filters' columns.
+    index('tickets_report_created_idx').on(
+      t.portalId,
+      t.createdOn,
+      t.closed,
+      t.priority,
+      t.assignedGroupId,
+      t.assignedUserId,
+      t.typeId,
+      t.companyId,
+    ),
+    index('tickets_report_solved_idx')
+      .on(
+        t.portalId,
+        sql`coalesce(${t.closedAt}, ${t.lastActivityAt})`,
+        t.createdOn,
+        t.resolutionDueAt,
+        t.priority,
+        t.assignedGroupId,
+        t.assignedUserId,
+        t.typeId,
+        t.companyId,
+      )
+      .where(sql`${t.closed}`),
+    index('tickets_report_responded_idx')
+      .on(
+        t.portalId,
+        t.firstRespondedAt,
+        t.createdOn,
+        t.firstResponseDueAt,
+        t.priority,
+        t.assignedGroupId,
+        t.assignedUserId,
+        t.typeId,
+        t.companyId,
+      )
+      .where(sql`${t.firstRespondedAt} is not null`),
+    index('tickets_report_open_idx')
+      .on(t.portalId, t.priority, t.assignedGroupId, t.assignedUserId, t.typeId, t.companyId, t.createdOn)
+      .where(sql`not ${t.closed}`),
   ],
 );
 
@@ -1722,18 +1768,23 @@ export const contactTicketReads = pgTable(
 );
 
 /** The customer's rating of a closed ticket: one per ticket, changeable. */
-export const ticketRatings = pgTable('ticket_ratings', {
-  ticketId: integer('ticket_id')
-    .primaryKey()
-    .references(() => tickets.id, { onDelete: 'cascade' }),
-  portalId: portalRef(),
-  rating: smallint('rating').notNull(),
-  comment: text('comment').notNull().default(''),
-  contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
-  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: ts('created_at').notNull(),
-  updatedAt: ts('updated_at').notNull(),
-});
+export const ticketRatings = pgTable(
+  'ticket_ratings',
+  {
+    ticketId: integer('ticket_id')
+      .primaryKey()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    portalId: portalRef(),
+    rating: smallint('rating').notNull(),
+    comment: text('comment').notNull().default(''),
+    contactId: integer('contact_id').references(() => contacts.id, { onDelete: 'set null' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  // The desk's ratings report (0056): one portal's ratings by when they were last given.
+  (t) => [index('ticket_ratings_report_idx').on(t.portalId, t.updatedAt, t.rating, t.ticketId)],
+);
 
 /** Colleagues following a ticket: they may open it and get its e-mails. */
 export const ticketFollowers = pgTable(

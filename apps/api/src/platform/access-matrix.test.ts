@@ -705,6 +705,28 @@ describe('desk routes of agents and admins', () => {
       build: () => ({ method: 'PUT', url: `${desk}/admin/sla`, payload: matrixSlaPolicy }),
       expect: [403, 200, 403, 401, 401],
     },
+    // Reports (issue 28): every member of the portal; the agents' breakdown and filter are the admins'.
+    ...Object.fromEntries(
+      (['volume', 'times', 'ratings'] as const).flatMap((kind) => [
+        [
+          `GET /api/staff/portals/:company/reports/${kind}`,
+          {
+            build: () => ({ method: 'GET', url: `${desk}/reports/${kind}?from=2026-11-01&to=2026-11-20` }),
+            expect: [200, 200, 403, 401, 401],
+          },
+        ],
+        [
+          `GET /api/staff/portals/:company/reports/${kind}.csv`,
+          {
+            build: () => ({
+              method: 'GET',
+              url: `${desk}/reports/${kind}.csv?from=2026-11-01&to=2026-11-20&breakdown=agent`,
+            }),
+            expect: [403, 200, 403, 401, 401],
+          },
+        ],
+      ]),
+    ),
     // The customer beside the ticket (issue 28): every member; invoices inside only for admins.
     'GET /api/staff/portals/:company/tickets/:ticketid/context': {
       build: () => ({ method: 'GET', url: `${desk}/tickets/5003/context` }),

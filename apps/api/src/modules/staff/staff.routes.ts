@@ -32,6 +32,7 @@ import {
   staffRecovery,
 } from './staff.service';
 import { deskCachesOf } from './desk-cache';
+import { registerReportRoutes } from './reports.routes';
 import { profile, setProfile } from './profile.service';
 import { mergeState, mergeTicket, undoMerge } from './merge.service';
 import { logTime, ticketTime } from './time.service';
@@ -44,6 +45,7 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   registerBellRoutes(app, ctx);
   registerSlaRoutes(app, ctx);
   registerContextRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
   // Nothing of a staff session or a staff answer may be cached by a browser or a proxy. A change made
   // through this process is committed when its answer leaves: the desk's kept answers are cleared at
   // once, so the writer's next page reads again without waiting for the NOTIFY. A callback hook: it

@@ -5,6 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { badRequest } from '../../../platform/errors';
+import { csvCell } from '../../../platform/csv';
 import type { AuditEntry, AuditPage, AuditQuery } from '@sportello/contracts';
 import type { Queryable } from '../../../platform/sql-json';
 import { auditPage, type AuditFilter, type AuditListRow } from './entities.queries';
@@ -67,12 +68,7 @@ export async function listAudit(
   };
 }
 
-/** One CSV cell: formula-looking text made inert, then quoted when it holds a separator or quote. */
-export function csvCell(value: unknown): string {
-  let s = value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+export { csvCell };
 
 const CSV_HEADER = [
   'id',
