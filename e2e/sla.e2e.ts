@@ -1,5 +1,7 @@
 // Service levels (issue 28 item 13): the admin saves a policy, a customer's new ticket shows its
-// countdown in the inbox, the "Breaching soon" view lists it; screens of the view and of the policy.
+// countdown in the inbox, the "Breaching soon" view lists it; made urgent (one minute to the first
+// answer) it breaches, and the breach sweep rings its assignee's bell; screens of the view, the policy
+// and the bell.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
@@ -41,7 +43,7 @@ describe('service levels', () => {
           low: { firstResponse: 1440, resolution: 4800 },
           normal: { firstResponse: 30, resolution: 960 },
           high: { firstResponse: 20, resolution: 480 },
-          urgent: { firstResponse: 15, resolution: 240 },
+          urgent: { firstResponse: 1, resolution: 240 },
         },
       },
       'PUT',
@@ -67,6 +69,28 @@ describe('service levels', () => {
     await context.close();
   });
 
+  it('a breached ticket rings the bell of its assignee', async () => {
+    const desk = '/api/staff/portals/demo';
+    const me = (await json<{ me: { agentId: number } }>(`${desk}/options`, adminToken)).me.agentId;
+    await json(`${desk}/notifications/read`, adminToken, { all: true });
+    // The admin takes it and makes it urgent: one business minute (all hours are) to the first answer.
+    await json(`${desk}/tickets/${ticket}`, adminToken, { assigneeId: me, priority: 'urgent' }, 'PATCH');
+    // The sweep looks every 30 s: told within a minute and a half.
+    const breachOf = async () =>
+      (
+        await json<{ items: { kind: string; ticketId: number }[] }>(`${desk}/notifications`, adminToken)
+      ).items.find((n) => n.kind === 'sla_breach' && n.ticketId === ticket);
+    await expect.poll(breachOf, { timeout: 150_000, interval: 5_000 }).toBeTruthy();
+    const context = await contextWith(browser, { language: 'en-EN', staffToken: adminToken });
+    const page = await context.newPage();
+    await page.goto(DESK);
+    await page.getByTestId('bell').click();
+    const item = page.getByTestId('bell-panel').getByTestId('bell-item-sla_breach').first();
+    await item.waitFor();
+    expect(await item.innerText()).toContain('breached its service level');
+    await context.close();
+  }, 200_000);
+
   it('the view and the policy at both widths in every language', async () => {
     for (const [index, width] of WIDTHS.entries())
       for (const [language, short] of languagesAt(LANGUAGES, index)) {
@@ -81,6 +105,10 @@ describe('service levels', () => {
         await page.goto(`${DESK}/admin/sla`);
         await page.getByRole('button', { name: /Salva|Save|Guardar/ }).waitFor();
         await screenshot(page, `sla-policy-${width}-${short}`);
+        await page.goto(DESK);
+        await page.getByTestId('bell').click();
+        await page.getByTestId('bell-panel').getByTestId('bell-item-sla_breach').first().waitFor();
+        await screenshot(page, `sla-bell-${width}-${short}`);
         await context.close();
       }
   });

@@ -176,7 +176,10 @@ export function computeClock(policy: SlaPolicyRow | null, t: ClockInput): Clock 
     nextDueAt,
     soonAt,
     watched,
-    sweepAt: sweepAtOf(watched, t.breached),
+    // A quiet look still owed stays due (a change of the ticket before the sweep's look must not put
+    // it off until a breach it would then swallow).
+    sweepAt:
+      (t.breached & SLA_QUIET) !== 0 && watched.length > 0 ? t.createdOn : sweepAtOf(watched, t.breached),
   };
 }
 
