@@ -26,7 +26,7 @@ function api() {
     if (u.pathname === '/api/staff/portals/demo/unread')
       return json({ unread: {}, counts: {}, countCap: 10000, version: 'v1' });
     if (u.pathname === '/api/staff/portals/demo/admin/people/companies')
-      return json({ items: [], nextCursor: null });
+      return json({ items: [{ id: 3, companyName: 'Rossi Srl', contacts: 2, users: 1 }], nextCursor: null });
     if (u.pathname === '/api/staff/portals/demo/admin/contacts/9') return json(CONTACT);
     if (u.pathname === '/api/staff/portals/demo/admin/people/contacts/9/users')
       return json({ items: [], nextCursor: null });
@@ -42,11 +42,13 @@ afterEach(() => {
 const posts = (calls: { init?: RequestInit }[]) => calls.filter((c) => c.init?.method === 'POST');
 
 describe('companies and contacts: forms checked by the routes’ contracts', { timeout: 30_000 }, () => {
-  it('asks for a new company’s name instead of sending a blank one', async () => {
+  it('lists the companies, and asks for a new one’s name instead of sending a blank one', async () => {
     const calls = api();
     renderApp('/demo/staff/admin/companies');
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'New company' }, { timeout: 20_000 }));
+    const link = await screen.findByRole('link', { name: 'Rossi Srl' }, { timeout: 20_000 });
+    expect(link.getAttribute('href')).toBe('/demo/staff/admin/companies/3');
+    await user.click(screen.getByRole('button', { name: 'New company' }));
     const dialog = await screen.findByRole('dialog');
     await user.type(screen.getByLabelText(/^Company name/), '   ');
     await user.click(screen.getByRole('button', { name: 'Create' }));

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { Link, Route, Routes, useNavigate } from 'react-router';
 import { companyCreateSchema } from '@sportello/contracts';
 import { errorText } from '../../../../lib/error-text';
@@ -13,8 +13,8 @@ import { adminPath } from '../admin-area';
 import CompanyPage from './company-page';
 import ContactPage from './contact-page';
 import { companyNameBody, useCompanies, useCreateCompany } from '../api/people';
-import { TableScroll } from '../table-scroll';
-import { QueryStates } from '../query-states';
+import { AdminListEditor } from '../components/admin-list-editor';
+import { PeopleSearch, right, ShowMore } from './people-list';
 import { validateWith } from '../components/contract-form';
 
 /**
@@ -41,7 +41,6 @@ function CompanyList() {
   const [creating, setCreating] = useState(false);
   usePageTitle(t('admin.sections.companies'));
   const query = useCompanies(company, q);
-  const items = query.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Stack gap="md">
       <Group justify="space-between" align="end" wrap="wrap">
@@ -52,55 +51,28 @@ function CompanyList() {
           {t('people.newCompany')}
         </Button>
       </Group>
-      <TextInput
-        label={t('people.search')}
-        placeholder={t('people.searchCompanies')}
-        leftSection={<IconSearch size={16} aria-hidden />}
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        maw={420}
-        type="search"
+      <PeopleSearch value={search} onChange={setSearch} placeholder={t('people.searchCompanies')} />
+      <AdminListEditor
+        query={query}
+        rows={(data) => data.pages.flatMap((p) => p.items)}
+        rowKey={(c) => c.id}
+        minWidth={320}
+        empty={t('people.empty')}
+        columns={[
+          {
+            header: t('people.companyName'),
+            cell: (c) => (
+              <Anchor component={Link} to={adminPath(company, 'companies', String(c.id))}>
+                {c.companyName}
+              </Anchor>
+            ),
+          },
+          { header: t('people.id'), cell: (c) => c.id },
+          { header: t('people.contactsCount'), ...right, cell: (c) => c.contacts },
+          { header: t('people.usersCount'), ...right, cell: (c) => c.users },
+        ]}
+        footer={<ShowMore query={query} />}
       />
-      <QueryStates query={query} isEmpty={() => items.length === 0} empty={t('people.empty')}>
-        {() => (
-          <TableScroll minWidth={320}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('people.companyName')}</Table.Th>
-                  <Table.Th>{t('people.id')}</Table.Th>
-                  <Table.Th ta="right">{t('people.contactsCount')}</Table.Th>
-                  <Table.Th ta="right">{t('people.usersCount')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((c) => (
-                  <Table.Tr key={c.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={adminPath(company, 'companies', String(c.id))}>
-                        {c.companyName}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{c.id}</Table.Td>
-                    <Table.Td ta="right">{c.contacts}</Table.Td>
-                    <Table.Td ta="right">{c.users}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-      {query.hasNextPage && (
-        <Button
-          variant="default"
-          onClick={() => void query.fetchNextPage()}
-          loading={query.isFetchingNextPage}
-          style={{ alignSelf: 'center' }}
-        >
-          {t('people.more')}
-        </Button>
-      )}
       <NewCompanyModal opened={creating} onClose={() => setCreating(false)} />
     </Stack>
   );

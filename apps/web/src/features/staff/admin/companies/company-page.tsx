@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { companyUpdateSchema, type CompanyEntity } from '@sportello/contracts';
 import { errorText } from '../../../../lib/error-text';
@@ -12,8 +12,8 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { adminPath } from '../admin-area';
 import { companyNameBody, useCompany, useCompanyContacts, useRenameCompany } from '../api/people';
-import { TableScroll } from '../table-scroll';
-import { QueryStates } from '../query-states';
+import { AdminListEditor } from '../components/admin-list-editor';
+import { PeopleSearch, right, ShowMore } from './people-list';
 import { BouncingMark } from '../email/bounce-notice';
 import { validateWith } from '../components/contract-form';
 
@@ -27,7 +27,6 @@ export default function CompanyPage() {
   const entity = useCompany(company, id);
   usePageTitle(entity.data?.companyName ?? t('people.companies'));
   const contacts = useCompanyContacts(company, id, q);
-  const items = contacts.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Stack gap="md">
       <Anchor component={Link} to={adminPath(company, 'companies')} size="sm">
@@ -58,59 +57,36 @@ export default function CompanyPage() {
           {t('people.newContact')}
         </Button>
       </Group>
-      <TextInput
-        label={t('people.search')}
-        placeholder={t('people.searchContacts')}
-        leftSection={<IconSearch size={16} aria-hidden />}
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        maw={420}
-        type="search"
+      <PeopleSearch value={search} onChange={setSearch} placeholder={t('people.searchContacts')} />
+      <AdminListEditor
+        query={contacts}
+        rows={(data) => data.pages.flatMap((p) => p.items)}
+        rowKey={(c) => c.contactId}
+        minWidth={320}
+        empty={t('people.empty')}
+        columns={[
+          {
+            header: t('people.referentName'),
+            cell: (c) => (
+              <Anchor component={Link} to={adminPath(company, 'companies', `${id}/contacts/${c.contactId}`)}>
+                {c.referentName}
+              </Anchor>
+            ),
+          },
+          {
+            header: t('people.email'),
+            td: { style: { overflowWrap: 'anywhere' } },
+            cell: (c) => (
+              <>
+                {c.email ?? ''}
+                {c.bouncing && <BouncingMark />}
+              </>
+            ),
+          },
+          { header: t('people.usersCount'), ...right, cell: (c) => c.users },
+        ]}
+        footer={<ShowMore query={contacts} />}
       />
-      <QueryStates query={contacts} isEmpty={() => items.length === 0} empty={t('people.empty')}>
-        {() => (
-          <TableScroll minWidth={320}>
-            <Table striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('people.referentName')}</Table.Th>
-                  <Table.Th>{t('people.email')}</Table.Th>
-                  <Table.Th ta="right">{t('people.usersCount')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((c) => (
-                  <Table.Tr key={c.contactId}>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={adminPath(company, 'companies', `${id}/contacts/${c.contactId}`)}
-                      >
-                        {c.referentName}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      {c.email ?? ''}
-                      {c.bouncing && <BouncingMark />}
-                    </Table.Td>
-                    <Table.Td ta="right">{c.users}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-      {contacts.hasNextPage && (
-        <Button
-          variant="default"
-          onClick={() => void contacts.fetchNextPage()}
-          loading={contacts.isFetchingNextPage}
-          style={{ alignSelf: 'center' }}
-        >
-          {t('people.more')}
-        </Button>
-      )}
     </Stack>
   );
 }
