@@ -199,6 +199,24 @@ describe('desk administration: staff, API keys, webhooks', () => {
     await page.context().close();
   });
 
+  it('a new endpoint’s address the contract refuses is said at the field, at 360 px in each language', async () => {
+    for (const [language, short] of LANGUAGES) {
+      const page = await pageWith(browser, { staffToken: adminToken, width: 360, language });
+      await page.goto(`${ADMIN_URL}/integrations`);
+      const form = page
+        .locator('form')
+        .filter({ has: page.locator('input[type=url]') })
+        .first();
+      await form.locator('input[type=url]').fill('ftp://hooks.example/in');
+      await form.locator('button[type=submit]').click();
+      await form.locator('input[type=url][aria-invalid=true]').waitFor();
+      expect(await form.innerText()).toContain('https://');
+      await expectAccessible(page);
+      await screenshot(page, `admin-webhook-bad-url-360-${short}`);
+      await page.context().close();
+    }
+  });
+
   it.each(WIDTHS.map((width, index) => [width, index] as const))(
     'the access sections at %i px, in their languages, have no serious axe finding',
     async (width, index) => {
