@@ -67,6 +67,8 @@ function api() {
     if (u.pathname === '/api/staff/portals/demo/admin/staff/7/role')
       return json({ code: 'last_admin', message: 'The portal would be left without an admin' }, 409);
     if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'GET') return json([KEY]);
+    if (u.pathname === '/api/staff/portals/demo/admin/keys/3/revoke')
+      return json({ ...KEY, revokedAt: '2026-11-21T10:00:00Z' });
     if (u.pathname === '/api/staff/portals/demo/admin/keys' && m === 'POST')
       return json({ ...KEY, id: 4, name: 'CRM', secret: 'sk_secret_shown_once_1234567890' }, 201);
     if (u.pathname === '/api/staff/portals/demo/admin/webhooks') return json([HOOK]);
@@ -156,6 +158,19 @@ describe('desk administration: staff and integrations', { timeout: 30_000 }, () 
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByText('sk_secret_shown_once_1234567890')).toBeNull());
+  });
+
+  it('revokes a key after a confirmation that says what stops working', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/integrations');
+    const user = userEvent.setup();
+    const row = await screen.findByRole('row', { name: /ERP/ });
+    await user.click(within(row).getByRole('button', { name: 'Revoke' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toMatch(/Revoke the key ERP\? Programs using it stop working at once/);
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(calls.some((c) => c.url.endsWith('/admin/keys/3/revoke'))).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
   it('checks a new endpoint’s address with the contract’s rule before sending it', async () => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -23,12 +23,12 @@ import {
 } from '../api/integrations';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
-import { TableScroll } from '../table-scroll';
 import { creatorText } from './creator';
 import { SecretOnce } from './secret-once';
 import { badgeVars } from '../../components/badge-vars';
 import { WebhookEndpointCard } from './webhook-endpoint';
 import { QueryStates } from '../query-states';
+import { AdminListEditor } from '../components/admin-list-editor';
 import { validateWith } from '../components/contract-form';
 
 type KeyForm = { name: string; scopes: ApiKeyScope[] };
@@ -85,105 +85,99 @@ function KeysPanel() {
     },
     onError,
   });
-  const revoke = useRevokeApiKey(company, {
-    onSuccess: refresh,
-    onError,
-  });
+  // Its refusal is said in the confirmation.
+  const revoke = useRevokeApiKey(company, { onSuccess: refresh });
   return (
-    <Stack gap="sm">
-      <Title order={2} size="h3">
-        {t('access.keys.title')}
-      </Title>
-      <form onSubmit={form.onSubmit((values) => create.mutate(keyBody(values)))} noValidate>
-        <Group align="start" gap="sm" wrap="wrap">
-          <TextInput required label={t('access.keys.name')} maxLength={100} {...form.getInputProps('name')} />
-          <Checkbox.Group
-            label={t('access.keys.scopes')}
-            value={form.getValues().scopes}
-            onChange={(v) => form.setFieldValue('scopes', v as ApiKeyScope[])}
-          >
-            <Group gap="sm" mt={6}>
-              {apiKeyScopes.map((s) => (
-                <Checkbox key={s} value={s} label={t(`access.keys.scope.${s}`)} />
-              ))}
+    <AdminListEditor
+      title={t('access.keys.title')}
+      before={
+        <>
+          <form onSubmit={form.onSubmit((values) => create.mutate(keyBody(values)))} noValidate>
+            <Group align="start" gap="sm" wrap="wrap">
+              <TextInput
+                required
+                label={t('access.keys.name')}
+                maxLength={100}
+                {...form.getInputProps('name')}
+              />
+              <Checkbox.Group
+                label={t('access.keys.scopes')}
+                value={form.getValues().scopes}
+                onChange={(v) => form.setFieldValue('scopes', v as ApiKeyScope[])}
+              >
+                <Group gap="sm" mt={6}>
+                  {apiKeyScopes.map((s) => (
+                    <Checkbox key={s} value={s} label={t(`access.keys.scope.${s}`)} />
+                  ))}
+                </Group>
+              </Checkbox.Group>
+              <Button
+                type="submit"
+                mt={{ base: 0, xs: 25 }}
+                loading={create.isPending}
+                disabled={form.getValues().scopes.length === 0}
+              >
+                {t('access.keys.create')}
+              </Button>
             </Group>
-          </Checkbox.Group>
-          <Button
-            type="submit"
-            mt={{ base: 0, xs: 25 }}
-            loading={create.isPending}
-            disabled={form.getValues().scopes.length === 0}
-          >
-            {t('access.keys.create')}
-          </Button>
-        </Group>
-      </form>
-      {secret && (
-        <SecretOnce label={t('access.keys.secret')} secret={secret} onClose={() => setSecret(null)} />
-      )}
-      {error && (
-        <Text c="red" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
-      <QueryStates query={list} isEmpty={(data) => data.length === 0} empty={t('access.keys.empty')}>
-        {(data) => (
-          <TableScroll minWidth={760}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('access.keys.name')}</Table.Th>
-                  <Table.Th>{t('access.keys.prefix')}</Table.Th>
-                  <Table.Th>{t('access.keys.scopes')}</Table.Th>
-                  <Table.Th>{t('access.keys.createdBy')}</Table.Th>
-                  <Table.Th>{t('access.keys.lastUsed')}</Table.Th>
-                  <Table.Th>{t('access.staff.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.map((k) => (
-                  <Table.Tr key={k.id}>
-                    <Table.Td>{k.name}</Table.Td>
-                    <Table.Td>
-                      <Code>{k.prefix}…</Code>
-                    </Table.Td>
-                    <Table.Td>{k.scopes.map((s) => t(`access.keys.scope.${s}`)).join(', ')}</Table.Td>
-                    <Table.Td>{creatorText(k.createdBy, t)}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : '—'}
-                    </Table.Td>
-                    <Table.Td>
-                      {k.revokedAt ? (
-                        <Badge color="gray" variant="light" vars={badgeVars('gray')}>
-                          {t('access.keys.revoked')}
-                        </Badge>
-                      ) : (
-                        <Group gap="xs" wrap="nowrap">
-                          <Button size="xs" variant="default" onClick={() => rotate.mutate(k.id)}>
-                            {t('access.keys.rotate')}
-                          </Button>
-                          <Button
-                            size="xs"
-                            color="red"
-                            variant="light"
-                            onClick={() => {
-                              if (window.confirm(t('access.keys.revokeConfirm', { name: k.name })))
-                                revoke.mutate(k.id);
-                            }}
-                          >
-                            {t('access.keys.revoke')}
-                          </Button>
-                        </Group>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
-    </Stack>
+          </form>
+          {secret && (
+            <SecretOnce label={t('access.keys.secret')} secret={secret} onClose={() => setSecret(null)} />
+          )}
+          {error && (
+            <Text c="red" size="sm" role="alert">
+              {error}
+            </Text>
+          )}
+        </>
+      }
+      query={list}
+      rows={(data) => data}
+      rowKey={(k) => k.id}
+      minWidth={760}
+      highlightOnHover={false}
+      empty={t('access.keys.empty')}
+      columns={[
+        { header: t('access.keys.name'), cell: (k) => k.name },
+        { header: t('access.keys.prefix'), cell: (k) => <Code>{k.prefix}…</Code> },
+        {
+          header: t('access.keys.scopes'),
+          cell: (k) => k.scopes.map((s) => t(`access.keys.scope.${s}`)).join(', '),
+        },
+        { header: t('access.keys.createdBy'), cell: (k) => creatorText(k.createdBy, t) },
+        {
+          header: t('access.keys.lastUsed'),
+          td: { style: { whiteSpace: 'nowrap' } },
+          cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : '—'),
+        },
+        {
+          header: t('access.staff.actions'),
+          cell: (k, act) =>
+            k.revokedAt ? (
+              <Badge color="gray" variant="light" vars={badgeVars('gray')}>
+                {t('access.keys.revoked')}
+              </Badge>
+            ) : (
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => rotate.mutate(k.id)}>
+                  {t('access.keys.rotate')}
+                </Button>
+                <Button size="xs" color="red" variant="light" onClick={act.remove}>
+                  {t('access.keys.revoke')}
+                </Button>
+              </Group>
+            ),
+        },
+      ]}
+      // A revoked key stays in the list, marked.
+      removal={{
+        title: () => t('access.keys.revoke'),
+        text: (k) => t('access.keys.revokeConfirm', { name: k.name }),
+        action: t('access.keys.revoke'),
+        cancel: t('access.staff.lose.cancel'),
+        remove: (k) => revoke.mutateAsync(k.id),
+      }}
+    />
   );
 }
 
