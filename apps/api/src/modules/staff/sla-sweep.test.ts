@@ -342,8 +342,17 @@ describe('clocks the sweep computes', () => {
     expect((await desk(staff.adminA, 'PUT', '/admin/sla', tighter)).statusCode).toBe(200);
     expect(await audits()).toHaveLength(2);
 
-    // The request only queued it; the sweep marks and recomputes, in batches.
+    // The request only queued it; the sweep marks and recomputes, in batches (of 3 here).
     const small = new SlaSweeper(t.ctx, t.app.log, { recomputeBatch: 3 });
+    for (let pass = 0; pass < 3; pass++) await small.markForRecompute();
+    // A change of a marked ticket before the sweep's look keeps the look due (it is owed).
+    await new SlaSweeper(t.ctx, t.app.log, { recomputeBatch: 10_000 }).markForRecompute();
+    const created = '2026-03-27T16:00:00.000Z';
+    expect(await stateOf(fresh)).toEqual({ breached: 16, sweepAt: created });
+    const high = await desk(staff.agentA, 'PATCH', `/tickets/${fresh}`, { priority: 'high' });
+    expect(high.statusCode, high.body).toBe(200);
+    expect(await stateOf(fresh)).toEqual({ breached: 16, sweepAt: created });
+    await desk(staff.agentA, 'PATCH', `/tickets/${fresh}`, { priority: 'normal' });
     for (let pass = 0; pass < 12; pass++) await small.runOnce();
     const [pending] = await queryRows<{ recompute_after: string | null }>(
       db(),
