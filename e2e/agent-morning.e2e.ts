@@ -1,9 +1,10 @@
 // An agent's morning (issue 28's done-when), one story in the browser as the demo agent: the bell's
 // notices, a ticket breaching its service level opened from "Breaching soon", answered with a macro,
-// two tickets closed at once, a duplicate merged, a low rating read. What the customer and the admin
-// do meanwhile goes through their own APIs. Axe checks every screen of it; then the inbox and a ticket
-// are checked again under every portal colour of lib/branding-samples.ts, each set through the
-// branding API as an admin sets it (the badges' words once failed contrast on some of them).
+// two tickets closed at once, a duplicate merged, a low rating read, a breach told by the SLA sweep.
+// What the customer and the admin do meanwhile goes through their own APIs. Axe checks every screen of
+// it; then the inbox and a ticket are checked again under every portal colour of
+// lib/branding-samples.ts, each set through the branding API as an admin sets it (the badges' words
+// once failed contrast on some of them).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PORTAL_COLOURS } from '../apps/web/src/lib/branding-samples';
@@ -41,8 +42,10 @@ describe('an agent’s morning', () => {
   let colourBefore: string | null = null;
   let slaBefore: SlaPolicy | null = null;
   const stamp = Date.now();
-  const t: Record<'breaching' | 'replied' | 'rated' | 'batch1' | 'batch2' | 'first' | 'again', Opened> =
-    {} as never;
+  const t: Record<
+    'overdue' | 'breaching' | 'replied' | 'rated' | 'batch1' | 'batch2' | 'first' | 'again',
+    Opened
+  > = {} as never;
 
   const open = async (title: string, description: string): Promise<Opened> => {
     const created = await json<Opened>(`${CUSTOMER}/tickets`, customerToken, {
@@ -86,9 +89,10 @@ describe('an agent’s morning', () => {
       }
   }
 
-  it('the bell, a breaching ticket answered with a macro, a bulk close, a merge, a low rating', async () => {
+  it('the bell, a breaching ticket answered with a macro, a bulk close, a merge, a low rating, a breach', async () => {
     // --- Before the agent sits down: the admin's service levels, the customer's tickets. ---
-    // Half an hour to a first answer: a new normal ticket is "soon" from the start (under a business hour).
+    // Half an hour to a first answer: a new normal ticket is "soon" from the start (under a business hour);
+    // an urgent one has a minute, so the morning sees one breach.
     await json(
       `${API}/admin/sla`,
       adminToken,
@@ -100,12 +104,17 @@ describe('an agent’s morning', () => {
           low: { firstResponse: null, resolution: null },
           normal: { firstResponse: 30, resolution: 960 },
           high: { firstResponse: 20, resolution: 480 },
-          urgent: { firstResponse: 15, resolution: 240 },
+          urgent: { firstResponse: 1, resolution: 240 },
         },
       },
       'PUT',
     );
     await json(`${API}/notifications/read`, agentToken, { all: true });
+    // The urgent one first: its minute runs while the agent works.
+    t.overdue = await open(
+      `Morning server room hot ${stamp}`,
+      'The air conditioning of the server room stopped.',
+    );
     t.breaching = await open(`Morning VPN down ${stamp}`, 'Nobody can reach the file server from home.');
     t.replied = await open(`Morning printer ${stamp}`, 'The printer on the second floor is offline.');
     t.rated = await open(`Morning badge reader ${stamp}`, 'The badge reader at the door is dead.');
@@ -114,7 +123,13 @@ describe('an agent’s morning', () => {
     t.first = await open(`Morning scanner ${stamp}`, 'The scanner jams.');
     t.again = await open(`Morning scanner again ${stamp}`, 'The scanner jams, still.');
     const sara = (await json<{ me: { agentId: number } }>(`${API}/options`, agentToken)).me.agentId;
-    // The admin hands three of them to Sara; the customer replies on one, closes and rates another.
+    // The admin hands four of them to Sara; the customer replies on one, closes and rates another.
+    await json(
+      `${API}/tickets/${t.overdue.id}`,
+      adminToken,
+      { assigneeId: sara, priority: 'urgent' },
+      'PATCH',
+    );
     for (const ticket of [t.breaching, t.replied, t.rated])
       await json(`${API}/tickets/${ticket.id}`, adminToken, { assigneeId: sara }, 'PATCH');
     await json(`${CUSTOMER}/comments`, customerToken, {
@@ -139,9 +154,9 @@ describe('an agent’s morning', () => {
       },
       actions: {},
     });
-    // Three assignments, the reply, the low rating (and whatever else rang meanwhile).
+    // Four assignments, the reply, the low rating (and whatever else rang meanwhile).
     const { unread } = await json<{ unread: number }>(`${API}/notifications/count`, agentToken);
-    expect(unread).toBeGreaterThanOrEqual(5);
+    expect(unread).toBeGreaterThanOrEqual(6);
 
     // --- The desk: the bell first. ---
     const context = await contextWith(browser, { language: 'en-EN', staffToken: agentToken });
@@ -260,9 +275,31 @@ describe('an agent’s morning', () => {
     expect(said).toContain(complaint);
     await expectAccessible(page);
 
+    // --- Later: nobody answered the urgent ticket within its minute, and the breach sweep says so. ---
+    // It looks every 30 s (modules/staff/sla-sweeper.ts): the notice comes 1 to 1.5 min after the opening.
+    const breached = async () =>
+      (
+        await json<{ items: { kind: string; ticketId: number }[] }>(
+          `${API}/notifications?limit=50`,
+          agentToken,
+        )
+      ).items.some((n) => n.kind === 'sla_breach' && n.ticketId === t.overdue.id);
+    await expect.poll(breached, { timeout: 120_000, interval: 2_000 }).toBe(true);
+    await page.reload();
+    await page.getByTestId('bell').click();
+    const breach = notice('sla_breach', t.overdue);
+    expect(await breach.innerText()).toContain(`${t.overdue.ticketNumber} breached its service level`);
+    await expectAccessible(page);
+    await breach.click();
+    await page.waitForURL(`**/demo/staff/tickets/${t.overdue.id}`);
+    const overdue = page.getByTestId('sla-badge');
+    await expect.poll(() => overdue.getAttribute('data-sla')).toBe('breached');
+    expect(await overdue.innerText()).toContain('First response: Overdue by');
+    await expectAccessible(page);
+
     expect(errors).toEqual([]);
     await context.close();
-  }, 180_000);
+  }, 300_000);
 
   it('the inbox and a ticket pass axe’s colour contrast under every portal colour', async () => {
     const context = await contextWith(browser, { language: 'en-EN', staffToken: agentToken });
