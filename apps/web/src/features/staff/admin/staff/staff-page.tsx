@@ -6,7 +6,6 @@ import {
   MultiSelect,
   NativeSelect,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -33,8 +32,7 @@ import { useDeskOptions } from '../../api/options';
 import { staffKeys } from '../../api/keys';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
-import { TableScroll } from '../table-scroll';
-import { QueryStates } from '../query-states';
+import { AdminListEditor } from '../components/admin-list-editor';
 import { LoseAccessModal } from './lose-access';
 import { validateWith } from '../components/contract-form';
 import { badgeVars } from '../../components/badge-vars';
@@ -60,6 +58,7 @@ export default function StaffPage() {
     void qc.invalidateQueries({ queryKey: staffKeys.portal(company) });
   };
   const failed = (e: unknown) => setMessage({ ok: false, text: errorText(e, t) });
+  const [losing, setLosing] = useState<{ member: AccessMember; kind: 'remove' | 'demote' } | null>(null);
 
   const form = useForm<InviteForm>({
     initialValues: { email: '', displayName: '', role: 'agent', groupIds: [] },
@@ -129,131 +128,171 @@ export default function StaffPage() {
           {message.text}
         </Text>
       )}
-      <QueryStates query={list} isEmpty={(data) => data.length === 0} empty={t('access.staff.empty')}>
-        {(data) => (
-          <TableScroll minWidth={720}>
-            <Table verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('access.staff.person')}</Table.Th>
-                  <Table.Th>{t('access.staff.role')}</Table.Th>
-                  <Table.Th>{t('access.staff.groups')}</Table.Th>
-                  <Table.Th>{t('access.staff.lastSignIn')}</Table.Th>
-                  <Table.Th>{t('access.staff.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.map((m) => (
-                  <MemberRow key={m.id} member={m} groups={groups} onDone={done} onError={failed} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </TableScroll>
-        )}
-      </QueryStates>
+      <AdminListEditor
+        query={list}
+        rows={(data) => data}
+        rowKey={(m) => m.id}
+        minWidth={720}
+        highlightOnHover={false}
+        empty={t('access.staff.empty')}
+        columns={[
+          { header: t('access.staff.person'), cell: (m) => <PersonCell member={m} /> },
+          {
+            header: t('access.staff.role'),
+            cell: (m) => (
+              <RoleSelect
+                member={m}
+                onDemote={() => setLosing({ member: m, kind: 'demote' })}
+                onDone={done}
+                onError={failed}
+              />
+            ),
+          },
+          {
+            header: t('access.staff.groups'),
+            cell: (m) => <GroupsSelect member={m} groups={groups} onDone={done} onError={failed} />,
+          },
+          {
+            header: t('access.staff.lastSignIn'),
+            td: { style: { whiteSpace: 'nowrap' } },
+            cell: (m) => (m.lastSignInAt ? formatDateTime(m.lastSignInAt) : '—'),
+          },
+          {
+            header: t('access.staff.actions'),
+            cell: (m) => (
+              <Group gap="xs" wrap="nowrap">
+                {m.status === 'invited' && <ResendButton member={m} onDone={done} onError={failed} />}
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  onClick={() => setLosing({ member: m, kind: 'remove' })}
+                >
+                  {t('access.staff.remove')}
+                </Button>
+              </Group>
+            ),
+          },
+        ]}
+      />
+      {/* Removal and demotion of an admin go through the dialog that lists what the member made. */}
+      {losing && (
+        <LoseAccessModal
+          member={losing.member}
+          kind={losing.kind}
+          onClose={() => setLosing(null)}
+          onDone={() => {
+            setLosing(null);
+            done(
+              t(losing.kind === 'remove' ? 'access.staff.removed' : 'access.staff.saved', {
+                email: losing.member.email,
+              }),
+            );
+          }}
+          onError={failed}
+        />
+      )}
     </Stack>
   );
 }
 
-function MemberRow({
+type Told = { onDone: (text: string) => void; onError: (e: unknown) => void };
+
+function PersonCell({ member: m }: { member: AccessMember }) {
+  const { t } = useStaffT();
+  return (
+    <>
+      <Text size="sm" fw={500}>
+        {m.displayName}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {m.email}
+      </Text>
+      {m.status !== 'active' && (
+        <Badge size="xs" variant="light" color="gray" vars={badgeVars('gray')}>
+          {t(`access.staff.status.${m.status}`)}
+        </Badge>
+      )}
+    </>
+  );
+}
+
+/** The member's role, saved as it is chosen; an admin made an agent is asked about first (`onDemote`). */
+function RoleSelect({
+  member: m,
+  onDemote,
+  onDone,
+  onError,
+}: { member: AccessMember; onDemote: () => void } & Told) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const setRole = useSetStaffRole(company, m.id);
+  return (
+    <NativeSelect
+      aria-label={t('access.staff.roleOf', { name: m.displayName })}
+      value={m.role}
+      miw={140}
+      disabled={setRole.isPending}
+      onChange={(e) => {
+        const role = e.currentTarget.value as StaffRole;
+        if (m.role === 'admin' && role === 'agent') onDemote();
+        else
+          setRole.mutate(role, {
+            onSuccess: () => onDone(t('access.staff.saved', { email: m.email })),
+            onError,
+          });
+      }}
+      data={[
+        { value: 'agent', label: t('access.staff.roles.agent') },
+        { value: 'admin', label: t('access.staff.roles.admin') },
+      ]}
+    />
+  );
+}
+
+/** The member's groups, saved at each change. */
+function GroupsSelect({
   member: m,
   groups,
   onDone,
   onError,
-}: {
-  member: AccessMember;
-  groups: { value: string; label: string }[];
-  onDone: (text: string) => void;
-  onError: (e: unknown) => void;
-}) {
+}: { member: AccessMember; groups: { value: string; label: string }[] } & Told) {
   const { t } = useStaffT();
   const { company } = useDesk();
-  const saved = { onSuccess: () => onDone(t('access.staff.saved', { email: m.email })), onError };
-  const setRole = useSetStaffRole(company, m.id);
   const setGroups = useSetStaffGroups(company, m.id);
-  const resend = useResendInvite(company, m.id);
-  // Removal and demotion of an admin go through the dialog that lists what the member made.
-  const [losing, setLosing] = useState<'remove' | 'demote' | null>(null);
   return (
-    <Table.Tr>
-      <Table.Td>
-        <Text size="sm" fw={500}>
-          {m.displayName}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {m.email}
-        </Text>
-        {m.status !== 'active' && (
-          <Badge size="xs" variant="light" color="gray" vars={badgeVars('gray')}>
-            {t(`access.staff.status.${m.status}`)}
-          </Badge>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <NativeSelect
-          aria-label={t('access.staff.roleOf', { name: m.displayName })}
-          value={m.role}
-          miw={140}
-          disabled={setRole.isPending}
-          onChange={(e) => {
-            const role = e.currentTarget.value as StaffRole;
-            if (m.role === 'admin' && role === 'agent') setLosing('demote');
-            else setRole.mutate(role, saved);
-          }}
-          data={[
-            { value: 'agent', label: t('access.staff.roles.agent') },
-            { value: 'admin', label: t('access.staff.roles.admin') },
-          ]}
-        />
-      </Table.Td>
-      <Table.Td>
-        <MultiSelect
-          aria-label={t('access.staff.groupsOf', { name: m.displayName })}
-          data={groups}
-          value={m.groupIds.map(String)}
-          onChange={(ids) => setGroups.mutate(ids.map(Number), saved)}
-          miw={160}
-        />
-      </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        {m.lastSignInAt ? formatDateTime(m.lastSignInAt) : '—'}
-      </Table.Td>
-      <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          {m.status === 'invited' && (
-            <Button
-              size="xs"
-              variant="default"
-              loading={resend.isPending}
-              onClick={() =>
-                resend.mutate(undefined, {
-                  onSuccess: () => onDone(t('access.staff.resent', { email: m.email })),
-                  onError,
-                })
-              }
-            >
-              {t('access.staff.resend')}
-            </Button>
-          )}
-          <Button size="xs" color="red" variant="light" onClick={() => setLosing('remove')}>
-            {t('access.staff.remove')}
-          </Button>
-        </Group>
-        {losing && (
-          <LoseAccessModal
-            member={m}
-            kind={losing}
-            onClose={() => setLosing(null)}
-            onDone={() => {
-              setLosing(null);
-              onDone(
-                t(losing === 'remove' ? 'access.staff.removed' : 'access.staff.saved', { email: m.email }),
-              );
-            }}
-            onError={onError}
-          />
-        )}
-      </Table.Td>
-    </Table.Tr>
+    <MultiSelect
+      aria-label={t('access.staff.groupsOf', { name: m.displayName })}
+      data={groups}
+      value={m.groupIds.map(String)}
+      onChange={(ids) =>
+        setGroups.mutate(ids.map(Number), {
+          onSuccess: () => onDone(t('access.staff.saved', { email: m.email })),
+          onError,
+        })
+      }
+      miw={160}
+    />
+  );
+}
+
+function ResendButton({ member: m, onDone, onError }: { member: AccessMember } & Told) {
+  const { t } = useStaffT();
+  const { company } = useDesk();
+  const resend = useResendInvite(company, m.id);
+  return (
+    <Button
+      size="xs"
+      variant="default"
+      loading={resend.isPending}
+      onClick={() =>
+        resend.mutate(undefined, {
+          onSuccess: () => onDone(t('access.staff.resent', { email: m.email })),
+          onError,
+        })
+      }
+    >
+      {t('access.staff.resend')}
+    </Button>
   );
 }
