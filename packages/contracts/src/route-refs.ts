@@ -32,6 +32,7 @@ export * from './route-refs/staff-macros';
 export * from './route-refs/staff-merge';
 export * from './route-refs/staff-notifications';
 export * from './route-refs/staff-sla';
+export * from './route-refs/staff-triage';
 export * from './route-refs/staff';
 export * from './route-refs/tasks';
 export * from './route-refs/tickets';

@@ -27,6 +27,7 @@ import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
 import { staffMacroRoutes } from './staff-macros';
 import { staffBellRoutes, staffSavedViewRoutes } from './staff-notifications';
 import { staffSlaRoutes } from './staff-sla';
+import { staffTriageRoutes } from './staff-triage';
 import { staffContextRoutes } from './staff-context';
 import { staffMergeRoutes } from './staff-merge';
 import { deskReportRoutes } from './desk-reports';
@@ -60,6 +61,7 @@ export const apiRoutes = {
   staffBell: staffBellRoutes,
   staffSavedViews: staffSavedViewRoutes,
   staffSla: staffSlaRoutes,
+  staffTriage: staffTriageRoutes,
   staffContext: staffContextRoutes,
   staffMerge: staffMergeRoutes,
   deskReports: deskReportRoutes,

@@ -120,6 +120,13 @@ export const portals = pgTable('portals', {
   overviewLanding: boolean('overview_landing').notNull().default(false),
   /** A rating at or below this tells the ticket's agents (0038); 0: never. */
   lowRatingThreshold: smallint('low_rating_threshold').notNull().default(2),
+  /**
+   * Who hears of a customer's ticket or reply with no assignee and no group (0058): this group's
+   * members; null (and after the group's deletion) the portal's staff admins.
+   */
+  triageGroupId: integer('triage_group_id').references((): AnyPgColumn => assigneeGroups.id, {
+    onDelete: 'set null',
+  }),
   /** Last external ticket / comment id handed out; portal-created rows continue after the CRM's. */
   ticketSeq: bigint('ticket_seq', { mode: 'number' }).notNull().default(0),
   commentSeq: bigint('comment_seq', { mode: 'number' }).notNull().default(0),

@@ -727,6 +727,15 @@ describe('desk routes of agents and admins', () => {
         ],
       ]),
     ),
+    // Triage (issue 28): the admins read and choose who hears of unrouted tickets.
+    'GET /api/staff/portals/:company/admin/triage': {
+      build: () => ({ method: 'GET', url: `${desk}/admin/triage` }),
+      expect: [403, 200, 403, 401, 401],
+    },
+    'PUT /api/staff/portals/:company/admin/triage': {
+      build: () => ({ method: 'PUT', url: `${desk}/admin/triage`, payload: { groupId: null } }),
+      expect: [403, 200, 403, 401, 401],
+    },
     // The customer beside the ticket (issue 28): every member; invoices inside only for admins.
     'GET /api/staff/portals/:company/tickets/:ticketid/context': {
       build: () => ({ method: 'GET', url: `${desk}/tickets/5003/context` }),

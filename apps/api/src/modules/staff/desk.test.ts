@@ -409,7 +409,23 @@ describe('staff members, groups and options', () => {
 });
 
 describe('agent e-mails and preferences', () => {
-  it('mails a new ticket to every agent when nobody is assigned, as each chose', async () => {
+  it("mails a new ticket without assignee or group to the portal's triage group, as each chose", async () => {
+    // The triage group (issue 28 item 2) is group 1, Luca's since the test above, with the admin too
+    // for this test.
+    const found = (await t.ctx.database.db.execute(
+      sql`select id, email from staff_users where email in ('boss@acme.example', 'luca@acme.example')`,
+    )) as unknown as { rows: { id: number; email: string }[] };
+    const idOf = (email: string) => Number(found.rows.find((r) => r.email === email)!.id);
+    const group1 = '/api/staff/portals/acme/admin/ticket-setup/groups/1/members';
+    const both = { staffIds: [idOf('luca@acme.example'), idOf('boss@acme.example')] };
+    expect((await staffPost(staff.adminA, group1, both, 'PUT')).statusCode).toBe(200);
+    const triage = await staffPost(
+      staff.adminA,
+      '/api/staff/portals/acme/admin/triage',
+      { groupId: 1 },
+      'PUT',
+    );
+    expect(triage.statusCode, triage.body).toBe(200);
     const pref = await staffPost(staff.adminA, '/api/staff/me/preferences', { emailNewTicket: false }, 'PUT');
     expect(pref.json()).toEqual({
       emailNewTicket: false,
@@ -436,6 +452,8 @@ describe('agent e-mails and preferences', () => {
     const mail = (await mailsSince(mail0)).find((m) => m.to === 'luca@acme.example')!;
     expect(mail.text).toContain('Il server non parte');
     expect(mail.text).toContain(`/acme/staff/tickets/${res.json().id}`);
+    const luca = { staffIds: [idOf('luca@acme.example')] };
+    expect((await staffPost(staff.adminA, group1, luca, 'PUT')).statusCode).toBe(200);
   });
 
   it('mails a customer reply to the assignee only, else to the group', async () => {

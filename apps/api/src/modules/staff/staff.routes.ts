@@ -3,6 +3,7 @@ import { registerContextRoutes } from './context.routes';
 import { registerMacroRoutes } from './macros.routes';
 import { registerBellRoutes } from './bell.routes';
 import { registerSlaRoutes } from './sla.routes';
+import { registerTriageGroupRoutes } from './triage-group.routes';
 import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes, staffMergeRoutes } from '@sportello/contracts';
 import type { App, AppContext } from '../../platform/context';
 import { route } from '../../platform/route';
@@ -44,6 +45,7 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   registerMacroRoutes(app, ctx);
   registerBellRoutes(app, ctx);
   registerSlaRoutes(app, ctx);
+  registerTriageGroupRoutes(app, ctx);
   registerContextRoutes(app, ctx);
   registerReportRoutes(app, ctx);
   // Nothing of a staff session or a staff answer may be cached by a browser or a proxy. A change made

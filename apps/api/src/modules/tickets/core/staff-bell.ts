@@ -5,7 +5,8 @@
  * - `assigned`: a ticket was given to an agent by someone else (the desk's change, one by one or in
  *   bulk) — e-mailed too (`emailAssigned`);
  * - `customer_reply`: a customer replied on a ticket; the same people as the e-mail (staff-notify.ts:
- *   its assignee, else its group, else every member), e-mailed there (`emailCustomerReply`);
+ *   its assignee, else its group, else the portal's triage group, else its admins), e-mailed there
+ *   (`emailCustomerReply`);
  * - `mention`: an agent wrote `@handle` in an internal note (mentionedStaff below) — e-mailed too
  *   (`emailMention`);
  * - `low_rating`: a rating at or below the portal's threshold; the same people as its e-mail;

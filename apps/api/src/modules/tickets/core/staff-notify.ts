@@ -1,7 +1,8 @@
 /**
  * E-mails to agents (issue 13): a customer opened a ticket, or replied on one. Who hears of it: the
  * staff user who is the ticket's assignee; without one, the staff members of the ticket's group;
- * without those, every staff member of the portal. Each person keeps only what their preferences ask
+ * without those, the portal's triage (issue 28 item 2: the active members of its triage group, else its
+ * staff admins), so an unrouted ticket reaches the people chosen to route it, not everyone. Each person keeps only what their preferences ask
  * for (`staff_preferences`, both on by default) and only while they may sign in. Queued in the
  * customer's transaction, through the outbox, so a rolled-back ticket or reply mails nobody.
  * Shared by the tickets module (which writes the change) and the staff module (which owns the
@@ -39,7 +40,8 @@ interface NoticeRow {
 
 /**
  * The CTEs `t` (the ticket) and `chosen` (the staff users to hear of it: its assignee's; without one,
- * its group's members; without those, every staff member of the portal).
+ * its group's members; without those, the active members of the portal's triage group; without those,
+ * the portal's staff admins).
  */
 const chosenStaff = (
   ticketId: number,
@@ -48,12 +50,20 @@ const chosenStaff = (
         and m.agent_id = t.assigned_user_id),
       grp as (select g.staff_user_id from staff_group_members g join t on g.group_id = t.assigned_group_id
         join staff_memberships m on m.staff_user_id = g.staff_user_id and m.portal_id = t.portal_id),
-      everyone as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id),
+      triage as (select g.staff_user_id from t join portals p on p.id = t.portal_id
+        join staff_group_members g on g.group_id = p.triage_group_id
+        join staff_memberships m on m.staff_user_id = g.staff_user_id and m.portal_id = t.portal_id
+        join staff_users u on u.id = g.staff_user_id and u.status = 'active'),
+      admins as (select m.staff_user_id from staff_memberships m join t on m.portal_id = t.portal_id
+        where m.role = 'admin'),
       chosen as (
         select staff_user_id from assignee
         union select staff_user_id from grp where not exists (select 1 from assignee)
-        union select staff_user_id from everyone
-          where not exists (select 1 from assignee) and not exists (select 1 from grp))`;
+        union select staff_user_id from triage
+          where not exists (select 1 from assignee) and not exists (select 1 from grp)
+        union select staff_user_id from admins
+          where not exists (select 1 from assignee) and not exists (select 1 from grp)
+            and not exists (select 1 from triage))`;
 
 const texts = {
   it: {

@@ -189,11 +189,9 @@ describe('writeComment, by author kind', () => {
       data: { comment: { id: w.extId, channel: 'portal', senderContactId: 102 } },
     });
     expect((e!.data.comment as unknown as { attachments: unknown[] }).attachments).toHaveLength(1);
-    // The agents hear of a customer's reply (no assignee, no group: every staff member of the portal).
-    expect((await mailsSince(mail0)).map((m) => m.to).sort()).toEqual([
-      'boss@acme.example',
-      'luca@acme.example',
-    ]);
+    // The agents hear of a customer's reply (no assignee, no group: the portal's triage, by default
+    // its admins).
+    expect((await mailsSince(mail0)).map((m) => m.to).sort()).toEqual(['boss@acme.example']);
   });
 
   it("reopens a closed ticket on a contact's e-mail, and keeps the original e-mail apart from the attachments", async () => {
