@@ -1,11 +1,25 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, languagesAt, launch, screenshot } from './browser';
-import { DEMO_ADMIN, expectAccessible, login, pageWith, settled, signedIn, staffLogin } from './kit';
+import {
+  DEMO_ADMIN,
+  DEMO_AGENT,
+  expectAccessible,
+  json,
+  login,
+  mailsTo,
+  pageWith,
+  post,
+  settled,
+  signedIn,
+  staffLogin,
+  waitForMail,
+} from './kit';
 
 const SETTINGS_API = `${baseUrl}/api/staff/portals/demo/admin/settings`;
 const BRANDING_URL = `${baseUrl}/demo/staff/admin/branding`;
 const SETUP_URL = `${baseUrl}/demo/staff/admin/ticket-setup`;
+const TRIAGE_API = '/api/staff/portals/demo/admin/triage';
 const WIDTHS = [1366, 360] as const;
 const LANGUAGES = ['it-IT', 'en-EN', 'es-ES'] as const;
 const PURPLE = { hex: '#6a1b9a', rgb: 'rgb(106, 27, 154)' };
@@ -29,13 +43,15 @@ describe('desk administration: branding, settings and ticket setup', () => {
     original = ((await res.json()) as { baseColor: string | null }).baseColor;
   });
   afterAll(async () => {
-    // The other journeys know the demo portal in its own colour.
-    if (token)
+    // The other journeys know the demo portal in its own colour, and its admins told of unrouted tickets.
+    if (token) {
       await fetch(SETTINGS_API, {
         method: 'PATCH',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ baseColor: original }),
       });
+      await json(TRIAGE_API, token, { groupId: null }, 'PUT');
+    }
     await browser?.close();
   });
 
@@ -112,6 +128,33 @@ describe('desk administration: branding, settings and ticket setup', () => {
       await page.getByLabel(`Name of ${name}`).waitFor({ state: 'detached' });
     }
     await page.context().close();
+  });
+
+  it("chooses the group told of unrouted tickets: a customer's new ticket e-mails its members, not the admin", async () => {
+    const page = await pageWith(browser, { staffToken: token });
+    await page.goto(SETUP_URL);
+    const block = page.getByTestId('setup-triage');
+    const select = block.getByRole('combobox', { name: 'Tell' });
+    await expect.poll(() => select.inputValue()).toBe("The portal's admins");
+    await select.click();
+    // Manutenzione impianti (group 2): Sara's, not Marco's.
+    await page.getByRole('option', { name: 'Manutenzione impianti' }).click();
+    await block.getByRole('button', { name: 'Save' }).click();
+    await block.getByRole('status').filter({ hasText: 'unrouted tickets now go' }).waitFor();
+    expect(await json<{ group: { name: string } | null }>(TRIAGE_API, token)).toEqual({
+      group: { id: 2, name: 'Manutenzione impianti' },
+    });
+    await page.context().close();
+
+    const words = `Triage journey ${Date.now()}`;
+    await post('/api/demo/11/tickets', await login('demo'), {
+      title: words,
+      taskTypeId: 1,
+      description: `<p>${words}</p>`,
+      attachments: [],
+    });
+    await waitForMail(DEMO_AGENT, words);
+    expect(mailsTo(DEMO_ADMIN, words)).toEqual([]);
   });
 
   it('the branding and ticket setup screens at both widths in their languages, axe clean', async () => {

@@ -7,6 +7,7 @@ import { staffKeys } from '../../api/keys';
 export const adminKeys = {
   all: (company: string) => [...staffKeys.portal(company), 'admin'] as const,
   tags: (company: string) => [...adminKeys.all(company), 'tags'] as const,
+  triage: (company: string) => [...adminKeys.all(company), 'triage'] as const,
   wiki: (company: string, companyId: number) => [...adminKeys.all(company), 'wiki', companyId] as const,
   activityContracts: (company: string, companyId: number) =>
     [...adminKeys.all(company), 'activity-contracts', companyId] as const,

@@ -40,6 +40,9 @@ function api() {
       return json([member(7, 'Sara Conti', [4]), member(8, 'Marco Ferri', [])]);
     if (u.pathname === '/api/staff/portals/demo/admin/ticket-setup/groups/4/members' && m === 'PUT')
       return json({ id: 4, name: 'Billing', staffIds: [7, 8] });
+    if (u.pathname === '/api/staff/portals/demo/admin/triage' && m === 'GET') return json({ group: null });
+    if (u.pathname === '/api/staff/portals/demo/admin/triage' && m === 'PUT')
+      return json({ group: { id: 4, name: 'Billing' } });
     if (u.pathname === '/api/staff/portals/demo/admin/ticket-setup/types' && m === 'POST')
       return json({ code: 'name_taken', message: 'Another ticket type is named "fault"' }, 409);
     return undefined;
@@ -86,5 +89,28 @@ describe('ticket setup: group members and names', { timeout: 30_000 }, () => {
     await user.click(screen.getAllByRole('button', { name: 'Add' })[1]!);
     expect(await screen.findByText('Required field')).toBeTruthy();
     expect(calls.some((c) => c.init?.method === 'POST')).toBe(false);
+  });
+
+  it('chooses the group told of unrouted tickets, the admins until then', async () => {
+    const calls = api();
+    renderApp('/demo/staff/admin/ticket-setup');
+    const user = userEvent.setup();
+    const select = (await screen.findAllByLabelText('Tell')).find(
+      (e) => e instanceof HTMLInputElement && e.type !== 'hidden',
+    ) as HTMLInputElement;
+    await waitFor(() => expect(select.value).toBe("The portal's admins"));
+    const save = () => screen.getAllByRole('button', { name: 'Save' }).at(-1)!;
+    expect(save().hasAttribute('disabled')).toBe(true);
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: 'Billing' }));
+    await user.click(save());
+    expect((await screen.findByRole('status')).textContent).toMatch(/unrouted tickets now go/);
+    const put = calls.find((c) => c.init?.method === 'PUT' && c.url.endsWith('/admin/triage'))!;
+    expect(JSON.parse(String(put.init!.body))).toEqual({ groupId: 4 });
+    // The form shows what the server kept.
+    const kept = screen
+      .getAllByLabelText('Tell')
+      .find((e) => e instanceof HTMLInputElement && e.type !== 'hidden') as HTMLInputElement;
+    expect(kept.value).toBe('Billing');
   });
 });

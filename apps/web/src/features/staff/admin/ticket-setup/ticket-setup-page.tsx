@@ -32,6 +32,7 @@ import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { TableScroll } from '../table-scroll';
 import { validateWith } from '../components/contract-form';
+import { TriageBlock } from './triage-block';
 
 type Kind = SetupKind;
 type Step = StaffOptions['steps'][number];
@@ -107,6 +108,7 @@ export default function TicketSetupPage() {
             items={options.data.groups}
             cell={(group) => <GroupMembersSelect group={group} />}
           />
+          <TriageBlock groups={options.data.groups} />
         </>
       )}
     </Stack>
