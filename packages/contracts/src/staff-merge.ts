@@ -46,6 +46,8 @@ export const staffMergeAnswerSchema = z.object({
   moved: z.object({
     comments: z.number().int(),
     attachments: z.number().int(),
+    /** Time entries go with the conversation they were spent on (docs/staff.md, "Merging tickets"). */
+    timeEntries: z.number().int(),
     followers: z.number().int(),
   }),
   mergedAt: isoDateTime,
@@ -150,8 +152,8 @@ export const staffMergeRoutes = {
     tags: ['staff'],
     summary: 'Merge this ticket (a duplicate) into another ticket of the same company',
     description:
-      "The source's comments and attachments move to the target in time order (authors, dates and " +
-      "visibility kept), the source's followers follow the target, the source is closed with a note on " +
+      "The source's comments, attachments and time entries move to the target in time order (authors, " +
+      "dates and visibility kept), the source's followers follow the target, the source is closed with a note on " +
       'both, its customers are e-mailed in their language, `ticket.merged` is emitted for both tickets. ' +
       'One transaction. 400 merge_into_itself; 404 ticket_not_found (either ticket, not of the portal); ' +
       '409 ticket_merged (either is merged already) / merge_other_company.',

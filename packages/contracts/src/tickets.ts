@@ -37,7 +37,10 @@ export const ticketErrorCodes = {
   ticketNotClosed: 'ticket_not_closed',
   /** 400, followers: a user id is not a colleague (a user holding a contact of the same company). */
   unknownColleague: 'unknown_colleague',
-  /** 409, reply: the ticket was merged into another (its `mergedInto`); the reply belongs there. */
+  /**
+   * 409, a customer's reply, reopen, close, rating or followers: the ticket was merged into another
+   * (its `mergedInto`, which the message names); the change belongs there.
+   */
   ticketMerged: 'ticket_merged',
 } as const;
 
@@ -390,6 +393,8 @@ export const ticketRoutes = {
     access: { guard: 'tenant', flag: 'manageTickets' },
     tags: ['tickets'],
     summary: "Close a ticket: moves it to the portal's closing step (idempotent)",
+    description:
+      '409 `no_closing_step` when the portal has none; 409 `ticket_merged` when the ticket was merged into another (the message names it).',
   }),
   reopen: defineRoute({
     method: 'POST',
@@ -399,6 +404,7 @@ export const ticketRoutes = {
     access: { guard: 'tenant', flag: 'manageTickets' },
     tags: ['tickets'],
     summary: "Reopen a closed ticket: moves it to the portal's default step (idempotent)",
+    description: '409 `ticket_merged` when the ticket was merged into another (the message names it).',
   }),
   rate: defineRoute({
     method: 'PUT',
@@ -409,7 +415,9 @@ export const ticketRoutes = {
     access: { guard: 'tenant', flag: 'manageTickets' },
     tags: ['tickets'],
     summary: 'Rate a closed ticket (1–5 and a comment); a new rating replaces the last one',
-    description: 'Each rating is sent to the back office as a `ticket.rated` event. 409 ticket_not_closed.',
+    description:
+      'Each rating is sent to the back office as a `ticket.rated` event. 409 ticket_not_closed;' +
+      ' 409 `ticket_merged` when the ticket was merged into another (the message names it).',
   }),
   unread: defineRoute({
     method: 'GET',
@@ -443,12 +451,13 @@ export const ticketRoutes = {
     path: '/api/:company/:contactid/tickets/:ticketid/followers',
     params: ticketParamsSchema,
     body: ticketFollowersRequestSchema,
-    responses: { 200: ticketFollowersSchema, 404: errorSchema },
+    responses: { 200: ticketFollowersSchema, 404: errorSchema, 409: errorSchema },
     access: { guard: 'tenant', flag: 'manageTickets' },
     tags: ['tickets'],
     summary: "Set the ticket's followers: colleagues who may open it and get its e-mails",
     description:
-      'Every id must be a colleague (a user holding a contact of the company), else 400 unknown_colleague.',
+      'Every id must be a colleague (a user holding a contact of the company), else 400 unknown_colleague.' +
+      ' 409 `ticket_merged` when the ticket was merged into another (the message names it).',
   }),
   comment: defineRoute({
     method: 'POST',

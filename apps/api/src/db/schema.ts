@@ -1950,6 +1950,11 @@ export const ticketMerges = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'`),
+    /** The time entries that moved with the conversation (0058), moved back by an undo. */
+    timeEntryIds: integer('time_entry_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     sourceStepId: integer('source_step_id').references(() => statusSteps.id, { onDelete: 'set null' }),
     undoneAt: ts('undone_at'),
     undoneByStaffId: integer('undone_by_staff_id').references(() => staffUsers.id, { onDelete: 'set null' }),

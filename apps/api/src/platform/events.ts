@@ -250,7 +250,9 @@ export function emitMergeEvents(
           'commentIds', coalesce((select json_agg(c.ext_id order by c.creation_date, c.ext_id)
             from ticket_comments c where c.id = any(m.comment_ids)), '[]'::json),
           'attachmentIds', coalesce((select json_agg(a.ext_id order by a.ext_id)
-            from ticket_attachments a where a.id = any(m.attachment_ids)), '[]'::json)),
+            from ticket_attachments a where a.id = any(m.attachment_ids)), '[]'::json),
+          'timeEntryIds', coalesce((select json_agg(e.id order by e.id)
+            from ticket_time_entries e where e.id = any(m.time_entry_ids)), '[]'::json)),
         'ticket', ${sql.raw(ticketJson('b.base'))}) as data
       from ticket_merges m
       join tickets src on src.id = m.source_ticket_id

@@ -62,15 +62,17 @@ export async function closingStep(tx: Queryable, portalId: number): Promise<numb
 }
 
 /**
- * Moves the source's comments (with their attachments) and its opening attachments to the target. A
- * comment keeps its author, date, visibility and channel; the conversations are read in date order, so
- * the moved rows fall in place among the target's. Answers the moved row ids.
+ * Moves the source's comments (with their attachments), its opening attachments and its time entries to
+ * the target. A comment keeps its author, date, visibility and channel; the conversations are read in
+ * date order, so the moved rows fall in place among the target's. The time entries go with the
+ * conversation they were spent on (one logged with a reply stays with that reply), so the target's
+ * sums and hour banks count the whole of the work. Answers the moved row ids.
  */
 export async function moveConversation(
   tx: Tx,
   sourceId: number,
   targetId: number,
-): Promise<{ commentIds: number[]; attachmentIds: number[] }> {
+): Promise<{ commentIds: number[]; attachmentIds: number[]; timeEntryIds: number[] }> {
   const comments = await queryRows<{ id: number }>(
     tx,
     sql`update ticket_comments set ticket_id = ${targetId}::int where ticket_id = ${sourceId}::int returning id`,
@@ -79,16 +81,28 @@ export async function moveConversation(
     tx,
     sql`update ticket_attachments set ticket_id = ${targetId}::int where ticket_id = ${sourceId}::int returning id`,
   );
+  const entries = await queryRows<{ id: number }>(
+    tx,
+    sql`update ticket_time_entries set ticket_id = ${targetId}::int where ticket_id = ${sourceId}::int returning id`,
+  );
+  const sorted = (rows: { id: number }[]) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   return {
-    commentIds: comments.map((r) => Number(r.id)).sort((a, b) => a - b),
-    attachmentIds: attachments.map((r) => Number(r.id)).sort((a, b) => a - b),
+    commentIds: sorted(comments),
+    attachmentIds: sorted(attachments),
+    timeEntryIds: sorted(entries),
   };
 }
 
-/** Moves back the comments and attachments a merge moved (those still on the target). */
+/** Moves back the comments, attachments and time entries a merge moved (those still on the target). */
 export async function moveBack(
   tx: Tx,
-  m: { sourceId: number; targetId: number; commentIds: number[]; attachmentIds: number[] },
+  m: {
+    sourceId: number;
+    targetId: number;
+    commentIds: number[];
+    attachmentIds: number[];
+    timeEntryIds: number[];
+  },
 ): Promise<void> {
   const ids = (xs: number[]) => `{${xs.join(',')}}`;
   await tx.execute(
@@ -98,6 +112,10 @@ export async function moveBack(
   await tx.execute(
     sql`update ticket_attachments set ticket_id = ${m.sourceId}::int
       where id = any(${ids(m.attachmentIds)}::int[]) and ticket_id = ${m.targetId}::int`,
+  );
+  await tx.execute(
+    sql`update ticket_time_entries set ticket_id = ${m.sourceId}::int
+      where id = any(${ids(m.timeEntryIds)}::int[]) and ticket_id = ${m.targetId}::int`,
   );
 }
 
@@ -169,6 +187,7 @@ export async function insertMerge(
     staffName: string;
     commentIds: number[];
     attachmentIds: number[];
+    timeEntryIds: number[];
     followerUserIds: number[];
     sourceStepId: number | null;
   },
@@ -177,10 +196,10 @@ export async function insertMerge(
   const rows = await queryRows<{ id: number }>(
     tx,
     sql`insert into ticket_merges (portal_id, source_ticket_id, target_ticket_id, merged_at, merged_by_staff_id,
-        merged_by_name, comment_ids, attachment_ids, follower_user_ids, source_step_id)
+        merged_by_name, comment_ids, attachment_ids, time_entry_ids, follower_user_ids, source_step_id)
       values (${m.portalId}::int, ${m.sourceId}::int, ${m.targetId}::int, ${m.at.toISOString()}::timestamptz,
         ${m.staffUserId}::int, ${m.staffName}, ${ids(m.commentIds)}::int[], ${ids(m.attachmentIds)}::int[],
-        ${ids(m.followerUserIds)}::int[], ${m.sourceStepId}::int)
+        ${ids(m.timeEntryIds)}::int[], ${ids(m.followerUserIds)}::int[], ${m.sourceStepId}::int)
       returning id`,
   );
   return Number(rows[0]!.id);
@@ -195,6 +214,7 @@ export interface MergeRow {
   mergedAt: Date;
   commentIds: number[];
   attachmentIds: number[];
+  timeEntryIds: number[];
   followerUserIds: number[];
   sourceStepId: number | null;
 }
@@ -219,8 +239,8 @@ export async function activeMergeOfSource(
   const rows = await queryRows<Record<string, unknown>>(
     db,
     sql`select m.id, m.source_ticket_id, m.target_ticket_id, s.ext_id as source_ext, tg.ext_id as target_ext,
-        ${sql.raw(isoText('m.merged_at'))} as merged_at, m.comment_ids, m.attachment_ids, m.follower_user_ids,
-        m.source_step_id
+        ${sql.raw(isoText('m.merged_at'))} as merged_at, m.comment_ids, m.attachment_ids, m.time_entry_ids,
+        m.follower_user_ids, m.source_step_id
       from tickets s join ticket_merges m on m.source_ticket_id = s.id and m.undone_at is null
       join tickets tg on tg.id = m.target_ticket_id
       where s.portal_id = ${portalId}::int and s.ext_id = ${sourceExtId}::bigint`,
@@ -236,6 +256,7 @@ export async function activeMergeOfSource(
       mergedAt: new Date(String(r.merged_at)),
       commentIds: intArray(r.comment_ids),
       attachmentIds: intArray(r.attachment_ids),
+      timeEntryIds: intArray(r.time_entry_ids),
       followerUserIds: intArray(r.follower_user_ids),
       sourceStepId: r.source_step_id === null ? null : Number(r.source_step_id),
     }

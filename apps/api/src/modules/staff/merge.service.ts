@@ -1,7 +1,7 @@
 /**
  * Merging a duplicate ticket into another (issue 28 item 8; docs/staff.md "Merging tickets"). One
  * transaction holds both tickets, locked in row-id order, and everything the merge changes: the moved
- * comments and attachments, the followers, the source's close, the notes, the record an undo reads,
+ * comments, attachments and time entries, the followers, the source's close, the notes, the record an undo reads,
  * the customers' e-mails, the events and the audit row.
  */
 import {
@@ -87,6 +87,7 @@ export async function mergeTicket(
       staffName: a.displayName,
       commentIds: moved.commentIds,
       attachmentIds: moved.attachmentIds,
+      timeEntryIds: moved.timeEntryIds,
       followerUserIds: followers,
       sourceStepId: closing === null ? null : source.statusStepId,
     });
@@ -105,6 +106,7 @@ export async function mergeTicket(
     const counts = {
       comments: moved.commentIds.length,
       attachments: moved.attachmentIds.length,
+      timeEntries: moved.timeEntryIds.length,
       followers: followers.length,
     };
     await insertAudit(tx, {
@@ -194,6 +196,7 @@ export async function undoMerge(
     const counts = {
       comments: m.commentIds.length,
       attachments: m.attachmentIds.length,
+      timeEntries: m.timeEntryIds.length,
       followers: m.followerUserIds.length,
     };
     await insertAudit(tx, {

@@ -1,7 +1,8 @@
 /**
- * Merging a duplicate ticket into another (issue 28 item 8): the conversation and attachments move in
- * time order, followers join, the source closes with notes on both, the customers are e-mailed in
- * their language, `ticket.merged` for both; undone by an admin within a day, exactly; refusals are 4xx.
+ * Merging a duplicate ticket into another (issue 28 item 8): the conversation, attachments and time
+ * entries move in time order, followers join, the source closes with notes on both, the customers are
+ * e-mailed in their language, `ticket.merged` for both; every customer write on the merged source is
+ * refused (409 naming the target); undone by an admin within a day, exactly; refusals are 4xx.
  * Runs on PostgreSQL too (TEST_DATABASE_URL), where the concurrent merges of one pair must not deadlock.
  */
 import { sql } from 'drizzle-orm';
@@ -39,6 +40,16 @@ type Detail = {
   attachments: { name: string }[];
   closed: boolean;
   timeline: { kind: string; from: { id: number | null } | null; to: { id: number | null } | null }[];
+};
+type Time = {
+  totalMinutes: number;
+  billableMinutes: number;
+  entries: { minutes: number; commentId: number | null }[];
+};
+const timeOf = async (id: number) => {
+  const res = await inject('GET', `${desk}/tickets/${id}/time`, staff.agentA);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as Time;
 };
 const detail = async (id: number) => {
   const res = await inject('GET', `${desk}/tickets/${id}`, staff.agentA);
@@ -92,6 +103,13 @@ describe('merging tickets', () => {
     });
     t.clock.set('2026-11-20T11:00:00Z');
     const before = await detail(5001);
+    // Time spent on the source: alone, and on its first comment.
+    const logged = [
+      { minutes: 30, billable: true },
+      { minutes: 15, billable: false, commentId: before.comments[0]!.id },
+    ];
+    for (const body of logged)
+      expect((await inject('POST', `${desk}/tickets/5001/time`, staff.agentA, body)).statusCode).toBe(201);
     expect(before.comments.map((c) => c.creationDate)).toEqual([
       '2026-10-13T00:00:00.000Z',
       '2026-10-13T12:00:00.000Z',
@@ -105,9 +123,16 @@ describe('merging tickets', () => {
     expect(res.json()).toMatchObject({
       source: { id: 5001 },
       target: { id: 5003 },
-      moved: { comments: 3, attachments: 2, followers: 2 },
+      moved: { comments: 3, attachments: 2, timeEntries: 2, followers: 2 },
       undoUntil: '2026-11-21T11:00:00.000Z',
     });
+    // The time went with the conversation: the target's sums count it, the one on a reply keeps it.
+    expect(await timeOf(5003)).toMatchObject({ totalMinutes: 45, billableMinutes: 30 });
+    expect((await timeOf(5003)).entries.map((e) => [e.minutes, e.commentId])).toEqual([
+      [15, before.comments[0]!.id],
+      [30, null],
+    ]);
+    expect(await timeOf(5001)).toMatchObject({ totalMinutes: 0, entries: [] });
 
     const target = await detail(5003);
     // Every comment in date order, with its author, date and visibility; the attachments with theirs.
@@ -155,7 +180,13 @@ describe('merging tickets', () => {
     const events = await rows<{
       type: string;
       data: {
-        merge?: { role: string; sourceTicketId: number; targetTicketId: number; commentIds: number[] };
+        merge?: {
+          role: string;
+          sourceTicketId: number;
+          targetTicketId: number;
+          commentIds: number[];
+          timeEntryIds: number[];
+        };
         ticket: { id: number };
       };
     }>(sql`select type, data from events where id > ${ev} order by id`);
@@ -170,6 +201,7 @@ describe('merging tickets', () => {
       targetTicketId: 5003,
     });
     expect(events[1]!.data.merge!.commentIds).toHaveLength(3);
+    expect(events[1]!.data.merge!.timeEntryIds).toHaveLength(2);
     const audit = await rows<{ action: string; entity_id: string }>(
       sql`select action, entity_id from audit_log where entity = 'ticket' and action = 'merged'`,
     );
@@ -204,6 +236,52 @@ describe('merging tickets', () => {
     expect((await detail(5001)).closed).toBe(true);
   });
 
+  it('refuses every customer write on the merged source, naming the target; reading it stays', async () => {
+    const a = people.admin;
+    const base = `/api/${a.company}/${a.contactId}/tickets/5001`;
+    const before = {
+      followers: await followersOf(5001),
+      ratings: await rows<{ n: number }>(sql`select count(*)::int as n from ticket_ratings`),
+      events: await lastEvent(),
+    };
+    const writes: [string, 'POST' | 'PUT', string, object | undefined][] = [
+      ['reopen', 'POST', `${base}/reopen`, undefined],
+      ['close', 'POST', `${base}/close`, undefined],
+      ['rating', 'PUT', `${base}/rating`, { rating: 5, comment: 'Ottimo' }],
+      ['followers', 'PUT', `${base}/followers`, { webUserIds: [] }],
+    ];
+    for (const [what, method, url, payload] of writes) {
+      const res = await t.app.inject({ method, url, headers: a.headers, ...(payload && { payload }) });
+      expect([what, res.statusCode], res.body).toEqual([what, 409]);
+      expect(res.json(), what).toMatchObject({
+        code: 'ticket_merged',
+        message: expect.stringContaining('2026/0014'),
+      });
+    }
+    expect((await detail(5001)).closed).toBe(true);
+    expect(await followersOf(5001)).toEqual(before.followers);
+    expect(await rows<{ n: number }>(sql`select count(*)::int as n from ticket_ratings`)).toEqual(
+      before.ratings,
+    );
+    expect(await lastEvent()).toBe(before.events);
+    // Its page, its followers and its read mark are the customer's still.
+    expect((await t.app.inject({ method: 'GET', url: base, headers: a.headers })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `${base}/followers`, headers: a.headers })).statusCode,
+    ).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `${base}/read`, headers: a.headers })).statusCode).toBe(
+      204,
+    );
+    // The target takes them: its followers are set there.
+    const there = await t.app.inject({
+      method: 'PUT',
+      url: `/api/${a.company}/${a.contactId}/tickets/5003/followers`,
+      headers: a.headers,
+      payload: { webUserIds: [] },
+    });
+    expect(there.statusCode, there.body).toBe(200);
+  });
+
   it('refuses merges into itself, of or into a merged ticket, across companies and portals', async () => {
     const code = async (r: Promise<{ statusCode: number; json: () => { code: string } }>) => {
       const res = await r;
@@ -228,9 +306,12 @@ describe('merging tickets', () => {
     const res = await undo(5001);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
-      moved: { comments: 3, attachments: 2, followers: 2 },
+      moved: { comments: 3, attachments: 2, timeEntries: 2, followers: 2 },
       undoneAt: expect.any(String),
     });
+    // The time entries are back on the source, the target's own (none) stay.
+    expect(await timeOf(5001)).toMatchObject({ totalMinutes: 45, billableMinutes: 30 });
+    expect(await timeOf(5003)).toMatchObject({ totalMinutes: 0, entries: [] });
     const source = await detail(5001);
     expect(source.comments.map((c) => c.creationDate)).toEqual([
       '2026-10-13T00:00:00.000Z',

@@ -28,6 +28,7 @@ import {
   markActor,
   openTicketIn,
   queueLowRatingNotices,
+  refuseMergedTicket,
   reopenTicketIfClosed,
   setChangeActor,
   stripNul,
@@ -346,6 +347,7 @@ export async function closeTicket(
     await markActor(tx, t.userId); // closing is not news to whoever closed
     const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
+    await refuseMergedTicket(tx, ticket.id, 'close');
     const step = await closingStepId(tx, t.portalId);
     if (step === null)
       throw new AppError(409, ticketErrorCodes.noClosingStep, 'The portal has no closing step');
@@ -370,6 +372,7 @@ export async function reopenTicket(
     await markActor(tx, t.userId); // reopening is not news to whoever reopened (as closing)
     const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
+    await refuseMergedTicket(tx, ticket.id, 'reopen');
     if (!ticket.closed) return;
     if (!(await reopenTicketIfClosed(tx, t.portalId, t.contactId, ticket, ctx.clock.now())))
       throw new AppError(409, 'no_default_step', 'The portal has no status step to reopen the ticket in');
@@ -394,6 +397,7 @@ export async function rateTicket(
   await ctx.database.db.transaction(async (tx) => {
     const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
+    await refuseMergedTicket(tx, ticket.id, 'rating');
     if (!ticket.closed)
       throw new AppError(409, ticketErrorCodes.ticketNotClosed, 'Only a closed ticket can be rated');
     await upsertRating(tx, {
@@ -464,6 +468,7 @@ export async function setTicketFollowers(
   await db.transaction(async (tx) => {
     const ticket = await lockTicket(tx, t.portalId, ticketExtId, ticketScope(t));
     if (!ticket) throw ticketNotFound();
+    await refuseMergedTicket(tx, ticket.id, 'followers');
     const allowed = new Set((await listColleagues(tx, t.companyId, t.userId)).map((c) => c.webUserId));
     allowed.add(t.userId);
     if (wanted.some((id) => !allowed.has(id)))

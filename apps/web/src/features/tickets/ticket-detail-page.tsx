@@ -198,15 +198,12 @@ export default function TicketDetailPage() {
 
   const ticket = query.data;
   const isClosed = ticket.isClosed || isClosedTicket(ticket);
+  // A merged ticket is read only: its conversation, followers and rating live in the one it went into.
+  const canChange = contact.manageTickets && !ticket.mergedInto;
   const details = (
     <>
       <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
-      <FollowersBox
-        company={company}
-        contactId={contactId}
-        ticketId={ticket.id}
-        canEdit={contact.manageTickets}
-      />
+      <FollowersBox company={company} contactId={contactId} ticketId={ticket.id} canEdit={canChange} />
     </>
   );
   return (
@@ -220,7 +217,7 @@ export default function TicketDetailPage() {
           </Title>
           <TypeBadge type={ticket.taskType} />
         </Group>
-        {!isClosed && contact.manageTickets && (
+        {!isClosed && canChange && (
           <CloseTicketButton company={company} contactId={contactId} ticketId={ticket.id} />
         )}
       </Group>
@@ -273,7 +270,7 @@ export default function TicketDetailPage() {
               contactId={contactId}
               ticketId={ticket.id}
               rating={ticket.rating}
-              canRate={contact.manageTickets}
+              canRate={canChange}
             />
           )}
           {isWhole && isClosed && !ticket.mergedInto && (

@@ -34,6 +34,7 @@ export {
 } from './visibility';
 export {
   commentChannels,
+  refuseMergedTicket,
   reopenTicketIfClosed,
   writeComment,
   writeCommentIn,

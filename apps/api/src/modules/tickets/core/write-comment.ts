@@ -176,6 +176,28 @@ export async function reopenTicketIfClosed(
   return true;
 }
 
+/**
+ * A customer's write on a ticket merged into another (and not undone) belongs to that one: a reply or
+ * a reopen would revive the duplicate, a close, a rating or followers would change a ticket whose
+ * conversation lives elsewhere. 409 `ticket_merged`, naming the ticket to go to (docs/staff.md,
+ * "Merging tickets"). Call it with the ticket locked, so a merge or undo under way is waited for.
+ */
+export async function refuseMergedTicket(
+  tx: Tx,
+  ticketId: number,
+  what: 'reply' | 'reopen' | 'close' | 'rating' | 'followers',
+): Promise<void> {
+  const into = await mergedInto(tx, ticketId);
+  if (into === null) return;
+  const go =
+    what === 'reply'
+      ? 'reply there'
+      : what === 'followers'
+        ? 'its followers are set there'
+        : `the ${what} belongs there`;
+  throw conflict(`The ticket was merged into ${into}: ${go}`, ticketErrorCodes.ticketMerged);
+}
+
 /** The agent row a comment of an agent or staff author is sent by. */
 async function senderAgent(tx: Tx, portalId: number, a: CommentAuthor): Promise<number | null> {
   if (a.kind === 'staff') return (await ensureStaffAgent(tx, portalId, a.staffUserId)).id;
@@ -243,11 +265,7 @@ async function write(
   );
   if (!ticket) throw notFound(wording[author.kind].notFound, ticketErrorCodes.ticketNotFound);
   // A customer's reply to a ticket merged into another belongs there: it would reopen the duplicate.
-  if (author.kind === 'contact') {
-    const into = await mergedInto(tx, ticket.id);
-    if (into !== null)
-      throw conflict(`The ticket was merged into ${into}: reply there`, ticketErrorCodes.ticketMerged);
-  }
+  if (author.kind === 'contact') await refuseMergedTicket(tx, ticket.id, 'reply');
   const agentId = await senderAgent(tx, portalId, author);
   if (input.extId !== undefined && (await commentExtIdTaken(tx, portalId, input.extId)))
     throw conflict(`A comment with id ${input.extId} exists`, integrationErrorCodes.commentIdTaken);
