@@ -95,7 +95,7 @@ describe('ticket setup: group members and names', { timeout: 30_000 }, () => {
     const calls = api();
     renderApp('/demo/staff/admin/ticket-setup');
     const user = userEvent.setup();
-    const select = (await screen.findAllByLabelText('Tell')).find(
+    const select = (await screen.findAllByLabelText('Notify')).find(
       (e) => e instanceof HTMLInputElement && e.type !== 'hidden',
     ) as HTMLInputElement;
     await waitFor(() => expect(select.value).toBe("The portal's admins"));
@@ -109,7 +109,7 @@ describe('ticket setup: group members and names', { timeout: 30_000 }, () => {
     expect(JSON.parse(String(put.init!.body))).toEqual({ groupId: 4 });
     // The form shows what the server kept.
     const kept = screen
-      .getAllByLabelText('Tell')
+      .getAllByLabelText('Notify')
       .find((e) => e instanceof HTMLInputElement && e.type !== 'hidden') as HTMLInputElement;
     expect(kept.value).toBe('Billing');
   });
