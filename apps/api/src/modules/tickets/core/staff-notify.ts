@@ -2,8 +2,9 @@
  * E-mails to agents (issue 13): a customer opened a ticket, or replied on one. Who hears of it: the
  * staff user who is the ticket's assignee; without one, the staff members of the ticket's group;
  * without those, the portal's triage (issue 28 item 2: the active members of its triage group, else its
- * staff admins), so an unrouted ticket reaches the people chosen to route it, not everyone. Each person keeps only what their preferences ask
- * for (`staff_preferences`, both on by default) and only while they may sign in. Queued in the
+ * staff admins), so an unrouted ticket reaches the people chosen to route it, not everyone. Each
+ * person keeps only what their preferences ask for (`staff_preferences`, both on by default) and only
+ * while they may sign in. Queued in the
  * customer's transaction, through the outbox, so a rolled-back ticket or reply mails nobody.
  * Shared by the tickets module (which writes the change) and the staff module (which owns the
  * preferences): modules do not import each other. A customer's rating at or below the portal's
