@@ -69,6 +69,16 @@ const DESK_INBOX = [
   /node_modules[\\/]@tanstack[\\/]query-core[\\/]build[\\/]modern[\\/]infiniteQueryObserver\.js/,
 ];
 
+/**
+ * The desk's reports page (issue 28 item 14) with its charts: @mantine/charts, recharts and what only
+ * they use (d3's pieces, redux). One chunk that only the reports page asks for: never before it.
+ */
+const DESK_REPORTS = [
+  /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/]reports[\\/][\w-]+\.tsx?$/,
+  /packages[\\/]contracts[\\/]src[\\/]route-refs[\\/]desk-reports\.ts$/,
+  /node_modules[\\/](@mantine[\\/]charts|recharts|victory-vendor|d3-[a-z-]+|internmap|@reduxjs|redux|redux-thunk|reselect|immer|react-redux|eventemitter3|es-toolkit|decimal\.js-light|tiny-invariant)[\\/]/,
+];
+
 /** Mantine's text input, which every form and the desk's inbox search use: a chunk of its own. */
 const TEXT_INPUT =
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Input|InputBase|TextInput)[\\/]/;
@@ -281,6 +291,23 @@ export default defineConfig(({ command }) => ({
               name: 'desk',
               test: (id) => DESK_INBOX.some((re) => re.test(id)),
               priority: 1.7,
+              includeDependenciesRecursively: false,
+            },
+            /*
+             * React's external-store hooks and react-is, which the charts share with the HTML editor and
+             * the translations: alone, or the chunk of one imported the other's and each waited on the
+             * other's modules at start (the reports page threw before drawing).
+             */
+            {
+              name: 'sync-store',
+              test: /node_modules[\\/](use-sync-external-store|react-is)[\\/]/,
+              priority: 1.66,
+              includeDependenciesRecursively: false,
+            },
+            {
+              name: 'reports',
+              test: (id) => DESK_REPORTS.some((re) => re.test(id)),
+              priority: 1.65,
               includeDependenciesRecursively: false,
             },
             { name: 'input', test: TEXT_INPUT, priority: 1.6, includeDependenciesRecursively: false },

@@ -146,6 +146,16 @@ export function StaffShell() {
             <span className={classes.deskLabel}>{t('desk')}</span>
           </Anchor>
           <Group gap={4} wrap="nowrap">
+            {portal && (
+              <Anchor
+                component={Link}
+                to={staffPath(company, 'reports')}
+                className={classes.adminLink}
+                style={{ color: 'inherit' }}
+              >
+                {t('reportsLink')}
+              </Anchor>
+            )}
             {portal?.role === 'admin' && (
               <Anchor
                 component={Link}

@@ -20,6 +20,7 @@ export const DESK_INBOX_TEXTS: readonly string[] = [
   'search',
   'sla',
   'admin.link',
+  'reportsLink',
   'bulk.select',
   'newTicket.button',
 ];

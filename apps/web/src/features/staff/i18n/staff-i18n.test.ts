@@ -5,6 +5,7 @@ import mainIt from '../../../i18n/it-IT.json';
 import enEN from './en-EN.json';
 import esES from './es-ES.json';
 import itIT from './it-IT.json';
+import reportsIt from '../reports/i18n/it-IT.json';
 
 type Tree = { [k: string]: string | Tree };
 
@@ -39,6 +40,8 @@ describe("the desk's texts", () => {
       ...it_,
       ...it_.map((k) => k.replace(/_(one|other)$/, '')),
       ...keys(mainIt as Tree),
+      // The reports page's own namespace (reports/reports-i18n.ts), loaded with that page.
+      ...keys(reportsIt as Tree),
     ]);
     const dir = join(__dirname, '..');
     const missing: string[] = [];

@@ -1,0 +1,518 @@
+/**
+ * The reports' sections: each a chart (drawn for the eye, `role="img"` with its title) and the same
+ * figures in a table (what a screen reader and the tests read), with the CSV of the same request.
+ */
+import { useState, type ReactNode } from 'react';
+import { BarChart, CompositeChart, LineChart } from '@mantine/charts';
+import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import type { DeskReportQueryRead, ReportBreakdown, ReportKey, TimeStat } from '@sportello/contracts';
+import { errorText } from '../../../lib/error-text';
+import { ListError, ListLoading } from '../../../ui/list-states';
+import { TableScroll } from '../admin/table-scroll';
+import {
+  downloadReportCsv,
+  useRatingsReport,
+  useTimesReport,
+  useVolumeReport,
+  type ReportName,
+} from './reports-api';
+import { useReportsT } from './reports-i18n';
+
+interface SectionProps {
+  company: string;
+  query: DeskReportQueryRead;
+}
+
+const CHART_HEIGHT = 260;
+
+function ReportCard({
+  title,
+  testId,
+  company,
+  kind,
+  query,
+  summary,
+  chart,
+  table,
+}: {
+  title: string;
+  testId: string;
+  company: string;
+  kind: ReportName;
+  query: DeskReportQueryRead;
+  summary?: ReactNode;
+  chart?: ReactNode;
+  table: ReactNode;
+}) {
+  const { t } = useReportsT();
+  const [error, setError] = useState<string | null>(null);
+  const headingId = `${testId}-title`;
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'sm', sm: 'md' }}
+      component="section"
+      aria-labelledby={headingId}
+      data-testid={testId}
+    >
+      <Stack gap="sm">
+        <Group justify="space-between" align="center" wrap="wrap">
+          <Title order={2} size="h4" id={headingId}>
+            {title}
+          </Title>
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconDownload size={14} aria-hidden />}
+            aria-label={t('csvLabel', { title })}
+            onClick={() => {
+              setError(null);
+              downloadReportCsv(company, kind, query).catch((e: unknown) => setError(errorText(e, t)));
+            }}
+          >
+            {t('csv')}
+          </Button>
+        </Group>
+        {error && (
+          <Text c="red" size="sm" role="alert">
+            {error}
+          </Text>
+        )}
+        {summary}
+        {chart && (
+          <div role="img" aria-label={t('chartLabel', { title })}>
+            {chart}
+          </div>
+        )}
+        {table}
+      </Stack>
+    </Paper>
+  );
+}
+
+interface QueryState {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/** A report's loading and error states; its figures once they are here. */
+function States({ query, children }: { query: QueryState; children: () => ReactNode }) {
+  const { t } = useReportsT();
+  if (query.isPending) return <ListLoading rows={3} />;
+  if (query.isError)
+    return <ListError message={errorText(query.error, t)} onRetry={() => void query.refetch()} />;
+  return <>{children()}</>;
+}
+
+function bucketHeader(t: ReturnType<typeof useReportsT>['t'], query: DeskReportQueryRead) {
+  return query.granularity === 'week' ? t('bucketWeek') : t('bucketDay');
+}
+
+// --- created, solved, backlog
+
+export function VolumeSection({ company, query }: SectionProps) {
+  const { t } = useReportsT();
+  const report = useVolumeReport(company, query);
+  const title = t('volume.title');
+  return (
+    <States query={report}>
+      {() => {
+        const r = report.data!;
+        return (
+          <ReportCard
+            title={title}
+            testId="report-volume"
+            company={company}
+            kind="volume"
+            query={query}
+            summary={
+              <Text size="sm">
+                {t('volume.summary', {
+                  created: r.totals.created,
+                  solved: r.totals.solved,
+                  start: r.totals.backlogAtStart,
+                  end: r.totals.backlogAtEnd,
+                })}
+              </Text>
+            }
+            chart={
+              <CompositeChart
+                h={CHART_HEIGHT}
+                data={r.buckets}
+                dataKey="start"
+                withLegend
+                curveType="linear"
+                maxBarWidth={24}
+                series={[
+                  { name: 'created', label: t('volume.created'), color: 'blue.6', type: 'bar' },
+                  { name: 'solved', label: t('volume.solved'), color: 'teal.6', type: 'bar' },
+                  { name: 'backlog', label: t('volume.backlog'), color: 'orange.6', type: 'line' },
+                ]}
+              />
+            }
+            table={
+              <TableScroll minWidth={420}>
+                <Table striped withTableBorder data-testid="report-volume-table">
+                  <Table.Caption>{title}</Table.Caption>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th scope="col">{bucketHeader(t, query)}</Table.Th>
+                      <Table.Th scope="col">{t('volume.created')}</Table.Th>
+                      <Table.Th scope="col">{t('volume.solved')}</Table.Th>
+                      <Table.Th scope="col">{t('volume.backlog')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {r.buckets.map((b) => (
+                      <Table.Tr key={b.start}>
+                        <Table.Th scope="row">{b.start}</Table.Th>
+                        <Table.Td>{b.created}</Table.Td>
+                        <Table.Td>{b.solved}</Table.Td>
+                        <Table.Td>{b.backlog}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </TableScroll>
+            }
+          />
+        );
+      }}
+    </States>
+  );
+}
+
+// --- times
+
+const hours = (minutes: number | null) => (minutes === null ? null : Math.round((minutes / 60) * 10) / 10);
+const share = (s: TimeStat) =>
+  s.withTarget === 0 ? '–' : `${Math.round((100 * s.met) / s.withTarget)} % (${s.met}/${s.withTarget})`;
+const cell = (v: number | null) => (v === null ? '–' : String(v));
+
+export function TimesSection({ company, query }: SectionProps) {
+  const { t } = useReportsT();
+  const report = useTimesReport(company, query);
+  const title = t('times.title');
+  return (
+    <States query={report}>
+      {() => {
+        const r = report.data!;
+        const data = r.buckets.map((b) => ({
+          start: b.start,
+          frMedian: hours(b.firstResponse.median),
+          frP90: hours(b.firstResponse.p90),
+          resMedian: hours(b.resolution.median),
+          resP90: hours(b.resolution.p90),
+        }));
+        return (
+          <ReportCard
+            title={title}
+            testId="report-times"
+            company={company}
+            kind="times"
+            query={query}
+            summary={
+              <Text size="sm" c="dimmed">
+                {t('times.note')} {!r.targets.enabled && t('times.targetsOff')}
+              </Text>
+            }
+            chart={
+              <LineChart
+                h={CHART_HEIGHT}
+                data={data}
+                dataKey="start"
+                withLegend
+                connectNulls={false}
+                unit=" h"
+                series={[
+                  { name: 'frMedian', label: t('times.frMedian'), color: 'blue.6' },
+                  { name: 'frP90', label: t('times.frP90'), color: 'blue.3' },
+                  { name: 'resMedian', label: t('times.resMedian'), color: 'grape.6' },
+                  { name: 'resP90', label: t('times.resP90'), color: 'grape.3' },
+                ]}
+              />
+            }
+            table={
+              <TableScroll minWidth={900}>
+                <Table striped withTableBorder data-testid="report-times-table">
+                  <Table.Caption>{title}</Table.Caption>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th scope="col">{bucketHeader(t, query)}</Table.Th>
+                      <Table.Th scope="col">{t('times.frCount')}</Table.Th>
+                      <Table.Th scope="col">{t('times.frMedian')}</Table.Th>
+                      <Table.Th scope="col">{t('times.frP90')}</Table.Th>
+                      <Table.Th scope="col">{t('times.frMet')}</Table.Th>
+                      <Table.Th scope="col">{t('times.resCount')}</Table.Th>
+                      <Table.Th scope="col">{t('times.resMedian')}</Table.Th>
+                      <Table.Th scope="col">{t('times.resP90')}</Table.Th>
+                      <Table.Th scope="col">{t('times.resMet')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {r.buckets.map((b) => (
+                      <Table.Tr key={b.start}>
+                        <Table.Th scope="row">{b.start}</Table.Th>
+                        <TimeCells s={b.firstResponse} />
+                        <TimeCells s={b.resolution} />
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </TableScroll>
+            }
+          />
+        );
+      }}
+    </States>
+  );
+}
+
+function TimeCells({ s }: { s: TimeStat }) {
+  return (
+    <>
+      <Table.Td>{s.count}</Table.Td>
+      <Table.Td>{cell(hours(s.median))}</Table.Td>
+      <Table.Td>{cell(hours(s.p90))}</Table.Td>
+      <Table.Td>{share(s)}</Table.Td>
+    </>
+  );
+}
+
+// --- ratings
+
+export function RatingsSection({ company, query }: SectionProps) {
+  const { t } = useReportsT();
+  const report = useRatingsReport(company, query);
+  const title = t('ratings.title');
+  return (
+    <States query={report}>
+      {() => {
+        const r = report.data!;
+        const lowLabel = t('ratings.low', { threshold: r.lowThreshold });
+        return (
+          <ReportCard
+            title={title}
+            testId="report-ratings"
+            company={company}
+            kind="ratings"
+            query={query}
+            chart={
+              <CompositeChart
+                h={CHART_HEIGHT}
+                data={r.buckets}
+                dataKey="start"
+                withLegend
+                withRightYAxis
+                maxBarWidth={24}
+                rightYAxisProps={{ domain: [0, 5] }}
+                series={[
+                  { name: 'count', label: t('ratings.count'), color: 'blue.4', type: 'bar' },
+                  { name: 'low', label: lowLabel, color: 'red.6', type: 'bar' },
+                  {
+                    name: 'average',
+                    label: t('ratings.average'),
+                    color: 'yellow.7',
+                    type: 'line',
+                    yAxisId: 'right',
+                  },
+                ]}
+              />
+            }
+            table={
+              <TableScroll minWidth={420}>
+                <Table striped withTableBorder data-testid="report-ratings-table">
+                  <Table.Caption>{title}</Table.Caption>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th scope="col">{bucketHeader(t, query)}</Table.Th>
+                      <Table.Th scope="col">{t('ratings.count')}</Table.Th>
+                      <Table.Th scope="col">{t('ratings.average')}</Table.Th>
+                      <Table.Th scope="col">{lowLabel}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {r.buckets.map((b) => (
+                      <Table.Tr key={b.start}>
+                        <Table.Th scope="row">{b.start}</Table.Th>
+                        <Table.Td>{b.count}</Table.Td>
+                        <Table.Td>{cell(b.average)}</Table.Td>
+                        <Table.Td>{b.low}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </TableScroll>
+            }
+          />
+        );
+      }}
+    </States>
+  );
+}
+
+// --- breakdown
+
+const keyName = (k: ReportKey, none: string) => (k.id === null ? none : k.name || String(k.id));
+
+export function BreakdownSection({ company, query, by }: SectionProps & { by: ReportBreakdown }) {
+  const { t } = useReportsT();
+  const volume = useVolumeReport(company, query);
+  const times = useTimesReport(company, query);
+  const ratings = useRatingsReport(company, query);
+  const byLabel = t(by).toLowerCase();
+  const none = t('none');
+  return (
+    <>
+      <States query={volume}>
+        {() => {
+          const b = volume.data!.breakdown;
+          if (!b) return null;
+          const title = t('by.title', { report: t('volume.title'), by: byLabel });
+          const rows = b.rows.map((x) => ({ ...x, name: keyName(x.key, none) }));
+          return (
+            <ReportCard
+              title={title}
+              testId="report-by-volume"
+              company={company}
+              kind="volume"
+              query={query}
+              summary={b.more && <Text size="sm">{t('by.more')}</Text>}
+              chart={
+                <BarChart
+                  h={Math.max(160, 36 * rows.length + 60)}
+                  data={rows}
+                  dataKey="name"
+                  orientation="vertical"
+                  withLegend
+                  yAxisProps={{ width: 140 }}
+                  series={[
+                    { name: 'created', label: t('volume.created'), color: 'blue.6' },
+                    { name: 'solved', label: t('volume.solved'), color: 'teal.6' },
+                    { name: 'backlog', label: t('volume.backlog'), color: 'orange.6' },
+                  ]}
+                />
+              }
+              table={
+                <TableScroll minWidth={420}>
+                  <Table striped withTableBorder data-testid="report-by-volume-table">
+                    <Table.Caption>{title}</Table.Caption>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th scope="col">{t(by)}</Table.Th>
+                        <Table.Th scope="col">{t('volume.created')}</Table.Th>
+                        <Table.Th scope="col">{t('volume.solved')}</Table.Th>
+                        <Table.Th scope="col">{t('volume.backlog')}</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {rows.map((x) => (
+                        <Table.Tr key={x.key.id ?? 'none'}>
+                          <Table.Th scope="row">{x.name}</Table.Th>
+                          <Table.Td>{x.created}</Table.Td>
+                          <Table.Td>{x.solved}</Table.Td>
+                          <Table.Td>{x.backlog}</Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </TableScroll>
+              }
+            />
+          );
+        }}
+      </States>
+      <States query={times}>
+        {() => {
+          const b = times.data!.breakdown;
+          if (!b) return null;
+          const title = t('by.title', { report: t('times.title'), by: byLabel });
+          return (
+            <ReportCard
+              title={title}
+              testId="report-by-times"
+              company={company}
+              kind="times"
+              query={query}
+              table={
+                <TableScroll minWidth={900}>
+                  <Table striped withTableBorder>
+                    <Table.Caption>{title}</Table.Caption>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th scope="col">{t(by)}</Table.Th>
+                        <Table.Th scope="col">{t('times.frCount')}</Table.Th>
+                        <Table.Th scope="col">{t('times.frMedian')}</Table.Th>
+                        <Table.Th scope="col">{t('times.frP90')}</Table.Th>
+                        <Table.Th scope="col">{t('times.frMet')}</Table.Th>
+                        <Table.Th scope="col">{t('times.resCount')}</Table.Th>
+                        <Table.Th scope="col">{t('times.resMedian')}</Table.Th>
+                        <Table.Th scope="col">{t('times.resP90')}</Table.Th>
+                        <Table.Th scope="col">{t('times.resMet')}</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {b.rows.map((x) => (
+                        <Table.Tr key={x.key.id ?? 'none'}>
+                          <Table.Th scope="row">{keyName(x.key, none)}</Table.Th>
+                          <TimeCells s={x.firstResponse} />
+                          <TimeCells s={x.resolution} />
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </TableScroll>
+              }
+            />
+          );
+        }}
+      </States>
+      <States query={ratings}>
+        {() => {
+          const r = ratings.data!;
+          const b = r.breakdown;
+          if (!b) return null;
+          const title = t('by.title', { report: t('ratings.title'), by: byLabel });
+          return (
+            <ReportCard
+              title={title}
+              testId="report-by-ratings"
+              company={company}
+              kind="ratings"
+              query={query}
+              table={
+                <TableScroll minWidth={420}>
+                  <Table striped withTableBorder>
+                    <Table.Caption>{title}</Table.Caption>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th scope="col">{t(by)}</Table.Th>
+                        <Table.Th scope="col">{t('ratings.count')}</Table.Th>
+                        <Table.Th scope="col">{t('ratings.average')}</Table.Th>
+                        <Table.Th scope="col">{t('ratings.low', { threshold: r.lowThreshold })}</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {b.rows.map((x) => (
+                        <Table.Tr key={x.key.id ?? 'none'}>
+                          <Table.Th scope="row">{keyName(x.key, none)}</Table.Th>
+                          <Table.Td>{x.count}</Table.Td>
+                          <Table.Td>{cell(x.average)}</Table.Td>
+                          <Table.Td>{x.low}</Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </TableScroll>
+              }
+            />
+          );
+        }}
+      </States>
+    </>
+  );
+}
