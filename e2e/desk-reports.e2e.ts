@@ -57,7 +57,9 @@ describe('reports', () => {
 
     await page.getByRole('link', { name: 'Reports', exact: true }).click();
     await page.waitForURL(/\/staff\/reports$/);
-    await page.getByTestId('report-volume-table').waitFor();
+    // Beside its chart, a report's table is folded until asked for.
+    await page.getByTestId('report-volume-table').waitFor({ state: 'attached' });
+    expect(await page.getByTestId('report-volume-table').isVisible()).toBe(false);
     expect((await scriptsOf(page)).some((s) => CHARTS_CHUNK.test(s))).toBe(true);
 
     // A range of its own (the URL holds it), by week, broken down by group.
@@ -69,11 +71,13 @@ describe('reports', () => {
     await page.getByLabel('Priority').selectOption('normal');
     await page.getByLabel('Break down by').selectOption('group');
     await expect.poll(() => page.url()).toMatch(/priority=normal&breakdown=group/);
-    await page.getByTestId('report-by-volume-table').waitFor();
+    await page.getByTestId('report-by-volume-table').waitFor({ state: 'attached' });
 
     const q = 'from=2026-01-05&to=2026-11-29&granularity=week&priority=normal';
     const api = await get<Volume>(`/api/staff/portals/demo/reports/volume?${q}`, adminToken);
+    await page.getByTestId('report-volume-figures').getByText('The figures, as a table').click();
     const table = page.getByTestId('report-volume-table');
+    await table.waitFor();
     const rows = table.locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(api.buckets.length);
     const busiest = api.buckets.reduce((a, b) => (b.created > a.created ? b : a));
@@ -103,7 +107,7 @@ describe('reports', () => {
     await expectAccessible(page);
     // Reloading the address draws the same report (the state is the URL's).
     await page.reload();
-    await page.getByTestId('report-by-volume-table').waitFor();
+    await page.getByTestId('report-by-volume-table').waitFor({ state: 'attached' });
     expect(await page.getByLabel('Show by').inputValue()).toBe('week');
     await context.close();
   }, 180_000);
@@ -112,7 +116,7 @@ describe('reports', () => {
     const context = await contextWith(browser, { language: 'en-EN', staffToken: agentToken });
     const page = await context.newPage();
     await page.goto(`${DESK}/reports?breakdown=agent&agent=1`);
-    await page.getByTestId('report-volume-table').waitFor();
+    await page.getByTestId('report-volume-table').waitFor({ state: 'attached' });
     await expect.poll(() => page.getByLabel('Agent', { exact: true }).count()).toBe(0);
     expect(await page.getByTestId('report-by-volume').count()).toBe(0);
     await expectAccessible(page);
@@ -125,7 +129,7 @@ describe('reports', () => {
         const context = await contextWith(browser, { width, language, staffToken: adminToken });
         const page = await context.newPage();
         await page.goto(`${DESK}/reports?from=2026-01-05&to=2026-11-29&granularity=week&breakdown=type`);
-        await page.getByTestId('report-by-volume-table').waitFor();
+        await page.getByTestId('report-by-volume-table').waitFor({ state: 'attached' });
         await page.locator('.recharts-surface').first().waitFor();
         await expectAccessible(page);
         await screenshot(page, `desk-reports-${width}-${short}`);

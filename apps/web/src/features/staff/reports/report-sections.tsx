@@ -86,7 +86,18 @@ function ReportCard({
             {chart}
           </div>
         )}
-        {table}
+        {chart ? (
+          // A year by day is a table of 366 rows: beside a chart it waits, folded, for whoever wants
+          // the figures (a screen reader's way to the chart's content, and the numbers to copy).
+          <details data-testid={`${testId}-figures`}>
+            <Text component="summary" size="sm" fw={500} style={{ cursor: 'pointer' }} mb="xs">
+              {t('figures')}
+            </Text>
+            {table}
+          </details>
+        ) : (
+          table
+        )}
       </Stack>
     </Paper>
   );
