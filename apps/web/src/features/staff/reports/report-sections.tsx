@@ -103,6 +103,55 @@ function ReportCard({
   );
 }
 
+/** A report's figures: a header row, then a row a bucket (or a breakdown's key) headed by its name. */
+function FiguresTable<R>({
+  title,
+  testId,
+  minWidth,
+  columns,
+  rows,
+  rowKey,
+  rowHeader,
+  cells,
+}: {
+  title: string;
+  testId?: string;
+  minWidth: number;
+  columns: string[];
+  rows: R[];
+  rowKey: (row: R) => string | number;
+  rowHeader: (row: R) => ReactNode;
+  cells: (row: R) => ReactNode[];
+}) {
+  return (
+    <TableScroll minWidth={minWidth}>
+      <Table striped withTableBorder data-testid={testId}>
+        <Table.Caption>{title}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((c) => (
+              <Table.Th key={c} scope="col">
+                {c}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)}>
+              <Table.Th scope="row">{rowHeader(row)}</Table.Th>
+              {cells(row).map((c, i) => (
+                // The columns are fixed: a cell's place is its identity.
+                <Table.Td key={i}>{c}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </TableScroll>
+  );
+}
+
 interface QueryState {
   isPending: boolean;
   isError: boolean;
@@ -166,29 +215,21 @@ export function VolumeSection({ company, query }: SectionProps) {
               />
             }
             table={
-              <TableScroll minWidth={420}>
-                <Table striped withTableBorder data-testid="report-volume-table">
-                  <Table.Caption>{title}</Table.Caption>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">{bucketHeader(t, query)}</Table.Th>
-                      <Table.Th scope="col">{t('volume.created')}</Table.Th>
-                      <Table.Th scope="col">{t('volume.solved')}</Table.Th>
-                      <Table.Th scope="col">{t('volume.backlog')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {r.buckets.map((b) => (
-                      <Table.Tr key={b.start}>
-                        <Table.Th scope="row">{b.start}</Table.Th>
-                        <Table.Td>{b.created}</Table.Td>
-                        <Table.Td>{b.solved}</Table.Td>
-                        <Table.Td>{b.backlog}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </TableScroll>
+              <FiguresTable
+                title={title}
+                testId="report-volume-table"
+                minWidth={420}
+                columns={[
+                  bucketHeader(t, query),
+                  t('volume.created'),
+                  t('volume.solved'),
+                  t('volume.backlog'),
+                ]}
+                rows={r.buckets}
+                rowKey={(b) => b.start}
+                rowHeader={(b) => b.start}
+                cells={(b) => [b.created, b.solved, b.backlog]}
+              />
             }
           />
         );
@@ -248,33 +289,16 @@ export function TimesSection({ company, query }: SectionProps) {
               />
             }
             table={
-              <TableScroll minWidth={900}>
-                <Table striped withTableBorder data-testid="report-times-table">
-                  <Table.Caption>{title}</Table.Caption>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">{bucketHeader(t, query)}</Table.Th>
-                      <Table.Th scope="col">{t('times.frCount')}</Table.Th>
-                      <Table.Th scope="col">{t('times.frMedian')}</Table.Th>
-                      <Table.Th scope="col">{t('times.frP90')}</Table.Th>
-                      <Table.Th scope="col">{t('times.frMet')}</Table.Th>
-                      <Table.Th scope="col">{t('times.resCount')}</Table.Th>
-                      <Table.Th scope="col">{t('times.resMedian')}</Table.Th>
-                      <Table.Th scope="col">{t('times.resP90')}</Table.Th>
-                      <Table.Th scope="col">{t('times.resMet')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {r.buckets.map((b) => (
-                      <Table.Tr key={b.start}>
-                        <Table.Th scope="row">{b.start}</Table.Th>
-                        <TimeCells s={b.firstResponse} />
-                        <TimeCells s={b.resolution} />
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </TableScroll>
+              <FiguresTable
+                title={title}
+                testId="report-times-table"
+                minWidth={900}
+                columns={[bucketHeader(t, query), ...timeColumns(t)]}
+                rows={r.buckets}
+                rowKey={(b) => b.start}
+                rowHeader={(b) => b.start}
+                cells={(b) => [...timeCells(b.firstResponse), ...timeCells(b.resolution)]}
+              />
             }
           />
         );
@@ -283,16 +307,24 @@ export function TimesSection({ company, query }: SectionProps) {
   );
 }
 
-function TimeCells({ s }: { s: TimeStat }) {
-  return (
-    <>
-      <Table.Td>{s.count}</Table.Td>
-      <Table.Td>{cell(hours(s.median))}</Table.Td>
-      <Table.Td>{cell(hours(s.p90))}</Table.Td>
-      <Table.Td>{share(s)}</Table.Td>
-    </>
-  );
-}
+/** The four figures of a time (count, median and p90 in hours, share on time), as a table's cells. */
+const timeCells = (s: TimeStat): ReactNode[] => [
+  s.count,
+  cell(hours(s.median)),
+  cell(hours(s.p90)),
+  share(s),
+];
+
+const timeColumns = (t: ReturnType<typeof useReportsT>['t']) => [
+  t('times.frCount'),
+  t('times.frMedian'),
+  t('times.frP90'),
+  t('times.frMet'),
+  t('times.resCount'),
+  t('times.resMedian'),
+  t('times.resP90'),
+  t('times.resMet'),
+];
 
 // --- ratings
 
@@ -335,29 +367,16 @@ export function RatingsSection({ company, query }: SectionProps) {
               />
             }
             table={
-              <TableScroll minWidth={420}>
-                <Table striped withTableBorder data-testid="report-ratings-table">
-                  <Table.Caption>{title}</Table.Caption>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th scope="col">{bucketHeader(t, query)}</Table.Th>
-                      <Table.Th scope="col">{t('ratings.count')}</Table.Th>
-                      <Table.Th scope="col">{t('ratings.average')}</Table.Th>
-                      <Table.Th scope="col">{lowLabel}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {r.buckets.map((b) => (
-                      <Table.Tr key={b.start}>
-                        <Table.Th scope="row">{b.start}</Table.Th>
-                        <Table.Td>{b.count}</Table.Td>
-                        <Table.Td>{cell(b.average)}</Table.Td>
-                        <Table.Td>{b.low}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </TableScroll>
+              <FiguresTable
+                title={title}
+                testId="report-ratings-table"
+                minWidth={420}
+                columns={[bucketHeader(t, query), t('ratings.count'), t('ratings.average'), lowLabel]}
+                rows={r.buckets}
+                rowKey={(b) => b.start}
+                rowHeader={(b) => b.start}
+                cells={(b) => [b.count, cell(b.average), b.low]}
+              />
             }
           />
         );
@@ -409,29 +428,16 @@ export function BreakdownSection({ company, query, by }: SectionProps & { by: Re
                 />
               }
               table={
-                <TableScroll minWidth={420}>
-                  <Table striped withTableBorder data-testid="report-by-volume-table">
-                    <Table.Caption>{title}</Table.Caption>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th scope="col">{t(by)}</Table.Th>
-                        <Table.Th scope="col">{t('volume.created')}</Table.Th>
-                        <Table.Th scope="col">{t('volume.solved')}</Table.Th>
-                        <Table.Th scope="col">{t('volume.backlog')}</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {rows.map((x) => (
-                        <Table.Tr key={x.key.id ?? 'none'}>
-                          <Table.Th scope="row">{x.name}</Table.Th>
-                          <Table.Td>{x.created}</Table.Td>
-                          <Table.Td>{x.solved}</Table.Td>
-                          <Table.Td>{x.backlog}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </TableScroll>
+                <FiguresTable
+                  title={title}
+                  testId="report-by-volume-table"
+                  minWidth={420}
+                  columns={[t(by), t('volume.created'), t('volume.solved'), t('volume.backlog')]}
+                  rows={rows}
+                  rowKey={(x) => x.key.id ?? 'none'}
+                  rowHeader={(x) => x.name}
+                  cells={(x) => [x.created, x.solved, x.backlog]}
+                />
               }
             />
           );
@@ -450,33 +456,15 @@ export function BreakdownSection({ company, query, by }: SectionProps & { by: Re
               kind="times"
               query={query}
               table={
-                <TableScroll minWidth={900}>
-                  <Table striped withTableBorder>
-                    <Table.Caption>{title}</Table.Caption>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th scope="col">{t(by)}</Table.Th>
-                        <Table.Th scope="col">{t('times.frCount')}</Table.Th>
-                        <Table.Th scope="col">{t('times.frMedian')}</Table.Th>
-                        <Table.Th scope="col">{t('times.frP90')}</Table.Th>
-                        <Table.Th scope="col">{t('times.frMet')}</Table.Th>
-                        <Table.Th scope="col">{t('times.resCount')}</Table.Th>
-                        <Table.Th scope="col">{t('times.resMedian')}</Table.Th>
-                        <Table.Th scope="col">{t('times.resP90')}</Table.Th>
-                        <Table.Th scope="col">{t('times.resMet')}</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {b.rows.map((x) => (
-                        <Table.Tr key={x.key.id ?? 'none'}>
-                          <Table.Th scope="row">{keyName(x.key, none)}</Table.Th>
-                          <TimeCells s={x.firstResponse} />
-                          <TimeCells s={x.resolution} />
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </TableScroll>
+                <FiguresTable
+                  title={title}
+                  minWidth={900}
+                  columns={[t(by), ...timeColumns(t)]}
+                  rows={b.rows}
+                  rowKey={(x) => x.key.id ?? 'none'}
+                  rowHeader={(x) => keyName(x.key, none)}
+                  cells={(x) => [...timeCells(x.firstResponse), ...timeCells(x.resolution)]}
+                />
               }
             />
           );
@@ -496,29 +484,20 @@ export function BreakdownSection({ company, query, by }: SectionProps & { by: Re
               kind="ratings"
               query={query}
               table={
-                <TableScroll minWidth={420}>
-                  <Table striped withTableBorder>
-                    <Table.Caption>{title}</Table.Caption>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th scope="col">{t(by)}</Table.Th>
-                        <Table.Th scope="col">{t('ratings.count')}</Table.Th>
-                        <Table.Th scope="col">{t('ratings.average')}</Table.Th>
-                        <Table.Th scope="col">{t('ratings.low', { threshold: r.lowThreshold })}</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {b.rows.map((x) => (
-                        <Table.Tr key={x.key.id ?? 'none'}>
-                          <Table.Th scope="row">{keyName(x.key, none)}</Table.Th>
-                          <Table.Td>{x.count}</Table.Td>
-                          <Table.Td>{cell(x.average)}</Table.Td>
-                          <Table.Td>{x.low}</Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </TableScroll>
+                <FiguresTable
+                  title={title}
+                  minWidth={420}
+                  columns={[
+                    t(by),
+                    t('ratings.count'),
+                    t('ratings.average'),
+                    t('ratings.low', { threshold: r.lowThreshold }),
+                  ]}
+                  rows={b.rows}
+                  rowKey={(x) => x.key.id ?? 'none'}
+                  rowHeader={(x) => keyName(x.key, none)}
+                  cells={(x) => [x.count, cell(x.average), x.low]}
+                />
               }
             />
           );
