@@ -263,7 +263,8 @@ export default function TicketDetailPage() {
                 ),
               )}
           </Stack>
-          {isWhole && isClosed && (
+          {/* A merged ticket is rated where it went: its own box only says a rating given before. */}
+          {isWhole && isClosed && (ticket.rating || !ticket.mergedInto) && (
             <RatingBox
               key={`${ticket.id}:${ticket.rating?.ratedAt ?? ''}`}
               company={company}

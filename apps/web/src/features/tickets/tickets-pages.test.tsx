@@ -504,6 +504,27 @@ describe('ticket detail', { timeout: 30_000 }, () => {
     );
   });
 
+  it('a merged ticket reads only: no reply, reopen, rating or followers to change; the banner leads on', async () => {
+    const detail: TicketDetail = {
+      ...item({ id: 45, title: 'Duplicate' }),
+      description: '<p>x</p>',
+      attachments: [],
+      assignedGroup: null,
+      assignedUser: null,
+      isClosed: true,
+      comments: [],
+      rating: null,
+      mergedInto: { id: 46, ticketNumber: '2026/0046', reachable: true },
+    };
+    stubFetch((u) => (u === '/api/demo/11/tickets/45' ? json(detail) : undefined));
+    renderAt('/demo/11/tickets/45', tenantWith());
+    const go = await screen.findByRole('link', { name: '2026/0046' });
+    expect(go.getAttribute('href')).toBe('/demo/11/tickets/46');
+    expect(screen.queryByRole('textbox', { name: 'Reply' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Reopen/ })).toBeNull();
+    expect(screen.queryByTestId('rating-box')).toBeNull();
+  });
+
   it('leads back to all tickets when opened from there', async () => {
     const detail = {
       ...item({ id: 44, title: 'A colleague’s' }),
