@@ -1,6 +1,7 @@
 // An agent's morning (issue 28's done-when), one story in the browser as the demo agent: the bell's
 // notices, a ticket breaching its service level opened from "Breaching soon", answered with a macro,
-// two tickets closed at once, a duplicate merged, a low rating read, a breach told by the SLA sweep.
+// two tickets closed at once, a duplicate merged, a low rating read, a breach told by the SLA sweep,
+// the reports opened.
 // What the customer and the admin do meanwhile goes through their own APIs. Axe checks every screen of
 // it, and while the urgent ticket's minute runs, the inbox and the answered ticket are checked again
 // under every portal colour of lib/branding-samples.ts, each set through the branding API as an admin
@@ -129,7 +130,7 @@ describe('an agent’s morning', () => {
     await json(`${API}/admin/settings`, adminToken, { baseColor: colourBefore }, 'PATCH');
   }
 
-  it('the bell, a breaching ticket answered with a macro, a bulk close, a merge, a low rating, a breach; every portal colour', async () => {
+  it('the bell, a breaching ticket answered with a macro, a bulk close, a merge, a low rating, a breach, the reports; every portal colour', async () => {
     // --- Before the agent sits down: the admin's service levels, the customer's tickets. ---
     // Half an hour to a first answer: a new normal ticket is "soon" from the start (under a business hour);
     // an urgent one has a minute, so the morning sees one breach.
@@ -338,6 +339,27 @@ describe('an agent’s morning', () => {
     const overdue = page.getByTestId('sla-badge');
     await expect.poll(() => overdue.getAttribute('data-sla')).toBe('breached');
     expect(await overdue.innerText()).toContain('First response: Overdue by');
+    await expectAccessible(page);
+
+    // --- The reports: today's row counts the morning's tickets and its low rating. ---
+    await page.getByRole('link', { name: 'Reports', exact: true }).click();
+    await page.waitForURL(/\/staff\/reports$/);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Rome' }).format(new Date());
+    // Each chart's figures are folded beneath it until asked for: today's cells, once opened.
+    const todayOf = async (report: string) => {
+      await page.getByTestId(`${report}-figures`).getByText('The figures, as a table').click();
+      const cells = page
+        .getByTestId(`${report}-table`)
+        .locator('tbody tr', { has: page.getByRole('rowheader', { name: today, exact: true }) })
+        .locator('td');
+      return async (column: number) => Number((await cells.allInnerTexts())[column] ?? 0);
+    };
+    // Volume: created, solved, open at the end; ratings: count, average, low.
+    const volume = await todayOf('report-volume');
+    await expect.poll(() => volume(0)).toBeGreaterThanOrEqual(Object.keys(t).length);
+    const ratings = await todayOf('report-ratings');
+    await expect.poll(() => ratings(2)).toBeGreaterThanOrEqual(1);
+    await page.locator('.recharts-surface').first().waitFor();
     await expectAccessible(page);
 
     expect(errors).toEqual([]);
