@@ -80,17 +80,8 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
   // The drawn page goes once this one looks the same: with the portal's header (AuthFrame's same query).
   const settings = useQuery({ ...portalSettingsQuery(company ?? ''), enabled: !!company, retry: false });
   const isDrawn = !company || !settings.isPending;
-  const tookShell = useRef(false);
-  useLayoutEffect(() => {
-    if (!shell || !isDrawn || tookShell.current) return;
-    tookShell.current = true;
-    signInShell()?.remove();
-    const field = shell.focused ? form.current?.elements.namedItem(shell.focused) : null;
-    if (field instanceof HTMLElement) field.focus();
-    if (shell.submitted) form.current?.requestSubmit();
-  }, [shell, isDrawn]);
 
-  const signedIn = ({ token }: SessionAnswer) => {
+  const signedIn = ({ token }: SessionAnswer, remember: boolean) => {
     storage.setToken(token, remember);
     // Nothing cached for a previous user may show to this one.
     queryClient.removeQueries();
@@ -108,28 +99,51 @@ function LoginForm({ company, focusHeading, onSwitch }: FormProps) {
     navigate(afterLoginPath(from, company), { replace: true });
   };
 
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
+  const send = (v: { userName: string; password: string; remember: boolean }) => {
     setIsSubmitted(true);
-    if (!userName.trim() || !password) return;
+    if (!v.userName.trim() || !v.password) return;
     mutation.mutate(
-      { userName: userName.trim(), password, remember },
+      { userName: v.userName.trim(), password: v.password, remember: v.remember },
       {
         onSuccess: (answer) => {
           if (isSecondFactor(answer)) {
             setPassword('');
             setChallenge(answer.secondFactor);
-          } else signedIn(answer);
+          } else signedIn(answer, v.remember);
         },
       },
     );
   };
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send({ userName, password, remember });
+  };
+
+  const tookShell = useRef(false);
+  useLayoutEffect(() => {
+    if (!shell || !isDrawn || tookShell.current) return;
+    tookShell.current = true;
+    // Read again at the commit, not the render: the first screen renders time-sliced, and between the
+    // two the user may have typed, ticked "remember" or sent the drawn form (a send lost here left the
+    // user on the sign-in page).
+    const drawn = signInShellState() ?? shell;
+    signInShell()?.remove();
+    setUserName(drawn.userName);
+    setPassword(drawn.password);
+    setRemember(drawn.remember);
+    const field = drawn.focused ? form.current?.elements.namedItem(drawn.focused) : null;
+    if (field instanceof HTMLElement) field.focus();
+    // The drawn page is the external system read here, once: its state becomes the form's.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (drawn.submitted) send(drawn);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the drawn page is taken over
+  }, [shell, isDrawn]);
 
   if (challenge)
     return (
       <SecondFactorForm
         challenge={challenge}
-        onSignedIn={signedIn}
+        onSignedIn={(session) => signedIn(session, remember)}
         onRestart={() => {
           mutation.reset();
           setIsSubmitted(false);
