@@ -24,7 +24,7 @@ import {
   writeCommentIn,
   type CommentAuthor,
 } from '../tickets/core';
-import { cleanText } from './inbound.classify';
+import { cleanText, ticketTitleOf } from './inbound.classify';
 
 /** The attachments one message may bring: as many as a contact may have pending on the portal. */
 export const MAIL_ATTACHMENTS = {
@@ -233,7 +233,8 @@ async function apply(
   if (!defaults)
     throw new AppError(409, 'no_default_step', 'The portal has no ticket type or no step for new tickets');
   const title =
-    cleanText(p.mail.subject ?? '', TICKET_TITLE_MAX).trim() || cleanText(p.text, 80).split('\n')[0]!.trim();
+    ticketTitleOf(cleanText(p.mail.subject ?? '', TICKET_TITLE_MAX)) ||
+    cleanText(p.text, 80).split('\n')[0]!.trim();
   if (isBlankHtml(html) || title === '')
     throw new AppError(400, 'required_fields', 'The message has no text to open a ticket with');
   const opened = await openTicketIn(tx, ctx, {

@@ -7,6 +7,7 @@ import {
   bouncedRecipients,
   replyText,
   senderOf,
+  ticketTitleOf,
 } from './inbound.classify';
 
 const vars = { FROM: 'mario@acme.example', TO: 'support@acme.example', INREPLYTO: '<t-1-x@acme.example>' };
@@ -86,5 +87,16 @@ describe('what a received message is', () => {
     );
     expect(authenticationFailed(forged)).toBe(true);
     expect(senderOf(forged)).toEqual({ address: 'mario@acme.example', name: 'Mario' });
+  });
+
+  it('opens a ticket under the subject without the prefixes of replies and forwards', () => {
+    expect(ticketTitleOf('Fwd: Stampante ferma')).toBe('Stampante ferma');
+    expect(ticketTitleOf('RE: I: R: Preventivo 2026/0118')).toBe('Preventivo 2026/0118');
+    expect(ticketTitleOf('AW: WG: Fw[2]: Drucker')).toBe('Drucker');
+    expect(ticketTitleOf('  rv:  Factura pendiente ')).toBe('Factura pendiente');
+    // A prefix is a word before a colon, not any word: these stay as written.
+    expect(ticketTitleOf('Ritardo: consegna toner')).toBe('Ritardo: consegna toner');
+    expect(ticketTitleOf('Ire: the printer')).toBe('Ire: the printer');
+    expect(ticketTitleOf('Fwd:')).toBe('Fwd:');
   });
 });

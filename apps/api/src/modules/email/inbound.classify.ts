@@ -91,6 +91,16 @@ const parser = new EmailReplyParser();
 export const isForward = (m: ParsedMail) => /^\s*(?:fwd?|i|rv|tr|wg)\s*:/i.test(m.subject ?? '');
 
 /**
+ * A new ticket's title from a subject: without the reply and forward prefixes mail clients stack in front
+ * (`Re:`, `R:`, `RE:`, `AW:`, `SV:`, the forward ones above, `Fwd[2]:`), which say how the mail travelled,
+ * not what it is about. A subject that is nothing but prefixes keeps them.
+ */
+export function ticketTitleOf(subject: string): string {
+  const bare = subject.replace(/^(?:\s*(?:re|r|aw|sv|fwd?|i|rv|tr|wg)\s*(?:\[\d+\])?\s*:)+\s*/i, '');
+  return (bare || subject).trim();
+}
+
+/**
  * The new text of a reply: the plain part (or the HTML's text when there is none) without the quoted
  * history and the signature (email-reply-parser); the whole text when stripping would leave nothing.
  * A forward keeps its whole text: the forwarded message is what the sender wants read, not history.

@@ -465,10 +465,7 @@ else
         expect(ticket!.creator).toBe(101);
         opened.push(ticket!);
       }
-      expect(opened.map((x) => x.title)).toEqual([
-        'Fwd: Spedizione 8812 in giacenza',
-        'I: Conferma ordine 4471',
-      ]);
+      expect(opened.map((x) => x.title)).toEqual(['Spedizione 8812 in giacenza', 'Conferma ordine 4471']);
       // What Mario wrote, the forwarded header block and the forwarded message with its signature.
       expect(opened[0]!.description).toBe(
         "<p>Vi giro l'avviso del corriere: la stampante nuova è ferma a Bologna.</p>" +
