@@ -42,6 +42,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ INBOUND_SMTP_RATE: '0' })).toThrow(/INBOUND_SMTP_RATE/);
   });
 
+  it('reads SLA_SWEEP_SECONDS as whole seconds from 1 to an hour, 30 by default', () => {
+    expect(loadConfig({}).SLA_SWEEP_SECONDS).toBe(30);
+    expect(loadConfig({ SLA_SWEEP_SECONDS: '1' }).SLA_SWEEP_SECONDS).toBe(1);
+    for (const value of ['0', '3601', '0.5', 'often'])
+      expect(() => loadConfig({ SLA_SWEEP_SECONDS: value })).toThrow(/SLA_SWEEP_SECONDS/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DEMO_DATA: 'false' })).toMatchObject({ PORT: 3000, DEMO_DATA: false });
   });

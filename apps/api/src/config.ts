@@ -122,6 +122,12 @@ const schema = z.object({
   WEB_DIST: z.string().optional(),
   /** Integration API (docs/integration.md): events kept for the feed and replays, in days. */
   EVENT_RETENTION_DAYS: z.coerce.number().int().min(30).max(3650).default(30),
+  /**
+   * How often the SLA breach sweep looks for tickets to tell of (modules/staff/sla-sweeper.ts): a breach
+   * or an "about to breach" is told within this long. Each look is one index range, so a shorter one
+   * costs little; the journeys set 1 so they need not wait for the default.
+   */
+  SLA_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Let webhooks target private/loopback addresses (tests, an on-premises back office). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Time allowed to a webhook receiver for one delivery. */

@@ -123,7 +123,7 @@ async function main(): Promise<void> {
   const sweeper = new FileSweeper(ctx, app.log);
   sweeper.start();
   // Service levels: tickets entering "soon" or passing a due time are told (docs/staff.md).
-  const slaSweeper = new SlaSweeper(ctx, app.log);
+  const slaSweeper = new SlaSweeper(ctx, app.log, { pollMs: config.SLA_SWEEP_SECONDS * 1000 });
   slaSweeper.start();
   // The portals' support mailboxes (docs/email.md): one process reads each, under a lease.
   const mailboxes = new MailboxReader(ctx, app.log);

@@ -23,7 +23,7 @@ import { queryRows } from '../../platform/sql-json';
 import { SLA_QUIET, sweepSlaTicket, type SweptTicket } from '../tickets/core';
 
 export const SLA_SWEEP_DEFAULTS = {
-  /** How often a process looks for due tickets: a breach is told within this long. */
+  /** How often a process looks for due tickets: a breach is told within this long (SLA_SWEEP_SECONDS). */
   pollMs: 30_000,
   batchSize: 200,
   /** A claimed ticket is hidden from other processes this long, then looked at again. */
