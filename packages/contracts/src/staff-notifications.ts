@@ -42,6 +42,11 @@ export const staffNotificationSchema = z.object({
   actor: z.string(),
   /** A low rating's value (1 to 5). */
   rating: z.number().int().nullable(),
+  /**
+   * An SLA notice's target (first response or resolution) and its due time; null on the other kinds
+   * (and on SLA notices written before the target was kept).
+   */
+  sla: z.object({ target: z.enum(['first_response', 'resolution']), dueAt: isoDateTime }).nullable(),
   createdAt: isoDateTime,
   read: z.boolean(),
 });

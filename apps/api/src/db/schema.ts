@@ -1573,6 +1573,9 @@ export const staffNotifications = pgTable(
     actorName: text('actor_name').notNull().default(''),
     rating: smallint('rating'),
     commentId: integer('comment_id').references(() => ticketComments.id, { onDelete: 'set null' }),
+    // An SLA notice's target and its due time (0061); null on the other kinds.
+    slaTarget: text('sla_target', { enum: ['first_response', 'resolution'] }),
+    slaDueAt: ts('sla_due_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     readAt: ts('read_at'),
   },

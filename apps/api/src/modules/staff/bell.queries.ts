@@ -32,6 +32,8 @@ export async function listNotices(
     db,
     sql`select json_build_object('rowId', n.id, 'id', n.key, 'kind', n.kind, 'ticketId', t.ext_id,
         'ticketNumber', t.ticket_number, 'title', t.title, 'actor', n.actor_name, 'rating', n.rating,
+        'sla', case when n.sla_target is null or n.sla_due_at is null then null
+          else json_build_object('target', n.sla_target, 'dueAt', ${sql.raw(isoText('n.sla_due_at'))}) end,
         'createdAt', ${sql.raw(isoText('n.created_at'))}, 'read', n.read_at is not null) as j
       from staff_notifications n join tickets t on t.id = n.ticket_id
       where ${mine(o)} ${before === null ? sql`` : sql`and n.id < ${before}::int`}

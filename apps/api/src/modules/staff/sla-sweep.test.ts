@@ -139,8 +139,10 @@ describe('the breach sweep', () => {
     // Next: the first response's due time.
     expect(await stateOf(ticket)).toEqual({ breached: 4, sweepAt: '2026-03-23T11:00:00.000Z' });
     expect(await slaMailsTo('luca@acme.example')).toEqual([
-      // The portal speaks Italian.
-      expect.stringContaining('sta per superare il tempo di prima risposta'),
+      // The portal speaks Italian; the due time is its wall clock, named.
+      expect.stringContaining(
+        'sta per superare il tempo di prima risposta (scadenza 23/03/2026 12:00, Europe/Rome): Stampante ferma',
+      ),
     ]);
     await sweeper.runOnce();
     expect(await noticesOf(ticket)).toHaveLength(1);
@@ -192,6 +194,16 @@ describe('the breach sweep', () => {
       ]),
     );
     expect(bell.items.find((n) => n.kind === 'sla_breach')!.actor).toBe('');
+    // Each names its target and that target's due time.
+    for (const kind of ['sla_breach', 'sla_soon'])
+      expect(bell.items.find((n) => n.kind === kind && n.ticketId === ticket)!.sla, kind).toEqual({
+        target: 'first_response',
+        dueAt: '2026-03-23T11:00:00.000Z',
+      });
+    // The other kinds name none.
+    expect(bell.items.filter((n) => !n.kind.startsWith('sla_')).map((n) => n.sla)).toEqual(
+      bell.items.filter((n) => !n.kind.startsWith('sla_')).map(() => null),
+    );
   });
 
   it('does not sweep the resolution while the ticket waits for the customer', async () => {
@@ -223,6 +235,12 @@ describe('the breach sweep', () => {
     expect((await noticesOf(ticket)).map((n) => n.kind)).toEqual(['sla_soon', 'sla_breach', 'sla_breach']);
     expect((await eventsOf(ticket)).map((e) => e.sla.target)).toEqual(['first_response', 'resolution']);
     expect(await stateOf(ticket)).toEqual({ breached: 15, sweepAt: null });
+    // The late breach names the resolution and its due time: Wednesday 13:00 CET.
+    const bell = (await desk(staff.agentA, 'GET', '/notifications')).json() as StaffNotificationList;
+    expect(bell.items.find((n) => n.kind === 'sla_breach' && n.ticketId === ticket)!.sla).toEqual({
+      target: 'resolution',
+      dueAt: '2026-03-25T12:00:00.000Z',
+    });
   });
 
   it('leaves a closed ticket alone', async () => {

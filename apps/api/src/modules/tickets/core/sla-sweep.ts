@@ -65,7 +65,14 @@ export async function sweepSlaTicket(
     await writeStaffNotifications(
       tx,
       ctx,
-      { kind: 'sla_breach', ticketId, staffUserIds: to, actorName: '', slaTarget: w.target },
+      {
+        kind: 'sla_breach',
+        ticketId,
+        staffUserIds: to,
+        actorName: '',
+        slaTarget: w.target,
+        slaDueAt: w.dueAt,
+      },
       now,
     );
   }
@@ -73,7 +80,14 @@ export async function sweepSlaTicket(
     await writeStaffNotifications(
       tx,
       ctx,
-      { kind: 'sla_soon', ticketId, staffUserIds: to, actorName: '', slaTarget: w.target },
+      {
+        kind: 'sla_soon',
+        ticketId,
+        staffUserIds: to,
+        actorName: '',
+        slaTarget: w.target,
+        slaDueAt: w.dueAt,
+      },
       now,
     );
   return told;

@@ -17,6 +17,7 @@
  * of their portals and nothing of another's), never the one who made the change. The bell shows every
  * kind whatever the e-mail switches say, as the customer's bell does.
  */
+import { formatInZone } from '@sportello/contracts/time-zone';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { escapeHtml, langOf } from '../../../platform/account-mail';
@@ -39,8 +40,9 @@ export interface StaffBellNotice {
   actorStaffUserId?: number | null;
   commentId?: number | null;
   rating?: number | null;
-  /** An SLA notice's target, named in its e-mail. */
+  /** An SLA notice's target and its due time, named in the bell and in its e-mail. */
   slaTarget?: 'first_response' | 'resolution';
+  slaDueAt?: Date;
 }
 
 /** Kinds e-mailed from here, and the switch of each (the others are e-mailed by staff-notify.ts). */
@@ -59,6 +61,7 @@ const texts = {
       `Il ticket ${n} ha superato il tempo di ${target}: ${title}`,
     sla_soon: (target: string, n: string, title: string) =>
       `Il ticket ${n} sta per superare il tempo di ${target}: ${title}`,
+    due: (at: string) => `scadenza ${at}`,
     first_response: 'prima risposta',
     resolution: 'risoluzione',
     open: 'Apri nel desk',
@@ -67,12 +70,12 @@ const texts = {
   en: {
     assigned: (who: string, n: string, title: string) => `${who} assigned you ticket ${n}: ${title}`,
     mention: (who: string, n: string, title: string) => `${who} mentioned you on ticket ${n}: ${title}`,
-    sla_breach: (target: string, n: string, title: string) =>
-      `Ticket ${n} breached its ${target} target: ${title}`,
+    sla_breach: (target: string, n: string, title: string) => `Ticket ${n} breached its ${target}: ${title}`,
     sla_soon: (target: string, n: string, title: string) =>
-      `Ticket ${n} is about to breach its ${target} target: ${title}`,
-    first_response: 'first response',
-    resolution: 'resolution',
+      `Ticket ${n} is about to breach its ${target}: ${title}`,
+    due: (at: string) => `due ${at}`,
+    first_response: 'first response target',
+    resolution: 'resolution target',
     open: 'Open in the desk',
     why: 'You choose which e-mails you get in your desk preferences.',
   },
@@ -83,12 +86,23 @@ const texts = {
       `El ticket ${n} ha superado el plazo de ${target}: ${title}`,
     sla_soon: (target: string, n: string, title: string) =>
       `El ticket ${n} está a punto de superar el plazo de ${target}: ${title}`,
+    due: (at: string) => `vencimiento ${at}`,
     first_response: 'primera respuesta',
     resolution: 'resolución',
     open: 'Abrir en el escritorio',
     why: 'Eliges qué correos recibes en tus preferencias del escritorio.',
   },
 } as const;
+
+/**
+ * An SLA notice's target and, when known, its due time as the portal's agents read the clock (in its
+ * zone, named): "prima risposta (scadenza 23/03/2026 12:00, Europe/Rome)".
+ */
+function slaTargetText(t: (typeof texts)[keyof typeof texts], n: StaffBellNotice, timeZone: string): string {
+  const target = t[n.slaTarget ?? 'resolution'];
+  if (!n.slaDueAt) return target;
+  return `${target} (${t.due(`${formatInZone(n.slaDueAt, timeZone, 'DD/MM/YYYY HH:mm')}, ${timeZone}`)})`;
+}
 
 interface Written {
   staff_user_id: number;
@@ -97,6 +111,7 @@ interface Written {
   portal_key: string;
   portal_name: string;
   default_language: string;
+  time_zone: string;
   ticket_ext: number | string;
   ticket_number: string;
   title: string;
@@ -120,16 +135,17 @@ export async function writeStaffNotifications(
     sql`with t as (select * from tickets where id = ${n.ticketId}::int),
       written as (
         insert into staff_notifications (staff_user_id, portal_id, ticket_id, kind, actor_name, rating,
-          comment_id, created_at)
+          comment_id, sla_target, sla_due_at, created_at)
         select m.staff_user_id, t.portal_id, t.id, ${n.kind}, ${n.actorName.slice(0, 200)},
-          ${n.rating ?? null}::smallint, ${n.commentId ?? null}::int, ${now.toISOString()}::timestamptz
+          ${n.rating ?? null}::smallint, ${n.commentId ?? null}::int, ${n.slaTarget ?? null}::text,
+          ${n.slaDueAt?.toISOString() ?? null}::timestamptz, ${now.toISOString()}::timestamptz
         from t join staff_memberships m on m.portal_id = t.portal_id
         join staff_users u on u.id = m.staff_user_id and u.status = 'active'
         where m.staff_user_id = any(${sql.param(n.staffUserIds)}::int[])
           and m.staff_user_id <> ${n.actorStaffUserId ?? 0}::int
         returning staff_user_id)
       select w.staff_user_id, u.email, ${wants} as wants_mail, p.key as portal_key, p.name as portal_name,
-        p.default_language, t.ext_id as ticket_ext, t.ticket_number, t.title
+        p.default_language, p.time_zone, t.ext_id as ticket_ext, t.ticket_number, t.title
       from written w join staff_users u on u.id = w.staff_user_id cross join t
       join portals p on p.id = t.portal_id
       left join staff_preferences sp on sp.staff_user_id = w.staff_user_id
@@ -140,7 +156,8 @@ export async function writeStaffNotifications(
     for (const r of rows.filter((x) => x.wants_mail)) {
       const t = texts[langOf(r.default_language)];
       const num = r.ticket_number || `#${Number(r.ticket_ext)}`;
-      const who = kind === 'sla_breach' || kind === 'sla_soon' ? t[n.slaTarget ?? 'resolution'] : n.actorName;
+      const who =
+        kind === 'sla_breach' || kind === 'sla_soon' ? slaTargetText(t, n, r.time_zone) : n.actorName;
       const line = t[kind](who || '—', num, r.title);
       const link = staffTicketUrl(ctx, r.portal_key, Number(r.ticket_ext));
       await enqueueEmail(

@@ -32,6 +32,7 @@ const NOTICES: StaffNotificationList = {
       title: 'Printer jam',
       actor: 'Marco Bianchi',
       rating: null,
+      sla: null,
       createdAt: '2026-11-18T09:30:00Z',
       read: false,
     },
@@ -43,8 +44,21 @@ const NOTICES: StaffNotificationList = {
       title: 'Slow answer',
       actor: 'Anna Verdi',
       rating: 1,
+      sla: null,
       createdAt: '2026-11-18T08:30:00Z',
       read: false,
+    },
+    {
+      id: '00000000-0000-4000-8000-000000000003',
+      kind: 'sla_breach',
+      ticketId: 7003,
+      ticketNumber: '2026/0044',
+      title: 'VPN down',
+      actor: '',
+      rating: null,
+      sla: { target: 'first_response', dueAt: '2026-11-18T07:00:00Z' },
+      createdAt: '2026-11-18T07:00:30Z',
+      read: true,
     },
   ],
 };
@@ -130,6 +144,13 @@ describe('the bell', { timeout: 60_000 }, () => {
     const panel = await screen.findByTestId('bell-panel');
     expect(await within(panel).findByText('Marco Bianchi assigned you 2026/0042')).toBeTruthy();
     expect(within(panel).getByText('Anna Verdi rated 2026/0043 1/5')).toBeTruthy();
+    // A service-level notice names its target and that target's due time (the portal's clock).
+    const breach = within(panel).getByTestId('bell-item-sla_breach');
+    expect(within(breach).getByText('2026/0044 breached its service level')).toBeTruthy();
+    expect(within(breach).getByTestId('bell-item-sla').textContent).toBe(
+      'First response: was due 18/11/2026 08:00',
+    );
+    expect(within(panel).getAllByTestId('bell-item-sla')).toHaveLength(1);
     await user.click(within(panel).getByRole('button', { name: 'Mark all read' }));
     await waitFor(() =>
       expect(sent(calls, 'POST', '/api/staff/portals/demo/notifications/read')).toHaveLength(1),

@@ -141,6 +141,16 @@ export function DeskBell({ company }: { company: string }) {
                         rating: n.rating ?? '',
                       })}
                     </Text>
+                    {n.sla && (
+                      <Text size="xs" data-testid="bell-item-sla">
+                        {t(n.kind === 'sla_breach' ? 'bell.slaBreach' : 'bell.slaSoon', {
+                          target: t(
+                            n.sla.target === 'first_response' ? 'sla.firstResponse' : 'sla.resolution',
+                          ),
+                          at: formatDateTime(n.sla.dueAt),
+                        })}
+                      </Text>
+                    )}
                     <Text size="xs" c="dimmed" lineClamp={1}>
                       {n.title}
                     </Text>
