@@ -424,10 +424,16 @@ describe('the agent’s day', () => {
     const confirm = page.getByTestId('merge-confirm');
     await confirm.waitFor();
     expect(await confirm.innerText()).toContain('2 messages');
+    // The time logged with the reply goes with it: the dialog says so, and the notice what moved.
+    expect(await confirm.getByTestId('merge-time').innerText()).toBe(
+      "1 time entry logged on it (0:25 h) moves too, and counts in the chosen ticket's time spent.",
+    );
     await screenshotBoth(page, 'agent-merge-confirm');
     await page.getByTestId('merge-confirm-button').click();
     await page.getByTestId('merged-banner').waitFor();
     expect(await page.getByTestId('merged-banner').innerText()).toContain(first.ticketNumber);
+    // Said once every list of the portal is read again (the merge's answer counts what moved).
+    await page.getByTestId('merge-notice').getByText('and 1 time entry moved there.').waitFor();
     const target = await json<{ comments: { message: string }[] }>(
       `/api/staff/portals/demo/tickets/${first.id}`,
       staffToken,
@@ -469,6 +475,9 @@ describe('the agent’s day', () => {
     await ap.goto(`${DESK}/tickets/${duplicate.id}`);
     await ap.getByTestId('merge-undo').click();
     await ap.getByTestId('merge-notice').getByText('Merge undone').waitFor();
+    expect(await ap.getByTestId('merge-notice').innerText()).toContain(
+      '1 time entry are back on this ticket',
+    );
     await ap.getByTestId('merge-open').waitFor();
     const back = await json<{ comments: { message: string }[]; closed: boolean }>(
       `/api/staff/portals/demo/tickets/${duplicate.id}`,

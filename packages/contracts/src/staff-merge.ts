@@ -124,6 +124,8 @@ export type HourBank = z.infer<typeof hourBankSchema>;
 export const staffTimeAnswerSchema = z.object({
   totalMinutes: z.number().int(),
   billableMinutes: z.number().int(),
+  /** Entries of the ticket in all (what a merge would move): `entries` lists TIME_ENTRIES_MAX at most. */
+  entryCount: z.number().int(),
   entries: z.array(timeEntrySchema),
   hourBanks: z.array(hourBankSchema),
 });

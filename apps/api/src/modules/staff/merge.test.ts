@@ -44,6 +44,7 @@ type Detail = {
 type Time = {
   totalMinutes: number;
   billableMinutes: number;
+  entryCount: number;
   entries: { minutes: number; commentId: number | null }[];
 };
 const timeOf = async (id: number) => {
@@ -110,6 +111,8 @@ describe('merging tickets', () => {
     ];
     for (const body of logged)
       expect((await inject('POST', `${desk}/tickets/5001/time`, staff.agentA, body)).statusCode).toBe(201);
+    // What the merge dialog says will move with the conversation.
+    expect(await timeOf(5001)).toMatchObject({ totalMinutes: 45, entryCount: 2 });
     expect(before.comments.map((c) => c.creationDate)).toEqual([
       '2026-10-13T00:00:00.000Z',
       '2026-10-13T12:00:00.000Z',
@@ -127,12 +130,12 @@ describe('merging tickets', () => {
       undoUntil: '2026-11-21T11:00:00.000Z',
     });
     // The time went with the conversation: the target's sums count it, the one on a reply keeps it.
-    expect(await timeOf(5003)).toMatchObject({ totalMinutes: 45, billableMinutes: 30 });
+    expect(await timeOf(5003)).toMatchObject({ totalMinutes: 45, billableMinutes: 30, entryCount: 2 });
     expect((await timeOf(5003)).entries.map((e) => [e.minutes, e.commentId])).toEqual([
       [15, before.comments[0]!.id],
       [30, null],
     ]);
-    expect(await timeOf(5001)).toMatchObject({ totalMinutes: 0, entries: [] });
+    expect(await timeOf(5001)).toMatchObject({ totalMinutes: 0, entryCount: 0, entries: [] });
 
     const target = await detail(5003);
     // Every comment in date order, with its author, date and visibility; the attachments with theirs.

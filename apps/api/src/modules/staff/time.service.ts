@@ -97,6 +97,7 @@ export async function ticketTime(
         'totalMinutes', (select coalesce(sum(minutes), 0) from ticket_time_entries where ticket_id = t.id),
         'billableMinutes', (select coalesce(sum(minutes) filter (where billable), 0)
           from ticket_time_entries where ticket_id = t.id),
+        'entryCount', (select count(*)::int from ticket_time_entries where ticket_id = t.id),
         'entries', coalesce((select json_agg(x.j order by x.id desc) from (
             select ${sql.raw(entryJson)} as j, e.id from ticket_time_entries e
             left join ticket_comments c on c.id = e.comment_id
@@ -123,5 +124,6 @@ export async function ticketTime(
     ...answer,
     totalMinutes: Number(answer.totalMinutes),
     billableMinutes: Number(answer.billableMinutes),
+    entryCount: Number(answer.entryCount),
   };
 }

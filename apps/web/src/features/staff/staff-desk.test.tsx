@@ -352,6 +352,52 @@ describe('staff desk', { timeout: 30_000 }, () => {
     await waitFor(() => expect(where()).toBe('/demo/staff?view=open&contact=11'));
   });
 
+  it('says in the merge dialog how many time entries will move, and after, how many did', async () => {
+    storage.set('staffToken', 'staff-token');
+    deskApi();
+    const base = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (url, init) => {
+      const p = new URL(String(url), 'http://x').pathname;
+      const method = init?.method ?? 'GET';
+      if (p === '/api/staff/portals/demo/tickets/5/merge' && method === 'GET')
+        return json({ mergedInto: null, mergedFrom: [] });
+      if (p === '/api/staff/portals/demo/tickets/5/time')
+        return json({ totalMinutes: 95, billableMinutes: 60, entryCount: 3, entries: [], hourBanks: [] });
+      if (p === '/api/staff/portals/demo/search')
+        return json({
+          tickets: [item({ id: 8, ticketNumber: '2026/0120', title: 'Printer jam again' })],
+          contacts: [],
+          companies: [],
+        });
+      if (p === '/api/staff/portals/demo/tickets/5/merge' && method === 'POST')
+        return json({
+          source: { id: 5, ticketNumber: '2026/0001', title: 'Printer jam' },
+          target: { id: 8, ticketNumber: '2026/0120', title: 'Printer jam again' },
+          moved: { comments: 2, attachments: 0, timeEntries: 3, followers: 1 },
+          mergedAt: '2026-11-18T12:00:00Z',
+          undoUntil: '2026-11-19T12:00:00Z',
+          undoneAt: null,
+        });
+      return base(url, init);
+    });
+    renderDesk('/demo/staff/tickets/5');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('merge-open'));
+    await user.type(await screen.findByTestId('merge-search'), '0120');
+    await user.click(await screen.findByTestId('merge-option'));
+    // Before: how many entries the ticket has in all (not the listed ones), and their time.
+    expect((await screen.findByTestId('merge-time')).textContent).toBe(
+      "3 time entries logged on it (1:35 h in all) move too, and count in the chosen ticket's time spent.",
+    );
+    await user.click(screen.getByTestId('merge-confirm-button'));
+    // After: what the server says moved.
+    await waitFor(() =>
+      expect(screen.getByTestId('merge-notice').textContent).toBe(
+        'Ticket merged into 2026/0120: 2 messages, 0 attachments and 3 time entries moved there.',
+      ),
+    );
+  });
+
   it('refuses an empty note before sending it', async () => {
     storage.set('staffToken', 'staff-token');
     const calls = deskApi();

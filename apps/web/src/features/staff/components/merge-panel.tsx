@@ -19,11 +19,12 @@ import { Link } from 'react-router';
 import { ApiRequestError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
-import { useMerge, useMergeState } from '../api/merge';
+import { useMerge, useMergeState, useTicketTime } from '../api/merge';
 import { quickSearchQuery } from '../api/search';
 import { useStaffT } from '../i18n';
 import { staffTicketPath } from '../staff-paths';
 import classes from './ticket.module.css';
+import { hoursOf } from './time-panel';
 
 type Target = StaffSearchAnswer['tickets'][number];
 const SEARCH_DEBOUNCE_MS = 250;
@@ -54,7 +55,7 @@ export function MergePanel({ company, ticket }: { company: string; ticket: Staff
     merge.mutate(
       { undo: true },
       {
-        onSuccess: () => setNotice(t('merge.undone')),
+        onSuccess: (a) => setNotice(t('merge.undone', { ...a.moved, count: a.moved.timeEntries })),
         onError: (e) => setProblem(t('merge.failed', { reason: reason(e) })),
       },
     );
@@ -155,7 +156,13 @@ export function MergePanel({ company, ticket }: { company: string; ticket: Staff
               {
                 onSuccess: (a) => {
                   setOpen(false);
-                  setNotice(t('merge.done', { number: a.target.ticketNumber }));
+                  setNotice(
+                    t('merge.done', {
+                      number: a.target.ticketNumber,
+                      ...a.moved,
+                      count: a.moved.timeEntries,
+                    }),
+                  );
                 },
                 onError: (e) => setProblem(t('merge.failed', { reason: reason(e) })),
               },
@@ -187,6 +194,8 @@ function MergeDialog({
   const [term] = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
   const [target, setTarget] = useState<Target | null>(null);
   const search = useQuery({ ...quickSearchQuery(company, term), enabled: term.length > 0 && !target });
+  // The time panel beside reads the same answer: the count of what would move comes from its cache.
+  const time = useTicketTime(company, ticket.id).data;
   const found = (search.data?.tickets ?? []).filter((x) => x.id !== ticket.id);
   const files = ticket.attachments.length + ticket.comments.reduce((n, c) => n + c.attachments.length, 0);
 
@@ -243,6 +252,13 @@ function MergeDialog({
           </Text>
           <List size="sm" spacing={4}>
             <List.Item>{t('merge.whatMoves', { messages: ticket.comments.length, files })}</List.Item>
+            {time && (
+              <List.Item data-testid="merge-time">
+                {time.entryCount === 0
+                  ? t('merge.whatTimeNone')
+                  : t('merge.whatTime', { count: time.entryCount, time: hoursOf(time.totalMinutes) })}
+              </List.Item>
+            )}
             <List.Item>{t('merge.whatFollowers', { target: target.ticketNumber })}</List.Item>
             <List.Item>{t('merge.whatCloses', { source: ticket.ticketNumber })}</List.Item>
             <List.Item>{t('merge.whatMail')}</List.Item>
