@@ -10,6 +10,8 @@ import {
   boolean,
   check,
   customType,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -1927,6 +1929,43 @@ export const emailBounces = pgTable(
  * the source's step before its close, so an admin's undo within a day moves back exactly that. One
  * active (not undone) merge per source.
  */
+/**
+ * The desk's reports' daily rollup (0060), kept by triggers on tickets and ticket_ratings and rebuilt
+ * when the portal's time zone changes: per portal-local day, dimension (0 all, 1 group, 2 agent,
+ * 3 company, 4 type, 5 priority) and key (row id or priority; 0 none). Read by reports.rollup.ts only.
+ */
+export const ticketReportDays = pgTable(
+  'ticket_report_days',
+  {
+    portalId: portalRef(),
+    dim: smallint('dim').notNull(),
+    key: integer('key').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    created: integer('created').notNull().default(0),
+    solved: integer('solved').notNull().default(0),
+    resolutionWithTarget: integer('resolution_with_target').notNull().default(0),
+    resolutionMet: integer('resolution_met').notNull().default(0),
+    /** Minutes from creation to solution of each ticket solved that day (a multiset). */
+    resolutionMinutes: doublePrecision('resolution_minutes')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    responded: integer('responded').notNull().default(0),
+    responseWithTarget: integer('response_with_target').notNull().default(0),
+    responseMet: integer('response_met').notNull().default(0),
+    responseMinutes: doublePrecision('response_minutes')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    rated1: integer('rated_1').notNull().default(0),
+    rated2: integer('rated_2').notNull().default(0),
+    rated3: integer('rated_3').notNull().default(0),
+    rated4: integer('rated_4').notNull().default(0),
+    rated5: integer('rated_5').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'ticket_report_days_pk', columns: [t.portalId, t.dim, t.key, t.day] })],
+);
+
 export const ticketMerges = pgTable(
   'ticket_merges',
   {
