@@ -77,6 +77,11 @@ const schema = z.object({
    */
   LIST_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
   /**
+   * The desk's reports read the daily rollup of migration 0060 when a report names at most one
+   * dimension; `off` reads every report from the tickets (the benchmark's comparison, a suspected fault).
+   */
+  REPORTS_ROLLUP: z.enum(['on', 'off']).default('on'),
+  /**
    * Embedded database only: with this many API requests in progress, a new one is refused at once
    * (503, Retry-After) instead of queueing for seconds behind the others.
    */

@@ -19,6 +19,7 @@ import {
   REPORT_BREAKDOWN_MAX,
 } from '@sportello/contracts';
 import type { AppContext } from '../../platform/context';
+import type { Queryable } from '../../platform/sql-json';
 import { csvCell } from '../../platform/csv';
 import { forbidden } from '../../platform/errors';
 import {
@@ -30,6 +31,13 @@ import {
   type Grouping,
   type ReportFilter,
 } from './reports.queries';
+import {
+  ratingRowsRollup,
+  rollupSlices,
+  timeRowsRollup,
+  volumeRowsRollup,
+  type RollupSlice,
+} from './reports.rollup';
 import { readSlaPolicy } from './sla.queries';
 import type { StaffPortalAccess } from './staff.access';
 
@@ -43,6 +51,8 @@ interface Range {
   bounds: Date[];
   range: VolumeReport['range'];
   breakdown: ReportBreakdown | undefined;
+  /** The rollup's rows that answer it (0060), or null: read from the tickets. */
+  slices: { buckets: RollupSlice; keyed: RollupSlice | null } | null;
 }
 
 /** The buckets of the range: its days, or its ISO weeks (Monday first) cut at the range's ends. */
@@ -53,27 +63,56 @@ export function bucketStarts(from: string, to: string, granularity: ReportGranul
   return starts;
 }
 
-function rangeOf(a: StaffPortalAccess, q: ReportQuery): Range {
+function rangeOf(ctx: AppContext, a: StaffPortalAccess, q: ReportQuery): Range {
   if ((q.breakdown === 'agent' || q.agent !== undefined) && a.portal.role !== 'admin')
     throw forbidden("The agents' figures are for the portal's admins", staffErrorCodes.adminRequired);
   const tz = a.portal.timeZone;
   const starts = bucketStarts(q.from, q.to, q.granularity);
   const bounds = [...starts, addDays(q.to, 1)].map((d) => wallToInstant(d, '00:00', tz));
+  const filter: ReportFilter = {
+    portalId: a.portal.portalId,
+    groupExt: q.group,
+    agentExt: q.agent,
+    companyExt: q.company,
+    typeExt: q.type,
+    priority: q.priority === undefined ? undefined : ticketPriorities.indexOf(q.priority),
+  };
   return {
-    filter: {
-      portalId: a.portal.portalId,
-      groupExt: q.group,
-      agentExt: q.agent,
-      companyExt: q.company,
-      typeExt: q.type,
-      priority: q.priority === undefined ? undefined : ticketPriorities.indexOf(q.priority),
-    },
+    filter,
     starts,
     bounds,
     range: { from: q.from, to: q.to, granularity: q.granularity, timeZone: tz },
     breakdown: q.breakdown,
+    slices: ctx.config.REPORTS_ROLLUP === 'on' ? rollupSlices(filter, q.breakdown) : null,
   };
 }
+
+// One source per report: the rollup's rows when it has them, else the tickets'; the same rows either way.
+
+const volumeOf = (db: Queryable, r: Range, keyed: boolean) =>
+  r.slices
+    ? volumeRowsRollup(
+        db,
+        r.filter.portalId,
+        keyed ? r.slices.keyed! : r.slices.buckets,
+        r.range.from,
+        r.range.to,
+        keyed ? { keyed } : { starts: r.starts },
+      )
+    : volumeRows(db, r.filter, first(r), end(r), keyed ? { key: r.breakdown! } : byBucket(r));
+
+const ratingsOf = (db: Queryable, r: Range, keyed: boolean, threshold: number) =>
+  r.slices
+    ? ratingRowsRollup(
+        db,
+        r.filter.portalId,
+        keyed ? r.slices.keyed! : r.slices.buckets,
+        r.range.from,
+        r.range.to,
+        keyed ? { keyed } : { starts: r.starts },
+        threshold,
+      )
+    : ratingRows(db, r.filter, first(r), end(r), keyed ? { key: r.breakdown! } : byBucket(r), threshold);
 
 const first = (r: Range) => r.bounds[0]!;
 const end = (r: Range) => r.bounds[r.bounds.length - 1]!;
@@ -87,7 +126,10 @@ async function named<T>(
   rows: Map<number | null, T>,
   size: (row: T) => number,
 ): Promise<{ by: ReportBreakdown; rows: (T & { key: ReportKey })[]; more: boolean }> {
-  const sorted = [...rows.entries()].sort((x, y) => size(y[1]) - size(x[1]));
+  // Largest first; a tie by key (none last), so that the 50 kept do not depend on the rows' order.
+  const sorted = [...rows.entries()].sort(
+    (x, y) => size(y[1]) - size(x[1]) || (x[0] ?? Infinity) - (y[0] ?? Infinity),
+  );
   const kept = sorted.slice(0, REPORT_BREAKDOWN_MAX);
   const ids = kept.map(([id]) => id).filter((id): id is number => id !== null);
   const names = await keyNames(ctx.database.db, r.filter.portalId, by, ids);
@@ -108,9 +150,9 @@ export async function volumeReport(
   a: StaffPortalAccess,
   q: ReportQuery,
 ): Promise<VolumeReport> {
-  const r = rangeOf(a, q);
+  const r = rangeOf(ctx, a, q);
   const db = ctx.database.db;
-  const rows = await volumeRows(db, r.filter, first(r), end(r), byBucket(r));
+  const rows = await volumeOf(db, r, false);
   const n = r.starts.length;
   const created = new Array<number>(n).fill(0);
   const solved = new Array<number>(n).fill(0);
@@ -152,7 +194,7 @@ export async function volumeReport(
     breakdown: null,
   };
   if (r.breakdown) {
-    const keyed = await volumeRows(db, r.filter, first(r), end(r), { key: r.breakdown });
+    const keyed = await volumeOf(db, r, true);
     const per = new Map<number | null, { created: number; solved: number; backlog: number }>();
     const acc = new Map<number | null, number[]>();
     for (const row of keyed) {
@@ -190,9 +232,21 @@ export async function timesReport(
   a: StaffPortalAccess,
   q: ReportQuery,
 ): Promise<TimesReport> {
-  const r = rangeOf(a, q);
+  const r = rangeOf(ctx, a, q);
   const db = ctx.database.db;
-  const rows = await timeRows(db, r.filter, first(r), end(r), byBucket(r));
+  // From the rollup, one read answers the buckets and the breakdown.
+  const fromRollup = r.slices
+    ? await timeRowsRollup(
+        db,
+        r.filter.portalId,
+        r.slices.keyed ?? r.slices.buckets,
+        r.range.from,
+        r.range.to,
+        r.starts,
+        r.slices.keyed !== null,
+      )
+    : null;
+  const rows = fromRollup ? fromRollup.buckets : await timeRows(db, r.filter, first(r), end(r), byBucket(r));
   const n = r.starts.length;
   const buckets = r.starts.map((start) => ({ start, firstResponse: none, resolution: none }));
   const totals = { firstResponse: none, resolution: none };
@@ -219,7 +273,9 @@ export async function timesReport(
     breakdown: null,
   };
   if (r.breakdown) {
-    const keyed = await timeRows(db, r.filter, first(r), end(r), { key: r.breakdown });
+    const keyed = fromRollup
+      ? fromRollup.keyed
+      : await timeRows(db, r.filter, first(r), end(r), { key: r.breakdown });
     const per = new Map<number | null, { firstResponse: TimeStat; resolution: TimeStat }>();
     for (const row of keyed) {
       const v = per.get(row.g) ?? { firstResponse: none, resolution: none };
@@ -244,10 +300,10 @@ export async function ratingsReport(
   a: StaffPortalAccess,
   q: ReportQuery,
 ): Promise<RatingsReport> {
-  const r = rangeOf(a, q);
+  const r = rangeOf(ctx, a, q);
   const db = ctx.database.db;
   const threshold = await lowRatingThreshold(db, r.filter.portalId);
-  const rows = await ratingRows(db, r.filter, first(r), end(r), byBucket(r), threshold);
+  const rows = await ratingsOf(db, r, false, threshold);
   const n = r.starts.length;
   const empty: RatingsReport['totals'] = { count: 0, average: null, low: 0 };
   const buckets: RatingsReport['buckets'] = r.starts.map((start) => ({ start, ...empty }));
@@ -266,7 +322,7 @@ export async function ratingsReport(
   }
   const report: RatingsReport = { range: r.range, buckets, totals, lowThreshold: threshold, breakdown: null };
   if (r.breakdown) {
-    const keyed = await ratingRows(db, r.filter, first(r), end(r), { key: r.breakdown }, threshold);
+    const keyed = await ratingsOf(db, r, true, threshold);
     const per = new Map(keyed.map((row) => [row.g, figures(row)]));
     report.breakdown = await named(ctx, r, r.breakdown, per, (x) => x.count);
   }
