@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { splitTexts, type Texts } from './src/i18n/first-paint.ts';
 import { DESK_INBOX_TEXTS } from './src/features/staff/i18n/inbox-texts.ts';
 import { escapeHtml, signInShellMarkup } from './src/app/sign-in-shell.ts';
+import { customerFrameMarkup, type FrameScreen } from './src/app/customer-frame.ts';
 
 /**
  * `./it-IT.json?first-paint` and `./it-IT.json?rest`: the two parts of a translation file that
@@ -97,6 +98,28 @@ function reactRouterProduction(): { find: RegExp; replacement: string }[] {
   return existsSync(file) ? [{ find: /^react-router$/, replacement: file }] : [];
 }
 
+/** A chunk and the chunks it imports statically: what the browser fetches before running it. */
+function chunkGraph(bundle: Rollup.OutputBundle, from: string, seen = new Set<string>()): Set<string> {
+  const chunk = bundle[from];
+  if (seen.has(from) || chunk?.type !== 'chunk') return seen;
+  seen.add(from);
+  for (const dep of chunk.imports) chunkGraph(bundle, dep, seen);
+  return seen;
+}
+
+/** The stylesheets the chunks import. */
+const chunkStyles = (bundle: Rollup.OutputBundle, files: Set<string>) =>
+  new Set(
+    [...files].flatMap((f) => [...((bundle[f] as Rollup.OutputChunk).viteMetadata?.importedCss ?? [])]),
+  );
+
+/** The links that announce chunks and stylesheets, as Vite's own loader asks for them (`crossorigin`). */
+const preloadLinks = (chunks: string[], css: string[]) =>
+  [
+    ...chunks.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">`),
+    ...css.map((f) => `    <link rel="preload" as="style" crossorigin href="/${f}">`),
+  ].join('\n');
+
 /** The desk's code, the chunk a visit to any desk page starts with (router.tsx, early-data.ts). */
 const DESK_AREA = /[\\/]src[\\/]features[\\/]staff[\\/]staff-area\.tsx$/;
 
@@ -120,27 +143,14 @@ function deskHtml(): Plugin {
       const area = chunks.find((c) => Object.keys(c.modules).some((id) => DESK_AREA.test(id)));
       if (html?.type !== 'asset' || !entry || !area)
         this.error('desk.html: index.html or the desk chunk is missing');
-      // A chunk and the chunks it imports statically: what the browser fetches before running it.
-      const graph = (from: string, seen = new Set<string>()): Set<string> => {
-        const chunk = bundle[from];
-        if (seen.has(from) || chunk?.type !== 'chunk') return seen;
-        seen.add(from);
-        for (const dep of chunk.imports) graph(dep, seen);
-        return seen;
-      };
-      const styles = (files: Set<string>) =>
-        new Set(
-          [...files].flatMap((f) => [...((bundle[f] as Rollup.OutputChunk).viteMetadata?.importedCss ?? [])]),
-        );
+      const graph = (from: string) => chunkGraph(bundle, from);
+      const styles = (files: Set<string>) => chunkStyles(bundle, files);
       const initial = graph(entry.fileName);
       const initialCss = styles(initial);
       const desk = [...graph(area.fileName)].filter((f) => !initial.has(f));
       const deskCss = [...styles(new Set(desk))].filter((f) => !initialCss.has(f));
       // `crossorigin` as Vite's own loader asks for them, or the browser would fetch each one twice.
-      const links = [
-        ...desk.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">`),
-        ...deskCss.map((f) => `    <link rel="preload" as="style" crossorigin href="/${f}">`),
-      ].join('\n');
+      const links = preloadLinks(desk, deskCss);
       const source = String(html.source);
       if (!source.includes('</head>')) this.error('desk.html: index.html has no </head>');
       this.emitFile({
@@ -243,8 +253,150 @@ function signInShell(): Plugin {
   };
 }
 
+/**
+ * The customer screens that get a frame of their own (src/app/customer-frame.ts): the page module each
+ * one's address loads first, its title's text, and whether that page waits for the texts and Mantine
+ * styles beyond the first paint (router.tsx's `page`; My tickets does not). `screen`: any other screen of
+ * the layout, the header alone.
+ */
+const FRAME_SCREENS: { screen: FrameScreen; page: RegExp | null; title: string | null; rest: boolean }[] = [
+  { screen: 'screen', page: null, title: null, rest: false },
+  {
+    screen: 'overview',
+    page: /[\\/]src[\\/]features[\\/]overview[\\/]overview-page\.tsx$/,
+    title: 'overview.title',
+    rest: true,
+  },
+  {
+    screen: 'tickets',
+    page: /[\\/]src[\\/]features[\\/]tickets[\\/]tickets-page\.tsx$/,
+    title: 'tickets.myTitle',
+    rest: false,
+  },
+  {
+    screen: 'ticket',
+    page: /[\\/]src[\\/]features[\\/]tickets[\\/]ticket-detail-page\.tsx$/,
+    title: null,
+    rest: true,
+  },
+  {
+    screen: 'new-ticket',
+    page: /[\\/]src[\\/]features[\\/]tickets[\\/]new-ticket-page\.tsx$/,
+    title: 'tickets.new.title',
+    rest: true,
+  },
+  {
+    screen: 'invoices',
+    page: /[\\/]src[\\/]features[\\/]billing[\\/]invoices-page\.tsx$/,
+    title: 'billing.invoicesTitle',
+    rest: true,
+  },
+];
+
+/**
+ * Mantine's styles beyond the first paint (styles/mantine-rest.ts, a module of CSS alone: the build
+ * keeps its stylesheet only), which every page but My tickets waits for.
+ */
+const MANTINE_REST_CSS = 'mantine-rest.css';
+
+/** A language's texts as the build reads them, `text('a.b')` failing the build when one is missing. */
+function buildTexts(lang: string, fail: (m: string) => never): (key: string) => string {
+  const texts = JSON.parse(
+    readFileSync(new URL(`./src/i18n/${lang}.json`, import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
+  return (key) => {
+    const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], texts);
+    if (typeof value !== 'string') fail(`no text ${key} in ${lang}`);
+    return value as string;
+  };
+}
+
+/**
+ * `frame.<screen>.<language>.html`: index.html with the signed-in shell's frame drawn before `#root`
+ * (src/app/customer-frame.ts: the header, the page's title where the address says it), the script that
+ * sets the colour scheme before the first paint, and `modulepreload` links for what that screen's first
+ * render waits for beyond the entry: its page's chunks (from the bundle's import graph, as desk.html),
+ * and the language's texts and Mantine's other styles when the page waits for them. The server fills in
+ * the portal (apps/api modules/portals/customer-frame-page.ts); index.html stays as it was, so the
+ * customer's and the desk's first loads are unchanged.
+ */
+function customerFrame(): Plugin {
+  return {
+    name: 'sportello:customer-frame',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_, bundle) {
+      const html = bundle['index.html'];
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+      const entry = chunks.find((c) => c.isEntry);
+      if (html?.type !== 'asset' || !entry)
+        return this.error('customer frame: index.html or the entry is missing');
+      const fail = (m: string): never => this.error(`customer frame: ${m}`);
+      const chunkOf = (test: RegExp) =>
+        chunks.find((c) => Object.keys(c.modules).some((id) => test.test(id))) ??
+        fail(`no chunk holds ${String(test)}`);
+      const initial = chunkGraph(bundle, entry.fileName);
+      const initialCss = chunkStyles(bundle, initial);
+      const restCss =
+        Object.values(bundle).find((a) => a.type === 'asset' && a.names.includes(MANTINE_REST_CSS))
+          ?.fileName ?? fail(`no ${MANTINE_REST_CSS}`);
+      const source = String(html.source);
+      for (const [lang] of SHELL_LANGUAGES) {
+        const text = buildTexts(lang, fail);
+        // The language's texts the first render waits for: Italian's first part is in the entry, its
+        // rest a chunk; English and Spanish are one chunk each (i18n/index.ts).
+        const texts = chunkOf(
+          lang === 'it-IT' ? /[\\/]it-IT\.json\?rest$/ : new RegExp(`[\\\\/]${lang}\\.json$`),
+        );
+        for (const { screen, page, title, rest } of FRAME_SCREENS) {
+          const wanted = new Set<string>();
+          for (const root of [
+            ...(page ? [chunkOf(page).fileName] : []),
+            ...(rest || lang !== 'it-IT' ? [texts.fileName] : []),
+          ])
+            for (const f of chunkGraph(bundle, root)) if (!initial.has(f)) wanted.add(f);
+          const css = [...chunkStyles(bundle, wanted), ...(rest ? [restCss] : [])].filter(
+            (f) => !initialCss.has(f),
+          );
+          const markup = customerFrameMarkup(screen, {
+            skipToContent: text('common.skipToContent'),
+            openNavigation: text('layout.openNavigation'),
+            navigation: text('layout.navigation'),
+            search: text('search.open'),
+            title: title ? text(title) : null,
+            newTicket: screen === 'tickets' ? text('tickets.newTicket') : null,
+          });
+          const pageTitle = title ? `${escapeHtml(text(title))} · {{portalName}}` : '{{portalName}}';
+          const links = preloadLinks([...wanted], css);
+          const frame = source
+            .replace(/<html lang="[^"]*"/, `<html lang="${lang}"`)
+            .replace(/<title>[^<]*<\/title>/, `<title>${pageTitle}</title>`)
+            .replace(
+              /<meta name="theme-color" content="[^"]*"/,
+              '<meta name="theme-color" content="{{themeColor}}"',
+            )
+            .replace(
+              /(\s*)<script type="module"/,
+              '$1<script src="/sign-in-shell.js"></script>$1<script type="module"',
+            )
+            .replace(/(\s*)<\/head>/, `\n${links}$1</head>`)
+            .replace('<div id="root"></div>', `${markup}<div id="root"></div>`);
+          for (const mark of [
+            '{{portalName}}</title>',
+            '{{themeColor}}',
+            'sign-in-shell.js',
+            'data-customer-frame',
+          ])
+            if (!frame.includes(mark)) fail(`index.html changed, ${mark} not placed`);
+          this.emitFile({ type: 'asset', fileName: `frame.${screen}.${lang}.html`, source: frame });
+        }
+      }
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), translationParts(), deskHtml(), signInShell()],
+  plugins: [react(), translationParts(), deskHtml(), signInShell(), customerFrame()],
   resolve: { alias: command === 'build' ? reactRouterProduction() : [] },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },

@@ -32,6 +32,7 @@ import type { HelmetOptions } from 'helmet';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
 import { signInPage, signInPortal } from './modules/portals/sign-in-page';
+import { customerFramePage, customerScreen } from './modules/portals/customer-frame-page';
 
 // Validation as plain code, no `new Function` (as in the browser, where the CSP forbids it): one way to
 // run the shared schemas on both sides, and nothing generated from input at run time.
@@ -259,6 +260,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     if (company !== null) {
       const html = await signInPage(ctx, webDist, company, req.headers['accept-language']);
       // Its words follow the browser's languages: a cache must keep one answer per language.
+      if (html !== null)
+        return reply.type('text/html; charset=utf-8').header('Vary', 'Accept-Language').send(html);
+    }
+    // A customer screen comes with its frame (the header in the portal's colours, the page's title) and
+    // its page's code announced, so a phone paints before the app has run and loads the page beside it.
+    const screen = req.method === 'GET' ? customerScreen(req.url) : null;
+    if (screen !== null) {
+      const html = await customerFramePage(ctx, webDist, screen, req.headers['accept-language']);
       if (html !== null)
         return reply.type('text/html; charset=utf-8').header('Vary', 'Accept-Language').send(html);
     }

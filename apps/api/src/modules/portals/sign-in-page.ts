@@ -18,9 +18,9 @@ import { findPortalSettings } from './portals.queries';
 /** `/{company}/login`, as react-router matches it (any case, an optional trailing slash). */
 const SIGN_IN = /^\/([^/]+)\/login\/?$/i;
 const LANGUAGES = ['it-IT', 'en-EN', 'es-ES'] as const;
-type Language = (typeof LANGUAGES)[number];
+export type Language = (typeof LANGUAGES)[number];
 /** The web app's name (apps/web ui/page-title.ts), shown when the portal is unknown. */
-const APP_NAME = 'Sportello';
+export const APP_NAME = 'Sportello';
 /** Mantine's default blue: the theme's primary colour of a portal without a base colour (web provider). */
 const DEFAULT_PALETTE = [
   '#e7f5ff',
@@ -65,7 +65,7 @@ export function signInLanguage(
  * What the web app's theme makes of the base colour (apps/web app/provider.tsx buildTheme and its CSS
  * variables), for the parts the sign-in shows: the button, the checkbox, the links, light and dark.
  */
-function brandCss(baseColor: string | null | undefined): { css: string; buttonText: string } {
+export function brandCss(baseColor: string | null | undefined): { css: string; buttonText: string } {
   const parsed = isUnsetBaseColor(baseColor) ? null : parseColor(baseColor!);
   const palette = parsed ? brandPalette(parsed) : DEFAULT_PALETTE;
   const shade = readablePrimaryShade(palette);
@@ -93,7 +93,7 @@ function brandCss(baseColor: string | null | undefined): { css: string; buttonTe
   return { css, buttonText };
 }
 
-function logoHtml(logoUrl: string | null | undefined): string {
+export function logoHtml(logoUrl: string | null | undefined): string {
   return logoUrl
     ? `<img alt="" height="40" src="${escapeHtml(logoUrl)}" style="display: block; height: 40px; width: auto; max-width: var(--portal-logo-max-width, 160px); object-fit: contain;">`
     : '<img src="/favicon.svg" alt="" width="36" height="36" style="display: block;">';

@@ -1,0 +1,158 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, launch, screenshot } from './browser';
+import { contextWith, expectAccessible, get, login } from './kit';
+
+/**
+ * A signed-in customer screen comes with its frame drawn by the server (apps/api
+ * modules/portals/customer-frame-page.ts, apps/web app/customer-frame.ts): the header in the portal's
+ * colours and the page's title paint before the app's script has run, and the app's shell then takes
+ * their place box for box.
+ */
+
+/** Each part as the frame draws it and as the app does. */
+const PARTS: [name: string, frame: string, app: string][] = [
+  ['header', '#customer-frame header', '#root header'],
+  ['burger', '#customer-frame header .mantine-Burger-root', '#root header .mantine-Burger-root'],
+  ['logo', '#customer-frame header img', '#root header img'],
+  ['search', '#customer-frame [data-frame-search]', '#root [data-testid=ticket-search-button]'],
+  ['main', '#customer-frame main', '#root main'],
+  ['title', '#customer-frame main h1', '#root main h1'],
+  ['new ticket', '#customer-frame main a[href$="/tickets/new"]', '#root main a[href$="/tickets/new"]'],
+];
+
+const boxes = (page: Page, side: 1 | 2) =>
+  page.evaluate(
+    ({ parts, side }) =>
+      parts.map((p) => {
+        const r = document.querySelector(p[side])?.getBoundingClientRect();
+        if (!r || r.width === 0) return `${p[0]} none`;
+        // The page area grows with the page's content, below the fold: its top and width are the frame's.
+        const height = p[0] === 'main' ? '' : `×${Math.round(r.height)}`;
+        return `${p[0]} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}${height}`;
+      }),
+    { parts: PARTS, side },
+  );
+
+/** The app's code held back until `release`: the page as a phone shows it before the script has run. */
+async function holdAppCode(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** The frame is gone and the app's shell and page title show in its place. */
+const appHasTakenOver = (page: Page) =>
+  page.waitForFunction(
+    () =>
+      !document.getElementById('customer-frame') &&
+      (document.querySelector('#root main h1')?.getBoundingClientRect().width ?? 0) > 0,
+  );
+
+describe('the drawn frame of a customer screen', () => {
+  let browser: Browser;
+  let token: string;
+  let base: string;
+  beforeAll(async () => {
+    browser = await launch();
+    token = await login('demo');
+    const me = await get<{ contacts: { contactId: number; companyName: string }[] }>('/api/Users/me', token);
+    const contact = me.contacts.find((c) => c.companyName.startsWith('Rossi')) ?? me.contacts[0]!;
+    base = `/demo/${contact.contactId}`;
+  });
+  afterAll(() => browser?.close());
+
+  it("comes for the customer's screens only, with the portal, the words of the browser and the page's code", async () => {
+    const page = async (path: string, language = 'en-GB,en') =>
+      (await fetch(`${baseUrl}${path}`, { headers: { 'accept-language': language } })).text();
+    const tickets = await page(`${base}/tickets`);
+    expect(tickets).toContain('data-customer-frame="tickets"');
+    expect(tickets).toContain('<html lang="en-EN"');
+    expect(tickets).toContain('My tickets');
+    expect(tickets).toMatch(
+      /<link rel="modulepreload" crossorigin href="\/assets\/tickets-page-[\w-]+\.js">/,
+    );
+    expect(tickets).toContain(`href="${base}/tickets/new"`);
+    expect(tickets).not.toMatch(/\{\{\w+\}\}/);
+    expect(await page(`${base}/overview`, 'es')).toContain('Resumen');
+    expect(await page(`${base}/tickets/1`)).toMatch(/modulepreload[^>]+ticket-detail-page-/);
+    expect(await page(`${base}/invoices`, 'it')).toContain('Fatture');
+    for (const other of [
+      '/demo/login',
+      '/demo/staff',
+      '/demo/documents/x',
+      '/appointments/demo/x',
+      '/nope/1',
+    ])
+      expect(await page(other), other).not.toContain('data-customer-frame');
+  });
+
+  for (const [locale, lang, language] of [
+    ['it-IT', 'it', 'it-IT'],
+    ['en-GB', 'en', 'en-EN'],
+    ['es-ES', 'es', 'es-ES'],
+  ] as const)
+    it(`is the app's own header and title before its script runs, ${lang}, 360 px`, async () => {
+      const context = await contextWith(browser, {
+        contactToken: token,
+        width: 360,
+        height: 740,
+        locale,
+        language,
+      });
+      const page = await context.newPage();
+      const release = await holdAppCode(page);
+      await page.goto(`${baseUrl}${base}/tickets`, { waitUntil: 'commit' });
+      await page.locator('#customer-frame main h1').waitFor();
+      await screenshot(page, `frame-drawn-${lang}-360`);
+      const drawn = await boxes(page, 1);
+      expect(drawn.filter((b) => b.endsWith('none'))).toEqual([]);
+      await expectAccessible(page);
+      release();
+      await appHasTakenOver(page);
+      expect(await boxes(page, 2)).toEqual(drawn);
+      await screenshot(page, `frame-app-${lang}-360`);
+      await context.close();
+    });
+
+  for (const [screen, path, scheme] of [
+    ['overview', '/overview', 'dark'],
+    ['invoices', '/invoices', 'light'],
+    ['new-ticket', '/tickets/new', 'dark'],
+  ] as const)
+    it(`draws ${screen}'s title where the app does, 1366 px, ${scheme}`, async () => {
+      const context = await contextWith(browser, {
+        contactToken: token,
+        width: 1366,
+        height: 800,
+        colorScheme: scheme,
+      });
+      const page = await context.newPage();
+      const release = await holdAppCode(page);
+      await page.goto(`${baseUrl}${base}${path}`, { waitUntil: 'commit' });
+      await page.locator('#customer-frame main h1').waitFor();
+      await screenshot(page, `frame-drawn-${screen}-1366-${scheme}`);
+      const drawn = (await boxes(page, 1)).filter((b) => !b.startsWith('burger') && !b.startsWith('new'));
+      await expectAccessible(page);
+      release();
+      await appHasTakenOver(page);
+      const app = (await boxes(page, 2)).filter((b) => !b.startsWith('burger') && !b.startsWith('new'));
+      expect(app).toEqual(drawn);
+      await screenshot(page, `frame-app-${screen}-1366-${scheme}`);
+      await context.close();
+    });
+
+  it('still ends at the sign-in for a tab without a session', async () => {
+    const context = await contextWith(browser, { width: 360, height: 740 });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}${base}/tickets`);
+    await page.waitForURL((url) => /\/demo\/login$/i.test(url.pathname));
+    await page.locator('input[name=password]').waitFor();
+    expect(await page.locator('#customer-frame').count()).toBe(0);
+    await context.close();
+  });
+});
