@@ -1,11 +1,14 @@
 /*
- * The portal's sign-in before the app has loaded (the server's sign-in.<language>.html; apps/api
- * modules/portals/sign-in-page.ts). Runs before the first paint: the colour scheme Mantine would set
- * (the user's choice in this browser, else the system's), so a dark phone never flashes white; and a
- * submit before the app is here waits for it (lib/sign-in-shell.ts sends it) instead of posting the form.
+ * The pages the server draws before the app has loaded: the portal's sign-in (sign-in.<language>.html;
+ * apps/api modules/portals/sign-in-page.ts) and the frame of a signed-in customer screen
+ * (frame.<screen>.<language>.html; modules/portals/customer-frame-page.ts). Runs before the first paint:
+ * the colour scheme Mantine would set (the user's choice in this browser, else the system's), so a dark
+ * phone never flashes white; a submit of the drawn sign-in before the app is here waits for it
+ * (lib/sign-in-shell.ts sends it) instead of posting the form; and the frame's takeover, here rather than
+ * in the app so that the app's first load carries none of it (e2e/bundle.e2e.ts).
  * A file, not an inline script: the page's CSP allows scripts from the origin only.
  */
-/* global window, document */
+/* global window, document, MutationObserver */
 (function () {
   var scheme = null;
   try {
@@ -29,4 +32,26 @@
     },
     true,
   );
+  /*
+   * The frame (apps/web app/customer-frame.ts) stands before the app's `#root`, which its style hides,
+   * where the full-screen spinner would stand while the user and portal load (SPEC A2, A9). It goes once
+   * the app has drawn a page and no spinner covers it: its shell once settled, the sign-in for a tab
+   * without a session, the no-contacts page, the error page (each has a <main>). A mutation observer's
+   * callback runs right after the app's commit, before the browser paints: nothing flashes.
+   */
+  if (!window.MutationObserver) return;
+  var observer = new MutationObserver(function () {
+    var frame = document.getElementById('customer-frame');
+    // This script runs before the body is parsed: a page without a frame is known once it has been.
+    if (!frame) {
+      if (document.readyState !== 'loading') observer.disconnect();
+      return;
+    }
+    var root = document.getElementById('root');
+    if (!root || !root.querySelector('main') || root.querySelector('[data-testid="full-screen-spinner"]'))
+      return;
+    observer.disconnect();
+    frame.remove();
+  });
+  observer.observe(document.documentElement, { childList: true, subtree: true });
 })();

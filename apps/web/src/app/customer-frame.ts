@@ -6,8 +6,9 @@
  * and the page's title as soon as the page and its stylesheet are here instead of after the app's 150 KB
  * of script have run. Nothing in it needs the session (a bearer token in the tab's storage,
  * docs/security.md): not the company's name, not the menu's sections, not a ticket's title. The app
- * draws into `#root`, hidden while this frame stands before it, and the shell layout removes the frame
- * when its own shell shows (lib/customer-frame.ts), or at once when the tab is signed out. It mirrors
+ * draws into `#root`, hidden while this frame stands before it, and public/sign-in-shell.js removes the
+ * frame once the app has drawn a page that no full-screen spinner covers: its shell once settled, or the
+ * sign-in when the tab is signed out. It mirrors
  * what app/layout/shell-layout.tsx, header.tsx and the pages' first lines render, class for class
  * (Mantine's styles are the app's own; shell.module.css's few rules are copied below under the frame's
  * own names), so the replacement does not move a box; e2e/customer-frame.e2e.ts compares the two.

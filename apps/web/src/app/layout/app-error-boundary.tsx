@@ -1,13 +1,10 @@
-import { Component, useLayoutEffect, type ReactNode } from 'react';
+import { Component, type ReactNode } from 'react';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { removeCustomerFrame } from '../../lib/customer-frame';
 
 /** What an error while drawing a page leaves on screen: a translated message and a reload. */
 function AppError() {
   const { t } = useTranslation();
-  // The server's frame (lib/customer-frame) would otherwise keep hiding the message.
-  useLayoutEffect(removeCustomerFrame, []);
   return (
     <Stack component="main" align="center" justify="center" mih="100dvh" p="md" role="alert">
       <Title order={1}>{t('common.errors.unknown')}</Title>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AppShell, Button, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useLogout } from '../../features/auth/api/logout';
 import { onUnauthorized } from '../../lib/api-client';
-import { hasCustomerFrame, removeCustomerFrame } from '../../lib/customer-frame';
 import { usePortalBranding } from '../../lib/branding';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { storage } from '../../lib/storage';
@@ -116,14 +115,6 @@ export function ShellLayout() {
     queryClient.removeQueries();
   }, [isSignedIn, queryClient]);
 
-  // The server's frame (lib/customer-frame) stands where the spinner would, and goes as the shell shows
-  // (or the sign-in, or the no-contacts page), before the browser paints.
-  const [isFramed] = useState(hasCustomerFrame);
-  const isShown = !isSignedIn || (!me.isPending && (!choice || (!choice.redirect && !!tenant && isSettled)));
-  useLayoutEffect(() => {
-    if (isShown) removeCustomerFrame();
-  }, [isShown]);
-
   if (!isSignedIn)
     return <Navigate to={loginPath(company)} replace state={{ from: location.pathname + location.search }} />;
   if (me.isPending) return <FullScreenSpinner />;
@@ -139,7 +130,7 @@ export function ShellLayout() {
           <ViewAsBanner info={viewAs} />
         </Suspense>
       )}
-      {!isSettled && !isFramed && <FullScreenSpinner />}
+      {!isSettled && <FullScreenSpinner />}
       {isExpiredOverPage && (
         <Suspense fallback={null}>
           <SessionExpiredDialog
