@@ -7,7 +7,8 @@
  *   npx tsx bench/entity-update.ts [tickets] [updates]     default 2,000 tickets, 1,000 updates
  *
  * On the embedded PGlite (in memory) unless DATABASE_URL names a PostgreSQL server (its database is
- * used as it is: give it an empty one).
+ * used as it is: give it an empty one). With ROLLUP_COMPARE=1 the updates run in blocks of 100 with the
+ * reports' rollup trigger (0060) off and on in turns, and both figures are printed: its write cost.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -75,8 +76,17 @@ try {
   }
 
   const times: number[] = [];
+  const timesOff: number[] = [];
+  const compare = process.env.ROLLUP_COMPARE === '1';
+  const rollup = (on: boolean) =>
+    database.withConnection((q) =>
+      q.query(`alter table tickets ${on ? 'enable' : 'disable'} trigger ticket_report_days_upd`),
+    );
   const statements = database.stats.statements;
-  for (let i = 0; i < WARMUP + UPDATES; i++) {
+  for (let i = 0; i < WARMUP + UPDATES * (compare ? 2 : 1); i++) {
+    // Blocks of 100 with the trigger off, then on (after the warm-up, which runs with it on).
+    const off = compare && i >= WARMUP && Math.floor((i - WARMUP) / 100) % 2 === 0;
+    if (compare && i >= WARMUP && (i - WARMUP) % 100 === 0) await rollup(!off);
     const id = 10_000 + ((i * 7919) % TICKETS);
     const body = {
       statusStepId: (i % 3) + 1,
@@ -92,9 +102,10 @@ try {
     await res.arrayBuffer();
     const ms = performance.now() - t0;
     if (res.status !== 200) throw new Error(`PATCH ticket ${id}: ${res.status}`);
-    if (i >= WARMUP) times.push(ms);
+    if (i >= WARMUP) (off ? timesOff : times).push(ms);
   }
-  const perUpdate = (database.stats.statements - statements) / (WARMUP + UPDATES);
+  if (compare) await rollup(true);
+  const perUpdate = (database.stats.statements - statements) / (WARMUP + UPDATES * (compare ? 2 : 1));
   const f = (n: number) => n.toFixed(2);
   const line = (label: string, list: number[]) => {
     list.sort((a, b) => a - b);
@@ -104,7 +115,8 @@ try {
     );
   };
   line(`${UPDATES} ticket reads  `, reads);
-  line(`${UPDATES} ticket updates`, times);
+  if (compare) line(`${UPDATES} ticket updates, rollup trigger off`, timesOff);
+  line(`${UPDATES} ticket updates${compare ? ', rollup trigger on ' : ''}`, times);
   console.log(`drizzle statements per update: ${perUpdate.toFixed(1)}`);
   const counts = await database.withConnection((q) =>
     q.query<{ audit: number; events: number }>(

@@ -4,8 +4,12 @@
  * the database of BENCH_DATABASE_URL), then puts 1,000,000 tickets into ONE portal (p001) over three
  * years, as a busy helpdesk's: 80 % closed with their close instant, first answers and due times,
  * 8 groups, 20 agents, 50 companies, 5 types, 4 priorities, a rating on one closed ticket in five.
- * Then, as an admin of that portal, one request at a time (a person opening the page), each report in
- * each case below `--samples` times after a warm-up, through the whole app; prints p50 / p99 per case.
+ * The tickets are loaded with the rollup's triggers (0060) off and the rollup then rebuilt as the
+ * migration's backfill does (timed). Then, as an admin of that portal, one request at a time (a person
+ * opening the page), each report in each case below `--samples` times after a warm-up, through the
+ * whole app, against two servers on the same database: one reading the tickets (REPORTS_ROLLUP=off,
+ * the reports before 0060) and one reading the rollup, in turns; prints p50 / p99 of each and whether
+ * their answers (JSON and CSV) are the same bytes.
  *
  *   npm run bench:reports -- [--tickets N] [--samples S]
  */
@@ -42,6 +46,13 @@ async function load(db: pg.Client): Promise<void> {
   const q = (text: string) => db.query(text);
   const have = await q(`select count(*)::int as n from tickets where ext_id >= 10000000`);
   if ((have.rows[0] as { n: number }).n >= TICKETS) return;
+  // As a database that had its tickets before 0060: the rollup is the backfill's, timed below.
+  const triggers = [
+    'tickets ticket_report_days_ins',
+    'tickets ticket_report_days_upd',
+    'ticket_ratings ticket_report_ratings_ins',
+  ];
+  for (const t of triggers) await q(`alter table ${t.split(' ')[0]} disable trigger ${t.split(' ')[1]}`);
   await q(`insert into assignee_groups (portal_id, ext_id, name)
     select p.id, k, 'Group ' || k from portals p cross join generate_series(1, 8) k where p.key = '${BENCH_PORTAL}'
     on conflict do nothing`);
@@ -78,10 +89,18 @@ async function load(db: pg.Client): Promise<void> {
         and t.ext_id % 5 = 0`);
     log(`tickets ${to.toLocaleString('en')} (${Math.round((Date.now() - started) / 1000)} s)`);
   }
+  for (const t of triggers) await q(`alter table ${t.split(' ')[0]} enable trigger ${t.split(' ')[1]}`);
+  const rebuilt = Date.now();
+  await q('select ticket_report_rebuild(null)');
+  backfillS = (Date.now() - rebuilt) / 1000;
+  log(`rollup rebuilt (the migration's backfill) in ${backfillS.toFixed(0)} s`);
   log('vacuum analyze');
   await q('vacuum analyze tickets');
   await q('vacuum analyze ticket_ratings');
+  await q('vacuum analyze ticket_report_days');
 }
+
+let backfillS: number | null = null;
 
 async function adminToken(b: string, db: pg.Client): Promise<string> {
   await db.query(`insert into staff_users (email, display_name, password_hash, password_changed_at, status)
@@ -111,6 +130,7 @@ const pct = (sorted: number[], p: number) =>
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sportello-reports-'));
+  const rawDir = mkdtempSync(join(tmpdir(), 'sportello-reports-raw-'));
   const pgc: ThrowawayPg = await startThrowawayPg();
   const server = await startServer(
     { DATA_DIR: dir, DEMO_DATA: 'false', LOG_LEVEL: 'warn', DATABASE_URL: pgc.url },
@@ -120,6 +140,7 @@ async function main(): Promise<void> {
   );
   children.add(server.child);
   const b = server.baseUrl;
+  let raw: Awaited<ReturnType<typeof startServer>> | null = null;
   const db = new pg.Client({ connectionString: pgc.url });
   await db.connect();
   try {
@@ -135,54 +156,99 @@ async function main(): Promise<void> {
     log(`loading ${TICKETS.toLocaleString('en')} tickets into ${BENCH_PORTAL}`);
     await load(db);
     log(`loaded in ${Math.round((Date.now() - started) / 1000)} s`);
+    // The reports before 0060: a second server on the same database, reading the tickets.
+    raw = await startServer(
+      {
+        DATA_DIR: rawDir,
+        DEMO_DATA: 'false',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: pgc.url,
+        REPORTS_ROLLUP: 'off',
+      },
+      await freePort(),
+      'bench/lib/bench-server.ts',
+      'ignore',
+    );
+    children.add(raw.child);
     const token = await adminToken(b, db);
     const rows: string[] = [];
     let worst = 0;
+    let different = 0;
+    const loadStart = loadavg()[0]!;
     for (const kind of ['volume', 'times', 'ratings']) {
       for (const c of CASES) {
-        const url = `${b}/api/staff/portals/${BENCH_PORTAL}/reports/${kind}?${c.q}`;
-        const once = async () => {
+        const path = `/api/staff/portals/${BENCH_PORTAL}/reports/${kind}`;
+        const get = async (base: string, csv = false) => {
+          const url = `${base}${path}${csv ? '.csv' : ''}?${c.q}`;
           const t0 = performance.now();
           const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-          await res.arrayBuffer();
-          if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-          return performance.now() - t0;
+          const body = await res.text();
+          if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body}`);
+          return { ms: performance.now() - t0, body };
         };
-        for (let i = 0; i < 3; i++) await once();
-        const times: number[] = [];
-        for (let i = 0; i < SAMPLES; i++) times.push(await once());
-        times.sort((x, y) => x - y);
-        const p50 = pct(times, 0.5);
-        const p99 = pct(times, 0.99);
+        const same =
+          (await get(raw.baseUrl)).body === (await get(b)).body &&
+          (await get(raw.baseUrl, true)).body === (await get(b, true)).body;
+        if (!same) different++;
+        for (let i = 0; i < 2; i++) {
+          await get(raw.baseUrl);
+          await get(b);
+        }
+        const before: number[] = [];
+        const after: number[] = [];
+        // In turns, so that the machine's load weighs on both alike.
+        for (let i = 0; i < SAMPLES; i++) {
+          before.push((await get(raw.baseUrl)).ms);
+          after.push((await get(b)).ms);
+        }
+        before.sort((x, y) => x - y);
+        after.sort((x, y) => x - y);
+        const p99 = pct(after, 0.99);
         worst = Math.max(worst, p99);
-        log(`${kind}, ${c.name}: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
+        const f = (v: number) => v.toFixed(0);
+        log(
+          `${kind}, ${c.name}: tickets p50 ${f(pct(before, 0.5))} p99 ${f(pct(before, 0.99))} ms; ` +
+            `rollup p50 ${f(pct(after, 0.5))} p99 ${f(p99)} ms${same ? '' : ' — ANSWERS DIFFER'}`,
+        );
         rows.push(
-          `| ${kind} | ${c.name} | ${p50.toFixed(0)} | ${p99.toFixed(0)} | ${p99 <= TARGET_MS ? 'met' : '**not met**'} |`,
+          `| ${kind} | ${c.name} | ${f(pct(before, 0.5))} | ${f(pct(before, 0.99))} | ${f(pct(after, 0.5))} | ` +
+            `${f(p99)} | ${p99 <= TARGET_MS ? 'met' : '**not met**'} | ${same ? 'yes' : '**no**'} |`,
         );
       }
     }
     const L = [
       `PostgreSQL, ${TICKETS.toLocaleString('en')} tickets in one portal over 3 years; ${SAMPLES} requests per case ` +
-        `one at a time after 3 warm-up ones; load average at the end ${loadavg()
+        `and server one at a time, the two servers in turns, after 3 warm-up ones; ` +
+        (backfillS === null ? '' : `the rollup's backfill took ${backfillS.toFixed(0)} s; `) +
+        `load average at the start ${loadStart.toFixed(1)}, at the end ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' ')}.`,
       '',
-      '| report | case | p50 ms | p99 ms | ≤ 300 ms |',
-      '|---|---|---|---|---|',
+      '| report | case | tickets p50 ms | tickets p99 ms | rollup p50 ms | rollup p99 ms | rollup ≤ 300 ms | same answer |',
+      '|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
-      worst <= TARGET_MS
-        ? '**Every report met** in this run.'
-        : `**Not met** in this run: worst p99 ${worst.toFixed(0)} ms.`,
+      (worst <= TARGET_MS
+        ? '**Every report met** from the rollup in this run.'
+        : `**Not met** from the rollup in this run: worst p99 ${worst.toFixed(0)} ms.`) +
+        (different
+          ? ` **${different} cases answered differently.**`
+          : ' Every answer the same, JSON and CSV.'),
     ];
     console.log(L.join('\n'));
   } finally {
+    if (raw) {
+      raw.child.kill('SIGTERM');
+      await Promise.race([raw.exited, sleep(20_000)]);
+      raw.child.kill('SIGKILL');
+    }
     await db.end();
     server.child.kill('SIGTERM');
     await Promise.race([server.exited, sleep(20_000)]);
     server.child.kill('SIGKILL');
     pgc.stop();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(rawDir, { recursive: true, force: true });
   }
 }
 
