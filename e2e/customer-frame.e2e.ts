@@ -116,6 +116,15 @@ describe('the drawn frame of a customer screen', () => {
       release();
       await appHasTakenOver(page);
       expect(await boxes(page, 2)).toEqual(drawn);
+      // The frame's styles, kept while the branding settles under the hidden spinner, go with it.
+      await page.waitForFunction(
+        () =>
+          !document.querySelector('[data-testid=full-screen-spinner]') &&
+          !document.getElementById('customer-frame') &&
+          ![...document.head.querySelectorAll('style')].some((s) =>
+            s.textContent?.includes('full-screen-spinner'),
+          ),
+      );
       await screenshot(page, `frame-app-${lang}-360`);
       await context.close();
     });

@@ -34,24 +34,46 @@
   );
   /*
    * The frame (apps/web app/customer-frame.ts) stands before the app's `#root`, which its style hides,
-   * where the full-screen spinner would stand while the user and portal load (SPEC A2, A9). It goes once
-   * the app has drawn a page and no spinner covers it: its shell once settled, the sign-in for a tab
-   * without a session, the no-contacts page, the error page (each has a <main>). A mutation observer's
-   * callback runs right after the app's commit, before the browser paints: nothing flashes.
+   * where the full-screen spinner would stand while the user and portal load (SPEC A2, A9). It goes as
+   * soon as the app has drawn a page (each has a <main>: the shell, the sign-in for a tab without a
+   * session, the no-contacts and error pages), even under the spinner that lets the portal's branding
+   * settle: until that spinner goes, the frame's styles stay (its theme is the portal's) and hide it, so
+   * the page shows as soon as it is drawn. A mutation observer's callback runs right after the app's
+   * commit, before the browser paints: nothing flashes.
    */
   if (!window.MutationObserver) return;
+  var SPINNER = '[data-testid="full-screen-spinner"]';
+  var kept = null;
   var observer = new MutationObserver(function () {
+    var root = document.getElementById('root');
+    if (kept) {
+      if (root && root.querySelector(SPINNER)) return;
+      kept.forEach(function (style) {
+        style.remove();
+      });
+      observer.disconnect();
+      return;
+    }
     var frame = document.getElementById('customer-frame');
     // This script runs before the body is parsed: a page without a frame is known once it has been.
     if (!frame) {
       if (document.readyState !== 'loading') observer.disconnect();
       return;
     }
-    var root = document.getElementById('root');
-    if (!root || !root.querySelector('main') || root.querySelector('[data-testid="full-screen-spinner"]'))
-      return;
-    observer.disconnect();
+    if (!root || !root.querySelector('main')) return;
+    var hide = document.createElement('style');
+    hide.textContent = SPINNER + '{display:none!important}';
+    kept = Array.prototype.slice.call(frame.querySelectorAll('style')).concat([hide]);
+    kept.forEach(function (style) {
+      document.head.appendChild(style);
+    });
     frame.remove();
+    if (!root.querySelector(SPINNER)) {
+      kept.forEach(function (style) {
+        style.remove();
+      });
+      observer.disconnect();
+    }
   });
   observer.observe(document.documentElement, { childList: true, subtree: true });
 })();
