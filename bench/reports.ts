@@ -11,7 +11,7 @@
  * the reports before 0060) and one reading the rollup, in turns; prints p50 / p99 of each and whether
  * their answers (JSON and CSV) are the same bytes.
  *
- *   npm run bench:reports -- [--tickets N] [--samples S]
+ *   npm run bench:reports -- [--tickets N] [--samples S] [--kinds volume,times,ratings]
  */
 import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +28,8 @@ const { values: opt } = parseArgs({
   options: {
     tickets: { type: 'string', default: '1000000' },
     samples: { type: 'string', default: '60' },
+    /** Some reports only: `volume,times`. */
+    kinds: { type: 'string', default: 'volume,times,ratings' },
   },
 });
 const TICKETS = Number(opt.tickets);
@@ -175,7 +177,7 @@ async function main(): Promise<void> {
     let worst = 0;
     let different = 0;
     const loadStart = loadavg()[0]!;
-    for (const kind of ['volume', 'times', 'ratings']) {
+    for (const kind of opt.kinds.split(',')) {
       for (const c of CASES) {
         const path = `/api/staff/portals/${BENCH_PORTAL}/reports/${kind}`;
         const get = async (base: string, csv = false) => {

@@ -16,7 +16,7 @@ import { queryRows } from '../../platform/sql-json';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedPersonas } from '../../test/personas';
 import { timeRows, type TimeRow } from './reports.queries';
-import { rollupSlices, timeRowsRollup } from './reports.rollup';
+import { percentileCont, percentilesOf, rollupSlices, timeRowsRollup } from './reports.rollup';
 import { bucketStarts, ratingsReport, timesReport, volumeReport } from './reports.service';
 import type { StaffPortalAccess } from './staff.access';
 
@@ -343,6 +343,23 @@ describe('the reports from the daily rollup (0060)', () => {
     await expectSameReports();
     await expectRollupAsRebuilt();
   }, 300_000);
+
+  it('select the percentiles that sorting gives, duplicates and all', () => {
+    for (let round = 0; round < 300; round++) {
+      const n = 1 + Math.floor(rnd() * 400);
+      const spread = chance(0.5) ? 5 : 100_000;
+      const values = Float64Array.from(
+        { length: n },
+        () => Math.floor(rnd() * spread) / (chance(0.5) ? 7 : 1),
+      );
+      const sorted = Float64Array.from(values).sort();
+      expect(percentilesOf(values, [0.5, 0.9])).toEqual([
+        percentileCont(sorted, 0.5),
+        percentileCont(sorted, 0.9),
+      ]);
+    }
+    expect(percentilesOf(new Float64Array(0), [0.5, 0.9])).toEqual([null, null]);
+  });
 
   it('leave two dimensions at once to the tickets', () => {
     expect(rollupSlices({ portalId: 1, groupExt: 1, agentExt: 2 }, undefined)).toBeNull();

@@ -146,52 +146,97 @@ export function float8ArrayOf(v: Uint8Array | string): Float64Array {
   return out;
 }
 
-/** Sorted arrays merged into one sorted array (pairwise, as a merge sort's passes). */
-export function mergeSorted(parts: Float64Array[]): Float64Array {
-  if (parts.length === 0) return new Float64Array(0);
-  let level = parts;
-  while (level.length > 1) {
-    const next: Float64Array[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      const a = level[i]!;
-      const b = level[i + 1];
-      if (!b) {
-        next.push(a);
-        continue;
+/**
+ * Puts the `k`-th smallest of `a[lo..hi]` at `a[k]`, the smaller ones before it and the larger after
+ * (Hoare's selection, median-of-three pivots): a percentile's two neighbours without sorting them all.
+ */
+function select(a: Float64Array, k: number, lo: number, hi: number): void {
+  while (hi > lo) {
+    const mid = (lo + hi) >> 1;
+    const x = a[lo]!;
+    const y = a[mid]!;
+    const z = a[hi]!;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
       }
-      const out = new Float64Array(a.length + b.length);
-      let x = 0;
-      let y = 0;
-      let o = 0;
-      while (x < a.length && y < b.length) out[o++] = a[x]! <= b[y]! ? a[x++]! : b[y++]!;
-      while (x < a.length) out[o++] = a[x++]!;
-      while (y < b.length) out[o++] = b[y++]!;
-      next.push(out);
     }
-    level = next;
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
   }
-  return level[0]!;
 }
 
-/** A group's durations (each day's sorted: 0060) and counts while they are gathered. */
+/** The smallest of `a[from..to)`. */
+function minOf(a: Float64Array, from: number, to: number): number {
+  let m = a[from]!;
+  for (let i = from + 1; i < to; i++) if (a[i]! < m) m = a[i]!;
+  return m;
+}
+
+/**
+ * `percentile_cont(p)` for ascending `ps` over unsorted values (reordered in place), as PostgreSQL
+ * computes it (orderedsetaggs.c: the rows at floor and ceil of p × (n − 1), float8_lerp between them).
+ */
+export function percentilesOf(a: Float64Array, ps: number[]): (number | null)[] {
+  const n = a.length;
+  if (n === 0) return ps.map(() => null);
+  let from = 0;
+  return ps.map((p) => {
+    const first = Math.floor(p * (n - 1));
+    const second = Math.ceil(p * (n - 1));
+    // What is before `from` is at most the earlier percentile's row: this one's rows are after it.
+    select(a, first, from, n - 1);
+    from = first;
+    const lo = a[first]!;
+    if (second === first) return lo;
+    const hi = minOf(a, first + 1, n);
+    return lo + (p * (n - 1) - first) * (hi - lo);
+  });
+}
+
+/** A group's durations and counts while they are gathered. */
 class TimeGroup {
   parts: Float64Array[] = [];
+  size = 0;
   n = 0;
   withTarget = 0;
   met = 0;
   add(values: Float64Array, n: number, withTarget: number, met: number): void {
     if (values.length) this.parts.push(values);
+    this.size += values.length;
     this.n += n;
     this.withTarget += withTarget;
     this.met += met;
   }
-  /** The group's row; its durations merged, kept as the one part of the group (a total merges them). */
-  row(k: number, g: number | null, total: boolean): TimeRow {
-    const all = mergeSorted(this.parts);
-    this.parts = [all];
-    const median = percentileCont(all, 0.5);
-    const p90 = percentileCont(all, 0.9);
-    return { k, g, total, n: this.n, median, p90, withTarget: this.withTarget, met: this.met };
+  /** The group's row, its durations copied into `scratch` (at least `size` long) and selected there. */
+  row(k: number, g: number | null, total: boolean, scratch: Float64Array): TimeRow {
+    const all = scratch.subarray(0, this.size);
+    let at = 0;
+    for (const p of this.parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    const [median, p90] = percentilesOf(all, [0.5, 0.9]);
+    return {
+      k,
+      g,
+      total,
+      n: this.n,
+      median: median ?? null,
+      p90: p90 ?? null,
+      withTarget: this.withTarget,
+      met: this.met,
+    };
   }
 }
 
@@ -273,15 +318,18 @@ export async function timeRowsRollup(
   const buckets: TimeRow[] = [];
   const keys: TimeRow[] = [];
   for (const k of [0, 1]) {
-    // The total merges the buckets' merged durations.
     const total = new TimeGroup();
+    for (const g of byBucket[k]!.values()) for (const p of g.parts) total.add(p, 0, 0, 0);
+    const scratch = new Float64Array(total.size);
     for (const [b, g] of byBucket[k]!) {
       if (g.n === 0) continue;
-      buckets.push(g.row(k, b, false));
-      total.add(g.parts[0] ?? new Float64Array(0), g.n, g.withTarget, g.met);
+      buckets.push(g.row(k, b, false, scratch));
+      total.n += g.n;
+      total.withTarget += g.withTarget;
+      total.met += g.met;
     }
-    if (total.n > 0) buckets.push(total.row(k, null, true));
-    for (const [key, g] of byKey[k]!) if (g.n > 0) keys.push(g.row(k, key, false));
+    if (total.n > 0) buckets.push(total.row(k, null, true, scratch));
+    for (const [key, g] of byKey[k]!) if (g.n > 0) keys.push(g.row(k, key, false, scratch));
   }
   return { buckets, keyed: keys };
 }
