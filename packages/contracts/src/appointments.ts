@@ -5,38 +5,28 @@ import { dateTimeInput, dayString, isoDateTime } from './common';
 import { errorSchema } from './common';
 import { portalLanguageSchema } from './portals';
 import { defineRoute } from './route';
+import {
+  appointmentErrorCodes,
+  APPOINTMENT_FIELDS_REQUIRED_MESSAGE,
+  APPOINTMENT_DURATION_STEP,
+  APPOINTMENT_MAX_DURATION_MINUTES,
+  APPOINTMENT_TEXT_MAX,
+  APPOINTMENT_NOTES_MAX,
+  APPOINTMENT_REQUIRED_FIELDS,
+  appointmentEmailPattern,
+} from './appointment-codes';
 
-/** Stable error codes of the appointments area; the client maps them to translated texts. */
-export const appointmentErrorCodes = {
-  /** 404: no appointment link with this key in this portal. */
-  linkNotFound: 'link_not_found',
-  /** 404: no appointment with this cancellation key in this portal. */
-  appointmentNotFound: 'appointment_not_found',
-  /** 400: a required field is empty ('Please fill in the required fields'). */
-  fieldsRequired: 'fields_required',
-  /** 400: the e-mail address is not one. */
-  invalidEmail: 'invalid_email',
-  /** 400: the start is not a slot this link offers (outside the hours, in the past, beyond daysAhead). */
-  slotNotOffered: 'slot_not_offered',
-  /** 409: another booking took the slot first. */
-  slotTaken: 'slot_taken',
-  /** 400: the duration is not a multiple of the booking grain or is out of bounds. */
-  invalidDuration: 'invalid_duration',
-  /** 400: the slots range is reversed or too long. */
-  invalidRange: 'invalid_range',
-  /** 400: a name holds markup or a web address (the confirmation e-mail would carry it to anyone). */
-  invalidName: 'invalid_name',
-  /** 429 with Retry-After: too many bookings from this address, on this link or to this e-mail. */
-  tooManyBookings: 'too_many_bookings',
-} as const;
+export {
+  appointmentErrorCodes,
+  APPOINTMENT_FIELDS_REQUIRED_MESSAGE,
+  APPOINTMENT_DURATION_STEP,
+  APPOINTMENT_MAX_DURATION_MINUTES,
+  APPOINTMENT_TEXT_MAX,
+  APPOINTMENT_NOTES_MAX,
+  APPOINTMENT_REQUIRED_FIELDS,
+  appointmentEmailPattern,
+};
 
-/** A4/A8 messages the server also answers with. */
-export const APPOINTMENT_FIELDS_REQUIRED_MESSAGE = 'Please fill in the required fields';
-
-/** Durations are booked in steps of this many minutes (the slot claims' grain divides it). */
-export const APPOINTMENT_DURATION_STEP = 5;
-/** The longest appointment one booking may take. */
-export const APPOINTMENT_MAX_DURATION_MINUTES = 12 * 60;
 /**
  * A duration in minutes: whole 5-minute steps (APPOINTMENT_DURATION_STEP), at most the maximum. The
  * refinement names the code the API answers (`invalid_duration`); `multipleOf` states it in OpenAPI.
@@ -54,9 +44,6 @@ export const appointmentDurationSchema = z
 
 /** The widest slots range one request may ask for, in days. */
 export const APPOINTMENT_MAX_RANGE_DAYS = 62;
-
-export const APPOINTMENT_TEXT_MAX = 200;
-export const APPOINTMENT_NOTES_MAX = 4000;
 
 /** `/api/appointments/{company}/{eventkey}` params. */
 export const appointmentLinkParamsSchema = z.object({
@@ -118,10 +105,6 @@ export const appointmentFormSchema = z.object({
   notes: z.string().trim().max(APPOINTMENT_NOTES_MAX),
 });
 export type AppointmentForm = z.infer<typeof appointmentFormSchema>;
-export const APPOINTMENT_REQUIRED_FIELDS = ['firstName', 'lastName', 'phone', 'email'] as const;
-
-/** A plausible address: something@domain.tld without spaces (the mail server is the real judge). */
-export const appointmentEmailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * `POST /api/appointments/{company}/{eventkey}`. The required texts may arrive empty or absent in the

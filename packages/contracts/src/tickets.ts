@@ -1,6 +1,6 @@
 // Schemas of the tickets area: requests and answers, shared by the API and the web app.
 import { z } from 'zod';
-import { TICKET_RATING_COMMENT_MAX } from './ticket-limits';
+import { TICKET_RATING_COMMENT_MAX, TICKET_TITLE_MAX, ticketErrorCodes } from './ticket-limits';
 import {
   dayOrMinuteString,
   dayString,
@@ -15,41 +15,11 @@ import {
 import { portalParamsSchema } from './portals';
 import { defineRoute } from './route';
 
-/** Stable error codes of the tickets area; the client maps them to translated texts. */
-export const ticketErrorCodes = {
-  /** 400, new ticket: title, description or type missing ('Please fill in all required fields'). */
-  requiredFields: 'required_fields',
-  /** 400: the type is not one of the portal's ticket types. */
-  unknownTicketType: 'unknown_ticket_type',
-  /** 400: the wiki element is not one of the company's. */
-  unknownWikiElement: 'unknown_wiki_element',
-  /** 400: an attachment id was not uploaded by this contact, or is already attached. */
-  attachmentUnavailable: 'attachment_unavailable',
-  /** 404: no such ticket among those the contact may open (never 403, so ids do not leak). */
-  ticketNotFound: 'ticket_not_found',
-  /** 400, reply: no text (markup and spaces do not count) and no attachment. */
-  emptyComment: 'empty_comment',
-  /** 409: the portal has no closing status step. */
-  noClosingStep: 'no_closing_step',
-  /** 400, colleagues: the contact id exists in several portals the user holds; add ?company=. */
-  companyRequired: 'company_required',
-  /** 409, rating: only a closed ticket can be rated. */
-  ticketNotClosed: 'ticket_not_closed',
-  /** 400, followers: a user id is not a colleague (a user holding a contact of the same company). */
-  unknownColleague: 'unknown_colleague',
-  /**
-   * 409, a customer's reply, reopen, close, rating or followers: the ticket was merged into another
-   * (its `mergedInto`, which the message names); the change belongs there.
-   */
-  ticketMerged: 'ticket_merged',
-} as const;
-
 /** A8: the answer to a new ticket without title, description or type. */
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
 
 /** At most this many files per ticket or comment. */
 export const MAX_ATTACHMENTS = 20;
-export const TICKET_TITLE_MAX = 255;
 export const TICKET_DESCRIPTION_MAX = 500_000;
 /**
  * Body limit of the new ticket and comment routes: TICKET_DESCRIPTION_MAX characters of HTML, each of
@@ -516,4 +486,4 @@ export const ticketRoutes = {
   }),
 };
 
-export { TICKET_RATING_COMMENT_MAX };
+export { TICKET_RATING_COMMENT_MAX, TICKET_TITLE_MAX, ticketErrorCodes };

@@ -10,13 +10,21 @@
  * last visit. The list is fetched only when the address names that same contact, so a link to another
  * contact (which the layout would redirect) costs nothing.
  *
+ * On a new ticket, the invoices, a document to sign and a booking link, their page's code and its data
+ * (the ticket types and wiki elements; the invoices; the portal and the document or link) start here too.
+ *
  * On the staff desk's inbox with a staff session, the desk's code and texts start here instead of after
  * the first render, the inbox's data (the agent, the portal's settings, the view's first page) as soon as
  * that code is here (features/staff/desk-start.ts), and what the inbox does not need waits for its list
  * as on My tickets (lib/first-content).
  */
 import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
-import type { MeAnswer, Overview, TicketListItem } from '@sportello/contracts';
+import type { Invoice, MeAnswer, Overview, TicketListItem } from '@sportello/contracts';
+import { fetchInvoices, invoicesQuery, openingInvoicesQuery } from '../features/billing/api/invoices';
+import { appointmentLinkQuery, fetchAppointmentLink } from '../features/appointments/api/appointment-link';
+import { fetchSigningDocument, signingDocumentQuery } from '../features/signing/api/signing-document';
+import { fetchTicketTypes, ticketTypesQuery } from '../features/tickets/api/ticket-types';
+import { fetchWikiElements, wikiElementsQuery } from '../features/tickets/api/wiki-elements';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
 import { fetchTicket, ticketQuery } from '../features/tickets/api/ticket-detail';
 import { fetchOverview, overviewQuery } from '../features/overview/api/overview';
@@ -24,7 +32,7 @@ import { loadStaffInboxTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { warmUpIntl } from '../lib/intl-warmup';
 import { storage } from '../lib/storage';
-import { fetchMe, meQuery, portalSettingsQuery } from '../lib/tenant';
+import { fetchMe, fetchPortalSettings, meQuery, portalSettingsQuery } from '../lib/tenant';
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
@@ -38,6 +46,14 @@ const TICKET = /^\/([^/]+)\/(\d+)\/tickets\/(\d+)\/?$/i;
 const OVERVIEW = /^\/([^/]+)\/(\d+)\/overview\/?$/i;
 /** `/:company/login`, the portal's sign-in. */
 const LOGIN = /^\/([^/]+)\/login\/?$/i;
+/** `/:company/:contactid/tickets/new`, the new ticket's form. */
+const NEW_TICKET = /^\/([^/]+)\/(\d+)\/tickets\/new\/?$/i;
+/** `/:company/:contactid/invoices`. */
+const INVOICES = /^\/([^/]+)\/(\d+)\/invoices\/?$/i;
+/** `/:company/documents/:documentkey` and its `/confirm` step: a document to sign, without sign-in. */
+const SIGNING = /^\/([^/]+)\/documents\/([^/]+)(\/confirm)?\/?$/i;
+/** `/appointments/:company/:eventkey`: a booking link, without sign-in (not its cancellation). */
+const BOOKING = /^\/appointments\/([^/]+)\/([^/]+)\/?$/i;
 
 const decode = (segment: string) => {
   try {
@@ -65,9 +81,26 @@ interface Early {
    * The first page is this one (router.tsx then asks for its code, texts and styles as it is evaluated,
    * not once the first render has run: the entry holds each page's import once, in router.tsx).
    */
-  firstPage: 'ticket' | 'overview' | 'login' | null;
+  firstPage: 'ticket' | 'overview' | 'login' | 'newTicket' | 'invoices' | 'signing' | 'booking' | null;
   /** On the portal's sign-in: its portal (the header's name and logo, the page's largest text). */
   loginCompany: string | null;
+  /** On a new ticket: the portal's ticket types and, for a contact who sees the wiki, its elements. */
+  newTicket: {
+    company: string;
+    contactId: number;
+    types: Promise<Awaited<ReturnType<typeof fetchTicketTypes>>>;
+    /** None when the contact may not see the wiki: never asked for then (the page does not read it). */
+    wiki: Promise<Awaited<ReturnType<typeof fetchWikiElements>>>;
+  } | null;
+  /** On the invoices: the list of any date (the page's opening filters). */
+  invoices: { company: string; contactId: number; list: Promise<Invoice[]> } | null;
+  /** On a document to sign or a booking link: the portal of the address (the header) and the page's data. */
+  publicPage: {
+    company: string;
+    portal: Promise<Awaited<ReturnType<typeof fetchPortalSettings>>>;
+    signing: { documentKey: string; doc: ReturnType<typeof fetchSigningDocument> } | null;
+    booking: { eventKey: string; link: ReturnType<typeof fetchAppointmentLink> } | null;
+  } | null;
   /**
    * On the desk's inbox: its code with its texts (router.tsx draws its layout and inbox from them, and
    * main.tsx's first render waits for them), and the portal and view of the address (`seedEarlyData`).
@@ -88,6 +121,9 @@ function start(): Early {
     overview: null,
     firstPage: null,
     loginCompany: null,
+    newTicket: null,
+    invoices: null,
+    publicPage: null,
     desk: null,
   };
   if (typeof window === 'undefined') return none;
@@ -111,11 +147,74 @@ function start(): Early {
   if (login)
     // Its header waits for the portal's settings: they leave now, with the page's code.
     return { ...none, loginCompany: decode(login[1]!), firstPage: 'login' };
+  const sign = SIGNING.exec(path);
+  const book = sign ? null : BOOKING.exec(path);
+  const publicCompany = decode((sign ?? book)?.[1] ?? '');
+  const publicKey = decode((sign ?? book)?.[2] ?? '');
+  const isCancellation = [publicCompany, publicKey].some((x) => x?.toLowerCase() === 'cancellation');
+  if (publicCompany && publicKey && (sign || !isCancellation)) {
+    // Open without sign-in: the header's portal, the page's one answer and its code leave now. Nothing
+    // else waits for the content here (the frame's language picker is part of the page's header).
+    return {
+      ...none,
+      firstPage: sign ? 'signing' : 'booking',
+      publicPage: {
+        company: publicCompany,
+        portal: fetchPortalSettings(publicCompany),
+        signing: sign
+          ? { documentKey: publicKey, doc: fetchSigningDocument(publicCompany, publicKey) }
+          : null,
+        booking: book ? { eventKey: publicKey, link: fetchAppointmentLink(publicCompany, publicKey) } : null,
+      },
+    };
+  }
   if (!storage.get('token')) return none;
   if (STANDALONE.test(path)) return none;
   const t = TICKET.exec(path);
   const o = t ? null : OVERVIEW.exec(path);
-  const early: Early = { ...none, me: fetchMe(), firstPage: t ? 'ticket' : o ? 'overview' : null };
+  const n = t || o ? null : NEW_TICKET.exec(path);
+  const inv = t || o || n ? null : INVOICES.exec(path);
+  const me = fetchMe();
+  const early: Early = {
+    ...none,
+    me,
+    firstPage: t ? 'ticket' : o ? 'overview' : n ? 'newTicket' : inv ? 'invoices' : null,
+  };
+  /** The remembered portal and contact when the address names them (the layout redirects otherwise). */
+  const remembered = (m: RegExpExecArray) => {
+    const company = storage.get('company');
+    const contactId = Number(m[2]);
+    return company &&
+      company.toLowerCase() === decode(m[1]!)?.toLowerCase() &&
+      String(contactId) === storage.get('contactId')
+      ? { company, contactId }
+      : null;
+  };
+  if (n) {
+    // The form comes first: the header's menus, the editor and the rest wait for it (the page says when
+    // it shows). The wiki's picker shows only for a contact who sees the wiki and whose company has
+    // elements: asked for as soon as the user says so, so that the form draws once, with or without it.
+    holdForContent();
+    const r = remembered(n);
+    if (r)
+      early.newTicket = {
+        ...r,
+        types: fetchTicketTypes(r.company),
+        wiki: me.then((answer) =>
+          answer.contacts.find((c) => c.contactId === r.contactId)?.viewContactWiki
+            ? fetchWikiElements(r.company, r.contactId)
+            : [],
+        ),
+      };
+    return early;
+  }
+  if (inv) {
+    // The list comes first: the header's menus and the period's calendar wait for it.
+    holdForContent();
+    const r = remembered(inv);
+    if (r) early.invoices = { ...r, list: fetchInvoices(r.company, r.contactId, openingInvoicesQuery()) };
+    return early;
+  }
   if (o) {
     // Its cards come first: the header's menus and the rest wait for them.
     holdForContent();
@@ -176,6 +275,12 @@ for (const p of [
   early.ticket?.detail,
   early.overview?.data,
   early.desk?.ready,
+  early.newTicket?.types,
+  early.newTicket?.wiki,
+  early.invoices?.list,
+  early.publicPage?.portal,
+  early.publicPage?.signing?.doc,
+  early.publicPage?.booking?.link,
 ])
   p?.catch(() => {});
 
@@ -228,6 +333,31 @@ export function seedEarlyData(client: QueryClient): void {
     const { company, contactId, data } = early.overview;
     const options = overviewQuery(company, contactId);
     void client.prefetchQuery({ ...options, queryFn: firstThen(data, options.queryFn!) });
+  }
+  if (early.newTicket) {
+    const { company, contactId, types, wiki } = early.newTicket;
+    const typesOptions = ticketTypesQuery(company);
+    void client.prefetchQuery({ ...typesOptions, queryFn: firstThen(types, typesOptions.queryFn!) });
+    const wikiOptions = wikiElementsQuery(company, contactId);
+    void client.prefetchQuery({ ...wikiOptions, queryFn: firstThen(wiki, wikiOptions.queryFn!) });
+  }
+  if (early.invoices) {
+    const { company, contactId, list } = early.invoices;
+    const options = invoicesQuery(company, contactId, openingInvoicesQuery());
+    void client.prefetchQuery({ ...options, queryFn: firstThen(list, options.queryFn!) });
+  }
+  if (early.publicPage) {
+    const { company, portal, signing, booking } = early.publicPage;
+    const portalOptions = portalSettingsQuery(company);
+    void client.prefetchQuery({ ...portalOptions, queryFn: firstThen(portal, portalOptions.queryFn!) });
+    if (signing) {
+      const options = signingDocumentQuery(company, signing.documentKey);
+      void client.prefetchQuery({ ...options, queryFn: firstThen(signing.doc, options.queryFn!) });
+    }
+    if (booking) {
+      const options = appointmentLinkQuery(company, booking.eventKey);
+      void client.prefetchQuery({ ...options, queryFn: firstThen(booking.link, options.queryFn!) });
+    }
   }
   if (early.myTickets) {
     const { company, contactId, list } = early.myTickets;

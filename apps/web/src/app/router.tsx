@@ -30,7 +30,10 @@ const page = (load: () => Promise<PageModule>, isFirst = false) =>
 // Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
 const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page'), early.ticketsPage);
 const AllTicketsPage = page(() => import('../features/tickets/all-tickets-page'));
-const NewTicketPage = page(() => import('../features/tickets/new-ticket-page'));
+const NewTicketPage = page(
+  () => import('../features/tickets/new-ticket-page'),
+  early.firstPage === 'newTicket',
+);
 const TicketDetailPage = page(
   () => import('../features/tickets/ticket-detail-page'),
   early.firstPage === 'ticket',
@@ -41,7 +44,7 @@ const ActivityContractsPage = page(() => import('../features/contracts/activity-
 const ServiceContractsPage = page(() => import('../features/contracts/service-contracts-page'));
 const DocumentsPage = page(() => import('../features/documents/documents-page'));
 const PublicFilesPage = page(() => import('../features/documents/public-files-page'));
-const InvoicesPage = page(() => import('../features/billing/invoices-page'));
+const InvoicesPage = page(() => import('../features/billing/invoices-page'), early.firstPage === 'invoices');
 const EstimatesPage = page(() => import('../features/billing/estimates-page'));
 const RecurringAdvancesPage = page(() => import('../features/billing/recurring-advances-page'));
 const WikiPage = page(() => import('../features/wiki/wiki-page'));
@@ -49,8 +52,11 @@ const LoginPage = page(() => import('../features/auth/login-page'), early.firstP
 const ConfirmPage = page(() => import('../features/auth/confirm-page'));
 const PrivacyPage = page(() => import('../features/auth/privacy-page'));
 const ViewAsPage = page(() => import('../features/auth/view-as-page'));
-const SignPage = page(() => import('../features/signing/sign-page'));
-const BookingPage = page(() => import('../features/appointments/booking-page'));
+const SignPage = page(() => import('../features/signing/sign-page'), early.firstPage === 'signing');
+const BookingPage = page(
+  () => import('../features/appointments/booking-page'),
+  early.firstPage === 'booking',
+);
 const CancellationPage = page(() => import('../features/appointments/cancellation-page'));
 const TaskPage = page(() => import('../features/tasks/task-page'));
 /** The desk's Branding section frames it (its own chunk: no customer ever loads it). */

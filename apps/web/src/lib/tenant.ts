@@ -41,10 +41,14 @@ export const meQuery = () =>
   });
 
 /** `GET /api/Settings/portals/{company}`: public branding, used before sign-in (login, confirm, privacy). */
+/** `GET /api/settings/{company}` (public): the portal's name, logo, colours, languages, time zone. */
+export const fetchPortalSettings = (company: string, signal?: AbortSignal) =>
+  call(portalRoutes.settings, { params: { company }, signal });
+
 export const portalSettingsQuery = (company: string) =>
   queryOptions({
     queryKey: ['portalSettings', company.toLowerCase()] as const,
-    queryFn: ({ signal }) => call(portalRoutes.settings, { params: { company }, signal }),
+    queryFn: ({ signal }) => fetchPortalSettings(company, signal),
     staleTime: 5 * 60_000,
     retry: retryOnce,
   });

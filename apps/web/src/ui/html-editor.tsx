@@ -1,6 +1,8 @@
 import { lazy, Suspense, useId, type ReactNode } from 'react';
-import { Input, Skeleton, Textarea } from '@mantine/core';
+import { Input, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { useAfterContent } from '../lib/first-content';
+import classes from './html-editor-face.module.css';
 
 /*
  * tiptap + ProseMirror are large: they load only when an editor is first shown, and after the page's main
@@ -41,7 +43,7 @@ export function HtmlEditor({
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
   const mayLoad = useAfterContent();
-  const placeholder = <Skeleton height={EDITOR_HEIGHT + 44} radius="sm" aria-hidden />;
+  const placeholder = <EditorFace />;
   if (plain) {
     return (
       <Textarea
@@ -81,6 +83,32 @@ export function HtmlEditor({
         placeholder
       )}
     </Input.Wrapper>
+  );
+}
+
+/**
+ * The editor's box until its code is here: its toolbar's groups (undo and redo, the format, bold,
+ * italic and colour, the four alignments, lists and indents, clear and emoticons) as boxes of their
+ * sizes, wrapping as the real toolbar does at this width, and the editing area. A skeleton of a fixed
+ * height was 43 px short on a phone (the toolbar takes two rows there, three at 360 px), and the
+ * attachments below it moved when the editor came (new ticket's layout shift).
+ */
+function EditorFace() {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.root} aria-hidden data-editor-face>
+      <div className={classes.toolbar}>
+        <div className={classes.group} style={{ width: 52 }} />
+        <div className={`${classes.group} ${classes.format}`}>
+          <span>{t('tickets.editor.paragraph')}</span>
+        </div>
+        <div className={classes.group} style={{ width: 78 }} />
+        <div className={classes.group} style={{ width: 104 }} />
+        <div className={classes.group} style={{ width: 104 }} />
+        <div className={classes.group} style={{ width: 52 }} />
+      </div>
+      <div className={classes.content} />
+    </div>
   );
 }
 

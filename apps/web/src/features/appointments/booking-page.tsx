@@ -14,15 +14,12 @@ import {
 import { IconCalendarCheck, IconCalendarOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import {
-  APPOINTMENT_DURATION_STEP,
-  appointmentErrorCodes,
-  type AppointmentBooking,
-  type AppointmentLink,
-  type AppointmentSlot,
-} from '@sportello/contracts';
+import type { AppointmentBooking, AppointmentLink, AppointmentSlot } from '@sportello/contracts';
+// The codes and limits without the schemas: the booking page loads no zod.
+import { APPOINTMENT_DURATION_STEP, appointmentErrorCodes } from '@sportello/contracts/appointment-codes';
 import { isLanguage } from '../../i18n';
 import { ApiRequestError } from '../../lib/api-client';
+import { useTimeSliced } from '../../lib/time-sliced';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { ListError } from '../../ui/list-states';
 import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-frame';
@@ -69,7 +66,8 @@ export default function BookingPage() {
 
 function BookingContent({ company, eventKey }: { company: string; eventKey: string }) {
   const { t } = useTranslation();
-  const link = useAppointmentLink(company, eventKey);
+  // Drawn in a time-sliced render (lib/time-sliced); on a first load asked for by app/early-data.ts.
+  const link = useTimeSliced(useAppointmentLink(company, eventKey));
   const timeZone = link.data?.timeZone;
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);

@@ -1,4 +1,6 @@
-import { signingErrorCodes as codes, type SigningError } from '@sportello/contracts';
+// The codes without the schemas: the signing page loads no zod.
+import type { SigningError } from '@sportello/contracts';
+import { signingErrorCodes as codes } from '@sportello/contracts/signing-codes';
 import { ApiRequestError } from '../../lib/api-client';
 
 export interface SigningMessage {

@@ -1,9 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { newTicketRequestSchema, TICKET_TITLE_MAX, ticketErrorCodes } from '@sportello/contracts';
+// Not the request's schema: the page would bring zod and the tickets area's schemas to its first load.
+import { TICKET_TITLE_MAX, ticketErrorCodes } from '@sportello/contracts/ticket-limits';
+import { contentShown } from '../../lib/first-content';
 import { ApiRequestError } from '../../lib/api-client';
 import { useTenant } from '../../lib/tenant';
 import { FileUpload, useFileUploads } from '../../ui/file-upload';
@@ -55,17 +57,25 @@ export default function NewTicketPage() {
   const [isSubmitted, setIsSubmitted] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
-  // The request schema's own rules (non-blank title, a type); the description's is about its HTML.
-  const rules = newTicketRequestSchema.shape;
+  // The request schema's rules (newTicketRequestSchema: a type, a non-blank title of at most
+  // TICKET_TITLE_MAX characters); the description's is about its HTML.
   const missing = {
-    type: !rules.taskTypeId.safeParse(typeId === null ? null : Number(typeId)).success,
-    title: !rules.title.safeParse(title).success,
+    type: typeId === null,
+    title: title.trim() === '' || title.length > TICKET_TITLE_MAX,
     description: isPlain ? description.trim() === '' : isBlankHtml(description),
   };
   const hasMissing = missing.type || missing.title || missing.description;
   const fieldError = (isMissing: boolean) =>
     isSubmitted && isMissing ? t('tickets.new.fieldRequired') : undefined;
   const listPath = `${basePath}/tickets`;
+  // The form draws once whether the wiki's picker is in it or not (it came later, and the attachments and
+  // buttons below it moved); on a first load its answer is long here when the page's code is
+  // (app/early-data.ts). The form is the page's content: what waited for it (the header's menus, the
+  // description's editor) may load.
+  const isFormReady = !contact.viewContactWiki || !wiki.isPending;
+  useEffect(() => {
+    if (isFormReady) contentShown();
+  }, [isFormReady]);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -110,94 +120,96 @@ export default function NewTicketPage() {
   return (
     <Stack gap="md" maw={900}>
       <Title order={1}>{t('tickets.new.title')}</Title>
-      <Paper withBorder p="md" component="form" onSubmit={onSubmit} noValidate aria-busy={isSending}>
-        <Stack gap="md">
-          {problem && (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertTriangle aria-hidden />}
-              role="alert"
-              data-testid="form-alert"
-            >
-              {problem}
-            </Alert>
-          )}
-          {draft.restored && (
-            <Text size="sm" c="dimmed" data-testid="draft-restored">
-              {t('drafts.restored')}
-            </Text>
-          )}
-          {types.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {t('tickets.new.typesError')}
-            </Alert>
-          )}
-          <Select
-            label={t('tickets.new.type')}
-            placeholder={t('tickets.new.typePlaceholder')}
-            data={(types.data ?? []).map((ty) => ({ value: String(ty.id), label: localName(ty) }))}
-            value={typeId}
-            onChange={setTypeId}
-            required
-            error={fieldError(missing.type)}
-            disabled={isSending}
-            allowDeselect={false}
-            rightSection={types.isPending ? <Loader size={14} /> : undefined}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <TextInput
-            label={t('tickets.new.subject')}
-            value={title}
-            onChange={(e) => setTitle(e.currentTarget.value)}
-            required
-            maxLength={TICKET_TITLE_MAX}
-            error={fieldError(missing.title)}
-            disabled={isSending}
-          />
-          <HtmlEditor
-            label={t('tickets.new.description')}
-            value={description}
-            onChange={setDescription}
-            plain={isPlain}
-            required
-            error={fieldError(missing.description)}
-            disabled={isSending}
-          />
-          {hasWiki && (
-            <ServerSearchSelect
-              label={t('tickets.new.wikiItem')}
-              emptyText={t('tickets.new.wikiNone')}
-              url={wikiSearchUrl(company, contactId)}
-              value={wikiItem}
-              onChange={setWikiItem}
-            />
-          )}
-          <FileUpload uploads={uploads} label={t('tickets.new.attachments')} disabled={isSending} />
-          <Group justify="flex-end" gap="sm">
-            {isSending && (
-              <Group gap="xs" role="status" data-testid="sending">
-                <Loader size="sm" />
-                <Text size="sm">{t('tickets.new.sending')}</Text>
-              </Group>
+      {isFormReady && (
+        <Paper withBorder p="md" component="form" onSubmit={onSubmit} noValidate aria-busy={isSending}>
+          <Stack gap="md">
+            {problem && (
+              <Alert
+                color="red"
+                variant="light"
+                icon={<IconAlertTriangle aria-hidden />}
+                role="alert"
+                data-testid="form-alert"
+              >
+                {problem}
+              </Alert>
             )}
-            <Button
-              variant="default"
-              onClick={() => {
-                // Cancel means the user does not want it: the draft goes too.
-                draft.clear();
-                void navigate(listPath);
-              }}
+            {draft.restored && (
+              <Text size="sm" c="dimmed" data-testid="draft-restored">
+                {t('drafts.restored')}
+              </Text>
+            )}
+            {types.isError && (
+              <Alert color="red" variant="light" role="alert">
+                {t('tickets.new.typesError')}
+              </Alert>
+            )}
+            <Select
+              label={t('tickets.new.type')}
+              placeholder={t('tickets.new.typePlaceholder')}
+              data={(types.data ?? []).map((ty) => ({ value: String(ty.id), label: localName(ty) }))}
+              value={typeId}
+              onChange={setTypeId}
+              required
+              error={fieldError(missing.type)}
               disabled={isSending}
-            >
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={isSending}>
-              {t('common.send')}
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+              allowDeselect={false}
+              rightSection={types.isPending ? <Loader size={14} /> : undefined}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <TextInput
+              label={t('tickets.new.subject')}
+              value={title}
+              onChange={(e) => setTitle(e.currentTarget.value)}
+              required
+              maxLength={TICKET_TITLE_MAX}
+              error={fieldError(missing.title)}
+              disabled={isSending}
+            />
+            <HtmlEditor
+              label={t('tickets.new.description')}
+              value={description}
+              onChange={setDescription}
+              plain={isPlain}
+              required
+              error={fieldError(missing.description)}
+              disabled={isSending}
+            />
+            {hasWiki && (
+              <ServerSearchSelect
+                label={t('tickets.new.wikiItem')}
+                emptyText={t('tickets.new.wikiNone')}
+                url={wikiSearchUrl(company, contactId)}
+                value={wikiItem}
+                onChange={setWikiItem}
+              />
+            )}
+            <FileUpload uploads={uploads} label={t('tickets.new.attachments')} disabled={isSending} />
+            <Group justify="flex-end" gap="sm">
+              {isSending && (
+                <Group gap="xs" role="status" data-testid="sending">
+                  <Loader size="sm" />
+                  <Text size="sm">{t('tickets.new.sending')}</Text>
+                </Group>
+              )}
+              <Button
+                variant="default"
+                onClick={() => {
+                  // Cancel means the user does not want it: the draft goes too.
+                  draft.clear();
+                  void navigate(listPath);
+                }}
+                disabled={isSending}
+              >
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={isSending}>
+                {t('common.send')}
+              </Button>
+            </Group>
+          </Stack>
+        </Paper>
+      )}
     </Stack>
   );
 }

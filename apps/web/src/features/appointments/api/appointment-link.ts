@@ -5,11 +5,13 @@ import { appointmentKeys } from './keys';
 import { retryUnlessClientError } from './retry';
 
 /** `GET /api/appointments/{company}/{eventkey}` (public): title, agent, zone, durations, bookable days. */
+export const fetchAppointmentLink = (company: string, eventKey: string, signal?: AbortSignal) =>
+  call(appointmentRoutes.link, { params: { company, eventkey: eventKey }, signal });
+
 export const appointmentLinkQuery = (company: string, eventKey: string) =>
   queryOptions({
     queryKey: appointmentKeys.link(company, eventKey),
-    queryFn: ({ signal }) =>
-      call(appointmentRoutes.link, { params: { company, eventkey: eventKey }, signal }),
+    queryFn: ({ signal }) => fetchAppointmentLink(company, eventKey, signal),
     staleTime: 5 * 60_000,
     retry: retryUnlessClientError,
   });

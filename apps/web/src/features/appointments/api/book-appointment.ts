@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type AppointmentBookingRequest } from '@sportello/contracts';
+import type { AppointmentBookingRequest } from '@sportello/contracts';
 import { appointmentRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { appointmentKeys } from './keys';

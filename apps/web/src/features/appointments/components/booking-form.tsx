@@ -5,7 +5,7 @@ import {
   APPOINTMENT_REQUIRED_FIELDS,
   APPOINTMENT_TEXT_MAX,
   appointmentEmailPattern,
-} from '@sportello/contracts';
+} from '@sportello/contracts/appointment-codes';
 
 export interface BookingFields {
   firstName: string;

@@ -12,6 +12,9 @@ export const fetchInvoices = (
   signal?: AbortSignal,
 ) => call(billingRoutes.invoices, { params: { company, contactid: contactId }, query, signal });
 
+/** The period the invoices open with (components/billing-list-page.tsx): any date. */
+export const openingInvoicesQuery = (): BillingQuery => ({ from: undefined, to: undefined });
+
 export const invoicesQuery = (company: string, contactId: number, query: BillingQuery) =>
   queryOptions({
     queryKey: billingKeys.invoices(company, contactId, query),

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { OTP_MAX_ATTEMPTS, type SigningDocument } from '@sportello/contracts';
+import type { SigningDocument } from '@sportello/contracts';
+import { OTP_MAX_ATTEMPTS } from '@sportello/contracts/signing-codes';
 import { signingRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { signingDocumentQuery } from './signing-document';

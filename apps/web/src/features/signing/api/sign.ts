@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type SignRequest } from '@sportello/contracts';
+import type { SignRequest } from '@sportello/contracts';
 import { signingRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 import { signingDocumentQuery } from './signing-document';
