@@ -4,17 +4,18 @@
  * build, stays untouched), starts the bench server on a fresh PGlite data directory (or a throwaway
  * PostgreSQL with --pg) with the base data and the known contact's 200 tickets, then measures the
  * pages as bench/run.ts does, several times, and prints every run and the medians: the customer's My
- * tickets (`tickets`), a ticket of that list with ten comments (`ticket`, on request) and the staff desk's inbox (`desk`: `/{portal}/staff` signed in as the demo's agent
- * Sara Conti, added to the bench portal).
+ * tickets (`tickets`), a ticket of that list with ten comments (`ticket`, on request), the new ticket's
+ * form (`new`, on request), the invoices (`invoices`, on request) and the staff desk's inbox (`desk`:
+ * `/{portal}/staff` signed in as the demo's agent Sara Conti, added to the bench portal).
  *
- *   options: --runs N (default 3)  --pg  --pages tickets,ticket,desk (default tickets,desk)
+ *   options: --runs N (default 3)  --pg  --pages tickets,ticket,new,invoices,desk (default tickets,desk)
  *            --cpu: trace every load (no screenshots) for the main thread's CPU time until LCP
  *            --trace DIR (Chromium traces of every load, with screenshots, or with --cpu without them; also
  *            gives the CPU figures)
  *            --profile DIR (JavaScript CPU profiles of every load, for DevTools)
  *            --build-to DIR (build into DIR and keep it)  --dist DIR (an existing build; repeatable)
- *            --cls-runs N (default 3): cold loads of a ticket on a 360 px phone and of My tickets on a phone
- *            and at 1366 px, for their layout shift (CLS)
+ *            --cls-runs N (default 3): cold loads of a ticket, the new ticket's form and the invoices on a
+ *            360 px phone and of My tickets on a phone and at 1366 px, for their layout shift (CLS)
  *            PAGE_REQUESTS=1 in the environment prints every request of the first cold load
  * With several builds (e.g. `--dist before --build-to after`) the runs alternate between them, so a
  * machine shared with other work slows both alike: compare the medians of one invocation only. Every run
@@ -45,9 +46,10 @@ const { values: opt } = parseArgs({
     cpu: { type: 'boolean', default: false },
   },
 });
+const PAGE_NAMES = ['tickets', 'ticket', 'new', 'invoices', 'desk'] as const;
 const PAGES = opt.pages
   .split(',')
-  .filter((p): p is 'tickets' | 'ticket' | 'desk' => p === 'tickets' || p === 'ticket' || p === 'desk');
+  .filter((p): p is (typeof PAGE_NAMES)[number] => (PAGE_NAMES as readonly string[]).includes(p));
 const RUNS = Math.max(1, Number(opt.runs));
 const log = (...a: unknown[]) => console.log('[page]', ...a);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -160,6 +162,17 @@ async function main(): Promise<void> {
       storage,
       ready: TICKETS_READY,
     },
+    // The form drawn (its send button), not the editor that follows it.
+    new: {
+      url: `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets/new`,
+      storage,
+      ready: { selector: 'form button[type="submit"]' },
+    },
+    invoices: {
+      url: `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/invoices`,
+      storage,
+      ready: { selector: '[data-testid="invoice-row"]' },
+    },
     desk: {
       url: `${baseUrl}/${BENCH_PORTAL}/staff`,
       storage: { staffToken: staff.token },
@@ -208,9 +221,12 @@ async function main(): Promise<void> {
     })
   ).json()) as { id: number }[];
   const ticketUrl = `${baseUrl}/${BENCH_PORTAL}/${BENCH_CONTACT_EXT}/tickets/${list[0]!.id}`;
-  // My tickets too: its filters' controls replace their look after the list (ticket-filters-bar.tsx).
+  // My tickets too: its filters' controls replace their look after the list (ticket-filters-bar.tsx);
+  // the new ticket's editor its face, the invoices' period picker its face.
   const clsPages = [
     { name: 'ticket on a phone', url: ticketUrl, phone: true },
+    { name: 'new ticket on a phone', url: pages.new.url, phone: true },
+    { name: 'invoices on a phone', url: pages.invoices.url, phone: true },
     { name: 'My tickets on a phone', url: pages.tickets.url, phone: true },
     { name: 'My tickets at 1366 px', url: pages.tickets.url, phone: false },
   ];

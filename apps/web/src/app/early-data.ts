@@ -24,7 +24,7 @@ import { fetchInvoices, invoicesQuery, openingInvoicesQuery } from '../features/
 import { appointmentLinkQuery, fetchAppointmentLink } from '../features/appointments/api/appointment-link';
 import { fetchSigningDocument, signingDocumentQuery } from '../features/signing/api/signing-document';
 import { fetchTicketTypes, ticketTypesQuery } from '../features/tickets/api/ticket-types';
-import { fetchWikiElements, wikiElementsQuery } from '../features/tickets/api/wiki-elements';
+import type { fetchWikiElements } from '../features/tickets/api/wiki-elements';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
 import { fetchTicket, ticketQuery } from '../features/tickets/api/ticket-detail';
 import { fetchOverview, overviewQuery } from '../features/overview/api/overview';
@@ -111,6 +111,8 @@ interface Early {
     search: string;
   } | null;
 }
+
+const wikiModule = () => import('../features/tickets/api/wiki-elements');
 
 function start(): Early {
   const none: Early = {
@@ -200,9 +202,11 @@ function start(): Early {
       early.newTicket = {
         ...r,
         types: fetchTicketTypes(r.company),
+        // Imported here, not at the top: its module is part of My tickets' list chunk (vite.config.ts),
+        // which would otherwise join every page's first load.
         wiki: me.then((answer) =>
           answer.contacts.find((c) => c.contactId === r.contactId)?.viewContactWiki
-            ? fetchWikiElements(r.company, r.contactId)
+            ? wikiModule().then((m) => m.fetchWikiElements(r.company, r.contactId))
             : [],
         ),
       };
@@ -338,8 +342,11 @@ export function seedEarlyData(client: QueryClient): void {
     const { company, contactId, types, wiki } = early.newTicket;
     const typesOptions = ticketTypesQuery(company);
     void client.prefetchQuery({ ...typesOptions, queryFn: firstThen(types, typesOptions.queryFn!) });
-    const wikiOptions = wikiElementsQuery(company, contactId);
-    void client.prefetchQuery({ ...wikiOptions, queryFn: firstThen(wiki, wikiOptions.queryFn!) });
+    // Before the page's own query: its chunk needs this module too, and renders a task after it came.
+    void wikiModule().then((m) => {
+      const wikiOptions = m.wikiElementsQuery(company, contactId);
+      return client.prefetchQuery({ ...wikiOptions, queryFn: firstThen(wiki, wikiOptions.queryFn!) });
+    });
   }
   if (early.invoices) {
     const { company, contactId, list } = early.invoices;
