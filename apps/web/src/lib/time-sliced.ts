@@ -14,3 +14,16 @@ export function useTimeSliced<Q extends { status: string; data: unknown; error: 
   const state = useMemo(() => query, [query.status, query.data, query.error]);
   return useDeferredValue(state);
 }
+
+/**
+ * `useTimeSliced` for the query's first answer only: later ones (a refetch after a step of the page's
+ * own, as a document's state after its code was sent) render at once, with the rest of that step's
+ * state, as before. For the pages whose first answer is their content and whose later answers follow
+ * what the user did (signing, booking).
+ */
+export function useFirstAnswerTimeSliced<Q extends { status: string; data: unknown; error: unknown }>(
+  query: Q,
+): Q {
+  const sliced = useTimeSliced(query);
+  return sliced.status === 'pending' ? sliced : query;
+}

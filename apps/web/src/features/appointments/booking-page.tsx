@@ -19,7 +19,7 @@ import type { AppointmentBooking, AppointmentLink, AppointmentSlot } from '@spor
 import { APPOINTMENT_DURATION_STEP, appointmentErrorCodes } from '@sportello/contracts/appointment-codes';
 import { isLanguage } from '../../i18n';
 import { ApiRequestError } from '../../lib/api-client';
-import { useTimeSliced } from '../../lib/time-sliced';
+import { useFirstAnswerTimeSliced } from '../../lib/time-sliced';
 import { setDisplayTimeZone } from '../../lib/time-zone';
 import { ListError } from '../../ui/list-states';
 import { PublicFrame, PublicNotFound, usePublicPortal } from '../../ui/public-frame';
@@ -66,8 +66,9 @@ export default function BookingPage() {
 
 function BookingContent({ company, eventKey }: { company: string; eventKey: string }) {
   const { t } = useTranslation();
-  // Drawn in a time-sliced render (lib/time-sliced); on a first load asked for by app/early-data.ts.
-  const link = useTimeSliced(useAppointmentLink(company, eventKey));
+  // Its first answer drawn in a time-sliced render (lib/time-sliced); on a first load asked for by
+  // app/early-data.ts.
+  const link = useFirstAnswerTimeSliced(useAppointmentLink(company, eventKey));
   const timeZone = link.data?.timeZone;
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);

@@ -5,7 +5,7 @@ import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import type { SigningDocument } from '@sportello/contracts';
 import { ApiRequestError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format';
-import { useTimeSliced } from '../../lib/time-sliced';
+import { useFirstAnswerTimeSliced } from '../../lib/time-sliced';
 import { FilePreview } from '../../ui/file-preview';
 import { PublicFrame, usePublicPortal } from '../../ui/public-frame';
 import { ListError } from '../../ui/list-states';
@@ -43,8 +43,9 @@ export default function SignPage() {
 
 function SignContent({ company, documentKey }: { company: string; documentKey: string }) {
   const { t } = useTranslation();
-  // Drawn in a time-sliced render (lib/time-sliced); on a first load asked for by app/early-data.ts.
-  const query = useTimeSliced(useSigningDocument(company, documentKey));
+  // Its first answer drawn in a time-sliced render (lib/time-sliced); on a first load asked for by
+  // app/early-data.ts.
+  const query = useFirstAnswerTimeSliced(useSigningDocument(company, documentKey));
   usePageTitle(
     query.data ? `${query.data.documentName} · ${t('signing.pageTitle')}` : t('signing.pageTitle'),
   );
