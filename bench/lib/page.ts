@@ -19,12 +19,14 @@ export interface BundleReport {
 /** The goal for the customer's first load: JavaScript, gzip -9 (issue 15); the bench reports against it. */
 export const INITIAL_JS_BUDGET = 200 * 1024;
 /**
- * The ceiling the journeys enforce on every build (e2e/bundle.e2e.ts): today's first load (154 KB, from
+ * The ceiling the journeys enforce on every build (e2e/bundle.e2e.ts): today's first load (156 KB, from
  * 213 KB: route references instead of contracts, the first paint's Italian texts only, no dayjs, the
  * declarative router; docs/architecture.md) with a little room, so that a change that grows it — as the
- * sign-in dialog with passkeys did, by 40 KB — is caught by the test run. Raise it only knowingly.
+ * sign-in dialog with passkeys did, by 40 KB — is caught by the test run. Raise it only knowingly: from
+ * 156 to 157 KB for the early requests of a new ticket, the invoices, signing and booking (0.4 KB in
+ * app/early-data.ts; their fetchers are in a chunk of their own, app/early-pages.ts).
  */
-export const INITIAL_JS_CEILING = 156 * 1024;
+export const INITIAL_JS_CEILING = 157 * 1024;
 
 /**
  * The ceiling of the staff desk's first visit, the journeys check it (e2e/bundle.e2e.ts): the JavaScript

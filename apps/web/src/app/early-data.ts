@@ -11,20 +11,16 @@
  * contact (which the layout would redirect) costs nothing.
  *
  * On a new ticket, the invoices, a document to sign and a booking link, their page's code and its data
- * (the ticket types and wiki elements; the invoices; the portal and the document or link) start here too.
+ * (app/early-pages.ts, a chunk of its own asked for here) start here too.
  *
  * On the staff desk's inbox with a staff session, the desk's code and texts start here instead of after
  * the first render, the inbox's data (the agent, the portal's settings, the view's first page) as soon as
  * that code is here (features/staff/desk-start.ts), and what the inbox does not need waits for its list
  * as on My tickets (lib/first-content).
  */
-import type { QueryClient, QueryFunction, QueryKey } from '@tanstack/react-query';
-import type { Invoice, MeAnswer, Overview, TicketListItem } from '@sportello/contracts';
-import { fetchInvoices, invoicesQuery, openingInvoicesQuery } from '../features/billing/api/invoices';
-import { appointmentLinkQuery, fetchAppointmentLink } from '../features/appointments/api/appointment-link';
-import { fetchSigningDocument, signingDocumentQuery } from '../features/signing/api/signing-document';
-import { fetchTicketTypes, ticketTypesQuery } from '../features/tickets/api/ticket-types';
-import type { fetchWikiElements } from '../features/tickets/api/wiki-elements';
+import type { QueryClient } from '@tanstack/react-query';
+import type { MeAnswer, Overview, TicketListItem } from '@sportello/contracts';
+import type { EarlyPage } from './early-pages';
 import { fetchMyTickets, myTicketsQuery, openingMyTicketsQuery } from '../features/tickets/api/my-tickets';
 import { fetchTicket, ticketQuery } from '../features/tickets/api/ticket-detail';
 import { fetchOverview, overviewQuery } from '../features/overview/api/overview';
@@ -32,7 +28,8 @@ import { loadStaffInboxTexts } from '../features/staff/i18n';
 import { holdForContent } from '../lib/first-content';
 import { warmUpIntl } from '../lib/intl-warmup';
 import { storage } from '../lib/storage';
-import { fetchMe, fetchPortalSettings, meQuery, portalSettingsQuery } from '../lib/tenant';
+import { firstThen } from '../lib/first-then';
+import { fetchMe, meQuery, portalSettingsQuery } from '../lib/tenant';
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
@@ -46,14 +43,12 @@ const TICKET = /^\/([^/]+)\/(\d+)\/tickets\/(\d+)\/?$/i;
 const OVERVIEW = /^\/([^/]+)\/(\d+)\/overview\/?$/i;
 /** `/:company/login`, the portal's sign-in. */
 const LOGIN = /^\/([^/]+)\/login\/?$/i;
-/** `/:company/:contactid/tickets/new`, the new ticket's form. */
-const NEW_TICKET = /^\/([^/]+)\/(\d+)\/tickets\/new\/?$/i;
-/** `/:company/:contactid/invoices`. */
-const INVOICES = /^\/([^/]+)\/(\d+)\/invoices\/?$/i;
+/** `/:company/:contactid/tickets/new` (the new ticket's form) and `/:company/:contactid/invoices`. */
+const NEW_TICKET_OR_INVOICES = /^\/([^/]+)\/(\d+)\/(tickets\/new|invoices)\/?$/i;
 /** `/:company/documents/:documentkey` and its `/confirm` step: a document to sign, without sign-in. */
 const SIGNING = /^\/([^/]+)\/documents\/([^/]+)(\/confirm)?\/?$/i;
 /** `/appointments/:company/:eventkey`: a booking link, without sign-in (not its cancellation). */
-const BOOKING = /^\/appointments\/([^/]+)\/([^/]+)\/?$/i;
+const BOOKING = /^\/appointments\/(?!cancellation\/)([^/]+)\/(?!cancellation\/?$)([^/]+)\/?$/i;
 
 const decode = (segment: string) => {
   try {
@@ -84,23 +79,11 @@ interface Early {
   firstPage: 'ticket' | 'overview' | 'login' | 'newTicket' | 'invoices' | 'signing' | 'booking' | null;
   /** On the portal's sign-in: its portal (the header's name and logo, the page's largest text). */
   loginCompany: string | null;
-  /** On a new ticket: the portal's ticket types and, for a contact who sees the wiki, its elements. */
-  newTicket: {
-    company: string;
-    contactId: number;
-    types: Promise<Awaited<ReturnType<typeof fetchTicketTypes>>>;
-    /** None when the contact may not see the wiki: never asked for then (the page does not read it). */
-    wiki: Promise<Awaited<ReturnType<typeof fetchWikiElements>>>;
-  } | null;
-  /** On the invoices: the list of any date (the page's opening filters). */
-  invoices: { company: string; contactId: number; list: Promise<Invoice[]> } | null;
-  /** On a document to sign or a booking link: the portal of the address (the header) and the page's data. */
-  publicPage: {
-    company: string;
-    portal: Promise<Awaited<ReturnType<typeof fetchPortalSettings>>>;
-    signing: { documentKey: string; doc: ReturnType<typeof fetchSigningDocument> } | null;
-    booking: { eventKey: string; link: ReturnType<typeof fetchAppointmentLink> } | null;
-  } | null;
+  /**
+   * On a new ticket, the invoices, a document to sign or a booking link: their requests, started once
+   * their module is here (app/early-pages.ts), and what puts them into the cache.
+   */
+  pageRequests: Promise<(client: QueryClient) => void> | null;
   /**
    * On the desk's inbox: its code with its texts (router.tsx draws its layout and inbox from them, and
    * main.tsx's first render waits for them), and the portal and view of the address (`seedEarlyData`).
@@ -112,7 +95,8 @@ interface Early {
   } | null;
 }
 
-const wikiModule = () => import('../features/tickets/api/wiki-elements');
+/** The early requests of a new ticket, the invoices, a document to sign or a booking link. */
+const startPage = (page: EarlyPage) => import('./early-pages').then((m) => m.startPage(page));
 
 function start(): Early {
   const none: Early = {
@@ -123,9 +107,7 @@ function start(): Early {
     overview: null,
     firstPage: null,
     loginCompany: null,
-    newTicket: null,
-    invoices: null,
-    publicPage: null,
+    pageRequests: null,
     desk: null,
   };
   if (typeof window === 'undefined') return none;
@@ -153,36 +135,31 @@ function start(): Early {
   const book = sign ? null : BOOKING.exec(path);
   const publicCompany = decode((sign ?? book)?.[1] ?? '');
   const publicKey = decode((sign ?? book)?.[2] ?? '');
-  const isCancellation = [publicCompany, publicKey].some((x) => x?.toLowerCase() === 'cancellation');
-  if (publicCompany && publicKey && (sign || !isCancellation)) {
+  if (publicCompany && publicKey) {
     // Open without sign-in: the header's portal, the page's one answer and its code leave now. Nothing
     // else waits for the content here (the frame's language picker is part of the page's header).
     return {
       ...none,
       firstPage: sign ? 'signing' : 'booking',
-      publicPage: {
-        company: publicCompany,
-        portal: fetchPortalSettings(publicCompany),
-        signing: sign
-          ? { documentKey: publicKey, doc: fetchSigningDocument(publicCompany, publicKey) }
-          : null,
-        booking: book ? { eventKey: publicKey, link: fetchAppointmentLink(publicCompany, publicKey) } : null,
-      },
+      pageRequests: startPage(
+        sign
+          ? { kind: 'signing', company: publicCompany, documentKey: publicKey }
+          : { kind: 'booking', company: publicCompany, eventKey: publicKey },
+      ),
     };
   }
   if (!storage.get('token')) return none;
   if (STANDALONE.test(path)) return none;
   const t = TICKET.exec(path);
   const o = t ? null : OVERVIEW.exec(path);
-  const n = t || o ? null : NEW_TICKET.exec(path);
-  const inv = t || o || n ? null : INVOICES.exec(path);
+  const p = t || o ? null : NEW_TICKET_OR_INVOICES.exec(path);
+  const kind = p && (p[3]!.length > 8 ? 'newTicket' : 'invoices');
   const me = fetchMe();
-  const early: Early = {
-    ...none,
-    me,
-    firstPage: t ? 'ticket' : o ? 'overview' : n ? 'newTicket' : inv ? 'invoices' : null,
-  };
-  /** The remembered portal and contact when the address names them (the layout redirects otherwise). */
+  const early: Early = { ...none, me, firstPage: t ? 'ticket' : o ? 'overview' : kind };
+  /**
+   * The remembered portal and contact when the address names them (the layout redirects otherwise). The
+   * remembered spelling is the server's own (the layout stores the portal key it answered).
+   */
   const remembered = (m: RegExpExecArray) => {
     const company = storage.get('company');
     const contactId = Number(m[2]);
@@ -192,79 +169,38 @@ function start(): Early {
       ? { company, contactId }
       : null;
   };
-  if (n) {
-    // The form comes first: the header's menus, the editor and the rest wait for it (the page says when
-    // it shows). The wiki's picker shows only for a contact who sees the wiki and whose company has
-    // elements: asked for as soon as the user says so, so that the form draws once, with or without it.
+  if (p) {
+    // The form or the list comes first: the header's menus, the editor or the period's calendar and the
+    // rest wait for it (the page says when it shows).
     holdForContent();
-    const r = remembered(n);
+    const r = remembered(p);
     if (r)
-      early.newTicket = {
-        ...r,
-        types: fetchTicketTypes(r.company),
-        // Imported here, not at the top: its module is part of My tickets' list chunk (vite.config.ts),
-        // which would otherwise join every page's first load.
-        wiki: me.then((answer) =>
-          answer.contacts.find((c) => c.contactId === r.contactId)?.viewContactWiki
-            ? wikiModule().then((m) => m.fetchWikiElements(r.company, r.contactId))
-            : [],
-        ),
-      };
-    return early;
-  }
-  if (inv) {
-    // The list comes first: the header's menus and the period's calendar wait for it.
-    holdForContent();
-    const r = remembered(inv);
-    if (r) early.invoices = { ...r, list: fetchInvoices(r.company, r.contactId, openingInvoicesQuery()) };
+      early.pageRequests = startPage(kind === 'newTicket' ? { kind, ...r, me } : { kind: 'invoices', ...r });
     return early;
   }
   if (o) {
     // Its cards come first: the header's menus and the rest wait for them.
     holdForContent();
-    const company = storage.get('company');
-    const contactId = Number(o[2]);
-    if (
-      company &&
-      company.toLowerCase() === decode(o[1]!)?.toLowerCase() &&
-      String(contactId) === storage.get('contactId')
-    )
-      early.overview = { company, contactId, data: fetchOverview(company, contactId) };
+    const r = remembered(o);
+    if (r) early.overview = { ...r, data: fetchOverview(r.company, r.contactId) };
     return early;
   }
   if (t) {
     // The conversation comes first: the header's menus and the rest wait for it (the page says when it
     // shows, then the reply's editor loads too).
     holdForContent();
-    const company = storage.get('company');
-    const contactId = Number(t[2]);
+    const r = remembered(t);
     const ticketId = Number(t[3]);
-    if (
-      company &&
-      company.toLowerCase() === decode(t[1]!)?.toLowerCase() &&
-      String(contactId) === storage.get('contactId') &&
-      Number.isSafeInteger(ticketId)
-    )
-      early.ticket = { company, contactId, ticketId, detail: fetchTicket(company, contactId, ticketId) };
+    if (r && Number.isSafeInteger(ticketId))
+      early.ticket = { ...r, ticketId, detail: fetchTicket(r.company, r.contactId, ticketId) };
     return early;
   }
   const m = MY_TICKETS.exec(path);
   if (!m) return early;
   // The list comes first: the header's menus, the filters' dropdowns and the rest wait for it.
   holdForContent();
-  // The remembered spelling is the server's own (the layout stores the portal key it answered).
-  const company = storage.get('company');
-  const contactId = Number(m[2]);
-  if (
-    company &&
-    company.toLowerCase() === decode(m[1]!)?.toLowerCase() &&
-    String(contactId) === storage.get('contactId')
-  )
-    early.myTickets = {
-      company,
-      contactId,
-      list: fetchMyTickets(company, contactId, openingMyTicketsQuery()),
-    };
+  const r = remembered(m);
+  if (r) early.myTickets = { ...r, list: fetchMyTickets(r.company, r.contactId, openingMyTicketsQuery()) };
   // After the API calls: the page's chunks take most of the browser's six connections.
   early.ticketsPage = import('../features/tickets/tickets-page');
   return early;
@@ -279,12 +215,7 @@ for (const p of [
   early.ticket?.detail,
   early.overview?.data,
   early.desk?.ready,
-  early.newTicket?.types,
-  early.newTicket?.wiki,
-  early.invoices?.list,
-  early.publicPage?.portal,
-  early.publicPage?.signing?.doc,
-  early.publicPage?.booking?.link,
+  early.pageRequests,
 ])
   p?.catch(() => {});
 
@@ -295,23 +226,6 @@ for (const p of [
  * phone's CPU after the code was here); now they leave as the code comes, and the layout is drawn once.
  */
 export const beforeFirstRender: Promise<unknown> = early.desk?.ready.catch(() => {}) ?? Promise.resolve();
-
-/**
- * The query runs its own fetcher from the second call on (a retry, a refetch): only the first is the
- * early request.
- */
-function firstThen<T, K extends QueryKey>(
-  promise: Promise<T>,
-  queryFn: QueryFunction<T, K>,
-): QueryFunction<T, K> {
-  let first: Promise<T> | null = promise;
-  return (ctx) => {
-    if (!first) return queryFn(ctx);
-    const p = first;
-    first = null;
-    return p;
-  };
-}
 
 /** Puts the early requests into the cache under the keys (and options) their queries use. */
 export function seedEarlyData(client: QueryClient): void {
@@ -338,34 +252,8 @@ export function seedEarlyData(client: QueryClient): void {
     const options = overviewQuery(company, contactId);
     void client.prefetchQuery({ ...options, queryFn: firstThen(data, options.queryFn!) });
   }
-  if (early.newTicket) {
-    const { company, contactId, types, wiki } = early.newTicket;
-    const typesOptions = ticketTypesQuery(company);
-    void client.prefetchQuery({ ...typesOptions, queryFn: firstThen(types, typesOptions.queryFn!) });
-    // Before the page's own query: its chunk needs this module too, and renders a task after it came.
-    void wikiModule().then((m) => {
-      const wikiOptions = m.wikiElementsQuery(company, contactId);
-      return client.prefetchQuery({ ...wikiOptions, queryFn: firstThen(wiki, wikiOptions.queryFn!) });
-    });
-  }
-  if (early.invoices) {
-    const { company, contactId, list } = early.invoices;
-    const options = invoicesQuery(company, contactId, openingInvoicesQuery());
-    void client.prefetchQuery({ ...options, queryFn: firstThen(list, options.queryFn!) });
-  }
-  if (early.publicPage) {
-    const { company, portal, signing, booking } = early.publicPage;
-    const portalOptions = portalSettingsQuery(company);
-    void client.prefetchQuery({ ...portalOptions, queryFn: firstThen(portal, portalOptions.queryFn!) });
-    if (signing) {
-      const options = signingDocumentQuery(company, signing.documentKey);
-      void client.prefetchQuery({ ...options, queryFn: firstThen(signing.doc, options.queryFn!) });
-    }
-    if (booking) {
-      const options = appointmentLinkQuery(company, booking.eventKey);
-      void client.prefetchQuery({ ...options, queryFn: firstThen(booking.link, options.queryFn!) });
-    }
-  }
+  // Its module is here long before the page's code (router.tsx's first page waits for it too).
+  if (early.pageRequests) void early.pageRequests.then((seed) => seed(client)).catch(() => {});
   if (early.myTickets) {
     const { company, contactId, list } = early.myTickets;
     const options = myTicketsQuery(company, contactId, openingMyTicketsQuery());

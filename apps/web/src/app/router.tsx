@@ -23,8 +23,16 @@ import { canOpenTicket, SECTION_RULES } from './sections';
 const page = (load: () => Promise<PageModule>, isFirst = false) =>
   lazyPage(
     () => Promise.all([load(), loadRestStyles(), loadRestTexts()]).then(([m]) => m),
-    // The first page (app/early-data.ts): asked for now, while the app's other modules are evaluated.
-    isFirst ? Promise.all([load(), loadRestStyles(), loadRestTextsAtStart()]).then(([m]) => m) : null,
+    // The first page (app/early-data.ts): asked for now, while the app's other modules are evaluated;
+    // drawn once its early requests, if any, are in the cache (the module that starts them is small).
+    isFirst
+      ? Promise.all([
+          load(),
+          loadRestStyles(),
+          loadRestTextsAtStart(),
+          early.pageRequests?.catch(() => {}),
+        ]).then(([m]) => m)
+      : null,
   );
 
 // Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
