@@ -18,6 +18,7 @@ import {
   brandPalette,
   BLACK_TEXT_LUMINANCE,
   parseColor,
+  readableDarkLightShade,
   readableDarkShade,
   readablePrimaryShade,
   useActivePortal,
@@ -80,7 +81,8 @@ export function buildTheme(baseColor: string | null | undefined) {
  * dark, dimmed (dark-2) is about 4:1, and links take the shade the dark surfaces read (readableDarkShade).
  */
 const cssVariablesResolver: CSSVariablesResolver = (theme) => {
-  const dark = readableDarkShade(theme.colors[theme.primaryColor] ?? DEFAULT_THEME.colors.blue);
+  const palette = theme.colors[theme.primaryColor] ?? DEFAULT_THEME.colors.blue;
+  const dark = readableDarkShade(palette);
   const brand = (shade: number) => `var(--mantine-color-${theme.primaryColor}-${shade})`;
   return {
     variables: {},
@@ -98,11 +100,12 @@ const cssVariablesResolver: CSSVariablesResolver = (theme) => {
       '--mantine-color-gray-8': 'var(--mantine-color-dark-0)',
       // Red-8 is the red text and outlines of the pages (AA on white); on dark the light red reads.
       '--mantine-color-red-8': 'var(--mantine-color-red-4)',
-      // Links, outlines and light variants in the portal colour: the shade the dark surfaces read.
+      // Links and outlines in the portal colour: the shade the dark surfaces read; light variants' words
+      // the shade that reads on those surfaces and on the variant's own darker background too.
       '--mantine-color-anchor': brand(dark),
       [`--mantine-color-${theme.primaryColor}-text`]: brand(dark),
       [`--mantine-color-${theme.primaryColor}-outline`]: brand(dark),
-      [`--mantine-color-${theme.primaryColor}-light-color`]: brand(dark),
+      [`--mantine-color-${theme.primaryColor}-light-color`]: brand(readableDarkLightShade(palette)),
     },
   };
 };

@@ -21,6 +21,8 @@ export {
   contrastRatio,
   DARK_SURFACE,
   luminance,
+  darkLightBackground,
+  readableDarkLightShade,
   readableDarkShade,
   readablePrimaryShade,
   toHex,

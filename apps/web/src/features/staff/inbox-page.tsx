@@ -382,7 +382,8 @@ function ViewLink({
                 size="xs"
                 tt="none"
                 color={isCurrent ? 'white' : 'brand'}
-                c={isCurrent ? 'brand' : undefined}
+                // On white, the filled shade (4.5:1 on white in both schemes; brand's text shade is dark's).
+                c={isCurrent ? 'var(--mantine-primary-color-filled)' : undefined}
                 data-testid={`unread-${view}`}
               >
                 {labels.unread.replace('{{count}}', String(unread))}
