@@ -6,18 +6,28 @@
  * table row of its execution time: where the time goes.
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/search-plans.ts [--q word]… [--summary]
+ *
+ * `--inbox` instead: the desk inbox's pages of bench/lib/search-cases.ts's BENCH_INBOX_CASES (orders,
+ * filters, sort=sla) as the bench agent, the counts of its saved views (one statement) and the unread
+ * counts: what a request costs when the desk's caches do not have its answer.
  */
 import { searchKinds, SEARCH_GROUP_LIMIT } from '@sportello/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Query, SQL } from 'drizzle-orm';
+import { sql, type Query, type SQL } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { searchQuery } from '../apps/api/src/modules/search/search.queries';
 import { visibleKinds } from '../apps/api/src/modules/search/search.service';
-import { inboxPageSql } from '../apps/api/src/modules/staff/inbox.queries';
+import {
+  countInboxSql,
+  filteredCountSql,
+  inboxPageSql,
+  PRIORITY_NAMES,
+  type InboxFilters,
+} from '../apps/api/src/modules/staff/inbox.queries';
 import { ticketScope } from '../apps/api/src/modules/tickets/core';
 import { benchTenant } from './lib/bench-tenant';
-import { QUERIES } from './lib/search-cases';
+import { BENCH_INBOX_CASES, BENCH_SAVED_VIEWS, QUERIES, STAFF_EMAIL } from './lib/search-cases';
 
 const { values: opt } = parseArgs({
   options: {
@@ -30,6 +40,7 @@ const { values: opt } = parseArgs({
     summary: { type: 'boolean', default: false },
     // The plan a prepared statement settles on after five runs (the API names its statements).
     generic: { type: 'boolean', default: false },
+    inbox: { type: 'boolean', default: false },
   },
 });
 const url = process.env.BENCH_DATABASE_URL;
@@ -67,6 +78,49 @@ async function explain(title: string, statement: SQL | Query): Promise<void> {
 
 const tenant = await benchTenant(client, false);
 const admin = await benchTenant(client, true);
+
+/** A case's query as the inbox's service turns it into filters (inbox.service.ts). */
+const filtersOf = (q: Record<string, string | number>, now: Date): InboxFilters => ({
+  from: null,
+  toExclusive: null,
+  now,
+  companyExt: q.company === undefined ? undefined : Number(q.company),
+  priority:
+    q.priority === undefined
+      ? undefined
+      : PRIORITY_NAMES.indexOf(q.priority as (typeof PRIORITY_NAMES)[number]),
+  rating: q.rating as InboxFilters['rating'],
+  due: q.due as InboxFilters['due'],
+  sort: q.sort as InboxFilters['sort'],
+});
+type View = Parameters<typeof inboxPageSql>[1];
+
+if (opt.inbox) {
+  const agent = await client.query<{ staff_user_id: number; agent_id: number }>(
+    `select s.id as staff_user_id, m.agent_id from staff_users s
+       join staff_memberships m on m.staff_user_id = s.id where s.email = $1 and m.portal_id = $2`,
+    [STAFF_EMAIL, tenant.portalId],
+  );
+  const a = agent.rows[0];
+  if (!a) throw new Error('no bench agent: run `npm run bench:search -- --only staff` first');
+  const now = new Date();
+  const scope = { portalId: tenant.portalId, staffUserId: a.staff_user_id, agentId: a.agent_id, now };
+  for (const c of BENCH_INBOX_CASES)
+    await explain(
+      `staff inbox: ${c.name}`,
+      inboxPageSql(scope, (c.query.view ?? 'open') as View, filtersOf(c.query, now), 50),
+    );
+  const counts = BENCH_SAVED_VIEWS.map((v) =>
+    filteredCountSql(scope, v.query.view as View, filtersOf(v.query, now)),
+  );
+  await explain(
+    `staff saved views' counts (${BENCH_SAVED_VIEWS.length})`,
+    sql`select json_build_array(${sql.join(counts, sql`, `)}) as c`,
+  );
+  await explain('staff unread counts of every view', countInboxSql(scope));
+  await client.end();
+  process.exit(0);
+}
 
 for (const q of opt.q) {
   for (const [who, t] of [
