@@ -1,7 +1,8 @@
 // The customer's first load, from the build the journeys run on (e2e/run.mjs builds it): under its
 // ceiling, and without the code only some users need (the editor, the PDF viewer, the staff desk and its
 // administration) or only some pages (zod with the schemas of the forms, dayjs with the calendars).
-// And the staff desk's first visit: what it loads before its inbox shows, under its own ceiling.
+// And the staff desk's first visit: what it loads before its inbox shows, under its own ceiling; and a
+// desk ticket opened from a link: its page announces what the conversation waits for, none of it zod.
 // `npm run bench` reports the same figures in bench/RESULTS.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import {
   INITIAL_JS_CEILING,
 } from '../bench/lib/page';
 import { baseUrl, launch } from './browser';
-import { PASSWORD, post } from './kit';
+import { get, PASSWORD, post } from './kit';
 
 const dist = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 
@@ -119,6 +120,59 @@ describe("the staff desk's first visit", () => {
       );
       expect(bytes, scripts.join(' ')).toBeLessThanOrEqual(DESK_JS_CEILING);
       // The desk's forms validate with zod; its inbox has none.
+      const text = scripts.map((s) => readFileSync(join(dist, s), 'utf8')).join('\n');
+      expect(/ZodObject/.test(text), scripts.join(' ')).toBe(false);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("opens a ticket from its address with the ticket page's code announced, without zod", async () => {
+    const { token } = await post<{ token: string }>('/api/staff/auth/login', '', {
+      email: DESK_AGENT,
+      password: PASSWORD,
+    });
+    const { items } = await get<{ items: { id: number }[] }>('/api/staff/portals/demo/tickets', token);
+    const path = `/demo/staff/tickets/${items[0]!.id}`;
+    const browser = await launch();
+    try {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+      // The moment the conversation's first message is in the page.
+      await context.addInitScript((t) => {
+        localStorage.setItem('staffToken', t);
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector('[data-testid="conversation"] article')) return;
+          (window as unknown as { __shownAt: number }).__shownAt = performance.now();
+          observer.disconnect();
+        }).observe(document, { childList: true, subtree: true });
+      }, token);
+      const page = await context.newPage();
+      await page.goto(`${baseUrl}${path}`);
+      await page.getByTestId('conversation').locator('article').first().waitFor();
+      const scripts = await page.evaluate(() => {
+        const shownAt = (window as unknown as { __shownAt: number }).__shownAt;
+        return performance
+          .getEntriesByType('resource')
+          .filter((r) => /\.js$/.test(r.name) && (r as PerformanceResourceTiming).responseEnd <= shownAt)
+          .map((r) => new URL(r.name).pathname);
+      });
+      // The server sent desk-ticket.html: every script the conversation waited for is the entry's or
+      // announced there, but the texts of the language shown and the formatting worker.
+      const html = await (await fetch(`${baseUrl}${path}`)).text();
+      const announced = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!);
+      const preloaded = announced(/<link rel="modulepreload" crossorigin href="([^"]+)"/g);
+      const entry = announced(/<script type="module" crossorigin src="([^"]+)"/g);
+      const unannounced = scripts.filter(
+        (s) =>
+          !preloaded.includes(s) &&
+          !entry.includes(s) &&
+          !/\/(it-IT|en-EN|es-ES)-[\w-]+\.js$|\.worker-/.test(s),
+      );
+      expect(unannounced, html).toEqual([]);
+      // The inbox's page does not announce the ticket page's code.
+      const inbox = await (await fetch(`${baseUrl}/demo/staff`)).text();
+      expect(inbox).not.toMatch(/staff-ticket-page-/);
+      expect(html).toMatch(/staff-ticket-page-/);
       const text = scripts.map((s) => readFileSync(join(dist, s), 'utf8')).join('\n');
       expect(/ZodObject/.test(text), scripts.join(' ')).toBe(false);
     } finally {

@@ -60,8 +60,8 @@ const MY_TICKETS_LIST = [
  */
 const DESK_INBOX = [
   /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](staff-area|desk-start|staff-shell|inbox-page|inbox-url|desk-context|desk-keys|staff-paths)\.tsx?/,
-  /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](api[\\/](session|me|keys|inbox|unread|options|ticket-writes|search)\.ts|components[\\/](inbox-row\.tsx|priority-badge\.tsx|sla-badge\.tsx|quick-search\.tsx|badge-vars\.ts|[a-z-]+\.module\.css)|staff\.module\.css)/,
-  /packages[\\/]contracts[\\/]src[\\/](route-refs[\\/]staff|staff-views)\.ts/,
+  /apps[\\/]web[\\/]src[\\/]features[\\/]staff[\\/](api[\\/](session|me|keys|inbox|unread|options|ticket-writes|search|ticket|merge)\.ts|components[\\/](inbox-row\.tsx|priority-badge\.tsx|sla-badge\.tsx|quick-search\.tsx|badge-vars\.ts|[a-z-]+\.module\.css)|staff\.module\.css)/,
+  /packages[\\/]contracts[\\/]src[\\/](route-refs[\\/]staff(-merge)?|staff-views|staff-ticket-limits)\.ts/,
   // Not IconLanguage (a chunk of its own, below): the customers' language picker, in the sign-in's
   // header, would load this chunk for it.
   /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(AdjustmentsHorizontal|Bell|Search|Settings)\.mjs/,
@@ -122,6 +122,8 @@ const preloadLinks = (chunks: string[], css: string[]) =>
 
 /** The desk's code, the chunk a visit to any desk page starts with (router.tsx, early-data.ts). */
 const DESK_AREA = /[\\/]src[\\/]features[\\/]staff[\\/]staff-area\.tsx$/;
+/** The desk's ticket page, which a ticket's address starts with besides (router.tsx, early-data.ts). */
+const DESK_TICKET_PAGE = /[\\/]src[\\/]features[\\/]staff[\\/]staff-ticket-page\.tsx$/;
 
 /**
  * `desk.html`: index.html that also announces the desk's code and styles (`modulepreload` and style
@@ -129,7 +131,9 @@ const DESK_AREA = /[\\/]src[\\/]features[\\/]staff[\\/]staff-area\.tsx$/;
  * (apps/api/src/app.ts). From index.html alone a desk visit asks for that code only once the entry has
  * been fetched, compiled and run — on a slow phone about 300 ms after the page came — and the desk's
  * first render waits for it; announced in the page, it loads beside the entry. Customers' pages keep
- * index.html as it is, so their first load carries none of this.
+ * index.html as it is, so their first load carries none of this. `desk-ticket.html` announces the ticket
+ * page's code as well, for a ticket's address (a link in an e-mail, a colleague's): the inbox's page does
+ * not, or the inbox's first load would share its connections with a page it does not show.
  */
 function deskHtml(): Plugin {
   return {
@@ -141,23 +145,30 @@ function deskHtml(): Plugin {
       const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
       const entry = chunks.find((c) => c.isEntry);
       const area = chunks.find((c) => Object.keys(c.modules).some((id) => DESK_AREA.test(id)));
-      if (html?.type !== 'asset' || !entry || !area)
-        this.error('desk.html: index.html or the desk chunk is missing');
-      const graph = (from: string) => chunkGraph(bundle, from);
+      const ticket = chunks.find((c) => c.facadeModuleId && DESK_TICKET_PAGE.test(c.facadeModuleId));
+      if (html?.type !== 'asset' || !entry || !area || !ticket)
+        this.error('desk.html: index.html, the desk chunk or its ticket page is missing');
       const styles = (files: Set<string>) => chunkStyles(bundle, files);
-      const initial = graph(entry.fileName);
+      const initial = chunkGraph(bundle, entry.fileName);
       const initialCss = styles(initial);
-      const desk = [...graph(area.fileName)].filter((f) => !initial.has(f));
-      const deskCss = [...styles(new Set(desk))].filter((f) => !initialCss.has(f));
-      // `crossorigin` as Vite's own loader asks for them, or the browser would fetch each one twice.
-      const links = preloadLinks(desk, deskCss);
       const source = String(html.source);
       if (!source.includes('</head>')) this.error('desk.html: index.html has no </head>');
-      this.emitFile({
-        type: 'asset',
-        fileName: 'desk.html',
-        source: source.replace(/(\s*)<\/head>/, `\n${links}$1</head>`),
-      });
+      const emit = (fileName: string, roots: string[]) => {
+        const seen = new Set<string>();
+        for (const root of roots) chunkGraph(bundle, root, seen);
+        const desk = [...seen].filter((f) => !initial.has(f));
+        const deskCss = [...styles(new Set(desk))].filter((f) => !initialCss.has(f));
+        // `crossorigin` as Vite's own loader asks for them, or the browser would fetch each one twice.
+        const links = preloadLinks(desk, deskCss);
+        this.emitFile({
+          type: 'asset',
+          fileName,
+          source: source.replace(/(\s*)<\/head>/, `\n${links}$1</head>`),
+        });
+      };
+      emit('desk.html', [area.fileName]);
+      // The desk's code first: its chunks are what the layout and the ticket's requests wait for.
+      emit('desk-ticket.html', [area.fileName, ticket.fileName]);
     },
   };
 }

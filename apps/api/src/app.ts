@@ -47,6 +47,8 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.ur
  * not open the desk): the SPA's routes (apps/web router.tsx) match case-insensitively, so does this.
  */
 const DESK_PAGE = /^\/[^/]+\/staff(?!\/(login|accept)\/?$)(\/.*)?$/i;
+/** A ticket of the desk: its page also announces the ticket page's code (`desk-ticket.html`). */
+const DESK_TICKET_PAGE = /^\/[^/]+\/staff\/tickets\/\d+\/?$/i;
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -271,9 +273,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       if (html !== null)
         return reply.type('text/html; charset=utf-8').header('Vary', 'Accept-Language').send(html);
     }
-    // The desk's pages get the page that also announces the desk's code (apps/web vite.config.ts).
-    const page = DESK_PAGE.test(path) && existsSync(join(webDist, 'desk.html')) ? 'desk.html' : 'index.html';
-    return reply.sendFile(page);
+    // The desk's pages get the page that also announces the desk's code, a ticket's the ticket page's too
+    // (apps/web vite.config.ts).
+    const desk = DESK_TICKET_PAGE.test(path) ? ['desk-ticket.html', 'desk.html'] : ['desk.html'];
+    const page = DESK_PAGE.test(path) ? desk.find((f) => existsSync(join(webDist, f))) : undefined;
+    return reply.sendFile(page ?? 'index.html');
   });
 
   return app;

@@ -12,6 +12,8 @@ function fakeWebDist(): { dir: string; js: string; br: Buffer } {
   writeFileSync(join(dir, 'index.html'), `<!doctype html><title>x</title>${'<p>x</p>'.repeat(400)}`);
   // The desk's page: index.html announcing the desk's code (apps/web vite.config.ts).
   writeFileSync(join(dir, 'desk.html'), '<!doctype html><title>desk</title>');
+  // A desk ticket's: the ticket page's code too.
+  writeFileSync(join(dir, 'desk-ticket.html'), '<!doctype html><title>desk-ticket</title>');
   const js = `console.log(${JSON.stringify('y'.repeat(5000))});`;
   const br = brotliCompressSync(js);
   writeFileSync(join(dir, 'assets', 'app.js'), js);
@@ -78,7 +80,7 @@ describe("the web app's pages", () => {
     const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode, url).toBe(200);
     expect(res.headers['content-type'], url).toMatch(/^text\/html/);
-    return res.body.includes('<title>desk</title>') ? 'desk' : 'index';
+    return /<title>(desk|desk-ticket)<\/title>/.exec(res.body)?.[1] ?? 'index';
   };
 
   it("sends the desk's pages the page that announces the desk's code, every other address index.html", async () => {
@@ -86,10 +88,13 @@ describe("the web app's pages", () => {
       '/demo/staff',
       '/Demo/STAFF/',
       '/demo/staff?view=mine',
-      '/demo/staff/tickets/5',
+      '/demo/staff/tickets/new',
+      '/demo/staff/tickets/5/x',
       '/demo/staff/admin/branding',
     ])
       expect(await page(url), url).toBe('desk');
+    for (const url of ['/demo/staff/tickets/5', '/Demo/Staff/Tickets/123/', '/demo/staff/tickets/5?x=1'])
+      expect(await page(url), url).toBe('desk-ticket');
     // The desk's sign-in and invitation open no desk; customers' pages never carry its code.
     for (const url of [
       '/demo/staff/login',

@@ -17,6 +17,7 @@ import {
 } from './common';
 import { defineRoute } from './route';
 import { timeSpentSchema } from './staff-merge';
+import { NEXT_ACTIVITY_MAX, TICKET_TAG_NAME_MAX, TICKET_TAGS_MAX } from './staff-ticket-limits';
 import { inboxDueFilters, inboxSorts, inboxViews, ticketPriorities } from './staff-views';
 import { ticketSlaSchema } from './ticket-sla';
 import {
@@ -94,6 +95,14 @@ export type StaffSessionAnswer = z.infer<typeof staffSessionAnswerSchema>;
 
 export const staffPortalParamsSchema = z.object({ company: z.string().min(1).max(40) });
 
+// The limits the desk's ticket page checks, without zod (staff-ticket-limits.ts): that page uses them.
+export {
+  NEXT_ACTIVITY_MAX,
+  PRESENCE_HEARTBEAT_S,
+  TICKET_TAG_NAME_MAX,
+  TICKET_TAGS_MAX,
+} from './staff-ticket-limits';
+
 // --- Inbox ---
 
 // The views are in their own module, without zod (staff-views.ts): the desk's inbox uses them.
@@ -112,8 +121,6 @@ export const ticketPrioritySchema = z.enum(ticketPriorities);
 export const inboxSortSchema = z.enum(inboxSorts);
 
 /** A ticket tag's name (tickets' own tags, issue 28: not the contracts' catalogue). */
-export const TICKET_TAG_NAME_MAX = 60;
-export const TICKET_TAGS_MAX = 20;
 export const ticketTagNameSchema = z.string().trim().min(1).max(TICKET_TAG_NAME_MAX);
 
 /**
@@ -305,7 +312,6 @@ export const presenceStateSchema = z.enum(['viewing', 'replying']);
 export type PresenceState = z.infer<typeof presenceStateSchema>;
 /** A heartbeat lasts this long: the desk sends one every PRESENCE_HEARTBEAT_S while the ticket is open. */
 export const PRESENCE_TTL_S = 30;
-export const PRESENCE_HEARTBEAT_S = 10;
 
 /** Another staff user who has the ticket open, or is writing a reply or note. */
 export const presenceSchema = z.object({
@@ -373,8 +379,6 @@ export const staffCommentRequestSchema = z.object({
   time: timeSpentSchema.optional(),
 });
 export type StaffCommentRequest = z.input<typeof staffCommentRequestSchema>;
-
-export const NEXT_ACTIVITY_MAX = 1000;
 
 /**
  * `PATCH …/tickets/{ticketid}`: the fields to change (absent: unchanged), by the back office's ids.

@@ -16,7 +16,8 @@
  * On the staff desk's inbox with a staff session, the desk's code and texts start here instead of after
  * the first render, the inbox's data (the agent, the portal's settings, the view's first page) as soon as
  * that code is here (features/staff/desk-start.ts), and what the inbox does not need waits for its list
- * as on My tickets (lib/first-content).
+ * as on My tickets (lib/first-content). On a desk ticket likewise, its page and data instead of the
+ * inbox's (desk-start.ts), and the rest after its conversation.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { MeAnswer, Overview, TicketListItem } from '@sportello/contracts';
@@ -33,8 +34,11 @@ import { fetchMe, meQuery, portalSettingsQuery } from '../lib/tenant';
 
 /** Paths of the standalone pages (router.tsx): everything else with a token is the layout. */
 const STANDALONE = /^\/(appointments|tasks|confirm)(\/|$)|^\/([^/]+\/)?(login|privacy|documents)(\/|$)/i;
-/** The desk's inbox, `/:company/staff` (its views are in the query), not its other pages. */
-export const DESK_INBOX = /^\/[^/]+\/staff\/?$/i;
+/**
+ * The desk's inbox, `/:company/staff` (its views are in the query), and its tickets,
+ * `/:company/staff/tickets/:ticketid`, not its other pages.
+ */
+export const DESK_EARLY = /^\/[^/]+\/staff(\/tickets\/\d+)?\/?$/i;
 /** `/:company/:contactid/tickets`, matched as react-router does: any case, optional trailing slash. */
 const MY_TICKETS = /^\/([^/]+)\/(\d+)\/tickets\/?$/i;
 /** `/:company/:contactid/tickets/:ticketid`, a ticket opened from a link (an e-mail's, a notification's). */
@@ -86,12 +90,12 @@ interface Early {
   pageRequests: Promise<(client: QueryClient) => void> | null;
   /**
    * On the desk's inbox: its code with its texts (router.tsx draws its layout and inbox from them, and
-   * main.tsx's first render waits for them), and the portal and view of the address (`seedEarlyData`).
+   * main.tsx's first render waits for them), and the portal of the address (`seedEarlyData`; the desk's
+   * code reads the view or the ticket from the address, still this one as it comes).
    */
   desk: {
     ready: Promise<typeof import('../features/staff/staff-area')>;
     company: string;
-    search: string;
   } | null;
 }
 
@@ -112,7 +116,7 @@ function start(): Early {
   };
   if (typeof window === 'undefined') return none;
   const path = window.location.pathname;
-  if (DESK_INBOX.test(path) && storage.get('staffToken')) {
+  if (DESK_EARLY.test(path) && storage.get('staffToken')) {
     // The desk's layout and inbox, with their texts (router.tsx), start now rather than after the first
     // render, and the inbox's data as soon as that code is here (seedEarlyData); what the inbox does not
     // need waits for its list.
@@ -124,7 +128,7 @@ function start(): Early {
     warmUpIntl();
     return {
       ...none,
-      desk: { ready, company: decode(path.split('/')[1]!) ?? '', search: window.location.search },
+      desk: { ready, company: decode(path.split('/')[1]!) ?? '' },
     };
   }
   const login = LOGIN.exec(path);
@@ -220,19 +224,20 @@ for (const p of [
   p?.catch(() => {});
 
 /**
- * What the first render waits for besides the texts: on the desk's inbox, its code (or its failure,
- * which the page then shows). Rendered before it, the app drew a loader, then the layout again once the
- * code came, and the desk's requests left only after that first render (most of a second of a slow
- * phone's CPU after the code was here); now they leave as the code comes, and the layout is drawn once.
+ * What the first render waits for besides the texts: on the desk's inbox or a ticket, its code (or its
+ * failure, which the page then shows). Rendered before it, the app drew a loader, then the layout again
+ * once the code came, and the desk's requests left only after that first render (most of a second of a
+ * slow phone's CPU after the code was here); now they leave as the code comes, and the layout is drawn
+ * once.
  */
 export const beforeFirstRender: Promise<unknown> = early.desk?.ready.catch(() => {}) ?? Promise.resolve();
 
 /** Puts the early requests into the cache under the keys (and options) their queries use. */
 export function seedEarlyData(client: QueryClient): void {
   if (early.desk?.company) {
-    const { ready, company, search } = early.desk;
+    const { ready, company } = early.desk;
     // The desk's own query options come with its code: its requests leave as that code arrives.
-    ready.then((m) => m.startDeskRequests(client, company, search)).catch(() => {});
+    ready.then((m) => m.startDeskRequests(client, company)).catch(() => {});
   }
   if (early.me) {
     const options = meQuery();

@@ -84,7 +84,7 @@ const REST = [
 ];
 
 describe('routesFor', () => {
-  it('matches every address as the whole table does, and the inbox with the desk alone', () => {
+  it('matches every address as the whole table does, and the inbox and tickets with the desk alone', () => {
     let inbox = 0;
     for (const a of FIRST)
       for (const b of SECOND)
@@ -96,11 +96,13 @@ describe('routesFor', () => {
           inbox += 1;
           expect(matched(table, pathname), pathname).toEqual(matched(routes, pathname));
         }
-    // The desk's inbox (`/:company/staff`, any case, with or without a slash) took the short table:
-    // four spellings of `staff` as the second segment with nothing or a slash after, and the `/staff` rest.
-    expect(inbox).toBe(FIRST.length * (4 * 2 + 1));
+    // The desk's inbox (`/:company/staff`, any case, with or without a slash) and its tickets took the
+    // short table: four spellings of `staff` as the second segment with nothing, a slash or a ticket
+    // (two spellings) after, and the `/staff` rest.
+    expect(inbox).toBe(FIRST.length * (4 * 4 + 1));
     expect(routesFor('/demo/staff')).toHaveLength(1);
-    expect(routesFor('/demo/staff/tickets/5')).toBe(routes);
+    expect(routesFor('/demo/staff/tickets/5')).toHaveLength(1);
+    expect(routesFor('/demo/staff/tickets/new')).toBe(routes);
     expect(routesFor('/demo/42/tickets')).toBe(routes);
   });
 });

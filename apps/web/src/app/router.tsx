@@ -1,7 +1,7 @@
 import { Suspense, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import type { MeContact } from '@sportello/contracts';
-import { DESK_INBOX, early } from './early-data';
+import { DESK_EARLY, early } from './early-data';
 import { lazyPage, PageLoader, type PageModule } from '../ui/lazy-page';
 import { loadStaffInboxTexts, loadStaffTexts } from '../features/staff/i18n';
 import { loadRestTexts, loadRestTextsAtStart } from '../i18n';
@@ -183,12 +183,12 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * The routes to match an address against: all of them, but on the desk's inbox only the desk's layout,
- * the one they rank first there (router.test.ts compares the two over many addresses). react-router
- * flattens, ranks and compiles every route on every match, and the optional segments above expand into
- * over a hundred: a slow phone's first render of the inbox spent tens of ms there. The same route
- * objects, so moving between the inbox and the desk's other pages keeps the layout mounted.
+ * The routes to match an address against: all of them, but on the desk's inbox and its tickets only the
+ * desk's layout, the one they rank first there (router.test.ts compares the two over many addresses).
+ * react-router flattens, ranks and compiles every route on every match, and the optional segments above
+ * expand into over a hundred: a slow phone's first render of the inbox spent tens of ms there. The same
+ * route objects, so moving between the inbox and the desk's other pages keeps the layout mounted.
  */
-const DESK_INBOX_ROUTES = routes.filter((r) => r.path === '/:company/staff');
+const DESK_ROUTES = routes.filter((r) => r.path === '/:company/staff');
 export const routesFor = (pathname: string): RouteObject[] =>
-  DESK_INBOX.test(pathname) ? DESK_INBOX_ROUTES : routes;
+  DESK_EARLY.test(pathname) ? DESK_ROUTES : routes;

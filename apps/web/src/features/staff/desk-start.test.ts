@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { storage } from '../../lib/storage';
-import { startDeskRequests } from './desk-start';
+import { startDeskRequests, startDeskTicketRequests } from './desk-start';
 import { json, staffMe, stubFetch } from './desk-test-kit';
 
 afterEach(() => {
@@ -14,9 +14,10 @@ describe('startDeskRequests', () => {
     storage.set('staffToken', 'tok');
     const calls = stubFetch((url) => (url === '/api/staff/me' ? json(staffMe()) : json({})));
     const client = new QueryClient();
-    startDeskRequests(client, 'demo', '?view=mine');
+    window.history.replaceState(null, '', '/demo/staff?view=mine');
+    startDeskRequests(client, 'demo');
     // The layout asking again (its own prefetch, its queries) finds them on their way.
-    startDeskRequests(client, 'demo', '?view=mine');
+    startDeskRequests(client, 'demo');
     await vi.waitFor(() => expect(client.getQueryData(['staff', 'me'])).toEqual(staffMe()));
     const paths = calls.map((c) => new URL(c.url, 'http://x').pathname);
     // The rows' needs first: a server answering one request at a time answers them first.
@@ -35,5 +36,24 @@ describe('startDeskRequests', () => {
       ].sort(),
     );
     expect(calls.find((c) => c.url.includes('/tickets'))?.url).toContain('view=mine');
+  });
+});
+
+describe('startDeskTicketRequests', () => {
+  it("asks for the portal's settings, the ticket, whether it is merged and the agent at once, and once", async () => {
+    storage.set('staffToken', 'tok');
+    const calls = stubFetch((url) => (url === '/api/staff/me' ? json(staffMe()) : json({})));
+    const client = new QueryClient();
+    startDeskTicketRequests(client, 'demo', 5);
+    // The page asking again (its own queries, under the server's spelling of the portal) finds them.
+    startDeskTicketRequests(client, 'Demo', 5);
+    await vi.waitFor(() => expect(client.getQueryData(['staff', 'me'])).toEqual(staffMe()));
+    const paths = calls.map((c) => new URL(c.url, 'http://x').pathname);
+    expect(paths).toEqual([
+      '/api/Settings/portals/demo',
+      '/api/staff/portals/demo/tickets/5',
+      '/api/staff/portals/demo/tickets/5/merge',
+      '/api/staff/me',
+    ]);
   });
 });

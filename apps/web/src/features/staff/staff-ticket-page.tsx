@@ -1,16 +1,20 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Anchor, Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconEye, IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Presence, StaffTicketDetail } from '@sportello/contracts';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiRequestError } from '../../lib/api-client';
+import { contentShown, useAfterContent } from '../../lib/first-content';
 import { formatDateTime } from '../../lib/format';
+import { useTimeSliced } from '../../lib/time-sliced';
 import { ConversationMessage } from '../../ui/conversation-message';
 import { ListError } from '../../ui/list-states';
 import { usePageTitle } from '../../ui/page-title';
+import { useProgressiveCount } from '../../ui/progressive-count';
 import { TypeBadge } from '../../ui/type-badge';
 import { staffKeys } from './api/keys';
+import { mergeStateQuery } from './api/merge';
 import { usePresence } from './api/presence';
 import { staffTicketQuery } from './api/ticket';
 import { Composer, type ComposeMode } from './components/composer';
@@ -23,12 +27,18 @@ import { MergePanel } from './components/merge-panel';
 import { TimePanel } from './components/time-panel';
 import { TicketSidePanel } from './components/ticket-side-panel';
 import { TimelineLine } from './components/timeline-line';
-import { conversationOf } from './conversation';
+import { conversationOf, type ConversationEntry } from './conversation';
 import { useDesk } from './desk-context';
 import { useDeskKeys } from './desk-keys';
 import { useStaffT } from './i18n';
 import { staffPath } from './staff-paths';
 import classes from './components/ticket.module.css';
+
+/**
+ * Entries of the first paint (the opening message and three more): a long conversation draws the rest a
+ * batch per frame after it, and the composer once all are there, so it never moves.
+ */
+const FIRST_ENTRIES = 4;
 
 /**
  * A ticket on the desk: the conversation as the customer sees it plus the internal notes (marked in
@@ -48,7 +58,10 @@ export default function StaffTicketPage() {
   const state = location.state as { inbox?: unknown; compose?: unknown; created?: unknown } | null;
   const inboxSearch = typeof state?.inbox === 'string' ? state.inbox : '';
   const inboxLink = staffPath(company) + inboxSearch;
-  const query = useQuery({ ...staffTicketQuery(company, ticketId), enabled: isValidId });
+  // Drawn in a time-sliced render (lib/time-sliced), with whether it is merged: that line comes above
+  // the conversation, so the two show together and nothing moves when the second answer comes.
+  const query = useTimeSliced(useQuery({ ...staffTicketQuery(company, ticketId), enabled: isValidId }));
+  const merge = useTimeSliced(useQuery({ ...mergeStateQuery(company, ticketId), enabled: isValidId }));
   const [mode, setMode] = useState<ComposeMode>(state?.compose === 'note' ? 'note' : 'reply');
   const [isWriting, setIsWriting] = useState(false);
   const [focusRequest, setFocusRequest] = useState(
@@ -59,6 +72,17 @@ export default function StaffTicketPage() {
 
   const isNotFound = !isValidId || (query.error instanceof ApiRequestError && query.error.status === 404);
   usePageTitle(isNotFound ? t('ticket.notFound') : (query.data?.title ?? null));
+  // The conversation (or the page's error) is the main content: the side panels, the editor, the
+  // header's menus and the rest wait for it on a first load (app/early-data.ts, lib/first-content).
+  const isShown = query.isSuccess && !merge.isPending;
+  const isSettled = isNotFound || query.isError || isShown;
+  useEffect(() => {
+    if (isSettled) contentShown();
+  }, [isSettled]);
+  const isAfterContent = useAfterContent();
+  const entries = useMemo(() => (query.data ? conversationOf(query.data) : []), [query.data]);
+  const shown = useProgressiveCount(entries.length, FIRST_ENTRIES);
+  const isWhole = shown >= entries.length;
 
   // Opening the ticket marked it read on the server: the inbox and its unread counts follow.
   const isLoaded = query.isSuccess;
@@ -107,7 +131,7 @@ export default function StaffTicketPage() {
         <ListError onRetry={() => void query.refetch()} />
       </Stack>
     );
-  const ticket = query.data;
+  const ticket = isShown ? query.data : undefined;
   return (
     <Stack gap="md">
       {back}
@@ -136,21 +160,27 @@ export default function StaffTicketPage() {
               <Title order={2} size="h4">
                 {t('ticket.conversation')}
               </Title>
-              <Conversation ticket={ticket} />
-              <Composer
-                company={company}
-                ticket={ticket}
-                mode={mode}
-                onModeChange={setMode}
-                focusRequest={focusRequest}
-                onWritingChange={setIsWriting}
-              />
+              <Conversation ticket={ticket} entries={entries.slice(0, shown)} />
+              {isWhole && (
+                <Composer
+                  company={company}
+                  ticket={ticket}
+                  mode={mode}
+                  onModeChange={setMode}
+                  focusRequest={focusRequest}
+                  onWritingChange={setIsWriting}
+                />
+              )}
             </Stack>
             <Stack gap="md">
-              <TicketSidePanel ticket={ticket} company={company} assigneeRef={assigneeRef} />
-              <TimePanel company={company} ticketId={ticket.id} />
-              <TaskLinksPanel company={company} ticketId={ticket.id} />
-              <CustomerPanel company={company} ticketId={ticket.id} />
+              {isAfterContent && (
+                <>
+                  <TicketSidePanel ticket={ticket} company={company} assigneeRef={assigneeRef} />
+                  <TimePanel company={company} ticketId={ticket.id} />
+                  <TaskLinksPanel company={company} ticketId={ticket.id} />
+                  <CustomerPanel company={company} ticketId={ticket.id} />
+                </>
+              )}
             </Stack>
           </div>
         </>
@@ -271,11 +301,11 @@ function PresenceBar({ others }: { others: Presence[] }) {
   );
 }
 
-function Conversation({ ticket }: { ticket: StaffTicketDetail }) {
+function Conversation({ ticket, entries }: { ticket: StaffTicketDetail; entries: ConversationEntry[] }) {
   const { t } = useStaffT();
   return (
     <Stack gap="sm" component="section" aria-label={t('ticket.conversation')} data-testid="conversation">
-      {conversationOf(ticket).map((entry) => {
+      {entries.map((entry) => {
         if (entry.kind === 'opening')
           return (
             <ConversationMessage

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { PRESENCE_HEARTBEAT_S, type Presence, type PresenceState } from '@sportello/contracts';
+import type { Presence, PresenceState } from '@sportello/contracts';
+import { PRESENCE_HEARTBEAT_S } from '@sportello/contracts/staff-ticket-limits';
 import { staffDeskRoutes } from '@sportello/contracts/route-refs';
 import { call } from '../../../lib/api-client';
 
@@ -26,7 +27,13 @@ export function usePresence(
       call(staffDeskRoutes.presence, { params: { company, ticketid: ticketId }, body: { state: s } });
     beat.current = () => {
       send(stateRef.current).then(
-        (a) => live && setHeard({ key: ticketKey, others: a.others }),
+        // The same others as before (most beats: nobody else, or the same people) keep the state, so the
+        // page is not drawn again every heartbeat (its panels, composer and conversation).
+        (a) =>
+          live &&
+          setHeard((h) =>
+            h?.key === ticketKey && sameOthers(h.others, a.others) ? h : { key: ticketKey, others: a.others },
+          ),
         () => {
           // A missed heartbeat only makes this agent look absent for a moment.
         },
@@ -49,3 +56,11 @@ export function usePresence(
 
   return (heard?.key === ticketKey ? heard.others : initial) ?? [];
 }
+
+/** What the page shows of the others: who, and whether they are writing (not until when they hold). */
+const sameOthers = (a: Presence[], b: Presence[]) =>
+  a.length === b.length &&
+  a.every(
+    (p, i) =>
+      p.staffUserId === b[i]!.staffUserId && p.displayName === b[i]!.displayName && p.state === b[i]!.state,
+  );

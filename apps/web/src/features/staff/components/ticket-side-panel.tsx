@@ -11,19 +11,24 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import type { StaffTicketDetail, StaffTicketUpdate, TicketPriority } from '@sportello/contracts';
 import {
   NEXT_ACTIVITY_MAX,
   TICKET_TAG_NAME_MAX,
   TICKET_TAGS_MAX,
-  ticketPriorities,
-  type StaffTicketDetail,
-  type StaffTicketUpdate,
-  type TicketPriority,
-} from '@sportello/contracts';
+} from '@sportello/contracts/staff-ticket-limits';
+import { ticketPriorities } from '@sportello/contracts/staff-views';
 import { errorText } from '../../../lib/error-text';
 import { useDeskOptions } from '../api/options';
 import { useUpdateTicket } from '../api/ticket-writes';
 import { useStaffT } from '../i18n';
+
+/*
+ * The lists are rendered when they open: Mantine's combobox otherwise renders each hidden list with the
+ * panel and keeps positioning it (floating-ui, on every scroll and resize of the page), which took a slow
+ * phone's main thread for most of a second as a ticket's conversation was drawn.
+ */
+const COMBOBOX = { withinPortal: true, keepMounted: false } as const;
 
 const NONE = '';
 
@@ -87,7 +92,7 @@ export function TicketSidePanel({
           allowDeselect={false}
           disabled={disabled}
           onChange={(v) => v && save({ stepId: Number(v) }, t('side.saved'))}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={COMBOBOX}
           data-testid="side-step"
         />
         <Select
@@ -101,7 +106,7 @@ export function TicketSidePanel({
           allowDeselect={false}
           disabled={disabled}
           onChange={(v) => save({ assigneeId: idOrNull(v) }, t('side.saved'))}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={COMBOBOX}
           data-testid="side-assignee"
         />
         {myAgentId !== null && ticket.assignee?.id !== myAgentId && (
@@ -126,7 +131,7 @@ export function TicketSidePanel({
           allowDeselect={false}
           disabled={disabled}
           onChange={(v) => save({ groupId: idOrNull(v) }, t('side.saved'))}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={COMBOBOX}
           data-testid="side-group"
         />
         <Select
@@ -136,7 +141,7 @@ export function TicketSidePanel({
           allowDeselect={false}
           disabled={disabled}
           onChange={(v) => v && save({ typeId: Number(v) }, t('side.saved'))}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={COMBOBOX}
           data-testid="side-type"
         />
         <Select
@@ -146,7 +151,7 @@ export function TicketSidePanel({
           allowDeselect={false}
           disabled={disabled}
           onChange={(v) => v && save({ priority: v as TicketPriority }, t('side.saved'))}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={COMBOBOX}
           data-testid="side-priority"
         />
         <TagsInput
@@ -157,7 +162,7 @@ export function TicketSidePanel({
           maxLength={TICKET_TAG_NAME_MAX}
           disabled={disabled}
           onChange={(names) => save({ tags: names }, t('side.saved'))}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={COMBOBOX}
           clearable
           data-testid="side-tags"
         />
