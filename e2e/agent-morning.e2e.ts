@@ -99,40 +99,48 @@ describe('an agent’s morning', () => {
   async function everyPortalColour(): Promise<void> {
     // The morning's open tickets (the step, "last reply ours", priority and service-level badges, a
     // focused row), and the answered ticket (its step, "last reply ours", the paused clock, the composer):
-    // loaded side by side in each scheme, each reloaded after each colour.
-    const schemes = await Promise.all(
-      (['light', 'dark'] as const).map(async (colorScheme) => {
-        const context = await contextWith(browser, {
-          language: 'en-EN',
-          staffToken: agentToken,
-          colorScheme,
-        });
-        return { colorScheme, context, inbox: await context.newPage(), ticket: await context.newPage() };
-      }),
-    );
+    // loaded side by side after each colour, checked in the light scheme, then in the dark one the
+    // browser's preference switches them to without a reload (as a phone's evening setting does).
+    const context = await contextWith(browser, {
+      language: 'en-EN',
+      staffToken: agentToken,
+      colorScheme: 'light',
+    });
+    const inbox = await context.newPage();
+    const ticket = await context.newPage();
     const load = {
-      inbox: async (inbox: Page) => {
+      inbox: async () => {
         await inbox.goto(`${DESK}?view=open&q=${encodeURIComponent(`Morning ${stamp}`)}`);
         await inbox.getByTestId('inbox-row').filter({ hasText: t.breaching.title }).waitFor();
         // A focused row is tinted: j puts the cursor on the first one.
         await inbox.locator('body').click({ position: { x: 1, y: 1 } });
         await inbox.keyboard.press('j');
       },
-      ticket: async (ticket: Page) => {
+      ticket: async () => {
         await ticket.goto(`${DESK}/tickets/${t.breaching.id}`);
         await ticket.getByTestId('composer').locator('[contenteditable="true"]').waitFor();
         await ticket.getByTestId('ticket-step').locator('..').getByTestId('sla-badge').waitFor();
       },
     };
     const failures: string[] = [];
-    const scheme = (page: Page) =>
-      page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    const inScheme = async (page: Page, colorScheme: 'light' | 'dark') => {
+      await page.emulateMedia({ colorScheme });
+      await page.waitForFunction(
+        (s) => document.documentElement.getAttribute('data-mantine-color-scheme') === s,
+        colorScheme,
+      );
+    };
     for (const colour of PORTAL_COLOURS) {
       await json(`${API}/admin/settings`, adminToken, { baseColor: colour }, 'PATCH');
-      for (const { colorScheme, inbox, ticket } of schemes) {
+      // Each colour's pages load in the light scheme, then turn dark in place.
+      await Promise.all([
+        inbox.emulateMedia({ colorScheme: 'light' }),
+        ticket.emulateMedia({ colorScheme: 'light' }),
+      ]);
+      await Promise.all([load.inbox(), load.ticket()]);
+      for (const colorScheme of ['light', 'dark'] as const) {
         const label = `portal colour ${colour ?? '(none)'}, ${colorScheme}`;
-        await Promise.all([load.inbox(inbox), load.ticket(ticket)]);
-        expect(await scheme(inbox), label).toBe(colorScheme);
+        await Promise.all([inScheme(inbox, colorScheme), inScheme(ticket, colorScheme)]);
         // Each page has its own renderer process: the two checks take a core each. Every colour is
         // checked before the test fails, so one run names every failure.
         const checks = await Promise.allSettled([
@@ -142,7 +150,7 @@ describe('an agent’s morning', () => {
         for (const c of checks) if (c.status === 'rejected') failures.push(String(c.reason));
       }
     }
-    for (const { context } of schemes) await context.close();
+    await context.close();
     await json(`${API}/admin/settings`, adminToken, { baseColor: colourBefore }, 'PATCH');
     expect(failures).toEqual([]);
   }

@@ -42,8 +42,19 @@ describe('the new ticket editor face', () => {
         await page.goto(NEW_TICKET);
         const face = page.locator('[data-editor-face]');
         await face.waitFor();
-        const faceHeight = (await face.boundingBox())!.height;
-        const before = await dropzoneY(page);
+        // The face's height and the attachments' place read together, once the face is laid out: on a
+        // loaded machine a first read could come between two renders, the form not laid out (height 0).
+        let faceHeight = 0;
+        let before = 0;
+        await expect
+          .poll(async () => {
+            [faceHeight, before] = await page.evaluate(() => [
+              document.querySelector('[data-editor-face]')?.getBoundingClientRect().height ?? 0,
+              document.querySelector('.mantine-Dropzone-root')?.getBoundingClientRect().y ?? 0,
+            ]);
+            return faceHeight > 0 && before > 0;
+          })
+          .toBe(true);
         release();
         const toolbar = page.getByRole('toolbar');
         await toolbar.waitFor();
