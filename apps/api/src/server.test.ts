@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import {
   chmodSync,
   lstatSync,
@@ -49,12 +49,21 @@ function startServer(
   return { child, output: () => out, exited };
 }
 
-async function waitFor(cond: () => boolean, ms: number): Promise<void> {
+async function waitFor(cond: () => boolean, ms: number, output?: () => string): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
+    if (Date.now() > end) throw new Error(`timed out${output ? `; the process wrote:\n${output()}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A port nobody listens on now (a fixed one may be a connection's local port on a busy machine). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
 }
 
 // The processes run on the embedded database whatever TEST_DATABASE_URL says (DATABASE_URL is cleared):
@@ -73,10 +82,10 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('server process', () => 
     chmodSync(join(dataDir, 'outbox'), 0o777);
     chmodSync(join(dataDir, 'outbox', '1-old.eml'), 0o666);
     // The umask a careless service unit sets: the database is made under it.
-    const first = startServer(dataDir, 38000 + (process.pid % 1000), { umask: '000' });
+    const first = startServer(dataDir, await freePort(), { umask: '000' });
     try {
-      await waitFor(() => first.output().includes('Sportello is ready'), 60_000);
-      const second = startServer(dataDir, 39000 + (process.pid % 1000));
+      await waitFor(() => first.output().includes('Sportello is ready'), 60_000, first.output);
+      const second = startServer(dataDir, await freePort());
       const code = await second.exited;
       expect(code).toBe(3);
       expect(second.output()).toContain('is in use by another Sportello process');
@@ -126,9 +135,9 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('server process', () => 
     const message = join(dataDir, 'outbox', '1-old.eml');
     chmodSync(deep, 0o755);
     chmodSync(message, 0o644);
-    const server = startServer(dataDir, 34000 + (process.pid % 1000));
+    const server = startServer(dataDir, await freePort());
     try {
-      await waitFor(() => server.output().includes('Sportello is ready'), 60_000);
+      await waitFor(() => server.output().includes('Sportello is ready'), 60_000, server.output);
     } finally {
       server.child.kill('SIGTERM');
     }
@@ -142,7 +151,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('server process', () => 
     const file = join(dir, 'plain-file');
     writeFileSync(file, 'x');
     try {
-      const server = startServer(file, 36000 + (process.pid % 1000));
+      const server = startServer(file, await freePort());
       expect(await server.exited).toBe(4);
       const lines = server.output().trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -154,11 +163,11 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('server process', () => 
 
   it('sheds connections before the fd limit, keeps answering, and recovers when they close', async () => {
     // The first test's DATA_DIR, its database already made.
-    const port = 35000 + (process.pid % 1000);
+    const port = await freePort();
     const server = startServer(dataDir, port, { openFiles: 512 });
     const sockets: Socket[] = [];
     try {
-      await waitFor(() => server.output().includes('Sportello is ready'), 60_000);
+      await waitFor(() => server.output().includes('Sportello is ready'), 60_000, server.output);
       // 450 slow clients that connect and never send a byte.
       for (let i = 0; i < 450; i++) {
         const s = connect(port, '127.0.0.1');
