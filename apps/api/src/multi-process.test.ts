@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './db/client';
 import { multipartFile } from './test/personas';
 import { startS3rver, type RunningS3 } from './test/s3rver';
+import { freePort } from './test/ports';
 
 /**
  * Two API processes on one PostgreSQL and one S3 endpoint, each with a DATA_DIR of its own (no shared
@@ -67,14 +68,6 @@ interface Proc {
   base: string;
   dataDir: string;
   output: () => string;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 describe.skipIf(!url)('two processes, no shared disk (needs TEST_DATABASE_URL)', () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import {
   chmodSync,
   lstatSync,
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectionLimit } from './platform/fd-limit';
+import { freePort } from './test/ports';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 // One process (the tsx CLI would run the server as its child): signals reach the server itself.
@@ -58,13 +59,6 @@ async function waitFor(cond: () => boolean, ms: number, output?: () => string): 
 }
 
 /** A port nobody listens on now (a fixed one may be a connection's local port on a busy machine). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 // The processes run on the embedded database whatever TEST_DATABASE_URL says (DATABASE_URL is cleared):
 // the PostgreSQL pass of CI would run the same thing again.

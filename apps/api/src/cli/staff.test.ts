@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { createTestApp, TEST_ADMIN_KEY, type TestApp } from '../test/harness';
 import { seedPersonas } from '../test/personas';
 import { bearer, exampleDocument } from '../test/seed';
 import { queryRows } from '../platform/sql-json';
+import { freePort } from '../test/ports';
 
 describe('POST /api/admin/portals/:portal/staff', () => {
   let t: TestApp;
@@ -79,17 +79,6 @@ describe('POST /api/admin/portals/:portal/staff', () => {
     expect((await invite('acme', { email: 'a@b.example' }, 'wrong-key-0123456789')).statusCode).toBe(401);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const KEY = 'cli-admin-key-0123456789';

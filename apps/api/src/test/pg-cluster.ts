@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports';
 
 export interface PgCluster {
   url: string;
@@ -26,17 +26,6 @@ export function pgBinaries(): { bin: string } | { reason: string } {
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(a) - Number(b)) : [];
   const bin = versions.map((v) => join(root, v, 'bin')).findLast((b) => existsSync(join(b, 'initdb')));
   return bin ? { bin } : { reason: 'no PostgreSQL binaries (install postgresql or set PG_BIN)' };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPgCluster(bin: string): Promise<PgCluster> {

@@ -5,7 +5,6 @@
  * stopped), 200 otherwise.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,19 +18,9 @@ import { queryRows } from '../../platform/sql-json';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { seedPersonas } from '../../test/personas';
 import { pgBinaries, startPgCluster, type PgCluster } from '../../test/pg-cluster';
+import { freePort } from '../../test/ports';
 
 const SMTP_PASSWORD = 'smtp-pass-Zq81x';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('health', () => {
   let t: TestApp;
