@@ -226,42 +226,51 @@ function signInShell(): Plugin {
           },
           criticalCss,
         );
-        const page = source
-          .replace(/<html lang="[^"]*"/, `<html lang="${lang}"`)
-          .replace(
-            /<title>[^<]*<\/title>/,
-            `<title>${escapeHtml(text('auth.loginTitle'))} · {{portalName}}</title>`,
-          )
-          .replace(
-            /<meta name="theme-color" content="[^"]*"/,
-            '<meta name="theme-color" content="{{themeColor}}"',
-          )
-          .replace(
-            /(\s*)<script type="module"/,
-            '$1<script src="/sign-in-shell.js"></script>$1<script type="module"',
-          )
-          // The form is here already: the app's code must not hold back the stylesheet and the logo the
-          // first paint waits for (nor count as what that paint waits for on a slow network).
-          .replace(
-            /<script type="module" crossorigin/,
-            '<script type="module" fetchpriority="low" crossorigin',
-          )
-          .replace(
-            /<link rel="modulepreload" crossorigin/g,
-            '<link rel="modulepreload" fetchpriority="low" crossorigin',
-          )
-          .replace('<div id="root"></div>', `${markup}<div id="root"></div>`);
-        for (const mark of [
-          '{{portalName}}</title>',
-          '{{themeColor}}',
-          'sign-in-shell.js',
-          'data-sign-in-shell',
-        ])
-          if (!page.includes(mark)) this.error(`sign-in shell: index.html changed, ${mark} not placed`);
+        const { page, missing } = drawnPage(source, {
+          lang,
+          title: `${escapeHtml(text('auth.loginTitle'))} · {{portalName}}`,
+          markup,
+          mark: 'data-sign-in-shell',
+        });
+        if (missing) this.error(`sign-in shell: index.html changed, ${missing} not placed`);
         this.emitFile({ type: 'asset', fileName: `sign-in.${lang}.html`, source: page });
       }
     },
   };
+}
+
+/**
+ * index.html as a page the server sends drawn (the sign-in, a customer screen's frame): its language and
+ * title, the portal's theme colour to fill in, `sign-in-shell.js` before the app, `head` (preload links)
+ * added, and `markup` before `#root`. The page paints without the app's code, so that code (and what
+ * `head` announces) is asked for at low priority: a browser, and Lighthouse's simulation, hold the first
+ * paint for high-priority scripts requested before it, and they would hold back the stylesheet and the
+ * logo that paint waits for. `missing`: a mark index.html no longer lets it place.
+ */
+function drawnPage(
+  source: string,
+  o: { lang: string; title: string; head?: string; markup: string; mark: string },
+): { page: string; missing?: string } {
+  let page = source
+    .replace(/<html lang="[^"]*"/, `<html lang="${o.lang}"`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${o.title}</title>`)
+    .replace(/<meta name="theme-color" content="[^"]*"/, '<meta name="theme-color" content="{{themeColor}}"')
+    .replace(
+      /(\s*)<script type="module"/,
+      '$1<script src="/sign-in-shell.js"></script>$1<script type="module"',
+    );
+  if (o.head !== undefined) page = page.replace(/(\s*)<\/head>/, `\n${o.head}$1</head>`);
+  page = page
+    .replace(/<script type="module" crossorigin/, '<script type="module" fetchpriority="low" crossorigin')
+    .replace(
+      /<link rel="modulepreload" crossorigin/g,
+      '<link rel="modulepreload" fetchpriority="low" crossorigin',
+    )
+    .replace('<div id="root"></div>', `${o.markup}<div id="root"></div>`);
+  const missing = ['{{portalName}}</title>', '{{themeColor}}', 'sign-in-shell.js', o.mark].find(
+    (mark) => !page.includes(mark),
+  );
+  return { page, missing };
 }
 
 /**
@@ -379,37 +388,14 @@ function customerFrame(): Plugin {
           });
           const pageTitle = title ? `${escapeHtml(text(title))} · {{portalName}}` : '{{portalName}}';
           const links = preloadLinks([...wanted], css);
-          const frame = source
-            .replace(/<html lang="[^"]*"/, `<html lang="${lang}"`)
-            .replace(/<title>[^<]*<\/title>/, `<title>${pageTitle}</title>`)
-            .replace(
-              /<meta name="theme-color" content="[^"]*"/,
-              '<meta name="theme-color" content="{{themeColor}}"',
-            )
-            .replace(
-              /(\s*)<script type="module"/,
-              '$1<script src="/sign-in-shell.js"></script>$1<script type="module"',
-            )
-            .replace(/(\s*)<\/head>/, `\n${links}$1</head>`)
-            // The frame paints without the app's code: that code must not count as what its first paint
-            // waits for (a browser, and Lighthouse's simulation, hold the paint for high-priority scripts
-            // requested before it), nor hold back the stylesheet and the logo that paint waits for.
-            .replace(
-              /<script type="module" crossorigin/,
-              '<script type="module" fetchpriority="low" crossorigin',
-            )
-            .replace(
-              /<link rel="modulepreload" crossorigin/g,
-              '<link rel="modulepreload" fetchpriority="low" crossorigin',
-            )
-            .replace('<div id="root"></div>', `${markup}<div id="root"></div>`);
-          for (const mark of [
-            '{{portalName}}</title>',
-            '{{themeColor}}',
-            'sign-in-shell.js',
-            'data-customer-frame',
-          ])
-            if (!frame.includes(mark)) fail(`index.html changed, ${mark} not placed`);
+          const { page: frame, missing } = drawnPage(source, {
+            lang,
+            title: pageTitle,
+            head: links,
+            markup,
+            mark: 'data-customer-frame',
+          });
+          if (missing) fail(`index.html changed, ${missing} not placed`);
           this.emitFile({ type: 'asset', fileName: `frame.${screen}.${lang}.html`, source: frame });
         }
       }
