@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { StaffSearchAnswer } from '@sportello/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client';
 import { EventSignal } from '../../platform/event-signal';
@@ -89,6 +90,34 @@ describe('the inbox counts against the database', () => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { counts: Record<string, number>; items: unknown[] };
   };
+
+  it('keeps the search as one types as it keeps the pages, and reads it again once tickets change', async () => {
+    const quick = async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/staff/portals/acme/search?q=Giulia',
+        headers: staff.agentA,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as StaffSearchAnswer).contacts.map((c) => c.referentName);
+    };
+    expect(await quick()).toEqual(['ACME Giulia Blu']);
+    const acme = sql`(select id from portals where key = 'acme')`;
+    // A rename no notification covers: the kept answer stands (within DESK_CACHE_TTL_MS).
+    await t.ctx.database.db.execute(
+      sql`update contacts set referent_name = 'ACME Giulia Verde' where portal_id = ${acme} and ext_id = 201`,
+    );
+    expect(await quick()).toEqual(['ACME Giulia Blu']);
+    // A ticket changed (the NOTIFY): the next answer is read again, with the new name.
+    await t.ctx.database.db.execute(sql`update tickets set title = title || '.' where portal_id = ${acme}`);
+    const started = Date.now();
+    let names = await quick();
+    while (names[0] !== 'ACME Giulia Verde' && Date.now() - started < DESK_CACHE_TTL_MS / 2) {
+      await new Promise((r) => setTimeout(r, 20));
+      names = await quick();
+    }
+    expect(names).toEqual(['ACME Giulia Verde']);
+  });
 
   it('reads the page and counts again once tickets change outside this process (the NOTIFY), well before the time bound', async () => {
     const { counts: before, items } = await openView();

@@ -6,6 +6,7 @@ import {
   type InboxAnswer,
   type InboxItem,
   STAFF_SEARCH_GROUP_MAX,
+  staffSearchAnswerSchema,
   type StaffSearchAnswer,
   type StaffTicketDetail,
   type InboxSort,
@@ -123,13 +124,18 @@ async function readInbox(ctx: AppContext, a: StaffPortalAccess, q: InboxQuery): 
 
 /**
  * The desk's search as one types: tickets as the inbox's search finds them (open ones first, then
- * closed: each view's first page, read from its index), and the contacts and companies it names.
+ * closed: each view's first page, read from its index), and the contacts and companies it names. Kept
+ * as the inbox's pages are (desk-cache.ts): a text asked for again — the same letters typed anew, a
+ * second agent's, the box reopened — is answered without the database.
  */
-export async function quickSearch(
-  ctx: AppContext,
-  a: StaffPortalAccess,
-  q: string,
-): Promise<StaffSearchAnswer> {
+export function quickSearch(ctx: AppContext, a: StaffPortalAccess, q: string): Promise<string> {
+  const key = `search:${a.portal.portalId}:${a.staffUserId}:${q}`;
+  return deskCachesOf(ctx.database).pages.get(key, async () =>
+    JSON.stringify(staffSearchAnswerSchema.parse(await readQuickSearch(ctx, a, q))),
+  );
+}
+
+async function readQuickSearch(ctx: AppContext, a: StaffPortalAccess, q: string): Promise<StaffSearchAnswer> {
   const scope = scopeOf(a);
   const db = ctx.database.db;
   const n = STAFF_SEARCH_GROUP_MAX;

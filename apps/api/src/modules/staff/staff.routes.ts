@@ -76,8 +76,8 @@ export function registerStaffRoutes(app: App, ctx: AppContext): void {
   route(app, ctx, staffInboxRoutes.list, async (req, reply, staff) =>
     sendJsonText(reply, await inbox(ctx, portalOf(staff), req.query)),
   );
-  route(app, ctx, staffInboxRoutes.search, (req, _reply, staff) =>
-    quickSearch(ctx, portalOf(staff), req.query.q),
+  route(app, ctx, staffInboxRoutes.search, async (req, reply, staff) =>
+    sendJsonText(reply, await quickSearch(ctx, portalOf(staff), req.query.q)),
   );
   route(app, ctx, staffInboxRoutes.detail, (req, _reply, staff) =>
     staffTicket(ctx, portalOf(staff), req.params.ticketid),
