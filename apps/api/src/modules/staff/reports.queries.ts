@@ -178,6 +178,23 @@ export interface RatingRow {
   low: number;
 }
 
+/** A ratings row as either path's statement answers it (numbers may come as text). */
+export interface RatingRowRead {
+  g: number | string | null;
+  total: number | string;
+  n: number | string;
+  average: number | string | null;
+  low: number | string;
+}
+
+export const ratingRowOf = (r: RatingRowRead): RatingRow => ({
+  g: r.g === null ? null : Number(r.g),
+  total: Number(r.total) === 1,
+  n: Number(r.n),
+  average: r.average === null ? null : Number(r.average),
+  low: Number(r.low),
+});
+
 /** Ratings last given in the range, per group: how many, their average, how many at or below `low`. */
 export async function ratingRows(
   db: Queryable,
@@ -188,13 +205,7 @@ export async function ratingRows(
   lowThreshold: number,
 ): Promise<RatingRow[]> {
   const rollup = !('key' in g);
-  const rows = await queryRows<{
-    g: number | string | null;
-    total: number | string;
-    n: number | string;
-    average: number | string | null;
-    low: number | string;
-  }>(
+  const rows = await queryRows<RatingRowRead>(
     db,
     sql`select x.g, ${rollup ? sql`grouping(x.g)` : sql`0`} as total, count(*)::int as n,
         avg(x.rating)::float8 as average,
@@ -206,13 +217,7 @@ export async function ratingRows(
       ) x
       group by ${rollup ? sql`rollup (x.g)` : sql`x.g`}`,
   );
-  return rows.map((r) => ({
-    g: r.g === null ? null : Number(r.g),
-    total: Number(r.total) === 1,
-    n: Number(r.n),
-    average: r.average === null ? null : Number(r.average),
-    low: Number(r.low),
-  }));
+  return rows.map(ratingRowOf);
 }
 
 /** The portal's threshold of a low rating (0038). */

@@ -9,7 +9,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ReportBreakdown } from '@sportello/contracts';
 import { queryRows, type Queryable } from '../../platform/sql-json';
-import type { RatingRow, ReportFilter, TimeRow, VolumeRow } from './reports.queries';
+import {
+  ratingRowOf,
+  type RatingRow,
+  type RatingRowRead,
+  type ReportFilter,
+  type TimeRow,
+  type VolumeRow,
+} from './reports.queries';
 
 /** The rollup's dimensions (0060). */
 const DIM = { all: 0, group: 1, agent: 2, company: 3, type: 4, priority: 5 } as const;
@@ -348,13 +355,7 @@ export async function ratingRowsRollup(
   const low = [1, 2, 3, 4, 5]
     .filter((score) => score <= lowThreshold)
     .map((score) => sql.raw(`d.rated_${score}`));
-  const rows = await queryRows<{
-    g: number | string | null;
-    total: number | string;
-    n: number | string;
-    average: number | string | null;
-    low: number | string;
-  }>(
+  const rows = await queryRows<RatingRowRead>(
     db,
     // The average as avg() of the scores computes it: their sum over their count, both numeric.
     sql`select x.g, ${rollup ? sql`grouping(x.g)` : sql`0`} as total, sum(x.n)::int as n,
@@ -371,11 +372,5 @@ export async function ratingRowsRollup(
       ) x
       group by ${rollup ? sql`rollup (x.g)` : sql`x.g`}`,
   );
-  return rows.map((r) => ({
-    g: num(r.g),
-    total: Number(r.total) === 1,
-    n: Number(r.n),
-    average: num(r.average),
-    low: Number(r.low),
-  }));
+  return rows.map(ratingRowOf);
 }
