@@ -17,6 +17,7 @@ import { portalErrorCodes } from './portals';
 import { signingErrorCodes } from './signing';
 import { macroErrorCodes, staffErrorCodes } from './staff-errors';
 import { staffMergeErrorCodes } from './staff-merge';
+import { slaCompanyErrorCodes } from './staff-sla-companies';
 import { taskPageErrorCodes } from './tasks';
 import { ticketErrorCodes } from './tickets';
 
@@ -102,6 +103,7 @@ export const errorCodes = {
   ...staffErrorCodes,
   ...macroErrorCodes,
   ...staffMergeErrorCodes,
+  ...slaCompanyErrorCodes,
   ...entityErrorCodes,
   ...contentErrorCodes,
   ...peopleErrorCodes,

@@ -20,6 +20,7 @@ export * from './staff';
 export * from './staff-macros';
 export * from './staff-notifications';
 export * from './staff-sla';
+export * from './staff-sla-companies';
 export * from './staff-triage';
 export * from './staff-context';
 export * from './staff-merge';

@@ -31,6 +31,7 @@ export * from './route-refs/staff-context';
 export * from './route-refs/staff-macros';
 export * from './route-refs/staff-merge';
 export * from './route-refs/staff-notifications';
+export * from './route-refs/staff-sla-companies';
 export * from './route-refs/staff-sla';
 export * from './route-refs/staff-triage';
 export * from './route-refs/staff';

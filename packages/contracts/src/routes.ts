@@ -27,6 +27,7 @@ import { staffAuthRoutes, staffDeskRoutes, staffInboxRoutes } from './staff';
 import { staffMacroRoutes } from './staff-macros';
 import { staffBellRoutes, staffSavedViewRoutes } from './staff-notifications';
 import { staffSlaRoutes } from './staff-sla';
+import { staffSlaCompanyRoutes } from './staff-sla-companies';
 import { staffTriageRoutes } from './staff-triage';
 import { staffContextRoutes } from './staff-context';
 import { staffMergeRoutes } from './staff-merge';
@@ -61,6 +62,7 @@ export const apiRoutes = {
   staffBell: staffBellRoutes,
   staffSavedViews: staffSavedViewRoutes,
   staffSla: staffSlaRoutes,
+  staffSlaCompanies: staffSlaCompanyRoutes,
   staffTriage: staffTriageRoutes,
   staffContext: staffContextRoutes,
   staffMerge: staffMergeRoutes,

@@ -719,6 +719,38 @@ export const slaPolicies = pgTable('sla_policies', {
   recomputeAfter: bigint('recompute_after', { mode: 'number' }),
 });
 
+/**
+ * A company's own service-level targets (issue 28 item 13, migration 0063): per priority, in business
+ * minutes, only those it has; what it leaves out is the portal policy's.
+ */
+export const slaCompanyTargets = pgTable(
+  'sla_company_targets',
+  {
+    companyId: integer('company_id')
+      .primaryKey()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    portalId: portalRef(),
+    targets: jsonb('targets')
+      .$type<
+        Partial<Record<'low' | 'normal' | 'high' | 'urgent', { firstResponse?: number; resolution?: number }>>
+      >()
+      .notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('sla_company_targets_portal_idx').on(t.portalId)],
+);
+
+/**
+ * A company whose targets changed: the breach sweep recomputes its open tickets' clocks in batches, in
+ * ext id order after this cursor, and drops the row after the last (0063).
+ */
+export const slaCompanyRecomputes = pgTable('sla_company_recomputes', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  recomputeAfter: bigint('recompute_after', { mode: 'number' }).notNull(),
+});
+
 /** The tickets' own tags (issue 28, migration 0049), by name per portal; not the contracts' `tags`. */
 export const ticketTags = pgTable(
   'ticket_tags',

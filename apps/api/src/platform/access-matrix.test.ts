@@ -705,6 +705,46 @@ describe('desk routes of agents and admins', () => {
       build: () => ({ method: 'PUT', url: `${desk}/admin/sla`, payload: matrixSlaPolicy }),
       expect: [403, 200, 403, 401, 401],
     },
+    // A company's own service levels (issue 28): the admins'; beta's own company is not acme's (404).
+    'GET /api/staff/portals/:company/admin/sla/companies': {
+      build: () => ({ method: 'GET', url: `${desk}/admin/sla/companies` }),
+      expect: [403, 200, 403, 401, 401],
+    },
+    'PUT /api/staff/portals/:company/admin/sla/companies/:id': {
+      build: () => ({
+        method: 'PUT',
+        url: `${desk}/admin/sla/companies/20`,
+        payload: { targets: { urgent: { firstResponse: 30 } } },
+      }),
+      expect: [403, 200, 403, 401, 401],
+    },
+    "PUT /api/staff/portals/:company/admin/sla/companies/:id (another portal's company)": {
+      build: async () => {
+        await t.ctx.database.db.execute(
+          sql`insert into companies (portal_id, ext_id, company_name)
+            select id, 778, 'BETA Matrix' from portals where key = 'beta' on conflict do nothing`,
+        );
+        return {
+          method: 'PUT',
+          url: `${desk}/admin/sla/companies/778`,
+          payload: { targets: { urgent: { firstResponse: 30 } } },
+        };
+      },
+      expect: [403, 404, 403, 401, 401],
+    },
+    'DELETE /api/staff/portals/:company/admin/sla/companies/:id': {
+      // A fresh override of company 20 for each column, set by the admin.
+      build: async () => {
+        await t.app.inject({
+          method: 'PUT',
+          url: `${desk}/admin/sla/companies/20`,
+          headers: staff.adminA,
+          payload: { targets: { high: { resolution: 60 } } },
+        });
+        return { method: 'DELETE', url: `${desk}/admin/sla/companies/20` };
+      },
+      expect: [403, 204, 403, 401, 401],
+    },
     // Reports (issue 28): every member of the portal; the agents' breakdown and filter are the admins'.
     ...Object.fromEntries(
       (['volume', 'times', 'ratings'] as const).flatMap((kind) => [

@@ -11,7 +11,8 @@
  * A policy change is applied the same way, as a queued job rather than in the admin's transaction: the
  * change sets its portal's cursor (`sla_policies.recompute_after`), and each pass first marks the next
  * `recomputeBatch` open tickets after it (ext id order) for a quiet look (SLA_QUIET), so a portal of a
- * hundred thousand open tickets costs its admin one row and the sweep a bounded statement per pass.
+ * hundred thousand open tickets costs its admin one row and the sweep a bounded statement per pass. A
+ * change of a company's own targets likewise queues its company (`sla_company_recomputes`).
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -115,9 +116,13 @@ export class SlaSweeper {
   /**
    * The next batch of one changed policy's open tickets, due for a quiet look at once (their creation
    * is past); the cursor moves on, or is cleared after the last batch. One portal per pass, skipped by
-   * another process that holds it.
+   * another process that holds it. Then the same for one company whose own targets changed.
    */
   async markForRecompute(): Promise<number> {
+    return (await this.markPortalBatch()) + (await this.markCompanyBatch());
+  }
+
+  private async markPortalBatch(): Promise<number> {
     const n = this.recomputeBatch;
     const rows = await queryRows<{ n: number }>(
       this.ctx.database.db,
@@ -133,6 +138,34 @@ export class SlaSweeper {
             case when (select count(*) from batch) < ${n}::int then null else (select max(ext_id) from batch) end
           from p where s.portal_id = p.portal_id returning 1)
       select (select count(*) from marked)::int as n, (select count(*) from moved)::int as m`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * A company's batch (0063): its open tickets after its cursor, read from tickets_inbox_company_idx
+   * (the company's open tickets, sorted by ext id: a company's are few beside a portal's). The queue's
+   * row goes after the last batch; a change of the company's targets meanwhile sets its cursor back.
+   */
+  private async markCompanyBatch(): Promise<number> {
+    const n = this.recomputeBatch;
+    const rows = await queryRows<{ n: number }>(
+      this.ctx.database.db,
+      sql`with q as (select company_id, recompute_after from sla_company_recomputes limit 1
+          for update skip locked),
+        batch as (select t.id, t.ext_id from q join lateral (select t.id, t.ext_id from tickets t
+            where t.company_id = q.company_id and not t.closed and t.ext_id > q.recompute_after
+            order by t.ext_id limit ${n}::int) t on true),
+        marked as (update tickets t set sla_sweep_at = t.created_on,
+            sla_breached = t.sla_breached | ${SLA_QUIET}::smallint
+          from batch where t.id = batch.id returning 1),
+        moved as (update sla_company_recomputes s set recompute_after = (select max(ext_id) from batch)
+          from q where s.company_id = q.company_id and (select count(*) from batch) >= ${n}::int
+          returning 1),
+        done as (delete from sla_company_recomputes s using q
+          where s.company_id = q.company_id and (select count(*) from batch) < ${n}::int returning 1)
+      select (select count(*) from marked)::int as n, (select count(*) from moved)::int as m,
+        (select count(*) from done)::int as d`,
     );
     return Number(rows[0]?.n ?? 0);
   }

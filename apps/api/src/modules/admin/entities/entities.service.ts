@@ -673,8 +673,9 @@ export async function updateTicket(
       after = publicOf(await readTicket(tx, actor.portalId, id))!;
     }
     if (reassigned) await ringAssignee(ctx, tx, actor, stored.rowId, previousAgent);
-    // A new step (closed or reopened) or creation date moves the service-level clock.
-    if (changed.some((k) => k === 'statusStepId' || k === 'createdOn'))
+    // A new step (closed or reopened), creation date or company (its own targets) moves the
+    // service-level clock.
+    if (changed.some((k) => k === 'statusStepId' || k === 'createdOn' || k === 'companyId'))
       await refreshSlaClock(tx, stored.rowId);
     await record(ctx, tx, actor, {
       entity: 'ticket',

@@ -37,9 +37,10 @@ export async function writeTickets(s: PortalScope, rows: Owned<ImportTicket>[]):
 /**
  * The service-level clock of imported tickets (docs/staff.md, "Service levels"): the import writes
  * set-based and computes no clock itself; it marks the open tickets of the document that have none yet,
- * when the portal's policy is on and gives their priority a target, for a quiet look by the breach
- * sweep (due at once; SLA_QUIET: what is already past is marked told, nobody is told). A ticket with a
- * clock, or without a target, is not written, so an unchanged import still writes nothing.
+ * when the portal's policy is on and gives their priority a target (the portal's, or their company's
+ * own), for a quiet look by the breach sweep (due at once; SLA_QUIET: what is already past is marked
+ * told, nobody is told). A ticket with a clock, or without a target, is not written, so an unchanged
+ * import still writes nothing.
  */
 async function queueImportedClocks(s: PortalScope, extIds: number[]): Promise<void> {
   for (const part of chunk(extIds, JSON_BATCH))
@@ -50,8 +51,10 @@ async function queueImportedClocks(s: PortalScope, extIds: number[]): Promise<vo
         and t.ext_id = any(${sql.param(part)}::bigint[]) and not t.closed
         and t.first_response_due_at is null and t.resolution_due_at is null and t.sla_sweep_at is null
         and t.sla_breached & ${SLA_QUIET}::smallint = 0
-        and jsonb_path_exists(p.targets -> (array['low', 'normal', 'high', 'urgent'])[t.priority + 1],
-          '$.* ? (@ != null)')`);
+        and (jsonb_path_exists(p.targets -> (array['low', 'normal', 'high', 'urgent'])[t.priority + 1],
+            '$.* ? (@ != null)')
+          or exists (select 1 from sla_company_targets c where c.company_id = t.company_id
+            and c.targets ? (array['low', 'normal', 'high', 'urgent'])[t.priority + 1]))`);
 }
 
 const TICKET_KEYS = [

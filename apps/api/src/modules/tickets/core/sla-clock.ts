@@ -1,9 +1,10 @@
 /**
  * A ticket's service-level clock (issue 28 item 13): its due times for the first public answer and for
- * the close, from the portal's policy (business hours, holidays, targets per priority) and the ticket's
- * public conversation. Recomputed from scratch, in the writer's transaction, whenever one of those
- * changes: the ticket's creation, its priority, a public message (the first answer from staff; a staff
- * answer starts a pause, the customer's next message ends it). Recomputing rather than adjusting makes
+ * the close, from the portal's policy (business hours, holidays, targets per priority), its company's
+ * own targets where it has some, and the ticket's public conversation. Recomputed from scratch, in the
+ * writer's transaction, whenever one of those changes: the ticket's creation, its priority, its company,
+ * a public message (the first answer from staff; a staff answer starts a pause, the customer's next
+ * message ends it). Recomputing rather than adjusting makes
  * the result independent of the order of the writes and of who wrote them.
  *
  * The clock pauses exactly while `waiting_on_customer` (migration 0008) holds: from a public message of
@@ -16,10 +17,25 @@ import { ticketPriorities } from '@sportello/contracts';
 import { queryRows, type Queryable } from '../../../platform/sql-json';
 import { addBusinessMinutes, businessMinutesBetween, type BusinessCalendar, type Span } from './sla';
 
-type Targets = Record<
-  (typeof ticketPriorities)[number],
-  { firstResponse: number | null; resolution: number | null }
->;
+type Priority = (typeof ticketPriorities)[number];
+type Targets = Record<Priority, { firstResponse: number | null; resolution: number | null }>;
+
+/** A company's own targets (migration 0063): only the priorities and targets it has. */
+export type CompanyTargets = Partial<Record<Priority, { firstResponse?: number; resolution?: number }>>;
+
+/**
+ * The targets a company's tickets are held to: each target the company has of its own, else the
+ * portal's. A company sold a faster first answer on urgent tickets keeps the portal's resolution.
+ */
+export function targetsFor(portal: Targets, company: CompanyTargets | null): Targets {
+  if (!company) return portal;
+  const out = { ...portal };
+  for (const p of ticketPriorities) {
+    const own = company[p];
+    if (own) out[p] = { ...portal[p], ...own };
+  }
+  return out;
+}
 
 export interface SlaPolicyRow {
   enabled: boolean;
@@ -189,6 +205,7 @@ interface ClockRow {
   closed: boolean;
   sla_breached: number;
   policy: Omit<SlaPolicyRow, 'timeZone'> | string | null;
+  company_targets: CompanyTargets | string | null;
   time_zone: string;
   messages: { at: number; staff: boolean }[] | string;
 }
@@ -210,6 +227,7 @@ export async function refreshSlaClock(
         p.time_zone,
         (select json_build_object('enabled', s.enabled, 'hours', s.hours, 'holidays', s.holidays,
            'targets', s.targets) from sla_policies s where s.portal_id = t.portal_id) as policy,
+        (select c.targets from sla_company_targets c where c.company_id = t.company_id) as company_targets,
         coalesce((select json_agg(json_build_object('at', extract(epoch from c.creation_date) * 1000,
              'staff', c.sender_agent_id is not null or c.sender_staff_id is not null)
            order by c.creation_date, c.id)
@@ -218,7 +236,12 @@ export async function refreshSlaClock(
   );
   if (!row) return null;
   const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-  const policy = row.policy === null ? null : { ...json(row.policy), timeZone: row.time_zone };
+  const stored = row.policy === null ? null : json(row.policy);
+  const company = row.company_targets === null ? null : json(row.company_targets);
+  const policy =
+    stored === null
+      ? null
+      : { ...stored, targets: targetsFor(stored.targets, company), timeZone: row.time_zone };
   const breached = Number(row.sla_breached);
   const clock = computeClock(policy, {
     createdOn: new Date(Number(row.created_on)),

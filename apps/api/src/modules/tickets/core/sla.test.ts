@@ -1,6 +1,7 @@
 import { zonedDate } from '@sportello/contracts/time-zone';
 import { describe, expect, it } from 'vitest';
 import { addBusinessMinutes, businessMinutesBetween, type BusinessCalendar } from './sla';
+import { computeClock, targetsFor } from './sla-clock';
 
 const ROME = 'Europe/Rome';
 const rome = (local: string) => zonedDate(local, ROME);
@@ -140,5 +141,52 @@ describe('businessMinutesBetween', () => {
       const due = addBusinessMinutes(office, start, minutes)!;
       expect(businessMinutesBetween(office, start, due)).toBe(minutes);
     }
+  });
+});
+
+describe('targetsFor (a company with targets of its own)', () => {
+  const portal = {
+    low: { firstResponse: null, resolution: null },
+    normal: { firstResponse: 120, resolution: 480 },
+    high: { firstResponse: 60, resolution: 240 },
+    urgent: { firstResponse: 60, resolution: 480 },
+  };
+
+  it('takes each target the company has, the portal one elsewhere', () => {
+    expect(targetsFor(portal, { urgent: { firstResponse: 30 }, low: { resolution: 2400 } })).toEqual({
+      low: { firstResponse: null, resolution: 2400 },
+      normal: portal.normal,
+      high: portal.high,
+      urgent: { firstResponse: 30, resolution: 480 },
+    });
+    expect(targetsFor(portal, null)).toBe(portal);
+    expect(targetsFor(portal, {})).toEqual(portal);
+  });
+
+  it("gives the ticket the company's due time across the autumn DST change", () => {
+    // Friday 23 October 2026, 17:30 in Rome (CEST); the clocks go back on Sunday 25.
+    const policy = {
+      enabled: true,
+      timeZone: ROME,
+      hours: [[], day, day, day, day, day, []],
+      holidays: [],
+      targets: portal,
+    };
+    const ticket = {
+      createdOn: rome('2026-10-23T17:30'),
+      priority: 3,
+      closed: false,
+      breached: 0,
+      messages: [],
+    };
+    const own = computeClock(
+      { ...policy, targets: targetsFor(portal, { urgent: { firstResponse: 90 } }) },
+      ticket,
+    );
+    // Half an hour on Friday, one on Monday (CET): 10:00 CET is 09:00Z.
+    expect(iso(own.firstResponseDueAt)).toBe('2026-10-26T09:00:00.000Z');
+    // The resolution stays the portal's eight hours: Friday 17:30-18, Monday 9-13, 14-17:30 CET.
+    expect(iso(own.resolutionDueAt)).toBe('2026-10-26T16:30:00.000Z');
+    expect(iso(computeClock(policy, ticket).firstResponseDueAt)).toBe('2026-10-26T08:30:00.000Z');
   });
 });
