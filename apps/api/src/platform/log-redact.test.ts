@@ -49,16 +49,26 @@ describe('request log lines', () => {
       `/api/tasks/acme/${task}`,
       `/api/files/1/x.pdf?e=1999999999&s=${sig}`,
       `/api/FILES/1/x.pdf/?S=${sig}&e=1`,
+      // The web app's pages of those links, answered outside the API's routes (the page or its frame).
+      `/acme/documents/${doc}`,
+      `/acme/Documents/${doc}/confirm?x=1`,
+      `/appointments/acme/${event}`,
+      `/appointments/acme/cancellation/${cancel}/`,
+      `/tasks/acme/${task}`,
     ])
       await app.inject({ method: url.includes('/otp') ? 'POST' : 'GET', url, headers });
     const log = lines.join('');
     // The one access line per request carries the request (app.ts, OneLinePerRequest).
     expect(log).toContain('request completed');
     expect(log).toContain('/api/signing/acme/[redacted]/otp');
+    expect(log).toContain('/acme/Documents/[redacted]/confirm?x=1');
+    expect(log).toContain('/appointments/acme/cancellation/[redacted]/');
     for (const s of secrets) expect(log, s).not.toContain(s);
   });
 
   it('keeps what is not secret', () => {
+    expect(redactedUrl('/demo/12/tickets?page=2', undefined)).toBe('/demo/12/tickets?page=2');
+    expect(redactedUrl('/demo/login', undefined)).toBe('/demo/login');
     expect(redactedUrl('/api/acme/101/tickets?page=2', '/api/:company/:contactid/tickets')).toBe(
       '/api/acme/101/tickets?page=2',
     );

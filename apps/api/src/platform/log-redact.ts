@@ -8,19 +8,32 @@ const SECRET_PARAMS = new Set(['token', 'documentkey', 'eventkey', 'cancelkey', 
 /** Query parameters that are secrets (`s` is the signature of a file URL). */
 const SECRET_QUERY = new Set(['s', 'sig', 'signature', 'token', 'key', 'code', 'otp', 'password']);
 const REDACTED = '[redacted]';
+/**
+ * The web app's pages whose address carries a key (apps/web router.tsx: a document to sign, a booking
+ * link, its cancellation, a task link). The server answers them outside its routes (the app's page, or
+ * its drawn frame), so there is no route pattern to read the key's position from: these say it.
+ */
+const PAGE_SECRETS = [
+  /^(\/[^/]+\/documents\/)[^/]+/i,
+  /^(\/appointments\/[^/]+\/cancellation\/)[^/]+/i,
+  /^(\/appointments\/[^/]+\/)[^/]+/i,
+  /^(\/tasks\/[^/]+\/)[^/]+/i,
+];
 
 /**
  * The request's URL with secret path segments and query values replaced. Path segments are matched
  * to the route's pattern (`/api/signing/:company/:documentkey` …) by position, so a secret is
- * recognised by the name of its parameter, whatever its value looks like.
+ * recognised by the name of its parameter, whatever its value looks like; the web app's pages, which
+ * have no route pattern, by PAGE_SECRETS.
  */
 export function redactedUrl(url: string, routePattern: string | undefined): string {
   const q = url.indexOf('?');
   const secrets = routePattern ? secretSegments(routePattern) : NONE;
-  // Most lines: a route with no secret in its path and no query, written as it came.
-  if (q === -1 && secrets.length === 0) return url;
   const path = q === -1 ? url : url.slice(0, q);
-  let out = path;
+  const page = routePattern ? undefined : PAGE_SECRETS.find((re) => re.test(path));
+  // Most lines: a route with no secret in its path and no query, written as it came.
+  if (q === -1 && secrets.length === 0 && !page) return url;
+  let out = page ? path.replace(page, `$1${REDACTED}`) : path;
   if (secrets.length > 0) {
     const segments = path.split('/');
     for (const i of secrets) if (i < segments.length) segments[i] = REDACTED;
