@@ -75,6 +75,8 @@ describe('catalogue administration', () => {
     const booking = await context.newPage();
     await booking.goto(`${baseUrl}/appointments/demo/${eventKey}`);
     await booking.getByRole('heading', { level: 1, name: linkTitle }).waitFor();
+    // The title is drawn by the server before the app (public-frame.e2e.ts): the calendar is the app's.
+    await booking.getByRole('heading', { name: 'Times in Europe/Rome' }).waitFor();
     await booking.getByText('Loading free times…').waitFor({ state: 'hidden' });
     const day = booking
       .locator('table button[aria-label]:not([disabled]):not([data-disabled]):not([data-outside])')

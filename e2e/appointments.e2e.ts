@@ -259,6 +259,8 @@ describe('booking and cancelling an appointment, and the task page', () => {
 
     await page.goto(BOOKING_URL);
     await page.getByRole('heading', { level: 1, name: 'Sopralluogo tecnico' }).waitFor();
+    // The title is drawn by the server before the app (public-frame.e2e.ts): the calendar is the app's.
+    await page.getByRole('heading', { name: 'Times in Europe/Rome' }).waitFor();
     await page.getByText('Loading free times…').waitFor({ state: 'hidden' });
     const day = page.getByRole('button', { name: bookedDay, exact: true });
     if ((await day.count()) === 0) await page.getByRole('button', { name: 'Next month' }).click();
@@ -271,6 +273,7 @@ describe('booking and cancelling an appointment, and the task page', () => {
     await narrow.setViewportSize({ width: 360, height: 800 });
     await narrow.goto(BOOKING_URL);
     await narrow.getByRole('heading', { level: 1, name: 'Sopralluogo tecnico' }).waitFor();
+    await narrow.getByRole('heading', { name: 'Times in Europe/Rome' }).waitFor();
     await narrow.getByText('Loading free times…').waitFor({ state: 'hidden' });
     await enabledDays(narrow).first().click();
     await slotGroup(narrow).waitFor();

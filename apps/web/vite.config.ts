@@ -6,7 +6,12 @@ import react from '@vitejs/plugin-react';
 import { splitTexts, type Texts } from './src/i18n/first-paint.ts';
 import { DESK_INBOX_TEXTS } from './src/features/staff/i18n/inbox-texts.ts';
 import { escapeHtml, signInShellMarkup } from './src/app/sign-in-shell.ts';
-import { customerFrameMarkup, type FrameScreen } from './src/app/customer-frame.ts';
+import {
+  customerFrameMarkup,
+  publicFrameMarkup,
+  type FrameScreen,
+  type PublicScreen,
+} from './src/app/customer-frame.ts';
 
 /**
  * `./it-IT.json?first-paint` and `./it-IT.json?rest`: the two parts of a translation file that
@@ -314,6 +319,25 @@ const FRAME_SCREENS: { screen: FrameScreen; page: RegExp | null; title: string |
 ];
 
 /**
+ * The public pages that get a frame (src/app/customer-frame.ts `publicFrameMarkup`): the page module, the
+ * words of its `<title>` (usePageTitle's, after the server's `{{title}}`). Both wait for the texts and
+ * Mantine's styles beyond the first paint, and for app/early-pages.ts, which starts their requests.
+ */
+const PUBLIC_SCREENS: { screen: PublicScreen; page: RegExp; pageTitle: string }[] = [
+  {
+    screen: 'signing',
+    page: /[\\/]src[\\/]features[\\/]signing[\\/]sign-page\.tsx$/,
+    pageTitle: 'signing.pageTitle',
+  },
+  {
+    screen: 'booking',
+    page: /[\\/]src[\\/]features[\\/]appointments[\\/]booking-page\.tsx$/,
+    pageTitle: 'appointments.pageTitle',
+  },
+];
+const EARLY_PAGES = /[\\/]src[\\/]app[\\/]early-pages\.ts$/;
+
+/**
  * Mantine's styles beyond the first paint (styles/mantine-rest.ts, a module of CSS alone: the build
  * keeps its stylesheet only), which every page but My tickets waits for.
  */
@@ -361,43 +385,70 @@ function customerFrame(): Plugin {
         Object.values(bundle).find((a) => a.type === 'asset' && a.names.includes(MANTINE_REST_CSS))
           ?.fileName ?? fail(`no ${MANTINE_REST_CSS}`);
       const source = String(html.source);
-      for (const [lang] of SHELL_LANGUAGES) {
+      /** The frame's page: its preload links (beyond the entry's), its markup before `#root`. */
+      const emit = (
+        fileName: string,
+        o: { lang: string; title: string; roots: string[]; rest: boolean; markup: string },
+      ) => {
+        const wanted = new Set<string>();
+        for (const root of o.roots)
+          for (const f of chunkGraph(bundle, root)) if (!initial.has(f)) wanted.add(f);
+        const css = [...chunkStyles(bundle, wanted), ...(o.rest ? [restCss] : [])].filter(
+          (f) => !initialCss.has(f),
+        );
+        const { page, missing } = drawnPage(source, {
+          lang: o.lang,
+          title: o.title,
+          head: preloadLinks([...wanted], css),
+          markup: o.markup,
+          mark: 'data-customer-frame',
+        });
+        if (missing) fail(`index.html changed, ${missing} not placed`);
+        this.emitFile({ type: 'asset', fileName, source: page });
+      };
+      for (const [lang, languageLabel] of SHELL_LANGUAGES) {
         const text = buildTexts(lang, fail);
         // The language's texts the first render waits for: Italian's first part is in the entry, its
         // rest a chunk; English and Spanish are one chunk each (i18n/index.ts).
         const texts = chunkOf(
           lang === 'it-IT' ? /[\\/]it-IT\.json\?rest$/ : new RegExp(`[\\\\/]${lang}\\.json$`),
         );
-        for (const { screen, page, title, rest } of FRAME_SCREENS) {
-          const wanted = new Set<string>();
-          for (const root of [
-            ...(page ? [chunkOf(page).fileName] : []),
-            ...(rest || lang !== 'it-IT' ? [texts.fileName] : []),
-          ])
-            for (const f of chunkGraph(bundle, root)) if (!initial.has(f)) wanted.add(f);
-          const css = [...chunkStyles(bundle, wanted), ...(rest ? [restCss] : [])].filter(
-            (f) => !initialCss.has(f),
-          );
-          const markup = customerFrameMarkup(screen, {
-            skipToContent: text('common.skipToContent'),
-            openNavigation: text('layout.openNavigation'),
-            navigation: text('layout.navigation'),
-            search: text('search.open'),
-            title: title ? text(title) : null,
-            newTicket: screen === 'tickets' ? text('tickets.newTicket') : null,
-          });
-          const pageTitle = title ? `${escapeHtml(text(title))} · {{portalName}}` : '{{portalName}}';
-          const links = preloadLinks([...wanted], css);
-          const { page: frame, missing } = drawnPage(source, {
+        for (const { screen, page, title, rest } of FRAME_SCREENS)
+          emit(`frame.${screen}.${lang}.html`, {
             lang,
-            title: pageTitle,
-            head: links,
-            markup,
-            mark: 'data-customer-frame',
+            title: title ? `${escapeHtml(text(title))} · {{portalName}}` : '{{portalName}}',
+            roots: [
+              ...(page ? [chunkOf(page).fileName] : []),
+              ...(rest || lang !== 'it-IT' ? [texts.fileName] : []),
+            ],
+            rest,
+            markup: customerFrameMarkup(screen, {
+              skipToContent: text('common.skipToContent'),
+              openNavigation: text('layout.openNavigation'),
+              navigation: text('layout.navigation'),
+              search: text('search.open'),
+              title: title ? text(title) : null,
+              newTicket: screen === 'tickets' ? text('tickets.newTicket') : null,
+            }),
           });
-          if (missing) fail(`index.html changed, ${missing} not placed`);
-          this.emitFile({ type: 'asset', fileName: `frame.${screen}.${lang}.html`, source: frame });
-        }
+        for (const { screen, page, pageTitle } of PUBLIC_SCREENS)
+          emit(`frame.${screen}.${lang}.html`, {
+            lang,
+            title: `{{title}} · ${escapeHtml(text(pageTitle))} · {{portalName}}`,
+            // The module that starts the page's requests first: the entry asks for it at its top.
+            roots: [chunkOf(EARLY_PAGES).fileName, chunkOf(page).fileName, texts.fileName],
+            rest: true,
+            markup: publicFrameMarkup(screen, {
+              skipToContent: text('common.skipToContent'),
+              language: text('layout.language'),
+              languageLabel,
+              languageCode: lang.slice(0, 2).toUpperCase(),
+              signerLabel: text('signing.signerLabel'),
+              companyLabel: text('signing.companyLabel'),
+              expiresOn: text('signing.expiresOn'),
+              withAgent: text('appointments.withAgent'),
+            }),
+          });
       }
     },
   };

@@ -32,7 +32,16 @@ import type { HelmetOptions } from 'helmet';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
 import { signInPage, signInPortal } from './modules/portals/sign-in-page';
-import { customerFramePage, customerScreen } from './modules/portals/customer-frame-page';
+import {
+  customerFramePage,
+  customerScreen,
+  publicFramePage,
+  publicPage,
+  type PublicHeading,
+  type PublicPage,
+} from './modules/portals/customer-frame-page';
+import { signingHeading } from './modules/signing/signing.service';
+import { bookingHeading } from './modules/appointments/appointments.service';
 
 // Validation as plain code, no `new Function` (as in the browser, where the CSP forbids it): one way to
 // run the shared schemas on both sides, and nothing generated from input at run time.
@@ -99,6 +108,16 @@ const HELMET: HelmetOptions = {
 const helmetHeaders = securityHeaders(HELMET);
 
 /** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
+/** The heading a public page's frame draws, from the module that owns the key (null: unknown key). */
+async function publicHeading(ctx: AppContext, at: PublicPage): Promise<PublicHeading | null> {
+  if (at.screen === 'signing') {
+    const h = await signingHeading(ctx, at.company, at.key);
+    return h && { screen: 'signing', ...h };
+  }
+  const h = await bookingHeading(ctx, at.company, at.key);
+  return h && { screen: 'booking', ...h };
+}
+
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
   const tp = ctx.config.TRUST_PROXY;
   const app: App = Fastify({
@@ -272,6 +291,25 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       const html = await customerFramePage(ctx, webDist, screen, req.headers['accept-language']);
       if (html !== null)
         return reply.type('text/html; charset=utf-8').header('Vary', 'Accept-Language').send(html);
+    }
+    // A document to sign and a booking link likewise, with their heading (the document's or the link's
+    // title, what the page's API answer gives anyone holding the address). Never stored by a cache: the
+    // page is a capability's, as its API answers are.
+    const open = req.method === 'GET' ? publicPage(req.url) : null;
+    if (open !== null) {
+      const html = await publicFramePage(
+        ctx,
+        webDist,
+        open,
+        req.headers['accept-language'],
+        await publicHeading(ctx, open).catch(() => null),
+      );
+      if (html !== null)
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('Vary', 'Accept-Language')
+          .header('Cache-Control', 'no-store')
+          .send(html);
     }
     // The desk's pages get the page that also announces the desk's code, a ticket's the ticket page's too
     // (apps/web vite.config.ts).

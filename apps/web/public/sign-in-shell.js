@@ -1,7 +1,7 @@
 /*
  * The pages the server draws before the app has loaded: the portal's sign-in (sign-in.<language>.html;
- * apps/api modules/portals/sign-in-page.ts) and the frame of a signed-in customer screen
- * (frame.<screen>.<language>.html; modules/portals/customer-frame-page.ts). Runs before the first paint:
+ * apps/api modules/portals/sign-in-page.ts) and the frame of a signed-in customer screen, of a document
+ * to sign or of a booking link (frame.<screen>.<language>.html; modules/portals/customer-frame-page.ts). Runs before the first paint:
  * the colour scheme Mantine would set (the user's choice in this browser, else the system's), so a dark
  * phone never flashes white; a submit of the drawn sign-in before the app is here waits for it
  * (lib/sign-in-shell.ts sends it) instead of posting the form; and the frame's takeover, here rather than
@@ -60,7 +60,9 @@
       if (document.readyState !== 'loading') observer.disconnect();
       return;
     }
-    if (!root || !root.querySelector('main')) return;
+    // A public page's frame (a document to sign, a booking link) waits for the page's own heading, or its
+    // not-found or error state, drawn in the portal's branding: `data-frame-until`.
+    if (!root || !root.querySelector(frame.getAttribute('data-frame-until') || 'main')) return;
     var hide = document.createElement('style');
     hide.textContent = SPINNER + '{display:none!important}';
     kept = Array.prototype.slice.call(frame.querySelectorAll('style')).concat([hide]);
@@ -75,5 +77,11 @@
       observer.disconnect();
     }
   });
-  observer.observe(document.documentElement, { childList: true, subtree: true });
+  // `aria-busy`: a public page's main region says so while its branding settles (ui/public-frame.tsx).
+  observer.observe(document.documentElement, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['aria-busy'],
+  });
 })();

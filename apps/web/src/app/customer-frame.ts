@@ -110,3 +110,88 @@ export function customerFrameMarkup(screen: FrameScreen, t: CustomerFrameTexts):
     `</main></div></div>`,
   ].join('');
 }
+
+/**
+ * The public pages that get a frame of their own: a document to sign and a booking link, opened from an
+ * e-mail without a session. Their header is the public one (ui/public-frame.tsx), not the shell's.
+ */
+export type PublicScreen = 'signing' | 'booking';
+
+export interface PublicFrameTexts {
+  skipToContent: string;
+  /** The language picker's label, the language's name and its two letters, as the sign-in's. */
+  language: string;
+  languageLabel: string;
+  languageCode: string;
+  /** signing.signerLabel, signing.companyLabel and signing.expiresOn (its `{{date}}` kept). */
+  signerLabel: string;
+  companyLabel: string;
+  expiresOn: string;
+  /** appointments.withAgent (its `{{name}}` kept). */
+  withAgent: string;
+}
+
+/**
+ * The public frame's own rules: the skip link's (the app's is a CSS module), the main region's padding
+ * (Mantine writes its responsive style props as a class of its own), the app's root hidden meanwhile.
+ */
+const PUBLIC_CSS =
+  '#customer-frame+#root{display:none}' +
+  '.frame-skip{position:fixed;top:-100px;left:8px;z-index:10000;padding:8px 16px;border-radius:4px;background:#fff;color:#000;font-weight:600;text-decoration:underline;box-shadow:0 2px 8px rgb(0 0 0/30%)}.frame-skip:focus{top:8px}' +
+  '.frame-public-main{padding-block:var(--mantine-spacing-md);padding-inline:var(--mantine-spacing-sm)}' +
+  '@media(min-width:48em){.frame-public-main{padding-block:var(--mantine-spacing-xl);padding-inline:var(--mantine-spacing-md)}}';
+
+const LANGUAGE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="tabler-icon tabler-icon-language" aria-hidden="true"><path d="M9 6.371c0 4.418 -2.239 6.629 -5 6.629"></path><path d="M4 6.371h7"></path><path d="M5 9c0 2.144 2.252 3.908 6 4"></path><path d="M12 20l4 -9l4 9"></path><path d="M19.1 18h-6.2"></path><path d="M6.694 3l.793 .582"></path></svg>`;
+const CHEVRON = `<svg xmlns="http://www.w3.org/2000/svg" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="tabler-icon tabler-icon-chevron-down" aria-hidden="true"><path d="M6 9l6 6l6 -6"></path></svg>`;
+const SM = '--text-fz: var(--mantine-font-size-sm); --text-lh: var(--mantine-line-height-sm);';
+const TEXT = (style: string, size = '') =>
+  `class="mantine-focus-auto m_b6d8b162 mantine-Text-root"${size ? ` data-size="${size}"` : ''} style="${style}"`;
+
+/**
+ * The heading each page draws once its answer is here (sign-page.tsx's DocumentView, booking-page.tsx's
+ * Booking): `{{title}}` and the lines under it, which the server fills from the key's own answer.
+ */
+function publicHeading(screen: PublicScreen, t: PublicFrameTexts): string {
+  const h1 = `<h1 class="m_8a5d1357 mantine-Title-root" data-size="h2" data-order="1" style="--title-fw: var(--mantine-h2-font-weight); --title-lh: var(--mantine-h2-line-height); --title-fz: var(--mantine-h2-font-size); overflow-wrap: anywhere;">{{title}}</h1>`;
+  if (screen === 'booking')
+    return `<div>${h1}<p ${TEXT('color: var(--mantine-color-dimmed);')}>${escapeHtml(t.withAgent).replace('{{name}}', '{{agentName}}')}</p></div>`;
+  const label = (text: string) =>
+    `<span ${TEXT(`${SM} color: var(--mantine-color-dimmed);`, 'sm')}>${escapeHtml(text)}:</span>`;
+  return (
+    `<div>${h1}` +
+    `<div class="m_4081bf90 mantine-Group-root" style="--group-gap: var(--mantine-spacing-lg); --group-align: center; --group-justify: flex-start; --group-wrap: wrap; margin-top: calc(0.25rem * var(--mantine-scale));">` +
+    `<p ${TEXT(SM, 'sm')}>${label(t.signerLabel)} <span ${TEXT(`${SM} font-weight: 600;`, 'sm')}>{{signerName}}</span></p>` +
+    `<p ${TEXT(SM, 'sm')}>${label(t.companyLabel)} {{companyName}}</p>` +
+    `<p ${TEXT(`${SM}{{expiresStyle}}`, 'sm')}>${escapeHtml(t.expiresOn).replace('{{date}}', '{{expiresOn}}')}</p>` +
+    `</div></div>`
+  );
+}
+
+/**
+ * The markup that goes before `#root` on a public page: public-frame.tsx's header (the portal's logo and
+ * name, the language picker's face) and main region, and the page's heading. It stands until the app's
+ * page has drawn its own heading (or its not-found state, or an error) in the portal's branding
+ * (`data-frame-until`, read by public/sign-in-shell.js; public-frame.tsx keeps its main `aria-busy`
+ * until the branding applies).
+ */
+export function publicFrameMarkup(screen: PublicScreen, t: PublicFrameTexts): string {
+  const x = (k: 'skipToContent' | 'language' | 'languageLabel' | 'languageCode') => escapeHtml(t[k]);
+  const maxWidth = screen === 'signing' ? '77.5rem' : '65rem';
+  return [
+    `<div id="customer-frame" data-frame-until="main:not([aria-busy]) :is(h1, [role=alert])"><style>${PUBLIC_CSS}</style><style>{{theme}}</style>`,
+    `<div data-customer-frame="${screen}" style="min-height: 100dvh; display: flex; flex-direction: column;">`,
+    `<a class="frame-skip" href="#main-content">${x('skipToContent')}</a>`,
+    `<header style="padding-inline: var(--mantine-spacing-md); padding-block: calc(0.5rem * var(--mantine-scale)); {{headerStyle}}">`,
+    `<div class="m_4081bf90 mantine-Group-root" style="--group-gap: var(--mantine-spacing-sm); --group-align: center; --group-justify: space-between; --group-wrap: nowrap;">`,
+    `<div class="m_4081bf90 mantine-Group-root" style="--group-gap: var(--mantine-spacing-sm); --group-align: center; --group-justify: flex-start; --group-wrap: nowrap; min-width: 0rem;">`,
+    `{{logo}}<p class="mantine-focus-auto m_b6d8b162 mantine-Text-root" data-truncate="end" style="font-weight: 600;">{{portalName}}</p></div>`,
+    // The picker answers once the app is here (as the sign-in's).
+    `<button class="mantine-focus-auto m_87cf2631 mantine-UnstyledButton-root" type="button" aria-label="${x('language')}: ${x('languageLabel')}" aria-haspopup="menu" aria-expanded="false" style="display: inline-flex; align-items: center; gap: 4px; color: inherit; padding: 6px 8px;">`,
+    `${LANGUAGE_ICON}<span aria-hidden="true" style="font-size: 14px; font-weight: 600;">${x('languageCode')}</span>${CHEVRON}</button>`,
+    `</div></header>`,
+    `<main class="frame-public-main" id="main-content" tabindex="-1" style="max-width: calc(${maxWidth} * var(--mantine-scale)); width: 100%; margin-inline: auto; flex: 1 1 0%; outline: none;">`,
+    STACK().replace('var(--mantine-spacing-md)', 'var(--mantine-spacing-lg)'),
+    publicHeading(screen, t),
+    `</div></main></div></div>`,
+  ].join('');
+}

@@ -3,7 +3,7 @@ import { Box, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { PortalSettings } from '@sportello/contracts';
-import { headerColors, usePortalBranding } from '../lib/branding';
+import { headerColors, useActivePortal, usePortalBranding } from '../lib/branding';
 import { setDisplayTimeZone } from '../lib/time-zone';
 import { portalSettingsQuery } from '../lib/tenant';
 import { LanguagePicker } from './language-picker';
@@ -13,16 +13,16 @@ import { MAIN_CONTENT_ID, SkipLink } from './skip-link';
 /**
  * The portal named in a public page's URL (booking, cancellation, task): its branding applies while
  * the page is mounted and its time zone drives every date shown. An unknown portal gives null (the
- * default look); the page's own call then says whether the link exists.
+ * default look); the page's own call then says whether the link exists. Undefined while it loads.
  */
-export function usePublicPortal(company: string): PortalSettings | null {
+export function usePublicPortal(company: string): PortalSettings | null | undefined {
   const portal = useQuery({ ...portalSettingsQuery(company), enabled: company !== '', retry: false });
   usePortalBranding(portal.data ?? null);
   const timeZone = portal.data?.timeZone;
   useEffect(() => {
     if (timeZone) setDisplayTimeZone(timeZone);
   }, [timeZone]);
-  return portal.data ?? null;
+  return portal.isLoading ? undefined : (portal.data ?? null);
 }
 
 /** Header in the portal's base colour with its logo and name, a language picker, and the main region. */
@@ -31,12 +31,16 @@ export function PublicFrame({
   children,
   maxWidth = 1040,
 }: {
-  portal: PortalSettings | null;
+  portal: PortalSettings | null | undefined;
   children: ReactNode;
   maxWidth?: number;
 }) {
   const { t } = useTranslation();
   const colors = headerColors(portal?.baseColor);
+  // Busy while the portal's settings load or its branding (the theme's colours) is not applied yet: the
+  // frame drawn by the server (app/customer-frame.ts) stands until then, so no default colour flashes.
+  const activeKey = useActivePortal((p) => p?.webPortalKey ?? null);
+  const isBusy = portal === undefined || (portal !== null && activeKey !== portal.webPortalKey);
   return (
     <Box mih="100dvh" style={{ display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
@@ -55,6 +59,7 @@ export function PublicFrame({
         component="main"
         id={MAIN_CONTENT_ID}
         tabIndex={-1}
+        aria-busy={isBusy || undefined}
         py={{ base: 'md', sm: 'xl' }}
         px={{ base: 'sm', sm: 'md' }}
         maw={maxWidth}

@@ -98,6 +98,20 @@ export async function getLink(ctx: AppContext, company: string, eventKey: string
   };
 }
 
+/**
+ * The heading of a booking link (its title and agent), for the page the server draws before the app:
+ * part of what `getLink` answers anyone holding the key. Null for an unknown key: the app's own request
+ * then answers 404 and the page shows its not-found state, as before.
+ */
+export async function bookingHeading(
+  ctx: AppContext,
+  company: string,
+  eventKey: string,
+): Promise<{ title: string; agentName: string } | null> {
+  const link = await findLink(ctx.database.db, company, eventKey);
+  return link ? { title: link.title, agentName: link.agentName } : null;
+}
+
 /** Durations go in 5-minute steps (what the page offers); the link's own default is always accepted. */
 function checkDuration(minutes: number, link: LinkRow): void {
   const isStep = minutes % APPOINTMENT_DURATION_STEP === 0 || minutes === link.defaultDurationMinutes;

@@ -2,9 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { signatureRequests } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { exampleDocument, seedExample } from '../../test/seed';
-import { customerScreen } from './customer-frame-page';
+import { customerScreen, publicPage } from './customer-frame-page';
 
 const SCREENS = ['screen', 'overview', 'tickets', 'ticket', 'new-ticket', 'invoices'];
 
@@ -20,6 +22,18 @@ function fakeWebDist(): string {
           `<div id="customer-frame"><style>{{theme}}</style><header style="{{headerStyle}}"><button style="--burger-color: {{headerText}};"></button>{{logo}}</header>` +
           `<a href="{{base}}/tickets/new" style="--button-color: {{buttonText}};">new</a></div><div id="root"></div>`,
       );
+  for (const lang of ['it-IT', 'en-EN', 'es-ES']) {
+    const head = `<!doctype html><html lang="${lang}"><title>{{title}} · page · {{portalName}}</title><meta name="theme-color" content="{{themeColor}}">`;
+    const header = `<div id="customer-frame"><style>{{theme}}</style><header style="{{headerStyle}}">{{logo}}<p>{{portalName}}</p></header>`;
+    writeFileSync(
+      join(dir, `frame.signing.${lang}.html`),
+      `${head}${header}<h1>{{title}}</h1><p>{{signerName}}</p><p>{{companyName}}</p><p style="--x: 1;{{expiresStyle}}">by {{expiresOn}}</p></div><div id="root"></div>`,
+    );
+    writeFileSync(
+      join(dir, `frame.booking.${lang}.html`),
+      `${head}${header}<h1>{{title}}</h1><p>With {{agentName}}</p></div><div id="root"></div>`,
+    );
+  }
   return dir;
 }
 
@@ -33,7 +47,15 @@ function hostileDocument(): unknown {
     customCss: '</style><script>alert(2)</script>',
     logo: null,
     defaultLanguage: 'es-ES',
-    signatureRequests: [],
+    // A document whose name is markup, with a deadline.
+    signatureRequests: (doc.portals[0]!.signatureRequests as Record<string, unknown>[])
+      .slice(0, 1)
+      .map((r) => ({
+        ...r,
+        documentKey: 'evil-sign-0123456789abcdef',
+        documentName: '<img src=x onerror=alert(3)>',
+        expiresAt: '2099-03-04T23:30:00Z',
+      })),
     appointmentLinks: [],
     taskLinks: [],
   };
@@ -96,6 +118,83 @@ describe("a customer screen's drawn frame", () => {
     expect((await page('/acme/login')).body).not.toContain('customer-frame');
     const head = await t.app.inject({ method: 'POST', url: '/acme/1/tickets' });
     expect(head.statusCode).toBe(404);
+  });
+
+  it('draws a document to sign with its heading, without recording a view, never stored', async () => {
+    const res = await page('/ACME/documents/acme-sign-otp-7f3a9c1e5b2d4f60/', 'en-GB,en;q=0.9');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers.vary).toMatch(/accept-language/i);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toContain('<html lang="en-EN">');
+    expect(res.body).toContain('<title>ACME Contratto da firmare · page · ACME Assistenza</title>');
+    expect(res.body).toContain('<h1>ACME Contratto da firmare</h1>');
+    expect(res.body).toContain('background: #1565c0; color: #ffffff;');
+    expect(res.body).toMatch(/<p>[^<{]+<\/p><p>[^<{]+<\/p>/);
+    // No deadline: its line is not drawn.
+    expect(res.body).toContain('style="--x: 1; display: none;"');
+    expect(res.body).not.toMatch(/\{\{\w+\}\}/);
+    // The app's own request records the first view (the desk's "opened"), not the drawn page.
+    const [row] = await t.ctx.database.db
+      .select({ openedAt: signatureRequests.openedAt })
+      .from(signatureRequests)
+      .where(eq(signatureRequests.documentKey, 'acme-sign-otp-7f3a9c1e5b2d4f60'));
+    expect(row?.openedAt).toBeNull();
+    expect((await page('/acme/documents/acme-sign-otp-7f3a9c1e5b2d4f60/confirm')).body).toContain(
+      '<h1>ACME Contratto da firmare</h1>',
+    );
+  });
+
+  it("escapes the document's name and gives its deadline in the portal's zone", async () => {
+    const res = await page('/evil/documents/evil-sign-0123456789abcdef');
+    expect(res.body).toContain('<html lang="es-ES">');
+    expect(res.body).toContain('<h1>&lt;img src=x onerror=alert(3)&gt;</h1>');
+    expect(res.body).not.toContain('<img src=x');
+    // 23:30 UTC on 4 March is the 5th in Rome.
+    expect(res.body).toContain('style="--x: 1;">by 05/03/2099</p>');
+  });
+
+  it('draws a booking link with its title and agent', async () => {
+    const res = await page('/appointments/acme/acme-sopralluogo-5e6f7a8b', 'it');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.body).toContain('<html lang="it-IT">');
+    expect(res.body).toContain('<h1>ACME Sopralluogo</h1>');
+    expect(res.body).toMatch(/<p>With [^<{]+<\/p>/);
+  });
+
+  it("leaves unknown keys, another portal's key and the cancellation to the app", async () => {
+    for (const url of [
+      '/acme/documents/acme-no-such-key-0000',
+      '/evil/documents/acme-sign-otp-7f3a9c1e5b2d4f60',
+      '/nope/documents/acme-sign-otp-7f3a9c1e5b2d4f60',
+      '/appointments/acme/acme-no-such-key-0000',
+      '/appointments/evil/acme-sopralluogo-5e6f7a8b',
+      '/appointments/acme/cancellation/acme-sopralluogo-5e6f7a8b',
+    ])
+      expect((await page(url)).body, url).toContain('<title>app</title>');
+  });
+
+  it('reads a public link as the router does', () => {
+    expect(publicPage('/Demo/Documents/k%20y/confirm/?x=1')).toEqual({
+      screen: 'signing',
+      company: 'Demo',
+      key: 'k y',
+    });
+    expect(publicPage('/appointments/demo/key1/')).toEqual({
+      screen: 'booking',
+      company: 'demo',
+      key: 'key1',
+    });
+    for (const url of [
+      '/demo/documents',
+      '/demo/documents/a/b',
+      '/appointments/demo',
+      '/appointments/demo/cancellation',
+      '/appointments/demo/cancellation/key',
+      '/appointments/documents/key',
+      '/demo/documents/%E0%A4%A',
+    ])
+      expect(publicPage(url), url).toBeNull();
   });
 
   it('reads the address as the router does', () => {

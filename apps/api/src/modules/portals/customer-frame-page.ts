@@ -94,21 +94,121 @@ export async function customerFramePage(
   } catch {
     return null;
   }
+  const company = encodeURIComponent(at.company);
+  return fillFrame(template, portal, {
+    base: escapeHtml(at.contactId ? `/${company}/${at.contactId}` : `/${company}`),
+  });
+}
+
+/**
+ * A frame's template with the portal's name, logo, colours and CSS filled in, and `values` (escaped by
+ * the caller). One pass: a value is never read again for marks.
+ */
+function fillFrame(template: string, portal: PortalSettings, values: Record<string, string>): string {
   const header = headerColors(portal.baseColor);
   const { css, buttonText } = brandCss(portal.baseColor);
   // The portal's own CSS, as the app adds it; left to the app when it could close the <style> element.
   const customCss = portal.customCss && !portal.customCss.includes('<') ? portal.customCss : '';
-  const company = encodeURIComponent(at.company);
-  const values: Record<string, string> = {
+  const all: Record<string, string> = {
     portalName: escapeHtml(portal.webPortalName || APP_NAME),
-    base: escapeHtml(at.contactId ? `/${company}/${at.contactId}` : `/${company}`),
     logo: logoHtml(portal.logoUrl),
     headerStyle: `background: ${header.background}; color: ${header.color};`,
     headerText: header.color,
     themeColor: header.background,
     buttonText,
     theme: css + customCss,
+    ...values,
   };
-  // One pass: a value is never read again for marks.
-  return template.replace(/\{\{(\w+)\}\}/g, (mark, name: string) => values[name] ?? mark);
+  return template.replace(/\{\{(\w+)\}\}/g, (mark, name: string) => all[name] ?? mark);
+}
+
+/** A public link's page that gets a frame of its own (apps/web app/customer-frame.ts `PublicScreen`). */
+export interface PublicPage {
+  screen: 'signing' | 'booking';
+  company: string;
+  /** The document's or the link's key: a bearer secret, never logged (platform/log-redact.ts). */
+  key: string;
+}
+
+/** `/{company}/documents/{documentkey}` and its `/confirm` step, as router.tsx and early-data.ts take it. */
+const SIGNING = /^\/([^/]+)\/documents\/([^/]+)(?:\/confirm)?\/?$/i;
+/** `/appointments/{company}/{eventkey}`, not the cancellation's addresses. */
+const BOOKING = /^\/appointments\/(?!cancellation\/)([^/]+)\/(?!cancellation\/?$)([^/]+)\/?$/i;
+
+/** A document to sign or a booking link, from a GET's address; null for anything else. */
+export function publicPage(url: string): PublicPage | null {
+  const path = url.split('?', 1)[0] ?? '';
+  const sign = SIGNING.exec(path);
+  const book = sign ? null : BOOKING.exec(path);
+  const m = sign ?? book;
+  if (!m) return null;
+  let company: string;
+  let key: string;
+  try {
+    company = decodeURIComponent(m[1]!);
+    key = decodeURIComponent(m[2]!);
+  } catch {
+    return null;
+  }
+  // `/appointments/documents/x` is a booking link to the router (its routes come first).
+  if (sign && STANDALONE.has(company.toLowerCase())) return null;
+  return { screen: sign ? 'signing' : 'booking', company, key };
+}
+
+/**
+ * What a public page's frame draws under its header: what the page's own API answer gives anyone
+ * holding the address (the document's name, signer, company and deadline; the link's title and agent).
+ */
+export type PublicHeading =
+  | {
+      screen: 'signing';
+      documentName: string;
+      signerName: string;
+      companyName: string;
+      expiresOn: string | null;
+    }
+  | { screen: 'booking'; title: string; agentName: string };
+
+/**
+ * The frame of a document to sign or a booking link drawn before the app loads: the build's
+ * `frame.<screen>.<language>.html` (apps/web app/customer-frame.ts `publicFrameMarkup`) with the
+ * portal's logo, name, colours and CSS, and the page's heading, filled in, escaped. Null when the build
+ * has none, the portal is unknown or its settings cannot be read, or there is no heading (an unknown,
+ * expired or cancelled key: the caller sends index.html and the app shows the API's 404 as before).
+ */
+export async function publicFramePage(
+  ctx: AppContext,
+  webDist: string,
+  at: PublicPage,
+  acceptLanguage: string | undefined,
+  heading: PublicHeading | null,
+): Promise<string | null> {
+  if (!heading || heading.screen !== at.screen) return null;
+  let portal: PortalSettings | null;
+  try {
+    const row = await findPortalSettings(ctx.database.db, at.company);
+    portal = row ? toPortalSettings(row, ctx.signer, ctx.clock.now()) : null;
+  } catch {
+    return null;
+  }
+  if (!portal) return null;
+  const language = signInLanguage(acceptLanguage, portal.defaultLanguage);
+  let template: string;
+  try {
+    template = await readFile(join(webDist, `frame.${at.screen}.${language}.html`), 'utf8');
+  } catch {
+    return null;
+  }
+  const values: Record<string, string> =
+    heading.screen === 'signing'
+      ? {
+          title: escapeHtml(heading.documentName),
+          signerName: escapeHtml(heading.signerName),
+          companyName: escapeHtml(heading.companyName),
+          expiresOn: escapeHtml(heading.expiresOn ?? ''),
+          // The deadline's line is the page's only when it has one (sign-page.tsx).
+          expiresStyle: heading.expiresOn ? '' : ' display: none;',
+        }
+      : { title: escapeHtml(heading.title), agentName: escapeHtml(heading.agentName) };
+  return fillFrame(template, portal, values);
 }

@@ -130,6 +130,36 @@ export async function getSigningDocument(
   };
 }
 
+/** What the signing page's frame draws above the document (apps/api app.ts, portals' public frame). */
+export interface SigningHeading {
+  documentName: string;
+  signerName: string;
+  companyName: string;
+  /** `DD/MM/YYYY` in the portal's zone, as the page shows it; null when signed or without a deadline. */
+  expiresOn: string | null;
+}
+
+/**
+ * The heading of a document to sign, for the page the server draws before the app: what
+ * `getSigningDocument` answers anyone holding the key, and nothing more (no file link, no phone, no
+ * code state). It records no view: the app's own request does, as before. Null when that request would
+ * answer 404, so the app's not-found state stays the one the API gives.
+ */
+export async function signingHeading(
+  ctx: AppContext,
+  company: string,
+  documentKey: string,
+): Promise<SigningHeading | null> {
+  const r = await findRequest(ctx.database.db, company, documentKey);
+  if (isGone(r, ctx.clock.now())) return null;
+  return {
+    documentName: r.documentName,
+    signerName: r.signerName,
+    companyName: r.companyName,
+    expiresOn: r.expiresAt && !r.signedAt ? formatInZone(r.expiresAt, r.timeZone, 'DD/MM/YYYY') : null,
+  };
+}
+
 /** The SMS the signer receives (SPEC B3: Italian is the portal's default language). */
 const smsText = (documentName: string, code: string) =>
   `Sportello: il codice per firmare "${documentName}" è ${code}. Valido 10 minuti.`;
