@@ -1,12 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch } from './browser';
-import { LANGS, login, signedIn } from './kit';
+import { expectAccessible, LANGS, login, signedIn } from './kit';
 
 /**
- * The new ticket's description editor comes after the form (tiptap, lib/first-content): until then its
- * face stands in (ui/html-editor.tsx), of the editor's own height at every width and in every language,
- * so the attachments and buttons below it do not move when it comes (issue 30's layout shift).
+ * The new ticket's description editor (tiptap) is built when the user reaches it (ui/html-editor.tsx,
+ * `onDemand`): until then its face stands in, of the editor's own height at every width and in every
+ * language, so the attachments and buttons below it do not move when it comes (issue 30's layout
+ * shift), and it is the editor for the keyboard and screen readers: a labelled textbox that keeps what
+ * is typed before the editor's code is here and hands it over with the focus.
  */
 const NEW_TICKET = `${baseUrl}/demo/11/tickets/new`;
 
@@ -56,6 +58,8 @@ describe('the new ticket editor face', () => {
           })
           .toBe(true);
         release();
+        // The editor comes when the user reaches it.
+        await page.locator('[data-editor-face] [role="textbox"]').click();
         const toolbar = page.getByRole('toolbar');
         await toolbar.waitFor();
         const editorHeight = await toolbar.evaluate((t) => t.parentElement!.getBoundingClientRect().height);
@@ -64,4 +68,39 @@ describe('the new ticket editor face', () => {
         await context.close();
       }
   }, 180_000);
+
+  it('is not built until reached, and loses no key typed before it comes', async () => {
+    const context = await signedIn(browser, token, { width: 360, language: 'en-EN' });
+    const page = await context.newPage();
+    let editorAsked = false;
+    page.on('request', (r) => {
+      if (/\/assets\/html-editor-tiptap-[^/]+\.js$/.test(r.url())) editorAsked = true;
+    });
+    await page.goto(NEW_TICKET);
+    const face = page.getByRole('textbox', { name: /^Description/ });
+    await face.waitFor();
+    expect(await face.evaluate((e) => !!e.closest('[data-editor-face]'))).toBe(true);
+    await page.waitForTimeout(1500);
+    expect(editorAsked).toBe(false);
+    await expectAccessible(page);
+
+    const release = await holdEditor(page);
+    // From the subject with the keyboard, as a keyboard or screen-reader user comes.
+    await page.getByRole('textbox', { name: /^Subject/ }).focus();
+    await page.keyboard.press('Tab');
+    expect(await face.evaluate((e) => e === document.activeElement)).toBe(true);
+    await page.keyboard.type('The printer <smokes>');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('since');
+    release();
+    await page.getByRole('toolbar').waitFor();
+    await page.keyboard.type(' this morning');
+    const editor = page.locator('.ProseMirror');
+    await expect
+      .poll(() => editor.locator('p').allInnerTexts())
+      .toEqual(['The printer <smokes>', 'since this morning']);
+    expect(await editor.evaluate((e) => e.contains(document.activeElement))).toBe(true);
+    expect(await page.locator('[data-editor-face]').count()).toBe(0);
+    await context.close();
+  }, 120_000);
 });

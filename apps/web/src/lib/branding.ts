@@ -89,6 +89,18 @@ const subscribe = (l: Listener) => {
 };
 
 /**
+ * The portal whose branding applies now, and a listener called when it changes (the returned function
+ * stops it): for what follows the portal outside React's render, as the document's title.
+ */
+export const activePortalNow = (): PortalSettings | null => activePortal;
+export const onActivePortalChange = (listener: Listener): (() => void) => {
+  subscribe(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+};
+
+/**
  * One value of the portal whose branding applies now (null: the default look). A component renders
  * again only when that value changes: the provider reads the colour alone, so a portal's settings
  * arriving with the colour it already shows do not draw the whole app again.

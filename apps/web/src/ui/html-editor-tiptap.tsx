@@ -28,6 +28,10 @@ export interface TiptapEditorProps {
   invalid?: boolean;
   describedBy?: string;
   disabled?: boolean;
+  /** Built but not shown yet (html-editor.tsx's face stands in for it). */
+  hidden?: boolean;
+  /** Called once the editor is built, with what puts the focus at its end. */
+  onReady?: (focusEnd: () => void) => void;
 }
 
 /** Light tints that keep dark text readable (WCAG AA) when used as a text background. */
@@ -73,6 +77,8 @@ export default function TiptapEditor({
   invalid,
   describedBy,
   disabled,
+  hidden,
+  onReady,
 }: TiptapEditorProps) {
   const { t } = useTranslation();
   // The last HTML this editor reported: a different `value` from outside (a reset after sending)
@@ -123,6 +129,13 @@ export default function TiptapEditor({
     editor?.setEditable(!disabled);
   }, [editor, disabled]);
 
+  const onReadyRef = useRef(onReady);
+  useEffect(() => {
+    if (!editor || editor.isDestroyed) return;
+    // The face it replaces is where the user is: no scrolling.
+    onReadyRef.current?.(() => editor.commands.focus('end', { scrollIntoView: false }));
+  }, [editor]);
+
   useEffect(() => {
     if (!editor || editor.isDestroyed) return;
     editor.setOptions({
@@ -150,6 +163,7 @@ export default function TiptapEditor({
       labels={labels}
       className={classes.root}
       data-invalid={invalid || undefined}
+      style={hidden ? { display: 'none' } : undefined}
     >
       <RichTextEditor.Toolbar aria-label={t('tickets.editor.toolbar')} role="toolbar">
         <RichTextEditor.ControlsGroup>

@@ -1,4 +1,5 @@
-import { cleanup, render } from '@testing-library/react';
+import { Profiler } from 'react';
+import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setActivePortal } from '../lib/branding';
 import { pageTitle, usePageTitle } from './page-title';
@@ -28,5 +29,20 @@ describe('page title', () => {
     setActivePortal(portalSettings({ webPortalName: 'Assistenza Rossi' }));
     rerender(<Screen title="Stampante guasta" />);
     expect(document.title).toBe('Stampante guasta · Assistenza Rossi');
+  });
+
+  it('follows the portal without drawing the screen again', () => {
+    let renders = 0;
+    render(
+      <Profiler id="screen" onRender={() => (renders += 1)}>
+        <Screen title="Nuovo ticket" />
+      </Profiler>,
+    );
+    expect(renders).toBe(1);
+    act(() => setActivePortal(portalSettings({ webPortalName: 'Assistenza Rossi' })));
+    expect(document.title).toBe('Nuovo ticket · Assistenza Rossi');
+    act(() => setActivePortal(null));
+    expect(document.title).toBe('Nuovo ticket · Sportello');
+    expect(renders).toBe(1);
   });
 });

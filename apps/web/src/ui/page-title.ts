@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useActivePortal } from '../lib/branding';
+import { activePortalNow, onActivePortalChange } from '../lib/branding';
 
 /** The name every title ends with when no portal's branding applies (index.html's own title). */
 export const APP_NAME = 'Sportello';
@@ -14,11 +14,16 @@ export function pageTitle(title: string | null | undefined, portalName: string |
 /**
  * The document title of a screen, translated by the caller (`usePageTitle(t('tickets.myTitle'))`), or a
  * record's own (a ticket's title). `null` while it is not known yet leaves the portal's name alone.
+ * The portal's name is followed outside the render: read in a render, its arrival (the shell applies the
+ * portal's branding after the first commit) drew the whole calling page again, synchronously, in the
+ * first load's longest task (a new ticket's form, bench/RESULTS.md session 18).
  */
 export function usePageTitle(title: string | null | undefined): void {
-  const portalName = useActivePortal((p) => p?.webPortalName);
-  const text = pageTitle(title, portalName);
   useEffect(() => {
-    document.title = text;
-  }, [text]);
+    const write = () => {
+      document.title = pageTitle(title, activePortalNow()?.webPortalName);
+    };
+    write();
+    return onActivePortalChange(write);
+  }, [title]);
 }

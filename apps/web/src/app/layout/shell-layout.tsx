@@ -159,7 +159,8 @@ export function Shell({
   children?: ReactNode;
 }) {
   const [isNavOpen, nav] = useDisclosure(false);
-  const isPhone = useMediaQuery(PHONE_QUERY) ?? false;
+  // Read in the first render: read in an effect, its answer drew the whole shell again in a task of its own.
+  const isPhone = useMediaQuery(PHONE_QUERY, undefined, { getInitialValueInEffect: false });
   const navRef = useRef<HTMLDivElement>(null);
   const location = useLocation();
   // Menus and dialogs of the shell and of My tickets open with the styles and texts the first paint left

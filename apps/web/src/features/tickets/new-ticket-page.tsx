@@ -174,6 +174,7 @@ export default function NewTicketPage() {
               required
               error={fieldError(missing.description)}
               disabled={isSending}
+              onDemand
             />
             {hasWiki && (
               <ServerSearchSelect
