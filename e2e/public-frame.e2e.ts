@@ -143,25 +143,33 @@ describe('the drawn frame of a document to sign and of a booking link', () => {
         await context.close();
       });
 
-  for (const [screen, scheme] of [
-    ['signing', 'dark'],
-    ['signing', 'light'],
-    ['booking', 'light'],
-    ['booking', 'dark'],
+  for (const [screen, scheme, locale, lang, language] of [
+    ['signing', 'dark', 'it-IT', 'it', 'it-IT'],
+    ['signing', 'light', 'en-GB', 'en', 'en-EN'],
+    ['signing', 'light', 'es-ES', 'es', 'es-ES'],
+    ['booking', 'light', 'it-IT', 'it', 'it-IT'],
+    ['booking', 'dark', 'en-GB', 'en', 'en-EN'],
+    ['booking', 'light', 'es-ES', 'es', 'es-ES'],
   ] as const)
-    it(`draws ${screen}'s heading where the app does, 1366 px, ${scheme}`, async () => {
-      const context = await contextWith(browser, { width: 1366, height: 800, colorScheme: scheme });
+    it(`draws ${screen}'s heading where the app does, ${lang}, 1366 px, ${scheme}`, async () => {
+      const context = await contextWith(browser, {
+        width: 1366,
+        height: 800,
+        colorScheme: scheme,
+        locale,
+        language,
+      });
       const page = await context.newPage();
       const release = await holdAppCode(page);
       await page.goto(`${baseUrl}${PAGES[screen].path}`, { waitUntil: 'commit' });
       await page.locator('#customer-frame main h1').waitFor();
-      await screenshot(page, `public-frame-drawn-${screen}-1366-${scheme}`);
+      await screenshot(page, `public-frame-drawn-${screen}-${lang}-1366-${scheme}`);
       const drawn = await boxes(page, 1);
       await expectAccessible(page);
       release();
       await appHasTakenOver(page);
       expect(await boxes(page, 2)).toEqual(drawn);
-      await screenshot(page, `public-frame-app-${screen}-1366-${scheme}`);
+      await screenshot(page, `public-frame-app-${screen}-${lang}-1366-${scheme}`);
       await context.close();
     });
 
