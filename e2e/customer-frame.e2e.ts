@@ -156,6 +156,65 @@ describe('the drawn frame of a customer screen', () => {
       await context.close();
     });
 
+  /**
+   * The frame's script asks for the screen's first answers while the page is parsed (the app's code is
+   * held back here: they leave without it), and the app uses them instead of asking again.
+   */
+  for (const [screen, path, own] of [
+    ['a ticket', (id: number) => `/tickets/${id}`, (id: number) => `/tickets/${id}`],
+    ['the overview', () => '/overview', () => '/overview'],
+  ] as const)
+    it(`asks for ${screen}'s answers before the app's code, and once`, async () => {
+      const ticket = await get<{ id: number }[]>(`/api${base}/tickets`, token);
+      const id = ticket[0]!.id;
+      const context = await contextWith(browser, { contactToken: token, width: 360, height: 740 });
+      // The contact of the last visit, as the layout remembers it.
+      await context.addInitScript((contact) => {
+        localStorage.setItem('company', 'demo');
+        localStorage.setItem('contactId', contact);
+      }, base.split('/')[2]!);
+      const page = await context.newPage();
+      const asked: string[] = [];
+      // The API's calls (not the logo, a file under /api).
+      page.on('request', (r) => {
+        if (r.resourceType() === 'fetch') asked.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      });
+      const answer = `GET /api${base}${own(id)}`;
+      const release = await holdAppCode(page);
+      await page.goto(`${baseUrl}${base}${path(id)}`, { waitUntil: 'commit' });
+      await expect.poll(() => asked.slice().sort()).toEqual([answer, 'GET /api/Users/me'].sort());
+      release();
+      await appHasTakenOver(page);
+      await page
+        .locator(
+          screen === 'a ticket' ? '[data-testid=ticket-description]' : '[data-testid=overview-signatures]',
+        )
+        .waitFor();
+      expect(asked.filter((a) => a === answer || a === 'GET /api/Users/me').sort()).toEqual(
+        [answer, 'GET /api/Users/me'].sort(),
+      );
+      await context.close();
+    });
+
+  it('asks for no ticket of a contact the tab does not remember', async () => {
+    const context = await contextWith(browser, { contactToken: token, width: 360, height: 740 });
+    const page = await context.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'fetch') asked.push(new URL(r.url()).pathname);
+    });
+    const release = await holdAppCode(page);
+    await page.goto(`${baseUrl}${base}/tickets/1`, { waitUntil: 'commit' });
+    await expect.poll(() => asked).toEqual(['/api/Users/me']);
+    // The frame's script asks for all its answers at once: anything else would be here by now.
+    await page.waitForTimeout(500);
+    expect(asked).toEqual(['/api/Users/me']);
+    release();
+    await appHasTakenOver(page);
+    expect(asked.filter((a) => a === '/api/Users/me')).toHaveLength(1);
+    await context.close();
+  });
+
   it('still ends at the sign-in for a tab without a session', async () => {
     const context = await contextWith(browser, { width: 360, height: 740 });
     const page = await context.newPage();

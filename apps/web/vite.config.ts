@@ -246,7 +246,8 @@ function signInShell(): Plugin {
 
 /**
  * index.html as a page the server sends drawn (the sign-in, a customer screen's frame): its language and
- * title, the portal's theme colour to fill in, `sign-in-shell.js` before the app, `head` (preload links)
+ * title, the portal's theme colour to fill in, `sign-in-shell.js` before the app (with the frame's screen,
+ * whose first answers it asks for), `head` (preload links)
  * added, and `markup` before `#root`. The page paints without the app's code, so that code (and what
  * `head` announces) is asked for at low priority: a browser, and Lighthouse's simulation, hold the first
  * paint for high-priority scripts requested before it, and they would hold back the stylesheet and the
@@ -254,7 +255,7 @@ function signInShell(): Plugin {
  */
 function drawnPage(
   source: string,
-  o: { lang: string; title: string; head?: string; markup: string; mark: string },
+  o: { lang: string; title: string; head?: string; markup: string; mark: string; frame?: FrameScreen },
 ): { page: string; missing?: string } {
   let page = source
     .replace(/<html lang="[^"]*"/, `<html lang="${o.lang}"`)
@@ -262,7 +263,7 @@ function drawnPage(
     .replace(/<meta name="theme-color" content="[^"]*"/, '<meta name="theme-color" content="{{themeColor}}"')
     .replace(
       /(\s*)<script type="module"/,
-      '$1<script src="/sign-in-shell.js"></script>$1<script type="module"',
+      `$1<script src="/sign-in-shell.js"${o.frame ? ` data-frame="${o.frame}"` : ''}></script>$1<script type="module"`,
     );
   if (o.head !== undefined) page = page.replace(/(\s*)<\/head>/, `\n${o.head}$1</head>`);
   page = page
@@ -388,7 +389,15 @@ function customerFrame(): Plugin {
       /** The frame's page: its preload links (beyond the entry's), its markup before `#root`. */
       const emit = (
         fileName: string,
-        o: { lang: string; title: string; roots: string[]; rest: boolean; markup: string },
+        o: {
+          lang: string;
+          title: string;
+          roots: string[];
+          rest: boolean;
+          markup: string;
+          /** A signed-in screen, whose first answers the page's script asks for. */
+          frame?: FrameScreen;
+        },
       ) => {
         const wanted = new Set<string>();
         for (const root of o.roots)
@@ -402,6 +411,7 @@ function customerFrame(): Plugin {
           head: preloadLinks([...wanted], css),
           markup: o.markup,
           mark: 'data-customer-frame',
+          ...(o.frame && { frame: o.frame }),
         });
         if (missing) fail(`index.html changed, ${missing} not placed`);
         this.emitFile({ type: 'asset', fileName, source: page });
@@ -422,6 +432,7 @@ function customerFrame(): Plugin {
               ...(rest || lang !== 'it-IT' ? [texts.fileName] : []),
             ],
             rest,
+            frame: screen,
             markup: customerFrameMarkup(screen, {
               skipToContent: text('common.skipToContent'),
               openNavigation: text('layout.openNavigation'),

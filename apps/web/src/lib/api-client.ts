@@ -78,6 +78,21 @@ export interface RequestOptions {
 }
 
 /**
+ * The answers the drawn frame of a customer screen asked for before the app's code came
+ * (public/sign-in-shell.js): each is the answer of the same GET with the same token, taken once, and only
+ * while the entry starts (app/early-data.ts asks then); what it leaves is dropped after that task.
+ */
+let drawn = (globalThis as { sportelloEarly?: Record<string, { token: string; answer: Promise<Response> }> })
+  .sportelloEarly;
+setTimeout(() => (drawn = undefined));
+const drawnAnswer = (url: string, method: string, token: string | null) => {
+  const early = method === 'GET' ? drawn?.[url] : undefined;
+  if (!early || early.token !== token) return;
+  delete drawn![url];
+  return early.answer;
+};
+
+/**
  * The one place that adds the bearer token and turns errors into ApiRequestError. A 401 on an
  * authenticated call clears the token and tells the layout.
  */
@@ -92,12 +107,10 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
-  const res = await fetch(withQuery(path, opts.query), {
-    method: opts.method ?? (body ? 'POST' : 'GET'),
-    headers,
-    body,
-    signal: opts.signal,
-  });
+  const url = withQuery(path, opts.query);
+  const method = opts.method ?? (body ? 'POST' : 'GET');
+  const res = await (drawnAnswer(url, method, token) ??
+    fetch(url, { method, headers, body, signal: opts.signal }));
   if (res.status === 204) return undefined as T;
   if (opts.accept && res.ok) return (await res.blob()) as T;
   const text = await res.text();
