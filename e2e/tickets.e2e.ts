@@ -214,12 +214,10 @@ describe('tickets', () => {
       'You',
     );
     const comments = page.getByTestId('ticket-comment');
-    await expect(comments.getByTestId('message-author').allInnerTexts()).resolves.toEqual([
-      'You',
-      'Marco Ferri',
-      'Marco Ferri',
-      'You',
-    ]);
+    // The conversation draws its first messages, then the rest a batch per frame.
+    await expect
+      .poll(() => comments.getByTestId('message-author').allInnerTexts())
+      .toEqual(['You', 'Marco Ferri', 'Marco Ferri', 'You']);
     // The agent's profile image, and the screenshot the customer attached as a thumbnail.
     const avatar = comments.nth(1).locator('.mantine-Avatar-image');
     await expect

@@ -18,22 +18,23 @@ import { canOpenTicket, SECTION_RULES } from './sections';
 /**
  * A page that shows only once Mantine's styles and the texts beyond the first paint are here
  * (load-rest-styles.ts, i18n/first-paint.ts). My tickets, where a contact lands, needs none of them: its
- * first paint waits for no more CSS nor texts.
+ * first paint waits for no more CSS nor texts. A ticket and the overview (`firstPaintStyles`) wait for
+ * their texts only: their content draws with the first paint's styles (mantine-first-paint.css), and
+ * what follows it loads the rest (the ticket's ticket-page-rest, the shell when idle).
  */
-const page = (load: () => Promise<PageModule>, isFirst = false) =>
-  lazyPage(
-    () => Promise.all([load(), loadRestStyles(), loadRestTexts()]).then(([m]) => m),
+const page = (load: () => Promise<PageModule>, isFirst = false, firstPaintStyles = false) => {
+  const styles = () => (firstPaintStyles ? null : loadRestStyles());
+  return lazyPage(
+    () => Promise.all([load(), styles(), loadRestTexts()]).then(([m]) => m),
     // The first page (app/early-data.ts): asked for now, while the app's other modules are evaluated;
     // drawn once its early requests, if any, are in the cache (the module that starts them is small).
     isFirst
-      ? Promise.all([
-          load(),
-          loadRestStyles(),
-          loadRestTextsAtStart(),
-          early.pageRequests?.catch(() => {}),
-        ]).then(([m]) => m)
+      ? Promise.all([load(), styles(), loadRestTextsAtStart(), early.pageRequests?.catch(() => {})]).then(
+          ([m]) => m,
+        )
       : null,
   );
+};
 
 // Every page is its own chunk: a sign-in or a booking link loads no list code, and the reverse.
 const TicketsPage = lazyPage(() => import('../features/tickets/tickets-page'), early.ticketsPage);
@@ -45,8 +46,13 @@ const NewTicketPage = page(
 const TicketDetailPage = page(
   () => import('../features/tickets/ticket-detail-page'),
   early.firstPage === 'ticket',
+  true,
 );
-const OverviewPage = page(() => import('../features/overview/overview-page'), early.firstPage === 'overview');
+const OverviewPage = page(
+  () => import('../features/overview/overview-page'),
+  early.firstPage === 'overview',
+  true,
+);
 const ReportsPage = page(() => import('../features/reports/reports-page'));
 const ActivityContractsPage = page(() => import('../features/contracts/activity-contracts-page'));
 const ServiceContractsPage = page(() => import('../features/contracts/service-contracts-page'));

@@ -1,8 +1,9 @@
-import type { ReactNode } from 'react';
-import { Anchor, Avatar, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Anchor, Avatar, Group, Paper, Text } from '@mantine/core';
 import { IconLock, IconMail } from '@tabler/icons-react';
 import type { Attachment } from '@sportello/contracts';
 import { formatDateTime } from '../lib/format';
+import { loadRestStyles } from '../styles/load-rest-styles';
 import { AttachmentList } from './attachment-list';
 import { SafeHtml } from './safe-html';
 import classes from './conversation.module.css';
@@ -37,6 +38,12 @@ export interface ConversationMessageProps {
   /** A mark shown above the text (the desk's "Sender not verified"). */
   flag?: ReactNode;
 }
+
+/**
+ * The mail mark's hover label: Mantine's Tooltip brings the Popover family and floating-ui (about 20 KB
+ * gzip), which nothing else of a ticket's first screen needs; the mark shows without it until it comes.
+ */
+const Tooltip = lazy(() => Promise.all([import('./tooltip'), loadRestStyles()]).then(([m]) => m));
 
 const initial = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
 
@@ -93,20 +100,7 @@ export function ConversationMessage({
               {author.name}
             </p>
             <div className={classes.when}>
-              {viaEmail && (
-                <Tooltip label={viaEmail.label} withinPortal>
-                  <Text
-                    component="span"
-                    c="dimmed"
-                    role="img"
-                    aria-label={viaEmail.label}
-                    data-testid="via-email"
-                    style={{ display: 'inline-flex' }}
-                  >
-                    <IconMail size={14} aria-hidden />
-                  </Text>
-                </Tooltip>
-              )}
+              {viaEmail && <ViaEmail label={viaEmail.label} />}
               <p className={classes.date}>{formatDateTime(date)}</p>
             </div>
           </div>
@@ -121,5 +115,28 @@ export function ConversationMessage({
         </div>
       </div>
     </Paper>
+  );
+}
+
+/** The mark of a message that came by e-mail, its label in words and, once here, on hover. */
+function ViaEmail({ label }: { label: string }) {
+  const mark = (
+    <Text
+      component="span"
+      c="dimmed"
+      role="img"
+      aria-label={label}
+      data-testid="via-email"
+      style={{ display: 'inline-flex' }}
+    >
+      <IconMail size={14} aria-hidden />
+    </Text>
+  );
+  return (
+    <Suspense fallback={mark}>
+      <Tooltip label={label} withinPortal>
+        {mark}
+      </Tooltip>
+    </Suspense>
   );
 }

@@ -2,11 +2,16 @@ import { lazy, Suspense } from 'react';
 import { Anchor, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { importAfterContent } from '../../lib/first-content';
 import { useTenant } from '../../lib/tenant';
 import classes from './shell.module.css';
 
-// DOMPurify is needed only by portals with footer HTML, and not before the page itself: a chunk of its own.
-const SafeHtml = lazy(() => import('../../ui/safe-html').then((m) => ({ default: m.SafeHtml })));
+// DOMPurify is needed only by portals with footer HTML, and not before the page itself: a chunk of its own,
+// asked for after the page's content on a first load (the footer is below the fold; the overview's cards
+// do not need DOMPurify, and loaded before them it shared a slow phone's link with them).
+const SafeHtml = lazy(() =>
+  importAfterContent(() => import('../../ui/safe-html')).then((m) => ({ default: m.SafeHtml })),
+);
 
 /** The portal's footer HTML (sanitised again here), or a default company line; plus the privacy terms. */
 export function AppFooter() {

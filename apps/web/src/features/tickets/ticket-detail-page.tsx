@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Anchor, Group, Skeleton, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
@@ -13,13 +13,9 @@ import { ListError } from '../../ui/list-states';
 import { useTicket } from './api/ticket-detail';
 import { useMarkRead } from './api/following';
 import { DetailsFold } from './components/details-fold';
-import { FollowersBox } from './components/followers-box';
-import { RatingBox } from './components/rating-box';
 import { MergedBanner } from './components/merged-banner';
-import { ReopenNotice } from './components/reopen-notice';
 import { CloseTicketButton } from './components/close-ticket-button';
 import { ConversationMessage, type MessageAuthor } from '../../ui/conversation-message';
-import { ReplyBox } from './components/reply-box';
 import { TicketNumber } from './components/ticket-number';
 import { TicketSidePanel } from './components/ticket-side-panel';
 import { TimelineEntry } from './components/timeline-entry';
@@ -28,6 +24,18 @@ import { isClosedTicket } from './ticket-filters';
 import { usePageTitle } from '../../ui/page-title';
 import { useProgressiveCount } from '../../ui/progressive-count';
 import classes from './components/tickets.module.css';
+import { loadTicketPageRest } from './components/ticket-page-rest-load';
+
+/**
+ * The parts after the conversation (components/ticket-page-rest.ts): on a first load their code is asked
+ * for once the conversation shows, and each draws where it stands when it comes (below the conversation,
+ * or in the details beside it), moving nothing above it.
+ */
+const FollowersBox = lazy(() => loadTicketPageRest().then((m) => ({ default: m.FollowersBox })));
+const RatingBox = lazy(() => loadTicketPageRest().then((m) => ({ default: m.RatingBox })));
+const ReopenNotice = lazy(() => loadTicketPageRest().then((m) => ({ default: m.ReopenNotice })));
+const ReplyBox = lazy(() => loadTicketPageRest().then((m) => ({ default: m.ReplyBox })));
+const Later = ({ children }: { children: ReactNode }) => <Suspense fallback={null}>{children}</Suspense>;
 
 type T = (key: string, options?: Record<string, string>) => string;
 
@@ -203,7 +211,9 @@ export default function TicketDetailPage() {
   const details = (
     <>
       <TicketSidePanel ticket={ticket} canViewReports={contact.viewContactActivityReports} />
-      <FollowersBox company={company} contactId={contactId} ticketId={ticket.id} canEdit={canChange} />
+      <Later>
+        <FollowersBox company={company} contactId={contactId} ticketId={ticket.id} canEdit={canChange} />
+      </Later>
     </>
   );
   return (
@@ -264,35 +274,37 @@ export default function TicketDetailPage() {
               )}
           </Stack>
           {/* A merged ticket is rated where it went: its own box only says a rating given before. */}
-          {isWhole && isClosed && (ticket.rating || !ticket.mergedInto) && (
-            <RatingBox
-              key={`${ticket.id}:${ticket.rating?.ratedAt ?? ''}`}
-              company={company}
-              contactId={contactId}
-              ticketId={ticket.id}
-              rating={ticket.rating}
-              canRate={canChange}
-            />
-          )}
-          {isWhole && isClosed && !ticket.mergedInto && (
-            <ReopenNotice
-              company={company}
-              contactId={contactId}
-              ticketId={ticket.id}
-              canReopen={contact.manageTickets}
-            />
-          )}
-          {/* A merged ticket's conversation goes on in the one it was merged into (the banner's link). */}
-          {isWhole && !ticket.mergedInto && (
-            <ReplyBox
-              key={ticket.id}
-              company={company}
-              contactId={contactId}
-              ticketId={ticket.id}
-              isPlain={contact.portalSettings.disableHtmlEditor}
-              isClosed={isClosed}
-            />
-          )}
+          <Later>
+            {isWhole && isClosed && (ticket.rating || !ticket.mergedInto) && (
+              <RatingBox
+                key={`${ticket.id}:${ticket.rating?.ratedAt ?? ''}`}
+                company={company}
+                contactId={contactId}
+                ticketId={ticket.id}
+                rating={ticket.rating}
+                canRate={canChange}
+              />
+            )}
+            {isWhole && isClosed && !ticket.mergedInto && (
+              <ReopenNotice
+                company={company}
+                contactId={contactId}
+                ticketId={ticket.id}
+                canReopen={contact.manageTickets}
+              />
+            )}
+            {/* A merged ticket's conversation goes on in the one it was merged into (the banner's link). */}
+            {isWhole && !ticket.mergedInto && (
+              <ReplyBox
+                key={ticket.id}
+                company={company}
+                contactId={contactId}
+                ticketId={ticket.id}
+                isPlain={contact.portalSettings.disableHtmlEditor}
+                isClosed={isClosed}
+              />
+            )}
+          </Later>
         </Stack>
       </div>
     </Stack>

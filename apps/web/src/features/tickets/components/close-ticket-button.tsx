@@ -1,12 +1,16 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Button } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useCloseTicket } from '../api/close-ticket';
-import { notifySuccess } from '../notify';
-import { errorText } from '../../../lib/error-text';
+import { loadTicketPageRest } from './ticket-page-rest-load';
 
-/** 'Close the ticket' with a confirmation; afterwards the detail refetches and shows the closing step. */
+const CloseTicketDialog = lazy(() => loadTicketPageRest().then((m) => ({ default: m.CloseTicketDialog })));
+
+/**
+ * 'Close the ticket' with a confirmation. The button is drawn with the ticket's title (appearing later,
+ * it would move the title's line); its dialog comes with the page's other parts after the conversation
+ * (ticket-page-rest.ts), asked for then so that a click finds it here.
+ */
 export function CloseTicketButton({
   company,
   contactId,
@@ -17,51 +21,34 @@ export function CloseTicketButton({
   ticketId: number;
 }) {
   const { t } = useTranslation();
-  const [opened, { open, close }] = useDisclosure(false);
-  const closeTicket = useCloseTicket(company, contactId);
+  const [opened, setOpened] = useState(false);
+  // Kept once opened, so the dialog closes with its transition.
+  const [wasOpened, setWasOpened] = useState(false);
+  useEffect(() => void loadTicketPageRest().catch(() => {}), []);
   return (
     <>
       <Button
         variant="outline"
         color="red.8"
         leftSection={<IconCircleCheck size={16} aria-hidden />}
-        onClick={open}
+        onClick={() => {
+          setOpened(true);
+          setWasOpened(true);
+        }}
       >
         {t('tickets.detail.close')}
       </Button>
-      <Modal
-        opened={opened}
-        onClose={close}
-        title={t('tickets.detail.closeTitle')}
-        centered
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        <Text size="sm">{t('tickets.detail.closeText')}</Text>
-        {closeTicket.isError && (
-          <Text size="sm" c="red.8" mt="sm" role="alert">
-            {t('tickets.detail.closeError', { reason: errorText(closeTicket.error, t) })}
-          </Text>
-        )}
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={close} disabled={closeTicket.isPending}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            color="red.9"
-            loading={closeTicket.isPending}
-            onClick={() =>
-              closeTicket.mutate(ticketId, {
-                onSuccess: () => {
-                  close();
-                  notifySuccess(t('tickets.detail.closed'), t);
-                },
-              })
-            }
-          >
-            {t('tickets.detail.closeConfirm')}
-          </Button>
-        </Group>
-      </Modal>
+      {wasOpened && (
+        <Suspense fallback={null}>
+          <CloseTicketDialog
+            company={company}
+            contactId={contactId}
+            ticketId={ticketId}
+            opened={opened}
+            onClose={() => setOpened(false)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }
