@@ -160,9 +160,10 @@ describe('following a ticket', () => {
     await page.keyboard.type('Here is the photo of the display.');
     await page.reload();
     await page.getByTestId('draft-restored').waitFor();
-    expect(await page.getByRole('textbox', { name: /^Reply/ }).innerText()).toContain(
-      'Here is the photo of the display.',
-    );
+    // The editor that shows the draft is built after the conversation (ui/html-editor.tsx, `onDemand`).
+    await expect
+      .poll(() => page.getByRole('textbox', { name: /^Reply/ }).innerText())
+      .toContain('Here is the photo of the display.');
 
     // The session ends (the token is revoked): sending asks to sign in again, in a dialog over the page.
     await page.evaluate(() => localStorage.setItem('token', 'revoked-token'));

@@ -80,7 +80,10 @@ export function ReplyBox({ company, contactId, ticketId, isPlain, isClosed = fal
             {t('drafts.restored')}
           </Text>
         )}
+        {/* Built when the user reaches it: on a first load, tiptap's code and build came after the
+            conversation, inside a phone's blocking time (docs/architecture.md, "A phone's first screen"). */}
         <HtmlEditor
+          onDemand
           label={t('tickets.detail.reply')}
           value={message}
           onChange={setMessage}
