@@ -52,6 +52,7 @@ function api() {
       return json({ unread: {}, counts: {}, countCap: 10000, version: 'v1' });
     if (u.pathname === `${admin}/settings` && m === 'GET') return json(SETTINGS);
     if (u.pathname === `${admin}/sla` && m === 'GET') return json(SLA);
+    if (u.pathname === `${admin}/sla/companies`) return json({ items: [] });
     if (u.pathname === `${admin}/sla` && m === 'PUT')
       return json({ ...SLA, ...JSON.parse(String(init!.body)), updatedAt: '2026-11-02T10:00:00.000Z' });
     if (u.pathname === `${admin}/settings` && m === 'PATCH')

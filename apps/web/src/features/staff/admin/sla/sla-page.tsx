@@ -22,6 +22,7 @@ import { useSaveSlaPolicy, useSlaPolicy } from '../api/sla';
 import { useDesk } from '../../desk-context';
 import { useStaffT } from '../../i18n';
 import { atFormFields, validateWith } from '../components/contract-form';
+import { CompanyTargets } from './company-targets';
 
 /** Monday first on screen; the policy keeps Sunday first (0 … 6). */
 const WEEK = [1, 2, 3, 4, 5, 6, 0] as const;
@@ -101,7 +102,10 @@ export default function SlaPage() {
       ) : policy.isError ? (
         <ListError onRetry={() => void policy.refetch()} message={errorText(policy.error, t)} />
       ) : (
-        <SlaForm key={policy.data.updatedAt ?? 'default'} saved={policy.data} />
+        <>
+          <SlaForm key={policy.data.updatedAt ?? 'default'} saved={policy.data} />
+          <CompanyTargets portal={policy.data} />
+        </>
       )}
     </Stack>
   );
