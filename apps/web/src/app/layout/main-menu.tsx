@@ -14,11 +14,13 @@ import {
   IconReceipt,
   type Icon,
 } from '@tabler/icons-react';
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useMatch } from 'react-router';
 import { publicFilesQuery } from '../../features/documents/api/public-files';
 import { useTenant } from '../../lib/tenant';
+import { useTimeSliced } from '../../lib/time-sliced';
 import { menuItems, type MenuItem, type MenuKey } from '../sections';
 
 const ICONS: Record<MenuKey, Icon> = {
@@ -40,14 +42,15 @@ const ICONS: Record<MenuKey, Icon> = {
 export function MainMenu() {
   const { t } = useTranslation();
   const { contact, company, basePath } = useTenant();
-  // Shares its cache with the public files page; the item shows only when the list has files (A2).
-  const publicFiles = useQuery(publicFilesQuery(company));
-  const items = menuItems(contact, (publicFiles.data?.length ?? 0) > 0);
-  return (
-    <>
-      <VisuallyHidden id="main-menu-label">{t('layout.navigation')}</VisuallyHidden>
+  // Shares its cache with the public files page; the item shows only when the list has files (A2). Its
+  // answer comes after the first screen's content: rendered in slices (lib/time-sliced), and the query's
+  // own synchronous update draws no link again (the list is kept), where it drew the whole menu at once.
+  const publicFiles = useTimeSliced(useQuery(publicFilesQuery(company)));
+  const hasFiles = (publicFiles.data?.length ?? 0) > 0;
+  const list = useMemo(
+    () => (
       <Stack gap={2} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-        {items.map((item) => (
+        {menuItems(contact, hasFiles).map((item) => (
           <li key={item.key}>
             <MenuLink
               item={item}
@@ -57,6 +60,13 @@ export function MainMenu() {
           </li>
         ))}
       </Stack>
+    ),
+    [contact, hasFiles, basePath, t],
+  );
+  return (
+    <>
+      <VisuallyHidden id="main-menu-label">{t('layout.navigation')}</VisuallyHidden>
+      {list}
     </>
   );
 }

@@ -155,7 +155,9 @@ export default function NewTicketPage() {
               disabled={isSending}
               allowDeselect={false}
               rightSection={types.isPending ? <Loader size={14} /> : undefined}
-              comboboxProps={{ withinPortal: true }}
+              // Its options are drawn when it opens: kept mounted (Mantine's default), the hidden list, its
+              // scroll area and its placement (a forced layout) were part of the form's first task.
+              comboboxProps={{ withinPortal: true, keepMounted: false }}
             />
             <TextInput
               label={t('tickets.new.subject')}
