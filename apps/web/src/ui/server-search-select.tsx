@@ -83,8 +83,10 @@ export function ServerSearchSelect({
           {label}
         </Input.Label>
       )}
+      {/* The dropdown (search, scroll area, options) is drawn when it opens, not kept hidden in the page. */}
       <Combobox
         store={combobox}
+        keepMounted={false}
         position="bottom-start"
         width="target"
         shadow="md"

@@ -21,6 +21,7 @@ import { usePageTitle } from '../../ui/page-title';
 import { errorText } from '../../lib/error-text';
 import { draftKey, useDraft } from '../../lib/drafts';
 import { localName } from '../../lib/local-name';
+import { useProgressiveCount } from '../../ui/progressive-count';
 
 interface NewTicketDraft {
   typeId: string | null;
@@ -72,7 +73,10 @@ export default function NewTicketPage() {
   // buttons below it moved); on a first load its answer is long here when the page's code is
   // (app/early-data.ts). The form is the page's content: what waited for it (the header's menus, the
   // description's editor) may load.
-  const isFormReady = !contact.viewContactWiki || !wiki.isPending;
+  // And after the page's first paint, in a render of its own (a transition, time-sliced): its commit
+  // was part of the shell's, the first load's longest task.
+  const isAfterFirstPaint = useProgressiveCount(1, 0) > 0;
+  const isFormReady = (!contact.viewContactWiki || !wiki.isPending) && isAfterFirstPaint;
   useEffect(() => {
     if (isFormReady) contentShown();
   }, [isFormReady]);
