@@ -131,3 +131,54 @@ describe('staff and contact sessions', () => {
     offs.forEach((off) => off());
   });
 });
+
+describe("the drawn frame's early answers", () => {
+  type Early = Record<string, { token: string; answer: Promise<Response> }>;
+  const answer = (body: unknown) => Promise.resolve(new Response(JSON.stringify(body)));
+
+  /** A fresh api-client whose page's script asked for `early` (public/sign-in-shell.js). */
+  async function withEarly(early: Early) {
+    vi.useFakeTimers();
+    vi.resetModules();
+    (globalThis as { sportelloEarly?: Early }).sportelloEarly = early;
+    try {
+      const client = await import('./api-client');
+      const { storage: store } = await import('./storage');
+      return { ...client, store };
+    } finally {
+      delete (globalThis as { sportelloEarly?: Early }).sportelloEarly;
+    }
+  }
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('answers the same GET with the same token once, then asks the server', async () => {
+    const { call: callNow, store } = await withEarly({
+      '/api/Users/me': { token: 'tok', answer: answer({ id: 1 }) },
+    });
+    store.set('token', 'tok');
+    const fetch = stubFetch({ id: 2 });
+    await expect(callNow(authRoutes.me, {})).resolves.toEqual({ id: 1 });
+    expect(fetch).not.toHaveBeenCalled();
+    await expect(callNow(authRoutes.me, {})).resolves.toEqual({ id: 2 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    store.set('token', null);
+  });
+
+  it("never hands another session's answer, nor one left after the start", async () => {
+    const { call: callNow, store } = await withEarly({
+      '/api/Users/me': { token: 'other', answer: answer({ id: 1 }) },
+      '/api/acme/7/tickets/12': { token: 'tok', answer: answer({ id: 12 }) },
+    });
+    store.set('token', 'tok');
+    const fetch = stubFetch({ id: 2 });
+    await expect(callNow(authRoutes.me, {})).resolves.toEqual({ id: 2 });
+    vi.runAllTimers();
+    await expect(
+      callNow(ticketRoutes.detail, { params: { company: 'acme', contactid: 7, ticketid: 12 } }),
+    ).resolves.toEqual({ id: 2 });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    store.set('token', null);
+  });
+});
