@@ -88,7 +88,7 @@ describe("the staff desk's first visit", () => {
         }).observe(document, { childList: true, subtree: true });
       }, token);
       const page = await context.newPage();
-      await page.goto(`${baseUrl}/demo/staff`);
+      const sent = await page.goto(`${baseUrl}/demo/staff`);
       await page.getByTestId('inbox-row').first().waitFor();
       const scripts = await page.evaluate(() => {
         const shownAt = (window as unknown as { __shownAt: number }).__shownAt;
@@ -97,12 +97,14 @@ describe("the staff desk's first visit", () => {
           .filter((r) => /\.js$/.test(r.name) && (r as PerformanceResourceTiming).responseEnd <= shownAt)
           .map((r) => new URL(r.name).pathname);
       });
-      // The page the server sent (desk.html) announces the desk's code: every script the inbox loaded
-      // before it showed is the entry's or announced there, but the texts of the language shown (one of
-      // three, which the server cannot know) and the formatting worker; nothing else is announced.
-      const html = await (await fetch(`${baseUrl}/demo/staff`)).text();
+      // The page the server sent (desk.<language>.html) announces the desk's code and the texts of the
+      // browser's language: every script the inbox loaded before it showed is the entry's or announced
+      // there, but other texts (the first-paint language's, before the browser's is applied) and the
+      // formatting worker; nothing else is announced.
+      const html = await sent!.text();
       const announced = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!);
       const preloaded = announced(/<link rel="modulepreload" crossorigin href="([^"]+)"/g);
+      expect(html).not.toMatch(/fetchpriority="low"/);
       const entry = announced(/<script type="module" crossorigin src="([^"]+)"/g);
       expect(preloaded.length, html).toBeGreaterThan(6);
       expect(scripts, html).toEqual(expect.arrayContaining(preloaded));
@@ -147,7 +149,7 @@ describe("the staff desk's first visit", () => {
         }).observe(document, { childList: true, subtree: true });
       }, token);
       const page = await context.newPage();
-      await page.goto(`${baseUrl}${path}`);
+      const sent = await page.goto(`${baseUrl}${path}`);
       await page.getByTestId('conversation').locator('article').first().waitFor();
       const scripts = await page.evaluate(() => {
         const shownAt = (window as unknown as { __shownAt: number }).__shownAt;
@@ -156,11 +158,22 @@ describe("the staff desk's first visit", () => {
           .filter((r) => /\.js$/.test(r.name) && (r as PerformanceResourceTiming).responseEnd <= shownAt)
           .map((r) => new URL(r.name).pathname);
       });
-      // The server sent desk-ticket.html: every script the conversation waited for is the entry's or
-      // announced there, but the texts of the language shown and the formatting worker.
-      const html = await (await fetch(`${baseUrl}${path}`)).text();
+      // The server sent desk-ticket.<language>.html: every script the conversation waited for is the
+      // entry's or announced there (the ticket page's own at low priority), but other texts and the
+      // formatting worker.
+      const html = await sent!.text();
       const announced = (re: RegExp) => [...html.matchAll(re)].map((m) => m[1]!);
-      const preloaded = announced(/<link rel="modulepreload" crossorigin href="([^"]+)"/g);
+      const preloaded = announced(
+        /<link rel="modulepreload"(?: fetchpriority="low")? crossorigin href="([^"]+)"/g,
+      );
+      // What comes after the conversation (the reply's composer, the side panels) is neither announced
+      // nor loaded before it (components/ticket-after-content.tsx).
+      const later = /\/(composer|ticket-side-panel|time-panel|task-links-panel|customer-panel)-/;
+      expect(html).not.toMatch(later);
+      expect(
+        scripts.filter((s) => later.test(s)),
+        scripts.join(' '),
+      ).toEqual([]);
       const entry = announced(/<script type="module" crossorigin src="([^"]+)"/g);
       const unannounced = scripts.filter(
         (s) =>

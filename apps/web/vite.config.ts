@@ -101,6 +101,19 @@ const DESK_REPORTS = [
   /node_modules[\\/](@mantine[\\/]charts|recharts|victory-vendor|d3-[a-z-]+|internmap|@reduxjs|redux|redux-thunk|reselect|immer|react-redux|eventemitter3|es-toolkit|decimal\.js-light|tiny-invariant)[\\/]/,
 ];
 
+/**
+ * What a ticket's conversation draws with from the component libraries, on the customer's ticket page
+ * and the desk's: the messages' avatar, tooltip and attachments' image, and the icons of the
+ * conversation and of the desk ticket's first lines (back, presence, merge). One chunk: left to the
+ * `ui` group below, each went into a chunk merged with other pages' widgets, and the desk ticket's
+ * first paint fetched a colour picker, a rating, a table, a scroll area, switches and dayjs for them
+ * (46 KB gzip in 11 files; bench/RESULTS.md, session 18). Only these modules.
+ */
+const CONVERSATION_UI = [
+  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Avatar|Image|Tooltip)[\\/]/,
+  /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(ArrowLeft|ArrowMerge|ArrowBackUp|Eye|Pencil|Lock|Mail|Paperclip)\.mjs/,
+];
+
 /** Mantine's text input, which every form and the desk's inbox search use: a chunk of its own. */
 const TEXT_INPUT =
   /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Input|InputBase|TextInput)[\\/]/;
@@ -134,12 +147,18 @@ const chunkStyles = (bundle: Rollup.OutputBundle, files: Set<string>) =>
     [...files].flatMap((f) => [...((bundle[f] as Rollup.OutputChunk).viteMetadata?.importedCss ?? [])]),
   );
 
-/** The links that announce chunks and stylesheets, as Vite's own loader asks for them (`crossorigin`). */
-const preloadLinks = (chunks: string[], css: string[]) =>
-  [
-    ...chunks.map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">`),
-    ...css.map((f) => `    <link rel="preload" as="style" crossorigin href="/${f}">`),
+/**
+ * The links that announce chunks and stylesheets, as Vite's own loader asks for them (`crossorigin`);
+ * `low`: at low priority, for what the first paint does not wait for (a browser, and Lighthouse's
+ * simulation, hold the first paint for high-priority scripts and styles requested before it).
+ */
+const preloadLinks = (chunks: string[], css: string[], low = false) => {
+  const priority = low ? ' fetchpriority="low"' : '';
+  return [
+    ...chunks.map((f) => `    <link rel="modulepreload"${priority} crossorigin href="/${f}">`),
+    ...css.map((f) => `    <link rel="preload" as="style"${priority} crossorigin href="/${f}">`),
   ].join('\n');
+};
 
 /** The desk's code, the chunk a visit to any desk page starts with (router.tsx, early-data.ts). */
 const DESK_AREA = /[\\/]src[\\/]features[\\/]staff[\\/]staff-area\.tsx$/;
@@ -154,7 +173,14 @@ const DESK_TICKET_PAGE = /[\\/]src[\\/]features[\\/]staff[\\/]staff-ticket-page\
  * first render waits for it; announced in the page, it loads beside the entry. Customers' pages keep
  * index.html as it is, so their first load carries none of this. `desk-ticket.html` announces the ticket
  * page's code as well, for a ticket's address (a link in an e-mail, a colleague's): the inbox's page does
- * not, or the inbox's first load would share its connections with a page it does not show.
+ * not, or the inbox's first load would share its connections with a page it does not show. The ticket
+ * page's code, the desk's other texts and Mantine's other styles at low priority: the layout's first
+ * paint does not wait for them.
+ *
+ * `desk.<language>.html` and `desk-ticket.<language>.html` announce that language's texts too, which
+ * the first render (and the ticket page) wait for and the app asks for only once the entry has run: the
+ * server sends the one of the browser's first language the app speaks (else Italian's), as the app
+ * chooses on a first visit (a language chosen in the desk, which only the tab knows, is fetched then).
  */
 function deskHtml(): Plugin {
   return {
@@ -169,27 +195,62 @@ function deskHtml(): Plugin {
       const ticket = chunks.find((c) => c.facadeModuleId && DESK_TICKET_PAGE.test(c.facadeModuleId));
       if (html?.type !== 'asset' || !entry || !area || !ticket)
         this.error('desk.html: index.html, the desk chunk or its ticket page is missing');
-      const styles = (files: Set<string>) => chunkStyles(bundle, files);
+      const fail = (m: string): never => this.error(`desk.html: ${m}`);
+      const chunkOf = (test: RegExp) =>
+        chunks.find((c) => Object.keys(c.modules).some((id) => test.test(id)))?.fileName ??
+        fail(`no chunk holds ${String(test)}`);
+      const restCss =
+        Object.values(bundle).find((a) => a.type === 'asset' && a.names.includes(MANTINE_REST_CSS))
+          ?.fileName ?? fail(`no ${MANTINE_REST_CSS}`);
+      const styles = (files: Iterable<string>) => chunkStyles(bundle, new Set(files));
       const initial = chunkGraph(bundle, entry.fileName);
       const initialCss = styles(initial);
       const source = String(html.source);
       if (!source.includes('</head>')) this.error('desk.html: index.html has no </head>');
-      const emit = (fileName: string, roots: string[]) => {
+      /** The chunks of `roots` and what they import, but the entry's. */
+      const graph = (roots: string[], but: Set<string> = initial) => {
         const seen = new Set<string>();
         for (const root of roots) chunkGraph(bundle, root, seen);
-        const desk = [...seen].filter((f) => !initial.has(f));
-        const deskCss = [...styles(new Set(desk))].filter((f) => !initialCss.has(f));
+        return [...seen].filter((f) => !but.has(f));
+      };
+      const emit = (fileName: string, first: string[], later: string[] = [], laterCss: string[] = []) => {
+        const desk = graph(first);
+        const deskCss = [...styles(desk)].filter((f) => !initialCss.has(f));
+        const rest = graph(later, new Set([...initial, ...desk]));
+        const restStyles = [...styles(rest), ...laterCss].filter(
+          (f) => !initialCss.has(f) && !deskCss.includes(f),
+        );
         // `crossorigin` as Vite's own loader asks for them, or the browser would fetch each one twice.
-        const links = preloadLinks(desk, deskCss);
+        const links = [
+          preloadLinks(desk, deskCss),
+          ...(later.length ? [preloadLinks(rest, restStyles, true)] : []),
+        ];
         this.emitFile({
           type: 'asset',
           fileName,
-          source: source.replace(/(\s*)<\/head>/, `\n${links}$1</head>`),
+          source: source.replace(/(\s*)<\/head>/, `\n${links.join('\n')}$1</head>`),
         });
       };
       emit('desk.html', [area.fileName]);
       // The desk's code first: its chunks are what the layout and the ticket's requests wait for.
-      emit('desk-ticket.html', [area.fileName, ticket.fileName]);
+      emit('desk-ticket.html', [area.fileName], [ticket.fileName], [restCss]);
+      for (const [lang] of SHELL_LANGUAGES) {
+        // The language's texts the first render waits for: Italian's first part is in the entry (its
+        // rest for the ticket page), English and Spanish are one chunk each (i18n/index.ts).
+        const texts =
+          lang === 'it-IT' ? [] : [chunkOf(new RegExp(`[\\\\/]src[\\\\/]i18n[\\\\/]${lang}\\.json$`))];
+        const restTexts = lang === 'it-IT' ? [chunkOf(/[\\/]src[\\/]i18n[\\/]it-IT\.json\?rest$/)] : [];
+        const desk = (part: string) =>
+          chunkOf(new RegExp(`[\\\\/]staff[\\\\/]i18n[\\\\/]${lang}\\.json\\?${part}$`));
+        const first = [area.fileName, ...texts, desk('desk-inbox')];
+        emit(`desk.${lang}.html`, first);
+        emit(
+          `desk-ticket.${lang}.html`,
+          first,
+          [ticket.fileName, desk('desk-rest'), ...restTexts],
+          [restCss],
+        );
+      }
     },
   };
 }
@@ -576,6 +637,12 @@ export default defineConfig(({ command }) => ({
               includeDependenciesRecursively: false,
             },
             { name: 'input', test: TEXT_INPUT, priority: 1.6, includeDependenciesRecursively: false },
+            {
+              name: 'conversation-ui',
+              test: (id) => CONVERSATION_UI.some((re) => re.test(id)),
+              priority: 1.58,
+              includeDependenciesRecursively: false,
+            },
             /*
              * Mantine's Textarea (the editor's plain form, the rating's comment): alone, or it was merged
              * with the number input, whose chunk imported the calendars' with dayjs (the new ticket's

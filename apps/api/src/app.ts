@@ -31,7 +31,7 @@ import { installSecurityHeaders, securityHeaders } from './platform/security-hea
 import type { HelmetOptions } from 'helmet';
 import type { App, AppContext } from './platform/context';
 import { registerRoutes } from './routes';
-import { signInPage, signInPortal } from './modules/portals/sign-in-page';
+import { signInLanguage, signInPage, signInPortal } from './modules/portals/sign-in-page';
 import {
   customerFramePage,
   customerScreen,
@@ -311,11 +311,16 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
           .header('Cache-Control', 'no-store')
           .send(html);
     }
-    // The desk's pages get the page that also announces the desk's code, a ticket's the ticket page's too
-    // (apps/web vite.config.ts).
-    const desk = DESK_TICKET_PAGE.test(path) ? ['desk-ticket.html', 'desk.html'] : ['desk.html'];
-    const page = DESK_PAGE.test(path) ? desk.find((f) => existsSync(join(webDist, f))) : undefined;
-    return reply.sendFile(page ?? 'index.html');
+    // The desk's pages get the page that also announces the desk's code, a ticket's the ticket page's too,
+    // and the texts of the language the app will start in (apps/web vite.config.ts): the browser's
+    // first the app speaks, else Italian, as on a first visit (nothing of the session: docs/security.md).
+    if (!DESK_PAGE.test(path)) return reply.sendFile('index.html');
+    const language = signInLanguage(req.headers['accept-language'], undefined);
+    const kind = DESK_TICKET_PAGE.test(path) ? 'desk-ticket' : 'desk';
+    const page = [`${kind}.${language}.html`, `${kind}.html`, 'desk.html'].find((f) =>
+      existsSync(join(webDist, f)),
+    );
+    return reply.header('Vary', 'Accept-Language').sendFile(page ?? 'index.html');
   });
 
   return app;

@@ -14,6 +14,11 @@ function fakeWebDist(): { dir: string; js: string; br: Buffer } {
   writeFileSync(join(dir, 'desk.html'), '<!doctype html><title>desk</title>');
   // A desk ticket's: the ticket page's code too.
   writeFileSync(join(dir, 'desk-ticket.html'), '<!doctype html><title>desk-ticket</title>');
+  // And each with a language's texts announced (here English's and Italian's only).
+  for (const lang of ['en-EN', 'it-IT']) {
+    writeFileSync(join(dir, `desk.${lang}.html`), `<!doctype html><title>desk ${lang}</title>`);
+    writeFileSync(join(dir, `desk-ticket.${lang}.html`), `<!doctype html><title>desk-ticket ${lang}</title>`);
+  }
   const js = `console.log(${JSON.stringify('y'.repeat(5000))});`;
   const br = brotliCompressSync(js);
   writeFileSync(join(dir, 'assets', 'app.js'), js);
@@ -76,11 +81,18 @@ describe("the web app's pages", () => {
   });
   afterAll(() => t.close());
 
-  const page = async (url: string) => {
-    const res = await t.app.inject({ method: 'GET', url });
+  const page = async (url: string, language?: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: language ? { 'accept-language': language } : {},
+    });
     expect(res.statusCode, url).toBe(200);
     expect(res.headers['content-type'], url).toMatch(/^text\/html/);
-    return /<title>(desk|desk-ticket)<\/title>/.exec(res.body)?.[1] ?? 'index';
+    const title = /<title>(desk[^<]*)<\/title>/.exec(res.body)?.[1];
+    // The desk's page depends on the browser's languages: a cache keeps one per language.
+    if (title) expect(res.headers.vary, url).toMatch(/accept-language/i);
+    return title ?? 'index';
   };
 
   it("sends the desk's pages the page that announces the desk's code, every other address index.html", async () => {
@@ -92,9 +104,15 @@ describe("the web app's pages", () => {
       '/demo/staff/tickets/5/x',
       '/demo/staff/admin/branding',
     ])
-      expect(await page(url), url).toBe('desk');
+      expect(await page(url), url).toBe('desk it-IT');
     for (const url of ['/demo/staff/tickets/5', '/Demo/Staff/Tickets/123/', '/demo/staff/tickets/5?x=1'])
-      expect(await page(url), url).toBe('desk-ticket');
+      expect(await page(url), url).toBe('desk-ticket it-IT');
+    // With the texts of the browser's first language the app speaks (the app starts in it), else
+    // Italian's; the page without texts when the build has none for that language.
+    expect(await page('/demo/staff', 'en-US,en;q=0.9')).toBe('desk en-EN');
+    expect(await page('/demo/staff/tickets/5', 'de-DE,en-GB;q=0.8')).toBe('desk-ticket en-EN');
+    expect(await page('/demo/staff/tickets/5', 'de-DE')).toBe('desk-ticket it-IT');
+    expect(await page('/demo/staff/tickets/5', 'es')).toBe('desk-ticket');
     // The desk's sign-in and invitation open no desk; customers' pages never carry its code.
     for (const url of [
       '/demo/staff/login',

@@ -17,15 +17,19 @@ import { staffKeys } from './api/keys';
 import { mergeStateQuery } from './api/merge';
 import { usePresence } from './api/presence';
 import { staffTicketQuery } from './api/ticket';
-import { Composer, type ComposeMode } from './components/composer';
-import { CustomerPanel } from './components/customer-panel';
+import type { ComposeMode } from './components/composer';
 import { SenderUnverifiedBadge } from './components/sender-unverified-badge';
 import { SlaBadge } from './components/sla-badge';
 import { badgeVars } from './components/badge-vars';
-import { TaskLinksPanel } from './components/task-links-panel';
 import { MergePanel } from './components/merge-panel';
-import { TimePanel } from './components/time-panel';
-import { TicketSidePanel } from './components/ticket-side-panel';
+// After the conversation, chunks of their own.
+import {
+  Composer,
+  CustomerPanel,
+  TaskLinksPanel,
+  TicketSidePanel,
+  TimePanel,
+} from './components/ticket-after-content';
 import { TimelineLine } from './components/timeline-line';
 import { conversationOf, type ConversationEntry } from './conversation';
 import { useDesk } from './desk-context';

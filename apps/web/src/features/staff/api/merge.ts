@@ -38,6 +38,12 @@ export function useMerge(company: string, ticketId: number) {
   });
 }
 
+/** Minutes as hours and minutes: 95 → "1:35". */
+// Here, not in the time panel: the merge line uses it too, and the time panel comes after the
+// conversation (components/ticket-after-content.tsx).
+export const hoursOf = (minutes: number) =>
+  `${minutes < 0 ? '-' : ''}${Math.floor(Math.abs(minutes) / 60)}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+
 /** `GET …/tickets/{ticketid}/time`: entries, sums and the company's hour banks. */
 export const useTicketTime = (company: string, ticketId: number) =>
   useQuery(

@@ -4,13 +4,9 @@ import { IconClock } from '@tabler/icons-react';
 import { TIME_NOTE_MAX } from '@sportello/contracts/staff-time-limits';
 import { errorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
-import { useLogTime, useTicketTime } from '../api/merge';
+import { hoursOf, useLogTime, useTicketTime } from '../api/merge';
 import { useStaffT } from '../i18n';
 import { NO_TIME, TimeSpentField, timeOf, type TimeSpentValue } from './time-spent-field';
-
-/** Minutes as hours and minutes: 95 → "1:35". */
-export const hoursOf = (minutes: number) =>
-  `${minutes < 0 ? '-' : ''}${Math.floor(Math.abs(minutes) / 60)}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
 
 /**
  * Time spent on the ticket (issue 28): the total and the billable part, the company's hour banks beside
