@@ -102,17 +102,13 @@ const DESK_REPORTS = [
 ];
 
 /**
- * What a ticket's conversation draws with from the component libraries, on the customer's ticket page
- * and the desk's: the messages' avatar, tooltip and attachments' image, and the icons of the
- * conversation and of the desk ticket's first lines (back, presence, merge). One chunk: left to the
- * `ui` group below, each went into a chunk merged with other pages' widgets, and the desk ticket's
- * first paint fetched a colour picker, a rating, a table, a scroll area, switches and dayjs for them
- * (46 KB gzip in 11 files; bench/RESULTS.md, session 18). Only these modules.
+ * The icons of the desk ticket's first lines (presence, the merge line's undo) beyond the conversation's
+ * (`FIRST_CONTENT`): one small chunk. Left to the `ui` group below, they went into chunks merged with
+ * other pages' widgets, and the desk ticket's first paint fetched a colour picker, a table and a scroll
+ * area for them (bench/RESULTS.md, session 18). Only these modules.
  */
-const CONVERSATION_UI = [
-  /node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Avatar|Image|Tooltip)[\\/]/,
-  /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(ArrowLeft|ArrowMerge|ArrowBackUp|Eye|Pencil|Lock|Mail|Paperclip)\.mjs/,
-];
+const DESK_TICKET_ICONS =
+  /node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/]icons[\\/]Icon(ArrowBackUp|Eye|Pencil)\.mjs/;
 
 /** Mantine's text input, which every form and the desk's inbox search use: a chunk of its own. */
 const TEXT_INPUT =
@@ -638,8 +634,8 @@ export default defineConfig(({ command }) => ({
             },
             { name: 'input', test: TEXT_INPUT, priority: 1.6, includeDependenciesRecursively: false },
             {
-              name: 'conversation-ui',
-              test: (id) => CONVERSATION_UI.some((re) => re.test(id)),
+              name: 'desk-ticket-icons',
+              test: DESK_TICKET_ICONS,
               priority: 1.58,
               includeDependenciesRecursively: false,
             },
