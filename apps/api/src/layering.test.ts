@@ -9,8 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
  */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-// Lint of the sources: nothing in it touches a database, so the PostgreSQL pass of CI skips it.
-describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the layering lint', () => {
+// Lint of the sources: nothing in it touches a database, so the PostgreSQL pass of CI skips it. The
+// first lint builds the type-aware program (seconds alone; over 30 s once beside CI's other suites).
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('the layering lint', { timeout: 120_000 }, () => {
   let eslint: ESLint;
   beforeAll(() => {
     eslint = new ESLint({ cwd: root });
