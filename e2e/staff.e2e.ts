@@ -124,6 +124,10 @@ describe('staff desk', () => {
     expect(await noteBox.getByTestId('internal-label').innerText()).toBe(
       'Internal — the customer does not see this',
     );
+    // Sent, the note leaves the composer: nothing of it may go out with the reply typed next.
+    await expect
+      .poll(async () => (await page.getByRole('textbox', { name: /^Internal note/ }).innerText()).trim())
+      .toBe('');
     const reply = `Please restart the printer, reply ${Date.now()}`;
     await page.locator('body').click({ position: { x: 1, y: 1 } });
     await page.keyboard.press('r');

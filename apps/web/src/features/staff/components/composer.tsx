@@ -116,18 +116,20 @@ export function Composer({
     }
     setProblem(null);
     const body = { message, internal: isNote, attachments: uploads.uploadedIds, time: timeOf(spent) };
-    const done = {
-      onSuccess: () => {
+    // Cleared on the request's own promise, not the call's callbacks: TanStack Query skips those when
+    // the composer is not subscribed at that moment (hidden while part of it loads), and the sent text
+    // — a note — would stay in the editor to go out again with the next reply.
+    const sent = hasActions ? macroSend.mutateAsync({ ...body, actions }) : plainSend.mutateAsync(body);
+    sent.then(
+      () => {
         setMessage('');
         setActions({});
         uploads.clear();
         setSpent(NO_TIME);
         setNotice(t(isNote ? 'composer.noteAdded' : 'composer.replySent'));
       },
-      onError: (err: unknown) => setProblem(t('composer.sendError', { reason: errorText(err, t) })),
-    };
-    if (hasActions) macroSend.mutate({ ...body, actions }, done);
-    else plainSend.mutate(body, done);
+      (err: unknown) => setProblem(t('composer.sendError', { reason: errorText(err, t) })),
+    );
   };
 
   return (
