@@ -1,6 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, screenshot } from './browser';
+import { frameBoxes, frameTakenOver, holdAppCode, type FramePart } from './frame-kit';
 import { contextWith, expectAccessible, get, login } from './kit';
 
 /**
@@ -11,7 +12,7 @@ import { contextWith, expectAccessible, get, login } from './kit';
  */
 
 /** Each part as the frame draws it and as the app does. */
-const PARTS: [name: string, frame: string, app: string][] = [
+const PARTS: FramePart[] = [
   ['header', '#customer-frame header', '#root header'],
   ['burger', '#customer-frame header .mantine-Burger-root', '#root header .mantine-Burger-root'],
   ['logo', '#customer-frame header img', '#root header img'],
@@ -20,38 +21,6 @@ const PARTS: [name: string, frame: string, app: string][] = [
   ['title', '#customer-frame main h1', '#root main h1'],
   ['new ticket', '#customer-frame main a[href$="/tickets/new"]', '#root main a[href$="/tickets/new"]'],
 ];
-
-const boxes = (page: Page, side: 1 | 2) =>
-  page.evaluate(
-    ({ parts, side }) =>
-      parts.map((p) => {
-        const r = document.querySelector(p[side])?.getBoundingClientRect();
-        if (!r || r.width === 0) return `${p[0]} none`;
-        // The page area grows with the page's content, below the fold: its top and width are the frame's.
-        const height = p[0] === 'main' ? '' : `×${Math.round(r.height)}`;
-        return `${p[0]} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}${height}`;
-      }),
-    { parts: PARTS, side },
-  );
-
-/** The app's code held back until `release`: the page as a phone shows it before the script has run. */
-async function holdAppCode(page: Page): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  await page.route(/\/assets\/.+\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
-/** The frame is gone and the app's shell and page title show in its place. */
-const appHasTakenOver = (page: Page) =>
-  page.waitForFunction(
-    () =>
-      !document.getElementById('customer-frame') &&
-      (document.querySelector('#root main h1')?.getBoundingClientRect().width ?? 0) > 0,
-  );
 
 describe('the drawn frame of a customer screen', () => {
   let browser: Browser;
@@ -110,12 +79,12 @@ describe('the drawn frame of a customer screen', () => {
       await page.goto(`${baseUrl}${base}/tickets`, { waitUntil: 'commit' });
       await page.locator('#customer-frame main h1').waitFor();
       await screenshot(page, `frame-drawn-${lang}-360`);
-      const drawn = await boxes(page, 1);
+      const drawn = await frameBoxes(page, PARTS, 1);
       expect(drawn.filter((b) => b.endsWith('none'))).toEqual([]);
       await expectAccessible(page);
       release();
-      await appHasTakenOver(page);
-      expect(await boxes(page, 2)).toEqual(drawn);
+      await frameTakenOver(page);
+      expect(await frameBoxes(page, PARTS, 2)).toEqual(drawn);
       // The frame's styles, kept while the branding settles under the hidden spinner, go with it.
       await page.waitForFunction(
         () =>
@@ -146,11 +115,15 @@ describe('the drawn frame of a customer screen', () => {
       await page.goto(`${baseUrl}${base}${path}`, { waitUntil: 'commit' });
       await page.locator('#customer-frame main h1').waitFor();
       await screenshot(page, `frame-drawn-${screen}-1366-${scheme}`);
-      const drawn = (await boxes(page, 1)).filter((b) => !b.startsWith('burger') && !b.startsWith('new'));
+      const drawn = (await frameBoxes(page, PARTS, 1)).filter(
+        (b) => !b.startsWith('burger') && !b.startsWith('new'),
+      );
       await expectAccessible(page);
       release();
-      await appHasTakenOver(page);
-      const app = (await boxes(page, 2)).filter((b) => !b.startsWith('burger') && !b.startsWith('new'));
+      await frameTakenOver(page);
+      const app = (await frameBoxes(page, PARTS, 2)).filter(
+        (b) => !b.startsWith('burger') && !b.startsWith('new'),
+      );
       expect(app).toEqual(drawn);
       await screenshot(page, `frame-app-${screen}-1366-${scheme}`);
       await context.close();
@@ -184,7 +157,7 @@ describe('the drawn frame of a customer screen', () => {
       await page.goto(`${baseUrl}${base}${path(id)}`, { waitUntil: 'commit' });
       await expect.poll(() => asked.slice().sort()).toEqual([answer, 'GET /api/Users/me'].sort());
       release();
-      await appHasTakenOver(page);
+      await frameTakenOver(page);
       await page
         .locator(
           screen === 'a ticket' ? '[data-testid=ticket-description]' : '[data-testid=overview-signatures]',
@@ -210,7 +183,7 @@ describe('the drawn frame of a customer screen', () => {
     await page.waitForTimeout(500);
     expect(asked).toEqual(['/api/Users/me']);
     release();
-    await appHasTakenOver(page);
+    await frameTakenOver(page);
     expect(asked.filter((a) => a === '/api/Users/me')).toHaveLength(1);
     await context.close();
   });

@@ -1,6 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, screenshot } from './browser';
+import { frameBoxes, frameTakenOver, holdAppCode, type FramePart } from './frame-kit';
 import { contextWith, expectAccessible } from './kit';
 
 /**
@@ -18,7 +19,7 @@ const PAGES = {
 } as const;
 
 /** Each part as the frame draws it and as the app does. */
-const PARTS: [name: string, frame: string, app: string][] = [
+const PARTS: FramePart[] = [
   ['header', '#customer-frame header', '#root header'],
   ['logo', '#customer-frame header img', '#root header img'],
   ['name', '#customer-frame header p', '#root header p'],
@@ -28,38 +29,6 @@ const PARTS: [name: string, frame: string, app: string][] = [
   // The signer's line (signing), the agent's (booking).
   ['under the title', '#customer-frame main h1 + *', '#root main h1 + *'],
 ];
-
-const boxes = (page: Page, side: 1 | 2) =>
-  page.evaluate(
-    ({ parts, side }) =>
-      parts.map((p) => {
-        const r = document.querySelector(p[side])?.getBoundingClientRect();
-        if (!r || r.width === 0) return `${p[0]} none`;
-        // The page area grows with the page's content, below the fold: its top and width are the frame's.
-        const height = p[0] === 'main' ? '' : `×${Math.round(r.height)}`;
-        return `${p[0]} ${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}${height}`;
-      }),
-    { parts: PARTS, side },
-  );
-
-/** The app's code held back until `release`: the page as a phone shows it before the script has run. */
-async function holdAppCode(page: Page): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  await page.route(/\/assets\/.+\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
-/** The frame is gone and the app's page shows its heading in its place. */
-const appHasTakenOver = (page: Page) =>
-  page.waitForFunction(
-    () =>
-      !document.getElementById('customer-frame') &&
-      (document.querySelector('#root main h1')?.getBoundingClientRect().width ?? 0) > 0,
-  );
 
 const html = async (path: string, language = 'en-GB,en') => {
   const res = await fetch(`${baseUrl}${path}`, { headers: { 'accept-language': language } });
@@ -133,12 +102,12 @@ describe('the drawn frame of a document to sign and of a booking link', () => {
         await page.goto(`${baseUrl}${PAGES[screen].path}`, { waitUntil: 'commit' });
         await page.locator('#customer-frame main h1').waitFor();
         await screenshot(page, `public-frame-drawn-${screen}-${lang}-360`);
-        const drawn = await boxes(page, 1);
+        const drawn = await frameBoxes(page, PARTS, 1);
         expect(drawn.filter((b) => b.endsWith('none'))).toEqual([]);
         await expectAccessible(page);
         release();
-        await appHasTakenOver(page);
-        expect(await boxes(page, 2)).toEqual(drawn);
+        await frameTakenOver(page);
+        expect(await frameBoxes(page, PARTS, 2)).toEqual(drawn);
         await screenshot(page, `public-frame-app-${screen}-${lang}-360`);
         await context.close();
       });
@@ -164,11 +133,11 @@ describe('the drawn frame of a document to sign and of a booking link', () => {
       await page.goto(`${baseUrl}${PAGES[screen].path}`, { waitUntil: 'commit' });
       await page.locator('#customer-frame main h1').waitFor();
       await screenshot(page, `public-frame-drawn-${screen}-${lang}-1366-${scheme}`);
-      const drawn = await boxes(page, 1);
+      const drawn = await frameBoxes(page, PARTS, 1);
       await expectAccessible(page);
       release();
-      await appHasTakenOver(page);
-      expect(await boxes(page, 2)).toEqual(drawn);
+      await frameTakenOver(page);
+      expect(await frameBoxes(page, PARTS, 2)).toEqual(drawn);
       await screenshot(page, `public-frame-app-${screen}-${lang}-1366-${scheme}`);
       await context.close();
     });

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, launch, screenshot } from './browser';
+import { holdAppCode } from './frame-kit';
 import { expectAccessible, PASSWORD } from './kit';
 
 /**
@@ -29,17 +30,6 @@ const boxes = (page: Page) =>
       }),
     PARTS,
   );
-
-/** The app's code held back until `release`: the page as a phone shows it before the script has run. */
-async function holdAppCode(page: Page): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  await page.route(/\/assets\/.+\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 const appHasTakenOver = (page: Page) =>
   page.waitForFunction(
