@@ -107,7 +107,6 @@ const HELMET: HelmetOptions = {
 };
 const helmetHeaders = securityHeaders(HELMET);
 
-/** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
 /** The heading a public page's frame draws, from the module that owns the key (null: unknown key). */
 async function publicHeading(ctx: AppContext, at: PublicPage): Promise<PublicHeading | null> {
   if (at.screen === 'signing') {
@@ -118,6 +117,7 @@ async function publicHeading(ctx: AppContext, at: PublicPage): Promise<PublicHea
   return h && { screen: 'booking', ...h };
 }
 
+/** Builds the whole HTTP app from its dependencies; server.ts runs it, tests inject into it. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<App> {
   const tp = ctx.config.TRUST_PROXY;
   const app: App = Fastify({
