@@ -87,6 +87,8 @@ describe('the shell', () => {
 
   async function signIn(page: Page, userName: string, password = PASSWORD, company = 'demo'): Promise<void> {
     await page.goto(`${baseUrl}/${company}/Login`);
+    // The app's form, once the drawn one it replaces is gone (both are in the document until then).
+    await page.waitForFunction(() => !document.getElementById('sign-in-shell'));
     await page.getByLabel('Nome utente o e-mail').fill(userName);
     await page.getByLabel(/^Password/).fill(password);
     await page.getByRole('button', { name: 'Accedi' }).click();
