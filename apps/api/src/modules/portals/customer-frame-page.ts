@@ -79,25 +79,35 @@ export async function customerFramePage(
   at: CustomerScreen,
   acceptLanguage: string | undefined,
 ): Promise<string | null> {
-  let portal: PortalSettings | null;
-  try {
-    const row = await findPortalSettings(ctx.database.db, at.company);
-    portal = row ? toPortalSettings(row, ctx.signer, ctx.clock.now()) : null;
-  } catch {
-    return null;
-  }
-  if (!portal) return null;
-  const language = signInLanguage(acceptLanguage, portal.defaultLanguage);
-  let template: string;
-  try {
-    template = await readFile(join(webDist, `frame.${at.screen}.${language}.html`), 'utf8');
-  } catch {
-    return null;
-  }
+  const frame = await frameOf(ctx, webDist, at, acceptLanguage);
+  if (!frame) return null;
+  const { portal, template } = frame;
   const company = encodeURIComponent(at.company);
   return fillFrame(template, portal, {
     base: escapeHtml(at.contactId ? `/${company}/${at.contactId}` : `/${company}`),
   });
+}
+
+/**
+ * A screen's built frame in the language the portal's page will speak, with the portal's settings; null
+ * when the portal is unknown, its settings cannot be read or the build has no such frame.
+ */
+async function frameOf(
+  ctx: AppContext,
+  webDist: string,
+  at: { company: string; screen: string },
+  acceptLanguage: string | undefined,
+): Promise<{ portal: PortalSettings; template: string } | null> {
+  try {
+    const row = await findPortalSettings(ctx.database.db, at.company);
+    const portal = row ? toPortalSettings(row, ctx.signer, ctx.clock.now()) : null;
+    if (!portal) return null;
+    const language = signInLanguage(acceptLanguage, portal.defaultLanguage);
+    const template = await readFile(join(webDist, `frame.${at.screen}.${language}.html`), 'utf8');
+    return { portal, template };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -184,21 +194,9 @@ export async function publicFramePage(
   heading: PublicHeading | null,
 ): Promise<string | null> {
   if (!heading || heading.screen !== at.screen) return null;
-  let portal: PortalSettings | null;
-  try {
-    const row = await findPortalSettings(ctx.database.db, at.company);
-    portal = row ? toPortalSettings(row, ctx.signer, ctx.clock.now()) : null;
-  } catch {
-    return null;
-  }
-  if (!portal) return null;
-  const language = signInLanguage(acceptLanguage, portal.defaultLanguage);
-  let template: string;
-  try {
-    template = await readFile(join(webDist, `frame.${at.screen}.${language}.html`), 'utf8');
-  } catch {
-    return null;
-  }
+  const frame = await frameOf(ctx, webDist, at, acceptLanguage);
+  if (!frame) return null;
+  const { portal, template } = frame;
   const values: Record<string, string> =
     heading.screen === 'signing'
       ? {
